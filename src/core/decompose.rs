@@ -1,0 +1,277 @@
+//! Every reading of a hand.
+//!
+//! A reading is one way to see the hand as four sets and a pair (the
+//! declared melds plus a partition of the concealed tiles), or as a special
+//! hand (seven pairs, thirteen orphans, a flower win), together with the
+//! set or pair the winning tile completed (`rules-decisions.md`, "Shared
+//! reading of hands": each placement is its own reading, and a pung
+//! completed by a discard or a robbed kong counts as exposed).
+//!
+//! The partition search always takes the lowest remaining tile, which must
+//! start either a pung or a chow, so each partition is produced exactly
+//! once; placements are de-duplicated per partition (two identical chows
+//! holding the winning tile are one reading). Everything lives in fixed
+//! arrays: no allocation per reading besides the output vector.
+
+use super::hand::{Hand, MeldKind, WinBy};
+use super::tile::{Counts, Tile, KINDS};
+
+/// Kind of a set inside a reading.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum SetKind {
+    Chow,
+    Pung,
+    Kong,
+}
+
+/// A set in a reading.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Set {
+    pub kind: SetKind,
+    /// Lowest tile.
+    pub tile: Tile,
+    /// Declared before the win (any meld, concealed kongs included).
+    pub declared: bool,
+    /// Claimed from a discard before the win (every declared meld but a concealed kong).
+    pub claimed: bool,
+    /// Counts as a concealed pung/kong: in hand or a concealed kong, and not completed by a discard.
+    pub concealed: bool,
+}
+
+impl Set {
+    pub const fn is_pung(&self) -> bool {
+        matches!(self.kind, SetKind::Pung | SetKind::Kong)
+    }
+
+    pub fn contains(&self, t: Tile) -> bool {
+        match self.kind {
+            SetKind::Chow => (0..3).any(|k| self.tile.step(k) == Some(t)),
+            _ => self.tile == t,
+        }
+    }
+
+    /// The set's tiles as MPSZ text (`234m`, `777z`, `1111s`).
+    pub fn text(&self) -> String {
+        let n = self.tile.number();
+        let digits: String = match self.kind {
+            SetKind::Chow => format!("{}{}{}", n, n + 1, n + 2),
+            SetKind::Pung => format!("{n}{n}{n}"),
+            SetKind::Kong => format!("{n}{n}{n}{n}"),
+        };
+        format!("{digits}{}", self.tile.suit().letter())
+    }
+}
+
+/// The shape of a reading.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Form {
+    /// Four sets and a pair.
+    Standard,
+    SevenPairs,
+    ThirteenOrphans,
+    /// A win on seven or eight bonus tiles.
+    FlowerWin,
+}
+
+impl Form {
+    pub const fn name(self) -> &'static str {
+        match self {
+            Form::Standard => "standard",
+            Form::SevenPairs => "seven_pairs",
+            Form::ThirteenOrphans => "thirteen_orphans",
+            Form::FlowerWin => "flower_win",
+        }
+    }
+}
+
+/// Where the winning tile sits in a reading.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum WinPlace {
+    /// In `sets[i]`.
+    Set(u8),
+    /// In the pair (or, for seven pairs, in `pairs[i]`; for thirteen orphans, anywhere).
+    Pair,
+    /// A flower win.
+    None,
+}
+
+/// One reading of the hand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Reading {
+    pub form: Form,
+    /// Standard form: four sets, declared melds first, then concealed sets in tile order.
+    pub sets: [Set; 4],
+    /// Standard: the pair's tile. Thirteen orphans: the doubled tile.
+    pub pair: Tile,
+    /// Seven pairs: the seven pair tiles in order.
+    pub pairs: [Tile; 7],
+    pub win: WinPlace,
+}
+
+const NO_SET: Set = Set {
+    kind: SetKind::Chow,
+    tile: Tile::WHITE,
+    declared: false,
+    claimed: false,
+    concealed: false,
+};
+
+impl Reading {
+    fn blank(form: Form) -> Self {
+        Reading { form, sets: [NO_SET; 4], pair: Tile::WHITE, pairs: [Tile::WHITE; 7], win: WinPlace::None }
+    }
+
+    /// The sets that exist in this form (four for a standard reading, none otherwise).
+    pub fn sets(&self) -> &[Set] {
+        match self.form {
+            Form::Standard => &self.sets,
+            _ => &[],
+        }
+    }
+}
+
+/// Which special forms the ruleset in force scores.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Special {
+    pub seven_pairs: bool,
+    pub thirteen_orphans: bool,
+    pub flower_win: bool,
+}
+
+/// Every reading of a validated hand (an empty vector: not a winning hand).
+pub fn readings(hand: &Hand, win_by: WinBy, flower_win: bool, special: Special) -> Vec<Reading> {
+    let mut out = Vec::with_capacity(4);
+    if flower_win {
+        if special.flower_win {
+            out.push(Reading::blank(Form::FlowerWin));
+        }
+        return out;
+    }
+    let Some(win) = hand.winning_tile else { return out };
+    let by_discard = win_by != WinBy::SelfDraw;
+
+    let mut base = Reading::blank(Form::Standard);
+    for (i, m) in hand.melds.iter().enumerate().take(4) {
+        base.sets[i] = Set {
+            kind: match m.kind {
+                MeldKind::Chow => SetKind::Chow,
+                MeldKind::Pung => SetKind::Pung,
+                MeldKind::Kong => SetKind::Kong,
+            },
+            tile: m.tile,
+            declared: true,
+            claimed: m.is_claimed(),
+            concealed: !m.is_claimed(),
+        };
+    }
+    let declared = hand.melds.len().min(4);
+    let mut counts = hand.concealed_counts;
+    let mut search = Search { base, declared, win, by_discard, out: &mut out };
+    for p in 0..KINDS {
+        if counts[p] >= 2 {
+            counts[p] -= 2;
+            search.base.pair = Tile::from_index(p).expect("p < KINDS");
+            search.sets(&mut counts, declared, 0);
+            counts[p] += 2;
+        }
+    }
+
+    if hand.melds.is_empty() && hand.concealed.len() == 14 {
+        let c = &hand.concealed_counts;
+        if special.seven_pairs && c.iter().all(|&n| n == 0 || n == 2) {
+            let mut r = Reading::blank(Form::SevenPairs);
+            let mut k = 0;
+            for (i, &n) in c.iter().enumerate() {
+                if n == 2 {
+                    r.pairs[k] = Tile::from_index(i).expect("i < KINDS");
+                    k += 1;
+                }
+            }
+            r.win = WinPlace::Pair;
+            out.push(r);
+        }
+        if special.thirteen_orphans {
+            let orphan = |i: usize| Tile::from_index(i).is_some_and(|t| t.is_orphan());
+            let complete = (0..KINDS).all(|i| if orphan(i) { c[i] >= 1 } else { c[i] == 0 });
+            if complete {
+                if let Some(d) = (0..KINDS).find(|&i| c[i] == 2) {
+                    let mut r = Reading::blank(Form::ThirteenOrphans);
+                    r.pair = Tile::from_index(d).expect("d < KINDS");
+                    r.win = WinPlace::Pair;
+                    out.push(r);
+                }
+            }
+        }
+    }
+    out
+}
+
+struct Search<'a> {
+    base: Reading,
+    declared: usize,
+    win: Tile,
+    by_discard: bool,
+    out: &'a mut Vec<Reading>,
+}
+
+impl Search<'_> {
+    /// Fills `base.sets[n..4]` from `counts`, starting the scan at tile `from`.
+    fn sets(&mut self, counts: &mut Counts, n: usize, from: usize) {
+        let Some(i) = (from..KINDS).find(|&i| counts[i] > 0) else {
+            if n == 4 {
+                self.place();
+            }
+            return;
+        };
+        if n == 4 {
+            return;
+        }
+        let t = Tile::from_index(i).expect("i < KINDS");
+        if counts[i] >= 3 {
+            counts[i] -= 3;
+            self.base.sets[n] = concealed_set(SetKind::Pung, t);
+            self.sets(counts, n + 1, i);
+            counts[i] += 3;
+        }
+        if let (Some(b), Some(c)) = (t.step(1), t.step(2)) {
+            if counts[b.index()] > 0 && counts[c.index()] > 0 {
+                counts[i] -= 1;
+                counts[b.index()] -= 1;
+                counts[c.index()] -= 1;
+                self.base.sets[n] = concealed_set(SetKind::Chow, t);
+                self.sets(counts, n + 1, i);
+                counts[i] += 1;
+                counts[b.index()] += 1;
+                counts[c.index()] += 1;
+            }
+        }
+    }
+
+    /// Emits one reading per distinct concealed set (or the pair) holding the winning tile.
+    fn place(&mut self) {
+        let mut seen: [Option<(SetKind, Tile)>; 4] = [None; 4];
+        let mut k = 0;
+        for i in self.declared..4 {
+            let s = self.base.sets[i];
+            if s.contains(self.win) && !seen[..k].contains(&Some((s.kind, s.tile))) {
+                seen[k] = Some((s.kind, s.tile));
+                k += 1;
+                let mut r = self.base;
+                if self.by_discard && s.kind == SetKind::Pung {
+                    r.sets[i].concealed = false;
+                }
+                r.win = WinPlace::Set(i as u8);
+                self.out.push(r);
+            }
+        }
+        if self.base.pair == self.win {
+            let mut r = self.base;
+            r.win = WinPlace::Pair;
+            self.out.push(r);
+        }
+    }
+}
+
+const fn concealed_set(kind: SetKind, tile: Tile) -> Set {
+    Set { kind, tile, declared: false, claimed: false, concealed: true }
+}

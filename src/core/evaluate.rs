@@ -1,0 +1,253 @@
+//! Evaluation: the faan lines of every reading, the choice between
+//! readings, the minimum and the settlement.
+//!
+//! Combination rules come from the ruleset (`rules-decisions.md`, "Shared
+//! reading of hands"): a pattern's `contains` list removes the lines it
+//! includes; a limit pattern makes the total its limit value and no other
+//! line is added (several limits settle once, at the highest); ordinary
+//! totals are capped at the limit. The chosen reading has the highest capped
+//! total, then the highest raw total, then comes first.
+
+use super::decompose::{readings, Reading, Special};
+use super::hand::{validate, Allowances, Context, ContextSpec, FieldError, Hand, HandSpec};
+use super::pattern::{count, Facts, PatternId, PatternSet};
+use super::ruleset::{HouseRules, Ruleset, Value};
+use super::settle::{money, settle, Payments};
+use std::fmt;
+
+/// One scoring item.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Line {
+    pub pattern: PatternId,
+    pub faan: u32,
+    /// A limit pattern (its faan is the limit value, not added to others).
+    pub limit: bool,
+}
+
+/// Room for every line a reading can have (36 patterns, a few counted per set).
+pub const MAX_LINES: usize = 48;
+
+/// The lines of one reading, in a fixed array.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Lines {
+    buf: [Line; MAX_LINES],
+    len: u8,
+}
+
+impl Lines {
+    const EMPTY: Line = Line { pattern: PatternId::ChickenHand, faan: 0, limit: false };
+
+    fn new() -> Self {
+        Lines { buf: [Self::EMPTY; MAX_LINES], len: 0 }
+    }
+
+    fn push(&mut self, l: Line) {
+        if (self.len as usize) < MAX_LINES {
+            self.buf[self.len as usize] = l;
+            self.len += 1;
+        }
+    }
+}
+
+impl std::ops::Deref for Lines {
+    type Target = [Line];
+    fn deref(&self) -> &[Line] {
+        &self.buf[..self.len as usize]
+    }
+}
+
+impl fmt::Debug for Lines {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+/// A reading with its lines and totals.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ScoredReading {
+    pub reading: Reading,
+    pub lines: Lines,
+    pub raw_faan: u32,
+    pub total_faan: u32,
+    pub limit_hand: bool,
+}
+
+/// The full result of scoring a hand.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Score {
+    pub readings: Vec<ScoredReading>,
+    pub chosen: usize,
+    pub min_faan: u32,
+    pub meets_minimum: bool,
+    /// Faan short of the minimum (0 when it is met).
+    pub missing_faan: u32,
+    pub base_points: u64,
+    pub payments: Payments,
+    /// Payments in US cents, where the ruleset has a money rate.
+    pub money_cents: Option<[i64; 4]>,
+}
+
+impl Score {
+    pub fn best(&self) -> &ScoredReading {
+        &self.readings[self.chosen]
+    }
+
+    pub fn total_faan(&self) -> u32 {
+        self.best().total_faan
+    }
+}
+
+/// Why a hand could not be scored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ScoreError {
+    /// The request breaks a rule; each error points at a field.
+    Invalid(Vec<FieldError>),
+    /// The tiles do not form a winning hand under this ruleset.
+    NotWinning { tiles: usize, detail: String },
+}
+
+impl fmt::Display for ScoreError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ScoreError::Invalid(errs) => {
+                let parts: Vec<String> = errs.iter().map(ToString::to_string).collect();
+                write!(f, "invalid request: {}", parts.join("; "))
+            }
+            ScoreError::NotWinning { detail, .. } => f.write_str(detail),
+        }
+    }
+}
+
+impl std::error::Error for ScoreError {}
+
+/// Validates and scores a hand under `ruleset` with optional house rules.
+pub fn score_request(
+    ruleset: &Ruleset,
+    house: &HouseRules,
+    hand: &HandSpec,
+    ctx: &ContextSpec,
+) -> Result<Score, ScoreError> {
+    if house.is_empty() {
+        score(ruleset, hand, ctx)
+    } else {
+        let r = ruleset.with_house_rules(house).map_err(ScoreError::Invalid)?;
+        score(&r, hand, ctx)
+    }
+}
+
+/// Validates and scores a hand under `ruleset`.
+pub fn score(ruleset: &Ruleset, hand: &HandSpec, ctx: &ContextSpec) -> Result<Score, ScoreError> {
+    let (hand, ctx) = validate(hand, ctx, allowances(ruleset)).map_err(ScoreError::Invalid)?;
+    score_hand(ruleset, &hand, &ctx)
+}
+
+/// What validation needs to know of a ruleset.
+pub fn allowances(ruleset: &Ruleset) -> Allowances<'_> {
+    Allowances {
+        ruleset_id: &ruleset.id,
+        bonus_tiles: ruleset.bonus_tiles,
+        flower_win: ruleset.bonus_tiles
+            && (ruleset.pattern(PatternId::SevenFlowers).is_some()
+                || ruleset.pattern(PatternId::EightFlowers).is_some()),
+    }
+}
+
+/// Scores a validated hand.
+pub fn score_hand(ruleset: &Ruleset, hand: &Hand, ctx: &Context) -> Result<Score, ScoreError> {
+    let special = Special {
+        seven_pairs: ruleset.pattern(PatternId::SevenPairs).is_some(),
+        thirteen_orphans: ruleset.pattern(PatternId::ThirteenOrphans).is_some(),
+        flower_win: allowances(ruleset).flower_win,
+    };
+    let found = readings(hand, ctx.win_by, ctx.flower_win, special);
+    if found.is_empty() {
+        return Err(not_winning(hand));
+    }
+    let facts = Facts::new(hand, ctx, ruleset.bonus_tiles);
+    let mut scored = Vec::with_capacity(found.len());
+    let mut chosen = 0;
+    for (i, r) in found.iter().enumerate() {
+        let s = evaluate(ruleset, r, &facts, ctx);
+        if i > 0 {
+            let best: &ScoredReading = &scored[chosen];
+            if (s.total_faan, s.raw_faan) > (best.total_faan, best.raw_faan) {
+                chosen = i;
+            }
+        }
+        scored.push(s);
+    }
+    let total = scored[chosen].total_faan;
+    let meets_minimum = total >= ruleset.min_faan;
+    let base_points = ruleset.base_points(total);
+    let payments = if meets_minimum { settle(ruleset, ctx, base_points) } else { [0; 4] };
+    Ok(Score {
+        readings: scored,
+        chosen,
+        min_faan: ruleset.min_faan,
+        meets_minimum,
+        missing_faan: ruleset.min_faan.saturating_sub(total),
+        base_points,
+        money_cents: money(ruleset, &payments),
+        payments,
+    })
+}
+
+/// The lines and totals of one reading.
+pub fn evaluate(ruleset: &Ruleset, r: &Reading, facts: &Facts, ctx: &Context) -> ScoredReading {
+    let mut held = [0u8; super::pattern::PATTERNS];
+    let mut suppressed: PatternSet = 0;
+    for p in &ruleset.patterns {
+        let n = count(p.id, r, facts, ctx, &p.conditions);
+        held[p.id.index()] = n;
+        if n > 0 {
+            suppressed |= p.contains;
+        }
+    }
+    let mut lines = Lines::new();
+    let scoring = |id: PatternId| held[id.index()] > 0 && suppressed & id.bit() == 0;
+    let mut limit_total = None::<u32>;
+    for p in ruleset.patterns.iter().filter(|p| scoring(p.id)) {
+        if let Value::Limit(v) = p.value {
+            let v = ruleset.limit_value(v);
+            limit_total = Some(limit_total.map_or(v, |t| t.max(v)));
+            lines.push(Line { pattern: p.id, faan: v, limit: true });
+        }
+    }
+    if let Some(total) = limit_total {
+        return ScoredReading { reading: *r, lines, raw_faan: total, total_faan: total, limit_hand: true };
+    }
+    let mut raw = 0u32;
+    for p in ruleset.patterns.iter().filter(|p| scoring(p.id)) {
+        if let Value::Faan(v) = p.value {
+            for _ in 0..held[p.id.index()] {
+                lines.push(Line { pattern: p.id, faan: v, limit: false });
+                raw = raw.saturating_add(v);
+            }
+        }
+    }
+    if lines.is_empty() {
+        if let Some(Value::Faan(v)) = ruleset.pattern(PatternId::ChickenHand).map(|p| p.value) {
+            lines.push(Line { pattern: PatternId::ChickenHand, faan: v, limit: false });
+            raw = v;
+        }
+    }
+    ScoredReading { reading: *r, lines, raw_faan: raw, total_faan: raw.min(ruleset.limit), limit_hand: false }
+}
+
+fn not_winning(hand: &Hand) -> ScoreError {
+    let tiles = hand.concealed.len() + hand.melds.iter().map(|m| m.size() as usize).sum::<usize>();
+    let sets_needed = 4 - hand.melds.len().min(4);
+    let pairs = hand.concealed_counts.iter().filter(|&&n| n >= 2).count();
+    let detail = if pairs == 0 {
+        format!(
+            "not a winning hand: the {} concealed tiles hold no pair, so they cannot form {sets_needed} set(s) and a pair ({tiles} tiles in all)",
+            hand.concealed.len()
+        )
+    } else {
+        format!(
+            "not a winning hand: the {} concealed tiles cannot be split into {sets_needed} set(s) and a pair with any of the {pairs} possible pair(s), and they form no special hand this ruleset scores ({tiles} tiles in all)",
+            hand.concealed.len()
+        )
+    };
+    ScoreError::NotWinning { tiles, detail }
+}

@@ -1,0 +1,561 @@
+//! Hands and the circumstances of a win, and their validation.
+//!
+//! A [`HandSpec`] and a [`ContextSpec`] are what a client sends, still as
+//! text; [`validate`] turns them into a [`Hand`] and a [`Context`] or lists
+//! every broken rule with a JSON pointer into the request (`/hand/tiles`,
+//! `/context/discarder`, ...). The rules are those of `api-contract.md`
+//! ("POST /v1/score") and `rules-decisions.md` ("Shared reading of hands").
+
+use super::tile::{counts_of, parse_tiles, Bonus, Counts, Tile, Wind, KINDS};
+use std::fmt;
+
+/// Kind of a declared meld.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum MeldKind {
+    Chow,
+    Pung,
+    Kong,
+}
+
+impl MeldKind {
+    pub const fn name(self) -> &'static str {
+        match self {
+            MeldKind::Chow => "chow",
+            MeldKind::Pung => "pung",
+            MeldKind::Kong => "kong",
+        }
+    }
+}
+
+/// A meld as the client wrote it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct MeldSpec {
+    pub kind: MeldKind,
+    pub tiles: String,
+    /// A kong declared from the hand.
+    pub concealed: bool,
+    /// A kong promoted from an exposed pung.
+    pub added: bool,
+}
+
+/// A hand as the client wrote it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct HandSpec {
+    /// Concealed tiles, winning tile included.
+    pub tiles: String,
+    pub melds: Vec<MeldSpec>,
+    pub winning_tile: Option<String>,
+    pub flowers: Vec<String>,
+}
+
+/// How the hand was won.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum WinBy {
+    SelfDraw,
+    Discard,
+    RobbingKong,
+}
+
+impl WinBy {
+    pub const fn name(self) -> &'static str {
+        match self {
+            WinBy::SelfDraw => "self_draw",
+            WinBy::Discard => "discard",
+            WinBy::RobbingKong => "robbing_kong",
+        }
+    }
+}
+
+/// Which replacement draw, if any, was the winning tile.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Replacement {
+    #[default]
+    None,
+    Kong,
+    Flower,
+}
+
+/// The circumstances of the win (already typed; see [`validate`] for the cross-field rules).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ContextSpec {
+    pub win_by: WinBy,
+    pub seat_wind: Wind,
+    pub round_wind: Wind,
+    pub discarder: Option<Wind>,
+    pub replacement: Replacement,
+    pub double_kong: bool,
+    pub last_tile: bool,
+    pub heavenly: bool,
+    pub earthly: bool,
+    pub liable: Option<Wind>,
+    pub flower_win: bool,
+}
+
+impl ContextSpec {
+    /// A plain win with every optional circumstance off.
+    pub const fn new(win_by: WinBy, seat_wind: Wind, round_wind: Wind, discarder: Option<Wind>) -> Self {
+        ContextSpec {
+            win_by,
+            seat_wind,
+            round_wind,
+            discarder,
+            replacement: Replacement::None,
+            double_kong: false,
+            last_tile: false,
+            heavenly: false,
+            earthly: false,
+            liable: None,
+            flower_win: false,
+        }
+    }
+}
+
+/// The validated context is the same data.
+pub type Context = ContextSpec;
+
+/// A declared meld, parsed and checked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Meld {
+    pub kind: MeldKind,
+    /// Lowest tile of the meld.
+    pub tile: Tile,
+    pub concealed: bool,
+    pub added: bool,
+}
+
+impl Meld {
+    /// Claimed from a discard (breaks a concealed hand): every meld but a concealed kong.
+    pub const fn is_claimed(&self) -> bool {
+        !(matches!(self.kind, MeldKind::Kong) && self.concealed)
+    }
+
+    pub const fn size(&self) -> u8 {
+        match self.kind {
+            MeldKind::Kong => 4,
+            _ => 3,
+        }
+    }
+}
+
+/// A validated hand.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Hand {
+    /// Concealed tiles sorted, winning tile included.
+    pub concealed: Vec<Tile>,
+    pub concealed_counts: Counts,
+    /// Declared melds in canonical (sorted) order.
+    pub melds: Vec<Meld>,
+    /// Winning tile; `None` only for a flower win.
+    pub winning_tile: Option<Tile>,
+    /// Bonus tiles held, as a bit set (bit i = [`Bonus::from_index`]`(i)`).
+    pub flowers: u8,
+}
+
+impl Hand {
+    /// Counts of every tile, concealed and declared (a kong counts four).
+    pub fn all_counts(&self) -> Counts {
+        let mut c = self.concealed_counts;
+        for m in &self.melds {
+            add_meld(&mut c, m);
+        }
+        c
+    }
+
+    pub fn kongs(&self) -> usize {
+        self.melds.iter().filter(|m| m.kind == MeldKind::Kong).count()
+    }
+
+    pub fn flower_count(&self) -> u32 {
+        self.flowers.count_ones()
+    }
+
+    pub fn has_bonus(&self, b: Bonus) -> bool {
+        self.flowers & (1 << b.index()) != 0
+    }
+
+    /// The bonus tiles held, in order F1..F4, S1..S4.
+    pub fn bonus_tiles(&self) -> impl Iterator<Item = Bonus> + '_ {
+        (0..8).filter_map(Bonus::from_index).filter(|b| self.has_bonus(*b))
+    }
+}
+
+fn add_meld(c: &mut Counts, m: &Meld) {
+    match m.kind {
+        MeldKind::Chow => {
+            for k in 0..3 {
+                c[m.tile.index() + k] += 1;
+            }
+        }
+        MeldKind::Pung => c[m.tile.index()] += 3,
+        MeldKind::Kong => c[m.tile.index()] += 4,
+    }
+}
+
+/// One broken rule: where (a JSON pointer into the request) and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FieldError {
+    pub pointer: String,
+    pub message: String,
+}
+
+impl FieldError {
+    pub fn new(pointer: impl Into<String>, message: impl Into<String>) -> Self {
+        FieldError { pointer: pointer.into(), message: message.into() }
+    }
+}
+
+impl fmt::Display for FieldError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.pointer, self.message)
+    }
+}
+
+/// What the ruleset in force allows, as far as validation needs to know.
+#[derive(Clone, Copy, Debug)]
+pub struct Allowances<'a> {
+    pub ruleset_id: &'a str,
+    pub bonus_tiles: bool,
+    pub flower_win: bool,
+}
+
+/// Checks a hand and context; on success returns the parsed forms.
+///
+/// Every problem found is reported, not only the first.
+pub fn validate(
+    spec: &HandSpec,
+    ctx: &ContextSpec,
+    allow: Allowances<'_>,
+) -> Result<(Hand, Context), Vec<FieldError>> {
+    let mut errs = Vec::new();
+
+    let concealed = match parse_tiles(&spec.tiles) {
+        Ok(t) => t,
+        Err(e) => {
+            errs.push(FieldError::new("/hand/tiles", e.to_string()));
+            Vec::new()
+        }
+    };
+
+    let mut melds = Vec::with_capacity(spec.melds.len());
+    for (i, m) in spec.melds.iter().enumerate() {
+        let ptr = format!("/hand/melds/{i}");
+        if m.kind != MeldKind::Kong && (m.concealed || m.added) {
+            let field = if m.concealed { "concealed" } else { "added" };
+            errs.push(FieldError::new(
+                format!("{ptr}/{field}"),
+                format!("only a kong can be {field}; this meld is a {}", m.kind.name()),
+            ));
+        }
+        if m.concealed && m.added {
+            errs.push(FieldError::new(
+                format!("{ptr}/added"),
+                "a kong is either concealed (declared from the hand) or added (promoted from a pung), not both",
+            ));
+        }
+        match parse_tiles(&m.tiles) {
+            Err(e) => errs.push(FieldError::new(format!("{ptr}/tiles"), e.to_string())),
+            Ok(mut tiles) => {
+                tiles.sort_unstable();
+                match meld_from_tiles(m.kind, &tiles) {
+                    Ok(tile) => melds.push(Meld { kind: m.kind, tile, concealed: m.concealed, added: m.added }),
+                    Err(msg) => errs.push(FieldError::new(format!("{ptr}/tiles"), msg)),
+                }
+            }
+        }
+    }
+    if spec.melds.len() > 4 {
+        errs.push(FieldError::new("/hand/melds", format!("a hand has at most 4 melds, got {}", spec.melds.len())));
+    }
+
+    let winning_tile = match &spec.winning_tile {
+        None => {
+            if !ctx.flower_win {
+                errs.push(FieldError::new("/hand/winning_tile", "required: the tile that completed the hand"));
+            }
+            None
+        }
+        Some(w) => match w.parse::<Tile>() {
+            Ok(t) => {
+                if !concealed.is_empty() && !concealed.contains(&t) {
+                    errs.push(FieldError::new(
+                        "/hand/winning_tile",
+                        format!("winning tile {t} is not among the concealed tiles (hand.tiles must include it)"),
+                    ));
+                }
+                Some(t)
+            }
+            Err(e) => {
+                errs.push(FieldError::new("/hand/winning_tile", e.to_string()));
+                None
+            }
+        },
+    };
+
+    let mut flowers = 0u8;
+    for (i, f) in spec.flowers.iter().enumerate() {
+        match f.parse::<Bonus>() {
+            Ok(b) => {
+                let bit = 1u8 << b.index();
+                if flowers & bit != 0 {
+                    errs.push(FieldError::new(format!("/hand/flowers/{i}"), format!("bonus tile {b} is listed twice")));
+                }
+                flowers |= bit;
+            }
+            Err(msg) => errs.push(FieldError::new(format!("/hand/flowers/{i}"), msg)),
+        }
+    }
+    if !spec.flowers.is_empty() && !allow.bonus_tiles {
+        errs.push(FieldError::new(
+            "/hand/flowers",
+            format!(
+                "bonus tiles are not in play under ruleset {}; set house_rules.flowers to true to score them",
+                allow.ruleset_id
+            ),
+        ));
+    }
+
+    // Tile counts (only meaningful once the tiles parsed).
+    let concealed_counts = counts_of(&concealed);
+    let mut all = concealed_counts;
+    for m in &melds {
+        add_meld(&mut all, m);
+    }
+    for (i, &n) in all.iter().enumerate() {
+        if n > 4 {
+            let t = Tile::from_index(i).expect("index < KINDS");
+            errs.push(FieldError::new(
+                "/hand/tiles",
+                format!("{t} appears {n} times across the hand and its melds; a set has only 4 of each tile"),
+            ));
+        }
+    }
+    let all_parsed = !errs.iter().any(|e| e.pointer.ends_with("/tiles"));
+    if all_parsed {
+        let expected = 14 - 3 * melds.len() as i64;
+        let got = concealed.len() as i64;
+        let short_ok = ctx.flower_win && got == expected - 1;
+        if got != expected && !short_ok {
+            errs.push(FieldError::new(
+                "/hand/tiles",
+                format!(
+                    "expected {expected} concealed tiles with {} declared meld(s) (a hand holds 14 tiles plus one per kong), got {got}",
+                    melds.len()
+                ),
+            ));
+        }
+    }
+
+    validate_context(ctx, &melds, &all, winning_tile, flowers, allow, &mut errs);
+
+    if !errs.is_empty() {
+        return Err(errs);
+    }
+    let mut concealed = concealed;
+    concealed.sort_unstable();
+    melds.sort_unstable();
+    Ok((Hand { concealed, concealed_counts, melds, winning_tile, flowers }, *ctx))
+}
+
+/// The lowest tile of a meld of `kind` made of `tiles` (sorted), or why it is not one.
+fn meld_from_tiles(kind: MeldKind, tiles: &[Tile]) -> Result<Tile, String> {
+    let want = if kind == MeldKind::Kong { 4 } else { 3 };
+    let shown = super::tile::format_tiles(tiles);
+    if tiles.len() != want {
+        return Err(format!("a {} has {want} tiles, got {} ({shown})", kind.name(), tiles.len()));
+    }
+    let first = tiles[0];
+    let ok = match kind {
+        MeldKind::Chow => first.step(1) == Some(tiles[1]) && first.step(2) == Some(tiles[2]),
+        _ => tiles.iter().all(|&t| t == first),
+    };
+    if ok {
+        Ok(first)
+    } else if kind == MeldKind::Chow {
+        Err(format!("{shown} is not a chow: a chow is three consecutive tiles of one numbered suit"))
+    } else {
+        Err(format!("{shown} is not a {}: it needs {want} identical tiles", kind.name()))
+    }
+}
+
+fn validate_context(
+    ctx: &ContextSpec,
+    melds: &[Meld],
+    all: &Counts,
+    winning: Option<Tile>,
+    flowers: u8,
+    allow: Allowances<'_>,
+    errs: &mut Vec<FieldError>,
+) {
+    let push = |errs: &mut Vec<FieldError>, field: &str, msg: String| {
+        errs.push(FieldError::new(format!("/context/{field}"), msg));
+    };
+    match (ctx.win_by, ctx.discarder) {
+        (WinBy::SelfDraw, Some(_)) => push(errs, "discarder", "a self-drawn win has no discarder".into()),
+        (WinBy::Discard, None) => push(errs, "discarder", "required for a win on a discard".into()),
+        (WinBy::RobbingKong, None) => {
+            push(errs, "discarder", "required for robbing a kong: the seat that added the kong".into())
+        }
+        (_, Some(d)) if d == ctx.seat_wind => push(
+            errs,
+            "discarder",
+            format!("the discarder ({d}) cannot be the winner (seat_wind {d})"),
+        ),
+        _ => {}
+    }
+    if let Some(l) = ctx.liable {
+        if l == ctx.seat_wind {
+            push(errs, "liable", format!("the liable seat ({l}) cannot be the winner"));
+        }
+    }
+    let kongs = melds.iter().filter(|m| m.kind == MeldKind::Kong).count();
+    if ctx.replacement != Replacement::None && ctx.win_by != WinBy::SelfDraw {
+        push(errs, "replacement", "a replacement draw is a self-draw: set win_by to self_draw".into());
+    }
+    if ctx.replacement == Replacement::Kong && kongs == 0 {
+        push(errs, "replacement", "a kong replacement needs a kong among hand.melds".into());
+    }
+    if ctx.double_kong {
+        if ctx.replacement != Replacement::Kong {
+            push(errs, "double_kong", "a double kong win is a kong replacement draw: set replacement to kong".into());
+        }
+        if kongs < 2 {
+            push(errs, "double_kong", format!("a double kong needs two kongs among hand.melds, found {kongs}"));
+        }
+    }
+    if ctx.heavenly {
+        if ctx.seat_wind != crate::core::tile::Wind::East {
+            push(errs, "heavenly", format!("only East wins a heavenly hand; seat_wind is {}", ctx.seat_wind));
+        }
+        if ctx.win_by != WinBy::SelfDraw {
+            push(errs, "heavenly", "a heavenly hand is the dealt hand: win_by must be self_draw".into());
+        }
+        if !melds.is_empty() {
+            push(errs, "heavenly", "a heavenly hand has no declared melds".into());
+        }
+    }
+    if ctx.earthly {
+        if ctx.seat_wind == crate::core::tile::Wind::East {
+            push(errs, "earthly", "East cannot win an earthly hand (East's own first draw is heavenly)".into());
+        }
+        if ctx.win_by != WinBy::Discard {
+            push(errs, "earthly", "an earthly hand is won on East's first discard: win_by must be discard".into());
+        } else if ctx.discarder.is_some_and(|d| d != crate::core::tile::Wind::East) {
+            push(errs, "earthly", "an earthly hand is won on East's first discard: discarder must be east".into());
+        }
+        if !melds.is_empty() {
+            push(errs, "earthly", "an earthly hand has no declared melds".into());
+        }
+    }
+    if ctx.heavenly && ctx.earthly {
+        push(errs, "earthly", "a hand cannot be both heavenly and earthly".into());
+    }
+    if ctx.win_by == WinBy::RobbingKong {
+        if let Some(w) = winning {
+            let n = all[w.index()];
+            if n > 1 {
+                push(
+                    errs,
+                    "win_by",
+                    format!(
+                        "robbing a kong of {w}: the other three {w} are in the kong, so the hand can hold only the robbed one, but it holds {n}"
+                    ),
+                );
+            }
+        }
+    }
+    if ctx.flower_win {
+        let n = flowers.count_ones();
+        if !allow.flower_win {
+            push(
+                errs,
+                "flower_win",
+                format!("ruleset {} does not score flower wins", allow.ruleset_id),
+            );
+        } else if n < 7 {
+            push(errs, "flower_win", format!("a flower win needs seven or eight bonus tiles, hand.flowers has {n}"));
+        }
+        if ctx.win_by != WinBy::SelfDraw {
+            push(errs, "flower_win", "a flower win is drawn from the wall: win_by must be self_draw".into());
+        }
+    }
+    let _ = KINDS;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn allow() -> Allowances<'static> {
+        Allowances { ruleset_id: "test", bonus_tiles: true, flower_win: true }
+    }
+
+    fn spec(tiles: &str, win: &str) -> HandSpec {
+        HandSpec { tiles: tiles.into(), melds: vec![], winning_tile: Some(win.into()), flowers: vec![] }
+    }
+
+    fn discard() -> ContextSpec {
+        ContextSpec::new(WinBy::Discard, Wind::South, Wind::East, Some(Wind::West))
+    }
+
+    fn pointers(r: Result<(Hand, Context), Vec<FieldError>>) -> Vec<String> {
+        match r {
+            Ok(_) => vec![],
+            Err(e) => e.into_iter().map(|e| e.pointer).collect(),
+        }
+    }
+
+    #[test]
+    fn accepts_a_plain_hand() {
+        let (h, _) = validate(&spec("234567m22p345s777z", "2p"), &discard(), allow()).unwrap();
+        assert_eq!(h.concealed.len(), 14);
+        assert_eq!(h.winning_tile.unwrap().to_string(), "2p");
+    }
+
+    #[test]
+    fn rejections_point_at_the_field() {
+        let mut kong = spec("234567m22p345s", "2p");
+        kong.melds.push(MeldSpec { kind: MeldKind::Kong, tiles: "1111s".into(), concealed: true, added: false });
+        assert_eq!(pointers(validate(&kong, &discard(), allow())), Vec::<String>::new(), "hand with kong");
+
+        let cases: Vec<(HandSpec, ContextSpec, &str)> = vec![
+            (spec("234567m22p345s77x", "2p"), discard(), "/hand/tiles"),
+            (spec("234567m22p345s777z", "3p"), discard(), "/hand/winning_tile"),
+            (spec("234567m22p345s77z", "2p"), discard(), "/hand/tiles"),
+            (spec("22222m567m22p777z", "2p"), discard(), "/hand/tiles"),
+            (spec("234567m22p345s777z", "2p"), ContextSpec::new(WinBy::SelfDraw, Wind::South, Wind::East, Some(Wind::West)), "/context/discarder"),
+            (spec("234567m22p345s777z", "2p"), ContextSpec::new(WinBy::Discard, Wind::South, Wind::East, None), "/context/discarder"),
+            (spec("234567m22p345s777z", "2p"), ContextSpec::new(WinBy::Discard, Wind::South, Wind::East, Some(Wind::South)), "/context/discarder"),
+            (spec("234567m22p345s777z", "2p"), ContextSpec { heavenly: true, ..ContextSpec::new(WinBy::SelfDraw, Wind::South, Wind::East, None) }, "/context/heavenly"),
+            (spec("234567m22p345s777z", "2p"), ContextSpec { earthly: true, ..ContextSpec::new(WinBy::Discard, Wind::East, Wind::East, Some(Wind::South)) }, "/context/earthly"),
+            (spec("234567m22p345s777z", "2p"), ContextSpec { earthly: true, ..ContextSpec::new(WinBy::SelfDraw, Wind::South, Wind::East, None) }, "/context/earthly"),
+            (spec("234567m22p345s777z", "2p"), ContextSpec::new(WinBy::RobbingKong, Wind::South, Wind::East, Some(Wind::West)), "/context/win_by"),
+        ];
+        for (h, c, want) in cases {
+            let got = pointers(validate(&h, &c, allow()));
+            assert!(got.iter().any(|p| p == want), "hand {:?} ctx {:?}: want {want}, got {got:?}", h.tiles, c);
+        }
+    }
+
+    #[test]
+    fn meld_errors() {
+        let mut h = spec("234567m22p777z", "2p");
+        h.melds.push(MeldSpec { kind: MeldKind::Chow, tiles: "135s".into(), concealed: false, added: false });
+        assert_eq!(pointers(validate(&h, &discard(), allow())), vec!["/hand/melds/0/tiles"]);
+        h.melds[0] = MeldSpec { kind: MeldKind::Pung, tiles: "555s".into(), concealed: true, added: false };
+        assert_eq!(pointers(validate(&h, &discard(), allow())), vec!["/hand/melds/0/concealed"]);
+        h.melds[0] = MeldSpec { kind: MeldKind::Chow, tiles: "89s1p".into(), concealed: false, added: false };
+        assert_eq!(pointers(validate(&h, &discard(), allow())), vec!["/hand/melds/0/tiles"]);
+    }
+
+    #[test]
+    fn flowers() {
+        let mut h = spec("234567m22p345s777z", "2p");
+        h.flowers = vec!["F1".into(), "F1".into()];
+        assert_eq!(pointers(validate(&h, &discard(), allow())), vec!["/hand/flowers/1"]);
+        h.flowers = vec!["F1".into()];
+        let no = Allowances { bonus_tiles: false, ..allow() };
+        let err = validate(&h, &discard(), no).unwrap_err();
+        assert_eq!(err[0].pointer, "/hand/flowers");
+        assert!(err[0].message.contains("house_rules.flowers"), "{}", err[0].message);
+    }
+}

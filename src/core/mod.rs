@@ -1,0 +1,19 @@
+//! The scoring core: tiles, hands, decomposition, patterns, rulesets,
+//! evaluation and settlement. No HTTP and no IO here; nothing a client sends
+//! may make it panic.
+
+pub mod decompose;
+pub mod evaluate;
+pub mod hand;
+pub mod pattern;
+pub mod registry;
+pub mod ruleset;
+pub mod settle;
+pub mod tile;
+
+pub use evaluate::{score, score_request, Line, Score, ScoreError, ScoredReading};
+pub use hand::{ContextSpec, FieldError, HandSpec, MeldKind, MeldSpec, Replacement, WinBy};
+pub use pattern::PatternId;
+pub use registry::Registry;
+pub use ruleset::{DiscardPayment, HouseRules, PatternOverride, PointsSpec, Ruleset};
+pub use tile::{Tile, Wind};

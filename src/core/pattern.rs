@@ -1,0 +1,342 @@
+//! The pattern catalogue: one recogniser per pattern id of `api-contract.md`.
+//!
+//! A recogniser answers how many times a pattern holds for one reading
+//! (0: not at all). Most hold once; dragon pungs count per set, seat flowers
+//! per tile and flower sets per set. Values and combination rules are not
+//! here: they belong to the ruleset (`rulesets/*.toml`). Definitions follow
+//! the guides' tables (`wisteria-court-faan-chart.txt`,
+//! `hkma-faan-list-editable-table.txt`, `hkma-vs-sc-hk13-house-rules.txt`,
+//! `hefen-new-style.txt`, `six-systems-comparison.txt`); where they differ
+//! the difference is a per-ruleset [`Conditions`] switch.
+
+use super::decompose::{Form, Reading};
+use super::hand::{Context, Hand, Replacement, WinBy};
+use super::tile::{Counts, Suit, Tile};
+use std::fmt;
+use std::str::FromStr;
+
+macro_rules! patterns {
+    ($($variant:ident => $id:literal, $name:literal;)*) => {
+        /// A pattern id of the public contract.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        #[repr(u8)]
+        pub enum PatternId { $($variant),* }
+
+        impl PatternId {
+            /// Every id, in contract order.
+            pub const ALL: &'static [PatternId] = &[$(PatternId::$variant),*];
+
+            /// The snake_case id.
+            pub const fn as_str(self) -> &'static str {
+                match self { $(PatternId::$variant => $id),* }
+            }
+
+            /// The default English name (a ruleset may show its own).
+            pub const fn default_name(self) -> &'static str {
+                match self { $(PatternId::$variant => $name),* }
+            }
+        }
+
+        impl FromStr for PatternId {
+            type Err = ();
+            fn from_str(s: &str) -> Result<Self, ()> {
+                match s { $($id => Ok(PatternId::$variant),)* _ => Err(()) }
+            }
+        }
+    };
+}
+
+patterns! {
+    ChickenHand => "chicken_hand", "Chicken hand";
+    AllChows => "all_chows", "All chows";
+    SelfDraw => "self_draw", "Self-drawn win";
+    ConcealedHand => "concealed_hand", "Concealed hand";
+    DragonPung => "dragon_pung", "Dragon pung";
+    SeatWind => "seat_wind", "Seat wind pung";
+    RoundWind => "round_wind", "Round wind pung";
+    NoFlowers => "no_flowers", "No flowers";
+    SeatFlower => "seat_flower", "Seat flower";
+    FlowerSet => "flower_set", "Set of flowers";
+    SevenFlowers => "seven_flowers", "Seven flowers";
+    EightFlowers => "eight_flowers", "Eight flowers";
+    ReplacementTile => "replacement_tile", "Win on a replacement tile";
+    RobbingKong => "robbing_kong", "Robbing the kong";
+    LastTile => "last_tile", "Last tile";
+    DoubleKong => "double_kong", "Win by double kong";
+    AllPungs => "all_pungs", "All pungs";
+    MixedOneSuit => "mixed_one_suit", "Mixed one suit";
+    PureOneSuit => "pure_one_suit", "Pure one suit";
+    MixedTerminals => "mixed_terminals", "Mixed terminals";
+    SevenPairs => "seven_pairs", "Seven pairs";
+    SmallThreeDragons => "small_three_dragons", "Small three dragons";
+    BigThreeDragons => "big_three_dragons", "Big three dragons";
+    SmallFourWinds => "small_four_winds", "Small four winds";
+    BigFourWinds => "big_four_winds", "Big four winds";
+    AllHonors => "all_honors", "All honours";
+    AllTerminals => "all_terminals", "All terminals";
+    FourConcealedPungs => "four_concealed_pungs", "Four concealed pungs";
+    AllKongs => "all_kongs", "All kongs";
+    NineGates => "nine_gates", "Nine gates";
+    ThirteenOrphans => "thirteen_orphans", "Thirteen orphans";
+    HeavenlyHand => "heavenly_hand", "Heavenly hand";
+    EarthlyHand => "earthly_hand", "Earthly hand";
+    JadeDragon => "jade_dragon", "Jade dragon";
+    RubyDragon => "ruby_dragon", "Ruby dragon";
+    PearlDragon => "pearl_dragon", "Pearl dragon";
+}
+
+/// Number of pattern ids.
+pub const PATTERNS: usize = PatternId::ALL.len();
+
+impl PatternId {
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// Bit of this id in a [`PatternSet`].
+    pub const fn bit(self) -> u64 {
+        1u64 << (self as u8)
+    }
+
+    /// Patterns that only make sense when bonus tiles are in play.
+    pub const fn needs_bonus_tiles(self) -> bool {
+        matches!(
+            self,
+            PatternId::NoFlowers
+                | PatternId::SeatFlower
+                | PatternId::FlowerSet
+                | PatternId::SevenFlowers
+                | PatternId::EightFlowers
+        )
+    }
+}
+
+impl fmt::Display for PatternId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A set of pattern ids as a bit mask.
+pub type PatternSet = u64;
+
+/// Per-ruleset switches that change when a pattern holds. Each applies to one
+/// pattern (named in its doc); the defaults are the guides' common reading.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Conditions {
+    /// `all_chows`: the pair may be a dragon, seat wind or round wind (false in sc-hk13).
+    pub pair_may_be_value_tile: bool,
+    /// `concealed_hand`: a concealed kong keeps the hand concealed (false in hkma: no kong at all).
+    pub allow_concealed_kong: bool,
+    /// `concealed_hand`: scores only when bonus tiles are not in play (hkma).
+    pub only_without_flowers: bool,
+    /// `replacement_tile`: a flower replacement counts, not only a kong replacement.
+    pub on_flower_replacement: bool,
+    /// `last_tile`: the discard after the last wall tile counts, not only the drawn last tile.
+    pub on_discard: bool,
+    /// `four_concealed_pungs`: needs a self-draw (six-systems' hidden treasure).
+    pub self_draw_only: bool,
+    /// `jade_dragon`, `ruby_dragon`, `pearl_dragon`: every set must be a pung or kong (the limit form).
+    pub all_pungs: bool,
+}
+
+impl Default for Conditions {
+    fn default() -> Self {
+        Conditions {
+            pair_may_be_value_tile: true,
+            allow_concealed_kong: true,
+            only_without_flowers: false,
+            on_flower_replacement: true,
+            on_discard: true,
+            self_draw_only: false,
+            all_pungs: false,
+        }
+    }
+}
+
+/// Facts about the hand that every reading shares, computed once.
+#[derive(Clone, Copy, Debug)]
+pub struct Facts {
+    /// Every tile, concealed and declared.
+    pub all: Counts,
+    /// Bit 0 m, 1 p, 2 s: numbered suits present.
+    pub suits: u8,
+    pub honors: bool,
+    pub terminals: bool,
+    /// Some tile is neither a terminal nor an honour.
+    pub simples: bool,
+    /// A meld was claimed from a discard before the win.
+    pub claimed: bool,
+    pub kongs: u8,
+    pub melds: u8,
+    pub flowers: u8,
+    pub seat_flowers: u8,
+    pub flower_sets: u8,
+    /// Bonus tiles are in play under the ruleset in force.
+    pub bonus_tiles: bool,
+}
+
+impl Facts {
+    pub fn new(hand: &Hand, ctx: &Context, bonus_tiles: bool) -> Facts {
+        let all = hand.all_counts();
+        let mut suits = 0u8;
+        let (mut honors, mut terminals, mut simples) = (false, false, false);
+        for (i, &n) in all.iter().enumerate() {
+            if n == 0 {
+                continue;
+            }
+            let t = Tile::from_index(i).expect("i < KINDS");
+            match t.suit() {
+                Suit::Honor => honors = true,
+                s => {
+                    suits |= 1 << (s as u8);
+                    if t.is_terminal() {
+                        terminals = true;
+                    } else {
+                        simples = true;
+                    }
+                }
+            }
+        }
+        let seat = ctx.seat_wind.index();
+        let flowers = hand.flowers;
+        let seat_flowers = ((flowers >> seat) & 1) + ((flowers >> (seat + 4)) & 1);
+        let flower_sets = u8::from(flowers & 0x0f == 0x0f) + u8::from(flowers & 0xf0 == 0xf0);
+        Facts {
+            all,
+            suits,
+            honors,
+            terminals,
+            simples,
+            claimed: hand.melds.iter().any(|m| m.is_claimed()),
+            kongs: hand.kongs() as u8,
+            melds: hand.melds.len() as u8,
+            flowers,
+            seat_flowers,
+            flower_sets,
+            bonus_tiles,
+        }
+    }
+
+    fn one_suit(&self) -> bool {
+        self.suits.count_ones() == 1
+    }
+}
+
+/// How many times `id` holds for reading `r`.
+pub fn count(id: PatternId, r: &Reading, f: &Facts, ctx: &Context, cond: &Conditions) -> u8 {
+    use PatternId as P;
+    if id.needs_bonus_tiles() && !f.bonus_tiles {
+        return 0;
+    }
+    if r.form == Form::FlowerWin {
+        // A flower win scores its bonus tiles and nothing from the wall tiles.
+        return match id {
+            P::SevenFlowers => u8::from(f.flowers.count_ones() == 7),
+            P::EightFlowers => u8::from(f.flowers == 0xff),
+            P::SeatFlower => f.seat_flowers,
+            P::FlowerSet => f.flower_sets,
+            _ => 0,
+        };
+    }
+    let sets = r.sets();
+    let standard = r.form == Form::Standard;
+    let pungs = sets.iter().filter(|s| s.is_pung()).count();
+    let pung_of = |t: Tile| sets.iter().any(|s| s.is_pung() && s.tile == t);
+    let dragon_pungs = sets.iter().filter(|s| s.is_pung() && s.tile.is_dragon()).count() as u8;
+    let wind_pungs = sets.iter().filter(|s| s.is_pung() && s.tile.is_wind()).count();
+    let b = |x: bool| u8::from(x);
+    match id {
+        P::ChickenHand => 0, // decided after the other lines (see evaluate)
+        P::AllChows => {
+            let value_pair = r.pair.is_dragon() || r.pair == ctx.seat_wind.tile() || r.pair == ctx.round_wind.tile();
+            b(standard && pungs == 0 && (cond.pair_may_be_value_tile || !value_pair))
+        }
+        P::SelfDraw => b(ctx.win_by == WinBy::SelfDraw),
+        P::ConcealedHand => b(!f.claimed
+            && (cond.allow_concealed_kong || f.kongs == 0)
+            && !(cond.only_without_flowers && f.bonus_tiles)),
+        P::DragonPung => dragon_pungs,
+        P::SeatWind => b(pung_of(ctx.seat_wind.tile())),
+        P::RoundWind => b(pung_of(ctx.round_wind.tile())),
+        P::NoFlowers => b(f.flowers == 0),
+        P::SeatFlower => f.seat_flowers,
+        P::FlowerSet => f.flower_sets,
+        P::SevenFlowers => 0,
+        P::EightFlowers => b(f.flowers == 0xff),
+        P::ReplacementTile => b(match ctx.replacement {
+            Replacement::None => false,
+            Replacement::Kong => true,
+            Replacement::Flower => cond.on_flower_replacement,
+        }),
+        P::RobbingKong => b(ctx.win_by == WinBy::RobbingKong),
+        P::LastTile => b(ctx.last_tile
+            && match ctx.win_by {
+                WinBy::SelfDraw => true,
+                WinBy::Discard => cond.on_discard,
+                WinBy::RobbingKong => false,
+            }),
+        P::DoubleKong => b(ctx.double_kong),
+        P::AllPungs => b(standard && pungs == 4),
+        P::MixedOneSuit => b(f.one_suit() && f.honors),
+        P::PureOneSuit => b(f.one_suit() && !f.honors),
+        P::MixedTerminals => {
+            b(r.form != Form::ThirteenOrphans && !f.simples && f.terminals && f.honors)
+        }
+        P::SevenPairs => b(r.form == Form::SevenPairs),
+        P::SmallThreeDragons => b(dragon_pungs == 2 && standard && r.pair.is_dragon()),
+        P::BigThreeDragons => b(dragon_pungs == 3),
+        P::SmallFourWinds => b(wind_pungs == 3 && standard && r.pair.is_wind()),
+        P::BigFourWinds => b(wind_pungs == 4),
+        P::AllHonors => b(f.suits == 0 && r.form != Form::ThirteenOrphans),
+        P::AllTerminals => b(!f.honors && !f.simples && r.form != Form::ThirteenOrphans),
+        P::FourConcealedPungs => b(standard
+            && sets.iter().all(|s| s.is_pung() && s.concealed)
+            && (!cond.self_draw_only || ctx.win_by == WinBy::SelfDraw)),
+        P::AllKongs => b(standard && sets.iter().all(|s| s.kind == super::decompose::SetKind::Kong)),
+        P::NineGates => b(standard && f.melds == 0 && f.one_suit() && !f.honors && nine_gates(&f.all)),
+        P::ThirteenOrphans => b(r.form == Form::ThirteenOrphans),
+        P::HeavenlyHand => b(ctx.heavenly),
+        P::EarthlyHand => b(ctx.earthly),
+        P::JadeDragon => colour_dragon(r, f, Suit::Sou, Tile::GREEN, cond),
+        P::RubyDragon => colour_dragon(r, f, Suit::Man, Tile::RED, cond),
+        P::PearlDragon => colour_dragon(r, f, Suit::Pin, Tile::WHITE, cond),
+    }
+}
+
+/// 1112345678999 plus one more, in the single suit present.
+fn nine_gates(all: &Counts) -> bool {
+    const NEED: [u8; 9] = [3, 1, 1, 1, 1, 1, 1, 1, 3];
+    (0..3).any(|s| {
+        let c = &all[s * 9..s * 9 + 9];
+        c.iter().sum::<u8>() == 14 && c.iter().zip(NEED).all(|(&have, need)| have >= need)
+    })
+}
+
+/// A hand of one suit and the dragon of its colour, with a pung of that dragon.
+fn colour_dragon(r: &Reading, f: &Facts, suit: Suit, dragon: Tile, cond: &Conditions) -> u8 {
+    if r.form != Form::Standard || f.suits != 1 << (suit as u8) {
+        return 0;
+    }
+    let only = f.all.iter().enumerate().all(|(i, &n)| {
+        n == 0 || Tile::from_index(i).is_some_and(|t| t == dragon || t.suit() == suit)
+    });
+    let sets = r.sets();
+    let dragon_pung = sets.iter().any(|s| s.is_pung() && s.tile == dragon);
+    let pungs_ok = !cond.all_pungs || sets.iter().all(|s| s.is_pung());
+    u8::from(only && dragon_pung && pungs_ok)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_round_trip() {
+        assert_eq!(PATTERNS, 36);
+        for &id in PatternId::ALL {
+            assert_eq!(id.as_str().parse::<PatternId>(), Ok(id), "{id}");
+        }
+        assert!("seven_sisters".parse::<PatternId>().is_err());
+    }
+}

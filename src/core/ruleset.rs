@@ -1,0 +1,617 @@
+//! Rulesets as data.
+//!
+//! A ruleset is a TOML file in `rulesets/` (schema: `rulesets/README.md`),
+//! embedded in the binary at build time and validated when loaded: an
+//! unknown key or pattern id, a negative value or a missing field is a
+//! [`LoadError`] naming the file and the key. [`HouseRules`] override a
+//! ruleset for one evaluation (the "editable table" of
+//! `hkma-faan-list-editable-table.txt`); [`Ruleset::with_house_rules`] checks
+//! that the result still makes sense.
+
+use super::hand::FieldError;
+use super::pattern::{Conditions, PatternId, PatternSet, PATTERNS};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// What a limit pattern is worth.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Value {
+    /// Ordinary faan that stack with other lines.
+    Faan(u32),
+    /// A limit pattern: the total becomes this and nothing else is added.
+    /// `None` means the ruleset's limit.
+    Limit(Option<u32>),
+}
+
+/// One pattern as a ruleset scores it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PatternRule {
+    pub id: PatternId,
+    pub name: String,
+    /// A different name when won on a discard (sc-hk13's "Last Discard").
+    pub name_on_discard: Option<String>,
+    pub value: Value,
+    /// Lines this pattern contains or replaces: they are not scored beside it.
+    pub contains: PatternSet,
+    pub conditions: Conditions,
+    /// Stacking note for the chart.
+    pub note: Option<String>,
+}
+
+/// How base points grow with faan.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum PointsSpec {
+    /// 2^faan.
+    FullSpicy,
+    /// Doubling to 4 faan, then x1.5 and x4/3 in turn: 1, 2, 4, 8, 16, 24, 32, 48, ...
+    HalfSpicy,
+    /// Explicit base points by faan, from 0.
+    Table(Vec<u64>),
+}
+
+impl PointsSpec {
+    pub fn name(&self) -> &'static str {
+        match self {
+            PointsSpec::FullSpicy => "full_spicy",
+            PointsSpec::HalfSpicy => "half_spicy",
+            PointsSpec::Table(_) => "table",
+        }
+    }
+
+    /// Base points for 0..=limit faan, or the first faan the spec has no entry for.
+    pub fn table(&self, limit: u32) -> Result<Vec<u64>, u32> {
+        (0..=limit)
+            .map(|f| match self {
+                PointsSpec::FullSpicy => 1u64.checked_shl(f).ok_or(f),
+                PointsSpec::HalfSpicy => Ok(half_spicy(f)),
+                PointsSpec::Table(t) => t.get(f as usize).copied().ok_or(f),
+            })
+            .collect()
+    }
+}
+
+fn half_spicy(f: u32) -> u64 {
+    if f <= 4 {
+        1 << f
+    } else {
+        let k = f - 4;
+        let base: u64 = if k % 2 == 1 { 24 } else { 16 };
+        base.saturating_mul(1u64.checked_shl(k / 2).unwrap_or(u64::MAX))
+    }
+}
+
+/// Who pays a win by robbing a kong.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RobbingKongPayment {
+    /// Paid as a discard, with the player who added the kong as the discarder.
+    AsDiscard,
+    /// The player who added the kong pays what all three would pay on a self-draw.
+    AdderPaysAll,
+}
+
+/// A house rule for a discard win.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DiscardPayment {
+    /// The discarder pays the ruleset's whole discard amount alone.
+    DiscarderPaysAll,
+    /// The discarder pays half of the ruleset's discard amount, the two others a quarter each.
+    DiscarderPaysHalf,
+    /// Each other player pays the base points and the discarder twice the base.
+    DiscarderPaysDouble,
+}
+
+impl DiscardPayment {
+    pub const fn name(self) -> &'static str {
+        match self {
+            DiscardPayment::DiscarderPaysAll => "discarder_pays_all",
+            DiscardPayment::DiscarderPaysHalf => "discarder_pays_half",
+            DiscardPayment::DiscarderPaysDouble => "discarder_pays_double",
+        }
+    }
+}
+
+/// Payment multipliers, in eighths of the base points.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Payment {
+    /// Discard win: what the discarder pays.
+    pub discarder: u32,
+    /// Discard win: what each of the two others pays.
+    pub others: u32,
+    /// Self-draw: what each of the three pays.
+    pub self_draw: u32,
+    pub robbing_kong: RobbingKongPayment,
+}
+
+impl Payment {
+    /// The winner's takings on a discard, in eighths of the base.
+    pub const fn discard_total(&self) -> u32 {
+        self.discarder + 2 * self.others
+    }
+
+    /// Applies a discard house rule.
+    pub fn with_discard(mut self, rule: DiscardPayment) -> Payment {
+        let total = self.discard_total();
+        let (d, o) = match rule {
+            DiscardPayment::DiscarderPaysAll => (total, 0),
+            DiscardPayment::DiscarderPaysHalf => (total / 2, total / 4),
+            DiscardPayment::DiscarderPaysDouble => (16, 8),
+        };
+        self.discarder = d;
+        self.others = o;
+        self
+    }
+}
+
+/// Chips to money, where the ruleset has a rate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Money {
+    /// US cents per chip times 100 (i.e. dollars per 100 chips, times 100).
+    pub cents_per_100_chips: u32,
+    /// Chips each paying player adds to every payment (MJB's per-hand bonus).
+    pub bonus_chips: u32,
+}
+
+/// A loaded, validated ruleset.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ruleset {
+    pub id: String,
+    pub name: String,
+    pub version: u32,
+    pub source: Vec<String>,
+    pub summary: String,
+    pub notes: Vec<String>,
+    pub min_faan: u32,
+    /// The minimum settings the guide offers (empty: any).
+    pub min_faan_settings: Vec<u32>,
+    pub limit: u32,
+    /// What a limit pattern without its own value scores.
+    pub limit_faan: u32,
+    pub bonus_tiles: bool,
+    pub points: PointsSpec,
+    /// Base points for 0..=limit faan.
+    pub points_table: Vec<u64>,
+    pub payment: Payment,
+    pub money: Option<Money>,
+    /// Scored patterns in contract order.
+    pub patterns: Vec<PatternRule>,
+    index: [u8; PATTERNS],
+}
+
+const ABSENT: u8 = u8::MAX;
+
+impl Ruleset {
+    /// The rule for `id`, if this ruleset scores it.
+    pub fn pattern(&self, id: PatternId) -> Option<&PatternRule> {
+        match self.index[id.index()] {
+            ABSENT => None,
+            i => self.patterns.get(i as usize),
+        }
+    }
+
+    /// What a limit pattern of value `v` scores here.
+    pub fn limit_value(&self, v: Option<u32>) -> u32 {
+        v.unwrap_or(self.limit_faan).min(self.limit)
+    }
+
+    /// Base points at `faan` (capped at the limit).
+    pub fn base_points(&self, faan: u32) -> u64 {
+        let i = (faan.min(self.limit) as usize).min(self.points_table.len().saturating_sub(1));
+        self.points_table.get(i).copied().unwrap_or(0)
+    }
+
+    fn reindex(&mut self) {
+        self.patterns.sort_by_key(|p| p.id);
+        self.index = [ABSENT; PATTERNS];
+        for (i, p) in self.patterns.iter().enumerate() {
+            self.index[p.id.index()] = i as u8;
+        }
+    }
+
+    /// Parses and validates one ruleset file.
+    pub fn from_toml(file: &str, text: &str) -> Result<Ruleset, LoadError> {
+        let err = |key: &str, message: String| LoadError { file: file.to_string(), key: key.to_string(), message };
+        let raw: RawRuleset = toml::from_str(text).map_err(|e| err(e.span().map_or("", |_| "").trim(), e.to_string().trim().to_string()))?;
+        let nonneg = |key: &str, v: i64| -> Result<u32, LoadError> {
+            u32::try_from(v).map_err(|_| err(key, format!("must be a whole number from 0, got {v}")))
+        };
+        let min_faan = nonneg("min_faan", raw.min_faan)?;
+        let limit = nonneg("limit", raw.limit)?;
+        let limit_faan = match raw.limit_faan {
+            Some(v) => nonneg("limit_faan", v)?,
+            None => limit,
+        };
+        let mut min_faan_settings = Vec::new();
+        for v in raw.min_faan_settings.unwrap_or_default() {
+            min_faan_settings.push(nonneg("min_faan_settings", v)?);
+        }
+        if min_faan > limit {
+            return Err(err("min_faan", format!("minimum {min_faan} is above the limit {limit}")));
+        }
+        let points = match (raw.points.curve.as_deref(), raw.points.table) {
+            (Some("full_spicy"), None) => PointsSpec::FullSpicy,
+            (Some("half_spicy"), None) => PointsSpec::HalfSpicy,
+            (None | Some("table"), Some(t)) => {
+                let mut v = Vec::with_capacity(t.len());
+                for x in t {
+                    v.push(u64::try_from(x).map_err(|_| err("points.table", format!("base points must not be negative, got {x}")))?);
+                }
+                PointsSpec::Table(v)
+            }
+            (Some(c), None) => {
+                return Err(err("points.curve", format!("unknown curve {c:?}: use full_spicy, half_spicy or a table")))
+            }
+            _ => return Err(err("points", "give either curve (full_spicy, half_spicy) or table".into())),
+        };
+        let points_table = points
+            .table(limit)
+            .map_err(|f| err("points.table", format!("no base points for {f} faan; the table must run from 0 to the limit {limit}")))?;
+        let eighths = |key: &str, v: f64| -> Result<u32, LoadError> {
+            let e = v * 8.0;
+            if !(0.0..=1e6).contains(&e) || e.fract() != 0.0 {
+                return Err(err(key, format!("must be a non-negative multiple of 1/8, got {v}")));
+            }
+            Ok(e as u32)
+        };
+        let payment = Payment {
+            discarder: eighths("payment.discard.discarder", raw.payment.discard.discarder)?,
+            others: eighths("payment.discard.others", raw.payment.discard.others)?,
+            self_draw: eighths("payment.self_draw", raw.payment.self_draw)?,
+            robbing_kong: match raw.payment.robbing_kong.as_str() {
+                "as_discard" => RobbingKongPayment::AsDiscard,
+                "adder_pays_all" => RobbingKongPayment::AdderPaysAll,
+                other => {
+                    return Err(err(
+                        "payment.robbing_kong",
+                        format!("unknown rule {other:?}: use as_discard or adder_pays_all"),
+                    ))
+                }
+            },
+        };
+        let money = match raw.money {
+            None => None,
+            Some(m) => {
+                let cents = m.usd_per_100_chips * 100.0;
+                if !(0.0..=1e9).contains(&cents) || cents.fract() != 0.0 {
+                    return Err(err("money.usd_per_100_chips", format!("must be a non-negative amount in cents, got {}", m.usd_per_100_chips)));
+                }
+                Some(Money {
+                    cents_per_100_chips: cents as u32,
+                    bonus_chips: nonneg("money.bonus_chips", m.bonus_chips.unwrap_or(0))?,
+                })
+            }
+        };
+        let mut patterns = Vec::with_capacity(raw.patterns.len());
+        for (key, p) in raw.patterns {
+            let k = format!("patterns.{key}");
+            let id: PatternId = key.parse().map_err(|_| err(&k, format!("unknown pattern id {key:?}")))?;
+            let value = match (&p.faan, p.limit.unwrap_or(false)) {
+                (FaanValue::Word(w), _) if w == "limit" => Value::Limit(None),
+                (FaanValue::Word(w), _) => {
+                    return Err(err(&format!("{k}.faan"), format!("{w:?} is not a value: give a number or \"limit\"")))
+                }
+                (FaanValue::Number(n), false) => Value::Faan(nonneg(&format!("{k}.faan"), *n)?),
+                (FaanValue::Number(n), true) => Value::Limit(Some(nonneg(&format!("{k}.faan"), *n)?)),
+            };
+            let mut contains = 0;
+            for c in &p.contains {
+                let cid: PatternId =
+                    c.parse().map_err(|_| err(&format!("{k}.contains"), format!("unknown pattern id {c:?}")))?;
+                contains |= cid.bit();
+            }
+            let d = Conditions::default();
+            let conditions = Conditions {
+                pair_may_be_value_tile: p.pair_may_be_value_tile.unwrap_or(d.pair_may_be_value_tile),
+                allow_concealed_kong: p.allow_concealed_kong.unwrap_or(d.allow_concealed_kong),
+                only_without_flowers: p.only_without_flowers.unwrap_or(d.only_without_flowers),
+                on_flower_replacement: p.on_flower_replacement.unwrap_or(d.on_flower_replacement),
+                on_discard: p.on_discard.unwrap_or(d.on_discard),
+                self_draw_only: p.self_draw_only.unwrap_or(d.self_draw_only),
+                all_pungs: p.all_pungs.unwrap_or(d.all_pungs),
+            };
+            check_conditions(id, &p).map_err(|c| err(&format!("{k}.{c}"), format!("{c} does not apply to {id}")))?;
+            patterns.push(PatternRule {
+                id,
+                name: p.name.unwrap_or_else(|| id.default_name().to_string()),
+                name_on_discard: p.name_on_discard,
+                value,
+                contains,
+                conditions,
+                note: p.note,
+            });
+        }
+        let version = nonneg("version", raw.version)?;
+        let mut r = Ruleset {
+            id: raw.id,
+            name: raw.name,
+            version,
+            source: raw.source,
+            summary: raw.summary,
+            notes: raw.notes,
+            min_faan,
+            min_faan_settings,
+            limit,
+            limit_faan,
+            bonus_tiles: raw.bonus_tiles,
+            points,
+            points_table,
+            payment,
+            money,
+            patterns,
+            index: [ABSENT; PATTERNS],
+        };
+        if r.id.is_empty() || !r.id.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-') {
+            return Err(err("id", format!("{:?} is not a ruleset id (lower-case letters, digits and '-')", r.id)));
+        }
+        r.reindex();
+        Ok(r)
+    }
+
+    /// This ruleset with `house` applied, or every reason it cannot be.
+    pub fn with_house_rules(&self, house: &HouseRules) -> Result<Ruleset, Vec<FieldError>> {
+        let mut r = self.clone();
+        let mut errs = Vec::new();
+        let p = |f: &str| format!("/house_rules/{f}");
+        if let Some(limit) = house.limit {
+            if limit == 0 || limit > 64 {
+                errs.push(FieldError::new(p("limit"), format!("limit must be from 1 to 64 faan, got {limit}")));
+            } else {
+                r.limit = limit;
+                r.limit_faan = limit;
+            }
+        }
+        if let Some(min) = house.min_faan {
+            if !self.min_faan_settings.is_empty() && !self.min_faan_settings.contains(&min) {
+                let opts: Vec<String> = self.min_faan_settings.iter().map(u32::to_string).collect();
+                errs.push(FieldError::new(
+                    p("min_faan"),
+                    format!("{} offers minimum settings {} only, not {min}", self.id, opts.join(", ")),
+                ));
+            }
+            r.min_faan = min;
+        }
+        if r.min_faan > r.limit {
+            let field = if house.min_faan.is_some() { "min_faan" } else { "limit" };
+            errs.push(FieldError::new(
+                p(field),
+                format!("the minimum ({} faan) is above the limit ({} faan)", r.min_faan, r.limit),
+            ));
+        }
+        if let Some(f) = house.flowers {
+            r.bonus_tiles = f;
+        }
+        if let Some(points) = &house.points {
+            r.points = points.clone();
+        }
+        match r.points.table(r.limit) {
+            Ok(t) => r.points_table = t,
+            Err(f) => {
+                let field = if house.points.is_some() { "points" } else { "limit" };
+                errs.push(FieldError::new(
+                    p(field),
+                    format!("the points table has no entry for {f} faan: it must run from 0 to the limit ({})", r.limit),
+                ));
+            }
+        }
+        if let Some(d) = house.discard_payment {
+            r.payment = r.payment.with_discard(d);
+        }
+        for (key, ov) in &house.patterns {
+            let ptr = format!("/house_rules/patterns/{}", escape_pointer(key));
+            let Ok(id) = key.parse::<PatternId>() else {
+                errs.push(FieldError::new(ptr, format!("unknown pattern id {key:?}")));
+                continue;
+            };
+            let existing = r.patterns.iter().position(|x| x.id == id);
+            let value = match *ov {
+                PatternOverride::Off => {
+                    if let Some(i) = existing {
+                        r.patterns.remove(i);
+                    }
+                    continue;
+                }
+                PatternOverride::Limit => Value::Limit(None),
+                PatternOverride::Faan(n) if n < 0 => {
+                    errs.push(FieldError::new(ptr, format!("a pattern value must not be negative, got {n}")));
+                    continue;
+                }
+                PatternOverride::Faan(n) => Value::Faan(n.min(u32::MAX as i64) as u32),
+            };
+            match existing {
+                Some(i) => r.patterns[i].value = value,
+                None => r.patterns.push(PatternRule {
+                    id,
+                    name: id.default_name().to_string(),
+                    name_on_discard: None,
+                    value,
+                    contains: default_contains(id),
+                    conditions: Conditions::default(),
+                    note: Some("added by a house rule".into()),
+                }),
+            }
+        }
+        if errs.is_empty() {
+            r.reindex();
+            Ok(r)
+        } else {
+            Err(errs)
+        }
+    }
+}
+
+/// The shared combination rule for a pattern a house rule adds to a ruleset
+/// that does not score it (`rules-decisions.md`, "Shared reading of hands").
+pub fn default_contains(id: PatternId) -> PatternSet {
+    use PatternId as P;
+    match id {
+        P::SmallThreeDragons | P::BigThreeDragons => P::DragonPung.bit(),
+        P::SmallFourWinds | P::BigFourWinds => P::SeatWind.bit() | P::RoundWind.bit(),
+        P::SevenPairs => P::ConcealedHand.bit(),
+        P::JadeDragon | P::RubyDragon | P::PearlDragon => {
+            P::MixedOneSuit.bit() | P::PureOneSuit.bit() | P::DragonPung.bit()
+        }
+        _ => 0,
+    }
+}
+
+fn escape_pointer(s: &str) -> String {
+    s.replace('~', "~0").replace('/', "~1")
+}
+
+/// Which condition key is set on a pattern it does not apply to.
+fn check_conditions(id: PatternId, p: &RawPattern) -> Result<(), &'static str> {
+    use PatternId as P;
+    let checks: [(&'static str, bool, bool); 7] = [
+        ("pair_may_be_value_tile", p.pair_may_be_value_tile.is_some(), id == P::AllChows),
+        ("allow_concealed_kong", p.allow_concealed_kong.is_some(), id == P::ConcealedHand),
+        ("only_without_flowers", p.only_without_flowers.is_some(), id == P::ConcealedHand),
+        ("on_flower_replacement", p.on_flower_replacement.is_some(), id == P::ReplacementTile),
+        ("on_discard", p.on_discard.is_some(), id == P::LastTile),
+        ("self_draw_only", p.self_draw_only.is_some(), id == P::FourConcealedPungs),
+        ("all_pungs", p.all_pungs.is_some(), matches!(id, P::JadeDragon | P::RubyDragon | P::PearlDragon)),
+    ];
+    for (name, set, applies) in checks {
+        if set && !applies {
+            return Err(name);
+        }
+    }
+    Ok(())
+}
+
+/// Per-request overrides of a ruleset.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct HouseRules {
+    pub min_faan: Option<u32>,
+    pub limit: Option<u32>,
+    pub flowers: Option<bool>,
+    pub points: Option<PointsSpec>,
+    pub discard_payment: Option<DiscardPayment>,
+    /// Pattern overrides in request order.
+    pub patterns: Vec<(String, PatternOverride)>,
+}
+
+impl HouseRules {
+    pub fn is_empty(&self) -> bool {
+        *self == HouseRules::default()
+    }
+}
+
+/// A house override of one pattern.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PatternOverride {
+    Faan(i64),
+    /// Make it a limit pattern at the ruleset's limit.
+    Limit,
+    /// Do not score it.
+    Off,
+}
+
+/// A ruleset file that could not be loaded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoadError {
+    pub file: String,
+    pub key: String,
+    pub message: String,
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.key.is_empty() {
+            write!(f, "{}: {}", self.file, self.message)
+        } else {
+            write!(f, "{}: {}: {}", self.file, self.key, self.message)
+        }
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawRuleset {
+    id: String,
+    name: String,
+    version: i64,
+    source: Vec<String>,
+    summary: String,
+    notes: Vec<String>,
+    min_faan: i64,
+    min_faan_settings: Option<Vec<i64>>,
+    limit: i64,
+    limit_faan: Option<i64>,
+    bonus_tiles: bool,
+    points: RawPoints,
+    payment: RawPayment,
+    money: Option<RawMoney>,
+    patterns: BTreeMap<String, RawPattern>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawPoints {
+    curve: Option<String>,
+    table: Option<Vec<i64>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawPayment {
+    discard: RawDiscard,
+    self_draw: f64,
+    robbing_kong: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawDiscard {
+    discarder: f64,
+    others: f64,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawMoney {
+    usd_per_100_chips: f64,
+    bonus_chips: Option<i64>,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum FaanValue {
+    Number(i64),
+    Word(String),
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawPattern {
+    faan: FaanValue,
+    limit: Option<bool>,
+    name: Option<String>,
+    name_on_discard: Option<String>,
+    #[serde(default)]
+    contains: Vec<String>,
+    note: Option<String>,
+    pair_may_be_value_tile: Option<bool>,
+    allow_concealed_kong: Option<bool>,
+    only_without_flowers: Option<bool>,
+    on_flower_replacement: Option<bool>,
+    on_discard: Option<bool>,
+    self_draw_only: Option<bool>,
+    all_pungs: Option<bool>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn curves() {
+        assert_eq!(
+            PointsSpec::HalfSpicy.table(13).unwrap(),
+            vec![1, 2, 4, 8, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384]
+        );
+        assert_eq!(PointsSpec::FullSpicy.table(4).unwrap(), vec![1, 2, 4, 8, 16]);
+        assert_eq!(PointsSpec::Table(vec![1, 2]).table(3), Err(2));
+    }
+}

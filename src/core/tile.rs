@@ -1,0 +1,417 @@
+//! Tiles and the MPSZ notation.
+//!
+//! The 34 tile kinds are numbered 0..34: `1m`..`9m` are 0..9, `1p`..`9p`
+//! 9..18, `1s`..`9s` 18..27 and the honours `1z`..`7z` (East, South, West,
+//! North, White, Green, Red) 27..34. Bonus tiles (`F1`..`F4` flowers,
+//! `S1`..`S4` seasons) are a separate type because they never take part in
+//! sets. The notation follows `api-contract.md` ("Tiles"): digits followed
+//! by a suit letter, digits before a letter sharing it, whitespace ignored.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// One of the 34 tile kinds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Tile(u8);
+
+/// Number of tile kinds.
+pub const KINDS: usize = 34;
+
+/// Suit of a tile: three numbered suits and the honours.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Suit {
+    /// Characters, `m`.
+    Man,
+    /// Dots, `p`.
+    Pin,
+    /// Bamboo, `s`.
+    Sou,
+    /// Winds and dragons, `z`.
+    Honor,
+}
+
+impl Suit {
+    /// The MPSZ letter.
+    pub const fn letter(self) -> char {
+        match self {
+            Suit::Man => 'm',
+            Suit::Pin => 'p',
+            Suit::Sou => 's',
+            Suit::Honor => 'z',
+        }
+    }
+}
+
+/// A seat or a wind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Wind {
+    East,
+    South,
+    West,
+    North,
+}
+
+impl Wind {
+    /// All four, in seat order.
+    pub const ALL: [Wind; 4] = [Wind::East, Wind::South, Wind::West, Wind::North];
+
+    /// 0 for East .. 3 for North.
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The wind tile (`1z`..`4z`).
+    pub const fn tile(self) -> Tile {
+        Tile(27 + self as u8)
+    }
+
+    /// Lower-case name as used in the API.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Wind::East => "east",
+            Wind::South => "south",
+            Wind::West => "west",
+            Wind::North => "north",
+        }
+    }
+}
+
+impl FromStr for Wind {
+    type Err = ();
+    fn from_str(s: &str) -> Result<Self, ()> {
+        match s {
+            "east" => Ok(Wind::East),
+            "south" => Ok(Wind::South),
+            "west" => Ok(Wind::West),
+            "north" => Ok(Wind::North),
+            _ => Err(()),
+        }
+    }
+}
+
+impl fmt::Display for Wind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl Tile {
+    /// White dragon, `5z`.
+    pub const WHITE: Tile = Tile(31);
+    /// Green dragon, `6z`.
+    pub const GREEN: Tile = Tile(32);
+    /// Red dragon, `7z`.
+    pub const RED: Tile = Tile(33);
+
+    /// The tile with index `i` (0..34), or `None`.
+    pub const fn from_index(i: usize) -> Option<Tile> {
+        if i < KINDS {
+            Some(Tile(i as u8))
+        } else {
+            None
+        }
+    }
+
+    /// The tile of `suit` with face `n` (1..=9, or 1..=7 for honours).
+    pub const fn new(suit: Suit, n: u8) -> Option<Tile> {
+        let max = if matches!(suit, Suit::Honor) { 7 } else { 9 };
+        if n == 0 || n > max {
+            return None;
+        }
+        Some(Tile(suit as u8 * 9 + n - 1))
+    }
+
+    /// Index 0..34.
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    pub const fn suit(self) -> Suit {
+        match self.0 / 9 {
+            0 => Suit::Man,
+            1 => Suit::Pin,
+            2 => Suit::Sou,
+            _ => Suit::Honor,
+        }
+    }
+
+    /// Face number: 1..=9 for suits, 1..=7 for honours.
+    pub const fn number(self) -> u8 {
+        self.0 % 9 + 1
+    }
+
+    pub const fn is_honor(self) -> bool {
+        self.0 >= 27
+    }
+
+    pub const fn is_dragon(self) -> bool {
+        self.0 >= 31
+    }
+
+    pub const fn is_wind(self) -> bool {
+        self.0 >= 27 && self.0 < 31
+    }
+
+    /// A suited 1 or 9.
+    pub const fn is_terminal(self) -> bool {
+        !self.is_honor() && (self.0 % 9 == 0 || self.0 % 9 == 8)
+    }
+
+    /// A terminal or an honour.
+    pub const fn is_orphan(self) -> bool {
+        self.is_honor() || self.is_terminal()
+    }
+
+    /// The tile `k` steps up in the same suit, if it is a suited tile that stays in the suit.
+    pub const fn step(self, k: u8) -> Option<Tile> {
+        if self.is_honor() || self.0 % 9 + k > 8 {
+            None
+        } else {
+            Some(Tile(self.0 + k))
+        }
+    }
+}
+
+impl fmt::Display for Tile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.number(), self.suit().letter())
+    }
+}
+
+impl FromStr for Tile {
+    type Err = ParseError;
+    /// Exactly one tile, such as `5p`.
+    fn from_str(s: &str) -> Result<Self, ParseError> {
+        let tiles = parse_tiles(s)?;
+        match tiles.as_slice() {
+            [t] => Ok(*t),
+            _ => Err(ParseError {
+                position: 0,
+                message: format!("expected exactly one tile, found {}", tiles.len()),
+            }),
+        }
+    }
+}
+
+/// A parse error with the 0-based character position it concerns.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    pub position: usize,
+    pub message: String,
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} (at character {})", self.message, self.position + 1)
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// Parses MPSZ notation into tiles in written order.
+///
+/// Strict: an unknown character, a `0`, `8z`/`9z`, a suit letter with no
+/// digits or digits with no suit letter is an error naming the position.
+pub fn parse_tiles(s: &str) -> Result<Vec<Tile>, ParseError> {
+    let mut out = Vec::with_capacity(s.len());
+    // Digits waiting for their suit letter: (value, character position).
+    let mut pending: Vec<(u8, usize)> = Vec::with_capacity(14);
+    for (pos, c) in s.chars().enumerate() {
+        match c {
+            '0' => {
+                return Err(ParseError {
+                    position: pos,
+                    message: "'0' is not a tile number (red fives are not used)".into(),
+                })
+            }
+            '1'..='9' => pending.push((c as u8 - b'0', pos)),
+            'm' | 'p' | 's' | 'z' => {
+                let suit = match c {
+                    'm' => Suit::Man,
+                    'p' => Suit::Pin,
+                    's' => Suit::Sou,
+                    _ => Suit::Honor,
+                };
+                if pending.is_empty() {
+                    return Err(ParseError {
+                        position: pos,
+                        message: format!("suit letter '{c}' has no digits before it"),
+                    });
+                }
+                for &(n, p) in &pending {
+                    match Tile::new(suit, n) {
+                        Some(t) => out.push(t),
+                        None => {
+                            return Err(ParseError {
+                                position: p,
+                                message: format!("'{n}{c}' is not a tile (honours are 1z..7z)"),
+                            })
+                        }
+                    }
+                }
+                pending.clear();
+            }
+            c if c.is_whitespace() => {}
+            other => {
+                return Err(ParseError {
+                    position: pos,
+                    message: format!(
+                        "unexpected character {other:?}: tiles are digits followed by m, p, s or z"
+                    ),
+                })
+            }
+        }
+    }
+    if let Some(&(n, p)) = pending.first() {
+        return Err(ParseError {
+            position: p,
+            message: format!("digit '{n}' has no suit letter after it"),
+        });
+    }
+    Ok(out)
+}
+
+/// Formats tiles compactly (`123m55z`), in the order given but grouping runs of one suit.
+pub fn format_tiles(tiles: &[Tile]) -> String {
+    let mut s = String::with_capacity(tiles.len() + 4);
+    let mut i = 0;
+    while i < tiles.len() {
+        let suit = tiles[i].suit();
+        while i < tiles.len() && tiles[i].suit() == suit {
+            s.push((b'0' + tiles[i].number()) as char);
+            i += 1;
+        }
+        s.push(suit.letter());
+    }
+    s
+}
+
+/// Tile counts by kind.
+pub type Counts = [u8; KINDS];
+
+/// Counts of the given tiles.
+pub fn counts_of(tiles: &[Tile]) -> Counts {
+    let mut c = [0u8; KINDS];
+    for t in tiles {
+        c[t.index()] += 1;
+    }
+    c
+}
+
+/// A bonus tile: a flower (`F1`..`F4`) or a season (`S1`..`S4`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Bonus(u8);
+
+impl Bonus {
+    /// 0..4 flowers, 4..8 seasons.
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    pub const fn from_index(i: usize) -> Option<Bonus> {
+        if i < 8 {
+            Some(Bonus(i as u8))
+        } else {
+            None
+        }
+    }
+
+    pub const fn is_flower(self) -> bool {
+        self.0 < 4
+    }
+
+    /// The seat this bonus tile belongs to.
+    pub const fn seat(self) -> Wind {
+        Wind::ALL[(self.0 % 4) as usize]
+    }
+}
+
+impl fmt::Display for Bonus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let letter = if self.is_flower() { 'F' } else { 'S' };
+        write!(f, "{}{}", letter, self.0 % 4 + 1)
+    }
+}
+
+impl FromStr for Bonus {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let b = s.as_bytes();
+        let bad = || format!("{s:?} is not a bonus tile: use F1..F4 (flowers) or S1..S4 (seasons)");
+        if b.len() != 2 {
+            return Err(bad());
+        }
+        let base = match b[0] {
+            b'F' | b'f' => 0,
+            b'S' | b's' => 4,
+            _ => return Err(bad()),
+        };
+        match b[1] {
+            b'1'..=b'4' => Ok(Bonus(base + b[1] - b'1')),
+            _ => Err(bad()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_and_prints_every_kind() {
+        for i in 0..KINDS {
+            let t = Tile::from_index(i).unwrap();
+            let s = t.to_string();
+            assert_eq!(s.parse::<Tile>().unwrap(), t, "round trip of {s}");
+        }
+    }
+
+    #[test]
+    fn parse_table() {
+        let ok: &[(&str, &str)] = &[
+            ("123m456p789s11z", "123m456p789s11z"),
+            ("1 2 3m 5z", "123m5z"),
+            ("7z1m", "7z1m"),
+        ];
+        for (input, want) in ok {
+            let tiles = parse_tiles(input).unwrap_or_else(|e| panic!("{input}: {e}"));
+            assert_eq!(format_tiles(&tiles), *want, "input {input:?}");
+        }
+        let bad: &[(&str, usize)] = &[
+            ("123x", 3),
+            ("0m", 0),
+            ("8z", 0),
+            ("19z", 1),
+            ("123", 0),
+            ("123m45", 4),
+            ("m", 0),
+            ("12m🀄", 3),
+        ];
+        for (input, pos) in bad {
+            let err = parse_tiles(input).expect_err(input);
+            assert_eq!(err.position, *pos, "position for {input:?}: {}", err.message);
+        }
+    }
+
+    #[test]
+    fn tile_properties() {
+        let t: Tile = "9s".parse().unwrap();
+        assert!(t.is_terminal() && t.is_orphan() && !t.is_honor());
+        assert_eq!(t.step(1), None);
+        let d: Tile = "6z".parse().unwrap();
+        assert_eq!(d, Tile::GREEN);
+        assert!(d.is_dragon() && !d.is_wind());
+        assert_eq!(Wind::South.tile().to_string(), "2z");
+    }
+
+    #[test]
+    fn bonus_tiles() {
+        for (s, seat, flower) in [("F1", Wind::East, true), ("S3", Wind::West, false), ("f4", Wind::North, true)] {
+            let b: Bonus = s.parse().unwrap();
+            assert_eq!((b.seat(), b.is_flower()), (seat, flower), "bonus {s}");
+        }
+        for s in ["F0", "F5", "X1", "S", "S12"] {
+            assert!(s.parse::<Bonus>().is_err(), "{s} should be rejected");
+        }
+    }
+}
