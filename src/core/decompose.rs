@@ -118,7 +118,13 @@ const NO_SET: Set = Set {
 
 impl Reading {
     fn blank(form: Form) -> Self {
-        Reading { form, sets: [NO_SET; 4], pair: Tile::WHITE, pairs: [Tile::WHITE; 7], win: WinPlace::None }
+        Reading {
+            form,
+            sets: [NO_SET; 4],
+            pair: Tile::WHITE,
+            pairs: [Tile::WHITE; 7],
+            win: WinPlace::None,
+        }
     }
 
     /// The sets that exist in this form (four for a standard reading, none otherwise).
@@ -147,7 +153,9 @@ pub fn readings(hand: &Hand, win_by: WinBy, flower_win: bool, special: Special) 
         }
         return out;
     }
-    let Some(win) = hand.winning_tile else { return out };
+    let Some(win) = hand.winning_tile else {
+        return out;
+    };
     let by_discard = win_by != WinBy::SelfDraw;
 
     let mut base = Reading::blank(Form::Standard);
@@ -166,7 +174,13 @@ pub fn readings(hand: &Hand, win_by: WinBy, flower_win: bool, special: Special) 
     }
     let declared = hand.melds.len().min(4);
     let mut counts = hand.concealed_counts;
-    let mut search = Search { base, declared, win, by_discard, out: &mut out };
+    let mut search = Search {
+        base,
+        declared,
+        win,
+        by_discard,
+        out: &mut out,
+    };
     for p in 0..KINDS {
         if counts[p] >= 2 {
             counts[p] -= 2;
@@ -273,5 +287,11 @@ impl Search<'_> {
 }
 
 const fn concealed_set(kind: SetKind, tile: Tile) -> Set {
-    Set { kind, tile, declared: false, claimed: false, concealed: true }
+    Set {
+        kind,
+        tile,
+        declared: false,
+        claimed: false,
+        concealed: true,
+    }
 }

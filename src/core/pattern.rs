@@ -243,13 +243,21 @@ pub fn count(id: PatternId, r: &Reading, f: &Facts, ctx: &Context, cond: &Condit
     let standard = r.form == Form::Standard;
     let pungs = sets.iter().filter(|s| s.is_pung()).count();
     let pung_of = |t: Tile| sets.iter().any(|s| s.is_pung() && s.tile == t);
-    let dragon_pungs = sets.iter().filter(|s| s.is_pung() && s.tile.is_dragon()).count() as u8;
-    let wind_pungs = sets.iter().filter(|s| s.is_pung() && s.tile.is_wind()).count();
+    let dragon_pungs = sets
+        .iter()
+        .filter(|s| s.is_pung() && s.tile.is_dragon())
+        .count() as u8;
+    let wind_pungs = sets
+        .iter()
+        .filter(|s| s.is_pung() && s.tile.is_wind())
+        .count();
     let b = |x: bool| u8::from(x);
     match id {
         P::ChickenHand => 0, // decided after the other lines (see evaluate)
         P::AllChows => {
-            let value_pair = r.pair.is_dragon() || r.pair == ctx.seat_wind.tile() || r.pair == ctx.round_wind.tile();
+            let value_pair = r.pair.is_dragon()
+                || r.pair == ctx.seat_wind.tile()
+                || r.pair == ctx.round_wind.tile();
             b(standard && pungs == 0 && (cond.pair_may_be_value_tile || !value_pair))
         }
         P::SelfDraw => b(ctx.win_by == WinBy::SelfDraw),
@@ -293,8 +301,13 @@ pub fn count(id: PatternId, r: &Reading, f: &Facts, ctx: &Context, cond: &Condit
         P::FourConcealedPungs => b(standard
             && sets.iter().all(|s| s.is_pung() && s.concealed)
             && (!cond.self_draw_only || ctx.win_by == WinBy::SelfDraw)),
-        P::AllKongs => b(standard && sets.iter().all(|s| s.kind == super::decompose::SetKind::Kong)),
-        P::NineGates => b(standard && f.melds == 0 && f.one_suit() && !f.honors && nine_gates(&f.all)),
+        P::AllKongs => b(standard
+            && sets
+                .iter()
+                .all(|s| s.kind == super::decompose::SetKind::Kong)),
+        P::NineGates => {
+            b(standard && f.melds == 0 && f.one_suit() && !f.honors && nine_gates(&f.all))
+        }
         P::ThirteenOrphans => b(r.form == Form::ThirteenOrphans),
         P::HeavenlyHand => b(ctx.heavenly),
         P::EarthlyHand => b(ctx.earthly),
