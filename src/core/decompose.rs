@@ -7,9 +7,9 @@
 //! reading of hands": each placement is its own reading, and a pung
 //! completed by a discard or a robbed kong counts as exposed).
 //!
-//! The partition search always takes the lowest remaining tile, which must
-//! start either a pung or a chow, so each partition is produced exactly
-//! once; placements are de-duplicated per partition (two identical chows
+//! The partition search places every copy of the lowest remaining tile at
+//! once (at most one pung, the other copies each starting a chow), so each
+//! partition is produced exactly once; placements are de-duplicated per partition (two identical chows
 //! holding the winning tile are one reading). Everything lives in fixed
 //! arrays: no allocation per reading besides the output vector.
 
@@ -230,6 +230,10 @@ struct Search<'a> {
 
 impl Search<'_> {
     /// Fills `base.sets[n..4]` from `counts`, starting the scan at tile `from`.
+    ///
+    /// All copies of the lowest remaining tile are placed at once: at most one
+    /// pung, and every other copy starts a chow. Choosing the count of each
+    /// group kind (not an order of groups) keeps every partition unique.
     fn sets(&mut self, counts: &mut Counts, n: usize, from: usize) {
         let Some(i) = (from..KINDS).find(|&i| counts[i] > 0) else {
             if n == 4 {
@@ -237,26 +241,45 @@ impl Search<'_> {
             }
             return;
         };
-        if n == 4 {
-            return;
-        }
         let t = Tile::from_index(i).expect("i < KINDS");
-        if counts[i] >= 3 {
-            counts[i] -= 3;
-            self.base.sets[n] = concealed_set(SetKind::Pung, t);
-            self.sets(counts, n + 1, i);
-            counts[i] += 3;
-        }
-        if let (Some(b), Some(c)) = (t.step(1), t.step(2)) {
-            if counts[b.index()] > 0 && counts[c.index()] > 0 {
-                counts[i] -= 1;
-                counts[b.index()] -= 1;
-                counts[c.index()] -= 1;
-                self.base.sets[n] = concealed_set(SetKind::Chow, t);
-                self.sets(counts, n + 1, i);
-                counts[i] += 1;
-                counts[b.index()] += 1;
-                counts[c.index()] += 1;
+        let have = counts[i] as usize;
+        for pung in [1usize, 0] {
+            if pung == 1 && have < 3 {
+                continue;
+            }
+            let chows = have - 3 * pung;
+            if n + pung + chows > 4 {
+                continue;
+            }
+            let next = match (chows, t.step(1), t.step(2)) {
+                (0, _, _) => None,
+                (_, Some(b), Some(c))
+                    if counts[b.index()] as usize >= chows
+                        && counts[c.index()] as usize >= chows =>
+                {
+                    Some((b.index(), c.index()))
+                }
+                _ => continue,
+            };
+            let mut m = n;
+            if pung == 1 {
+                self.base.sets[m] = concealed_set(SetKind::Pung, t);
+                m += 1;
+            }
+            for _ in 0..chows {
+                self.base.sets[m] = concealed_set(SetKind::Chow, t);
+                m += 1;
+            }
+            counts[i] = 0;
+            if let Some((b, c)) = next {
+                counts[b] -= chows as u8;
+                counts[c] -= chows as u8;
+            }
+            self.sets(counts, m, i + 1);
+            counts[i] = have as u8;
+            if let Some((b, c)) = next {
+                counts[b] += chows as u8;
+                counts[c] += chows as u8;
             }
         }
     }
