@@ -10,7 +10,7 @@
 
 use super::decompose::{readings, Reading, Special};
 use super::hand::{validate, Allowances, Context, ContextSpec, FieldError, Hand, HandSpec};
-use super::pattern::{count, Facts, PatternId, PatternSet};
+use super::pattern::{count, Facts, PatternId, PatternSet, Shape};
 use super::ruleset::{HouseRules, Ruleset, Value};
 use super::settle::{money, settle, Payments};
 use std::fmt;
@@ -158,6 +158,7 @@ pub fn allowances(ruleset: &Ruleset) -> Allowances<'_> {
         flower_win: ruleset.bonus_tiles
             && (ruleset.pattern(PatternId::SevenFlowers).is_some()
                 || ruleset.pattern(PatternId::EightFlowers).is_some()),
+        waiting: false,
     }
 }
 
@@ -209,8 +210,9 @@ pub fn score_hand(ruleset: &Ruleset, hand: &Hand, ctx: &Context) -> Result<Score
 pub fn evaluate(ruleset: &Ruleset, r: &Reading, facts: &Facts, ctx: &Context) -> ScoredReading {
     let mut held = [0u8; super::pattern::PATTERNS];
     let mut suppressed: PatternSet = 0;
+    let shape = Shape::new(r);
     for p in &ruleset.patterns {
-        let n = count(p.id, r, facts, ctx, &p.conditions);
+        let n = count(p.id, &shape, facts, ctx, &p.conditions);
         held[p.id.index()] = n;
         if n > 0 {
             suppressed |= p.contains;

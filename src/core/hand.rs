@@ -229,6 +229,8 @@ pub struct Allowances<'a> {
     pub ruleset_id: &'a str,
     pub bonus_tiles: bool,
     pub flower_win: bool,
+    /// The hand is one tile short of a win (for waits): no winning tile, 13 tiles plus one per kong.
+    pub waiting: bool,
 }
 
 /// Checks a hand and context; on success returns the parsed forms.
@@ -292,8 +294,15 @@ pub fn validate(
     }
 
     let winning_tile = match &spec.winning_tile {
+        Some(_) if allow.waiting => {
+            errs.push(FieldError::new(
+                "/hand/winning_tile",
+                "a hand that is waiting has no winning tile yet: leave winning_tile out",
+            ));
+            None
+        }
         None => {
-            if !ctx.flower_win {
+            if !ctx.flower_win && !allow.waiting {
                 errs.push(FieldError::new(
                     "/hand/winning_tile",
                     "required: the tile that completed the hand",
@@ -361,10 +370,28 @@ pub fn validate(
     }
     let all_parsed = !errs.iter().any(|e| e.pointer.ends_with("/tiles"));
     if all_parsed {
-        let expected = 14 - 3 * melds.len() as i64;
+        let expected = 14 - 3 * melds.len() as i64 - i64::from(allow.waiting);
         let got = concealed.len() as i64;
         let short_ok = ctx.flower_win && got == expected - 1;
-        if got != expected && !short_ok {
+        if allow.waiting && got != expected {
+            let what = if got == expected + 1 {
+                "the hand is already complete: score it with POST /v1/score".to_string()
+            } else if got < expected {
+                format!(
+                    "the hand is {} tiles short of a win; waits are for a hand one tile short",
+                    expected + 1 - got
+                )
+            } else {
+                "too many tiles".to_string()
+            };
+            errs.push(FieldError::new(
+                "/hand/tiles",
+                format!(
+                    "expected {expected} concealed tiles with {} declared meld(s) (a waiting hand holds 13 tiles plus one per kong), got {got}: {what}",
+                    melds.len()
+                ),
+            ));
+        } else if !allow.waiting && got != expected && !short_ok {
             errs.push(FieldError::new(
                 "/hand/tiles",
                 format!(
@@ -610,6 +637,7 @@ mod tests {
             ruleset_id: "test",
             bonus_tiles: true,
             flower_win: true,
+            waiting: false,
         }
     }
 
