@@ -5,7 +5,7 @@
 use super::evaluate::{allowances, score_hand, Score, ScoreError};
 use super::hand::{validate, Allowances, Context, ContextSpec, HandSpec, Replacement, WinBy};
 use super::ruleset::Ruleset;
-use super::tile::{Tile, Wind, KINDS};
+use super::tile::{Tile, Wind};
 
 /// One tile that completes the hand.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -53,7 +53,7 @@ pub fn waits(
         ..draw
     };
     let mut out = Vec::new();
-    for i in 0..KINDS {
+    for (i, &held) in all.iter().enumerate() {
         let tile = Tile::from_index(i).expect("i < KINDS");
         let mut h = base.clone();
         let at = h.concealed.partition_point(|&t| t < tile);
@@ -73,7 +73,7 @@ pub fn waits(
         if discard.is_some() || self_draw.is_some() {
             out.push(Wait {
                 tile,
-                unseen: 4u8.saturating_sub(all[i]),
+                unseen: 4u8.saturating_sub(held),
                 discard,
                 self_draw,
             });
