@@ -215,6 +215,7 @@ fn allow() -> Allowances<'static> {
         ruleset_id: "test",
         bonus_tiles: true,
         flower_win: false,
+        waiting: false,
     }
 }
 
