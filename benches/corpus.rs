@@ -1,0 +1,2 @@
+//! Placeholder: the corpus benchmark (bench/corpus.jsonl) is being written.
+fn main() {}
