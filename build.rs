@@ -12,10 +12,19 @@ fn main() {
     files.sort();
     let mut out = String::from("&[\n");
     for f in &files {
-        let path = Path::new(&env::var("CARGO_MANIFEST_DIR").unwrap()).join("rulesets").join(f);
+        let path = Path::new(&env::var("CARGO_MANIFEST_DIR").unwrap())
+            .join("rulesets")
+            .join(f);
         println!("cargo:rerun-if-changed={}", path.display());
-        out.push_str(&format!("    ({f:?}, include_str!({:?})),\n", path.display().to_string()));
+        out.push_str(&format!(
+            "    ({f:?}, include_str!({:?})),\n",
+            path.display().to_string()
+        ));
     }
     out.push(']');
-    fs::write(Path::new(&env::var("OUT_DIR").unwrap()).join("rulesets.rs"), out).unwrap();
+    fs::write(
+        Path::new(&env::var("OUT_DIR").unwrap()).join("rulesets.rs"),
+        out,
+    )
+    .unwrap();
 }

@@ -7,9 +7,9 @@
 //! reading of hands": each placement is its own reading, and a pung
 //! completed by a discard or a robbed kong counts as exposed).
 //!
-//! The partition search always takes the lowest remaining tile, which must
-//! start either a pung or a chow, so each partition is produced exactly
-//! once; placements are de-duplicated per partition (two identical chows
+//! The partition search places every copy of the lowest remaining tile at
+//! once (at most one pung, the other copies each starting a chow), so each
+//! partition is produced exactly once; placements are de-duplicated per partition (two identical chows
 //! holding the winning tile are one reading). Everything lives in fixed
 //! arrays: no allocation per reading besides the output vector.
 
@@ -118,7 +118,13 @@ const NO_SET: Set = Set {
 
 impl Reading {
     fn blank(form: Form) -> Self {
-        Reading { form, sets: [NO_SET; 4], pair: Tile::WHITE, pairs: [Tile::WHITE; 7], win: WinPlace::None }
+        Reading {
+            form,
+            sets: [NO_SET; 4],
+            pair: Tile::WHITE,
+            pairs: [Tile::WHITE; 7],
+            win: WinPlace::None,
+        }
     }
 
     /// The sets that exist in this form (four for a standard reading, none otherwise).
@@ -147,7 +153,9 @@ pub fn readings(hand: &Hand, win_by: WinBy, flower_win: bool, special: Special) 
         }
         return out;
     }
-    let Some(win) = hand.winning_tile else { return out };
+    let Some(win) = hand.winning_tile else {
+        return out;
+    };
     let by_discard = win_by != WinBy::SelfDraw;
 
     let mut base = Reading::blank(Form::Standard);
@@ -166,7 +174,13 @@ pub fn readings(hand: &Hand, win_by: WinBy, flower_win: bool, special: Special) 
     }
     let declared = hand.melds.len().min(4);
     let mut counts = hand.concealed_counts;
-    let mut search = Search { base, declared, win, by_discard, out: &mut out };
+    let mut search = Search {
+        base,
+        declared,
+        win,
+        by_discard,
+        out: &mut out,
+    };
     for p in 0..KINDS {
         if counts[p] >= 2 {
             counts[p] -= 2;
@@ -216,6 +230,10 @@ struct Search<'a> {
 
 impl Search<'_> {
     /// Fills `base.sets[n..4]` from `counts`, starting the scan at tile `from`.
+    ///
+    /// All copies of the lowest remaining tile are placed at once: at most one
+    /// pung, and every other copy starts a chow. Choosing the count of each
+    /// group kind (not an order of groups) keeps every partition unique.
     fn sets(&mut self, counts: &mut Counts, n: usize, from: usize) {
         let Some(i) = (from..KINDS).find(|&i| counts[i] > 0) else {
             if n == 4 {
@@ -223,26 +241,45 @@ impl Search<'_> {
             }
             return;
         };
-        if n == 4 {
-            return;
-        }
         let t = Tile::from_index(i).expect("i < KINDS");
-        if counts[i] >= 3 {
-            counts[i] -= 3;
-            self.base.sets[n] = concealed_set(SetKind::Pung, t);
-            self.sets(counts, n + 1, i);
-            counts[i] += 3;
-        }
-        if let (Some(b), Some(c)) = (t.step(1), t.step(2)) {
-            if counts[b.index()] > 0 && counts[c.index()] > 0 {
-                counts[i] -= 1;
-                counts[b.index()] -= 1;
-                counts[c.index()] -= 1;
-                self.base.sets[n] = concealed_set(SetKind::Chow, t);
-                self.sets(counts, n + 1, i);
-                counts[i] += 1;
-                counts[b.index()] += 1;
-                counts[c.index()] += 1;
+        let have = counts[i] as usize;
+        for pung in [1usize, 0] {
+            if pung == 1 && have < 3 {
+                continue;
+            }
+            let chows = have - 3 * pung;
+            if n + pung + chows > 4 {
+                continue;
+            }
+            let next = match (chows, t.step(1), t.step(2)) {
+                (0, _, _) => None,
+                (_, Some(b), Some(c))
+                    if counts[b.index()] as usize >= chows
+                        && counts[c.index()] as usize >= chows =>
+                {
+                    Some((b.index(), c.index()))
+                }
+                _ => continue,
+            };
+            let mut m = n;
+            if pung == 1 {
+                self.base.sets[m] = concealed_set(SetKind::Pung, t);
+                m += 1;
+            }
+            for _ in 0..chows {
+                self.base.sets[m] = concealed_set(SetKind::Chow, t);
+                m += 1;
+            }
+            counts[i] = 0;
+            if let Some((b, c)) = next {
+                counts[b] -= chows as u8;
+                counts[c] -= chows as u8;
+            }
+            self.sets(counts, m, i + 1);
+            counts[i] = have as u8;
+            if let Some((b, c)) = next {
+                counts[b] += chows as u8;
+                counts[c] += chows as u8;
             }
         }
     }
@@ -273,5 +310,11 @@ impl Search<'_> {
 }
 
 const fn concealed_set(kind: SetKind, tile: Tile) -> Set {
-    Set { kind, tile, declared: false, claimed: false, concealed: true }
+    Set {
+        kind,
+        tile,
+        declared: false,
+        claimed: false,
+        concealed: true,
+    }
 }

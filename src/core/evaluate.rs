@@ -10,7 +10,7 @@
 
 use super::decompose::{readings, Reading, Special};
 use super::hand::{validate, Allowances, Context, ContextSpec, FieldError, Hand, HandSpec};
-use super::pattern::{count, Facts, PatternId, PatternSet};
+use super::pattern::{count, Facts, PatternId, PatternSet, Shape};
 use super::ruleset::{HouseRules, Ruleset, Value};
 use super::settle::{money, settle, Payments};
 use std::fmt;
@@ -35,10 +35,17 @@ pub struct Lines {
 }
 
 impl Lines {
-    const EMPTY: Line = Line { pattern: PatternId::ChickenHand, faan: 0, limit: false };
+    const EMPTY: Line = Line {
+        pattern: PatternId::ChickenHand,
+        faan: 0,
+        limit: false,
+    };
 
     fn new() -> Self {
-        Lines { buf: [Self::EMPTY; MAX_LINES], len: 0 }
+        Lines {
+            buf: [Self::EMPTY; MAX_LINES],
+            len: 0,
+        }
     }
 
     fn push(&mut self, l: Line) {
@@ -130,7 +137,9 @@ pub fn score_request(
     if house.is_empty() {
         score(ruleset, hand, ctx)
     } else {
-        let r = ruleset.with_house_rules(house).map_err(ScoreError::Invalid)?;
+        let r = ruleset
+            .with_house_rules(house)
+            .map_err(ScoreError::Invalid)?;
         score(&r, hand, ctx)
     }
 }
@@ -149,6 +158,7 @@ pub fn allowances(ruleset: &Ruleset) -> Allowances<'_> {
         flower_win: ruleset.bonus_tiles
             && (ruleset.pattern(PatternId::SevenFlowers).is_some()
                 || ruleset.pattern(PatternId::EightFlowers).is_some()),
+        waiting: false,
     }
 }
 
@@ -179,7 +189,11 @@ pub fn score_hand(ruleset: &Ruleset, hand: &Hand, ctx: &Context) -> Result<Score
     let total = scored[chosen].total_faan;
     let meets_minimum = total >= ruleset.min_faan;
     let base_points = ruleset.base_points(total);
-    let payments = if meets_minimum { settle(ruleset, ctx, base_points) } else { [0; 4] };
+    let payments = if meets_minimum {
+        settle(ruleset, ctx, base_points)
+    } else {
+        [0; 4]
+    };
     Ok(Score {
         readings: scored,
         chosen,
@@ -196,8 +210,9 @@ pub fn score_hand(ruleset: &Ruleset, hand: &Hand, ctx: &Context) -> Result<Score
 pub fn evaluate(ruleset: &Ruleset, r: &Reading, facts: &Facts, ctx: &Context) -> ScoredReading {
     let mut held = [0u8; super::pattern::PATTERNS];
     let mut suppressed: PatternSet = 0;
+    let shape = Shape::new(r);
     for p in &ruleset.patterns {
-        let n = count(p.id, r, facts, ctx, &p.conditions);
+        let n = count(p.id, &shape, facts, ctx, &p.conditions);
         held[p.id.index()] = n;
         if n > 0 {
             suppressed |= p.contains;
@@ -210,28 +225,52 @@ pub fn evaluate(ruleset: &Ruleset, r: &Reading, facts: &Facts, ctx: &Context) ->
         if let Value::Limit(v) = p.value {
             let v = ruleset.limit_value(v);
             limit_total = Some(limit_total.map_or(v, |t| t.max(v)));
-            lines.push(Line { pattern: p.id, faan: v, limit: true });
+            lines.push(Line {
+                pattern: p.id,
+                faan: v,
+                limit: true,
+            });
         }
     }
     if let Some(total) = limit_total {
-        return ScoredReading { reading: *r, lines, raw_faan: total, total_faan: total, limit_hand: true };
+        return ScoredReading {
+            reading: *r,
+            lines,
+            raw_faan: total,
+            total_faan: total,
+            limit_hand: true,
+        };
     }
     let mut raw = 0u32;
     for p in ruleset.patterns.iter().filter(|p| scoring(p.id)) {
         if let Value::Faan(v) = p.value {
             for _ in 0..held[p.id.index()] {
-                lines.push(Line { pattern: p.id, faan: v, limit: false });
+                lines.push(Line {
+                    pattern: p.id,
+                    faan: v,
+                    limit: false,
+                });
                 raw = raw.saturating_add(v);
             }
         }
     }
     if lines.is_empty() {
         if let Some(Value::Faan(v)) = ruleset.pattern(PatternId::ChickenHand).map(|p| p.value) {
-            lines.push(Line { pattern: PatternId::ChickenHand, faan: v, limit: false });
+            lines.push(Line {
+                pattern: PatternId::ChickenHand,
+                faan: v,
+                limit: false,
+            });
             raw = v;
         }
     }
-    ScoredReading { reading: *r, lines, raw_faan: raw, total_faan: raw.min(ruleset.limit), limit_hand: false }
+    ScoredReading {
+        reading: *r,
+        lines,
+        raw_faan: raw,
+        total_faan: raw.min(ruleset.limit),
+        limit_hand: false,
+    }
 }
 
 fn not_winning(hand: &Hand) -> ScoreError {

@@ -93,7 +93,12 @@ pub struct ContextSpec {
 
 impl ContextSpec {
     /// A plain win with every optional circumstance off.
-    pub const fn new(win_by: WinBy, seat_wind: Wind, round_wind: Wind, discarder: Option<Wind>) -> Self {
+    pub const fn new(
+        win_by: WinBy,
+        seat_wind: Wind,
+        round_wind: Wind,
+        discarder: Option<Wind>,
+    ) -> Self {
         ContextSpec {
             win_by,
             seat_wind,
@@ -162,7 +167,10 @@ impl Hand {
     }
 
     pub fn kongs(&self) -> usize {
-        self.melds.iter().filter(|m| m.kind == MeldKind::Kong).count()
+        self.melds
+            .iter()
+            .filter(|m| m.kind == MeldKind::Kong)
+            .count()
     }
 
     pub fn flower_count(&self) -> u32 {
@@ -175,7 +183,9 @@ impl Hand {
 
     /// The bonus tiles held, in order F1..F4, S1..S4.
     pub fn bonus_tiles(&self) -> impl Iterator<Item = Bonus> + '_ {
-        (0..8).filter_map(Bonus::from_index).filter(|b| self.has_bonus(*b))
+        (0..8)
+            .filter_map(Bonus::from_index)
+            .filter(|b| self.has_bonus(*b))
     }
 }
 
@@ -200,7 +210,10 @@ pub struct FieldError {
 
 impl FieldError {
     pub fn new(pointer: impl Into<String>, message: impl Into<String>) -> Self {
-        FieldError { pointer: pointer.into(), message: message.into() }
+        FieldError {
+            pointer: pointer.into(),
+            message: message.into(),
+        }
     }
 }
 
@@ -216,6 +229,8 @@ pub struct Allowances<'a> {
     pub ruleset_id: &'a str,
     pub bonus_tiles: bool,
     pub flower_win: bool,
+    /// The hand is one tile short of a win (for waits): no winning tile, 13 tiles plus one per kong.
+    pub waiting: bool,
 }
 
 /// Checks a hand and context; on success returns the parsed forms.
@@ -243,7 +258,10 @@ pub fn validate(
             let field = if m.concealed { "concealed" } else { "added" };
             errs.push(FieldError::new(
                 format!("{ptr}/{field}"),
-                format!("only a kong can be {field}; this meld is a {}", m.kind.name()),
+                format!(
+                    "only a kong can be {field}; this meld is a {}",
+                    m.kind.name()
+                ),
             ));
         }
         if m.concealed && m.added {
@@ -257,20 +275,38 @@ pub fn validate(
             Ok(mut tiles) => {
                 tiles.sort_unstable();
                 match meld_from_tiles(m.kind, &tiles) {
-                    Ok(tile) => melds.push(Meld { kind: m.kind, tile, concealed: m.concealed, added: m.added }),
+                    Ok(tile) => melds.push(Meld {
+                        kind: m.kind,
+                        tile,
+                        concealed: m.concealed,
+                        added: m.added,
+                    }),
                     Err(msg) => errs.push(FieldError::new(format!("{ptr}/tiles"), msg)),
                 }
             }
         }
     }
     if spec.melds.len() > 4 {
-        errs.push(FieldError::new("/hand/melds", format!("a hand has at most 4 melds, got {}", spec.melds.len())));
+        errs.push(FieldError::new(
+            "/hand/melds",
+            format!("a hand has at most 4 melds, got {}", spec.melds.len()),
+        ));
     }
 
     let winning_tile = match &spec.winning_tile {
+        Some(_) if allow.waiting => {
+            errs.push(FieldError::new(
+                "/hand/winning_tile",
+                "a hand that is waiting has no winning tile yet: leave winning_tile out",
+            ));
+            None
+        }
         None => {
-            if !ctx.flower_win {
-                errs.push(FieldError::new("/hand/winning_tile", "required: the tile that completed the hand"));
+            if !ctx.flower_win && !allow.waiting {
+                errs.push(FieldError::new(
+                    "/hand/winning_tile",
+                    "required: the tile that completed the hand",
+                ));
             }
             None
         }
@@ -297,7 +333,10 @@ pub fn validate(
             Ok(b) => {
                 let bit = 1u8 << b.index();
                 if flowers & bit != 0 {
-                    errs.push(FieldError::new(format!("/hand/flowers/{i}"), format!("bonus tile {b} is listed twice")));
+                    errs.push(FieldError::new(
+                        format!("/hand/flowers/{i}"),
+                        format!("bonus tile {b} is listed twice"),
+                    ));
                 }
                 flowers |= bit;
             }
@@ -331,10 +370,28 @@ pub fn validate(
     }
     let all_parsed = !errs.iter().any(|e| e.pointer.ends_with("/tiles"));
     if all_parsed {
-        let expected = 14 - 3 * melds.len() as i64;
+        let expected = 14 - 3 * melds.len() as i64 - i64::from(allow.waiting);
         let got = concealed.len() as i64;
         let short_ok = ctx.flower_win && got == expected - 1;
-        if got != expected && !short_ok {
+        if allow.waiting && got != expected {
+            let what = if got == expected + 1 {
+                "the hand is already complete: score it with POST /v1/score".to_string()
+            } else if got < expected {
+                format!(
+                    "the hand is {} tiles short of a win; waits are for a hand one tile short",
+                    expected + 1 - got
+                )
+            } else {
+                "too many tiles".to_string()
+            };
+            errs.push(FieldError::new(
+                "/hand/tiles",
+                format!(
+                    "expected {expected} concealed tiles with {} declared meld(s) (a waiting hand holds 13 tiles plus one per kong), got {got}: {what}",
+                    melds.len()
+                ),
+            ));
+        } else if !allow.waiting && got != expected && !short_ok {
             errs.push(FieldError::new(
                 "/hand/tiles",
                 format!(
@@ -353,7 +410,16 @@ pub fn validate(
     let mut concealed = concealed;
     concealed.sort_unstable();
     melds.sort_unstable();
-    Ok((Hand { concealed, concealed_counts, melds, winning_tile, flowers }, *ctx))
+    Ok((
+        Hand {
+            concealed,
+            concealed_counts,
+            melds,
+            winning_tile,
+            flowers,
+        },
+        *ctx,
+    ))
 }
 
 /// The lowest tile of a meld of `kind` made of `tiles` (sorted), or why it is not one.
@@ -361,7 +427,11 @@ fn meld_from_tiles(kind: MeldKind, tiles: &[Tile]) -> Result<Tile, String> {
     let want = if kind == MeldKind::Kong { 4 } else { 3 };
     let shown = super::tile::format_tiles(tiles);
     if tiles.len() != want {
-        return Err(format!("a {} has {want} tiles, got {} ({shown})", kind.name(), tiles.len()));
+        return Err(format!(
+            "a {} has {want} tiles, got {} ({shown})",
+            kind.name(),
+            tiles.len()
+        ));
     }
     let first = tiles[0];
     let ok = match kind {
@@ -371,9 +441,14 @@ fn meld_from_tiles(kind: MeldKind, tiles: &[Tile]) -> Result<Tile, String> {
     if ok {
         Ok(first)
     } else if kind == MeldKind::Chow {
-        Err(format!("{shown} is not a chow: a chow is three consecutive tiles of one numbered suit"))
+        Err(format!(
+            "{shown} is not a chow: a chow is three consecutive tiles of one numbered suit"
+        ))
     } else {
-        Err(format!("{shown} is not a {}: it needs {want} identical tiles", kind.name()))
+        Err(format!(
+            "{shown} is not a {}: it needs {want} identical tiles",
+            kind.name()
+        ))
     }
 }
 
@@ -390,11 +465,17 @@ fn validate_context(
         errs.push(FieldError::new(format!("/context/{field}"), msg));
     };
     match (ctx.win_by, ctx.discarder) {
-        (WinBy::SelfDraw, Some(_)) => push(errs, "discarder", "a self-drawn win has no discarder".into()),
+        (WinBy::SelfDraw, Some(_)) => push(
+            errs,
+            "discarder",
+            "a self-drawn win has no discarder".into(),
+        ),
         (WinBy::Discard, None) => push(errs, "discarder", "required for a win on a discard".into()),
-        (WinBy::RobbingKong, None) => {
-            push(errs, "discarder", "required for robbing a kong: the seat that added the kong".into())
-        }
+        (WinBy::RobbingKong, None) => push(
+            errs,
+            "discarder",
+            "required for robbing a kong: the seat that added the kong".into(),
+        ),
         (_, Some(d)) if d == ctx.seat_wind => push(
             errs,
             "discarder",
@@ -404,50 +485,108 @@ fn validate_context(
     }
     if let Some(l) = ctx.liable {
         if l == ctx.seat_wind {
-            push(errs, "liable", format!("the liable seat ({l}) cannot be the winner"));
+            push(
+                errs,
+                "liable",
+                format!("the liable seat ({l}) cannot be the winner"),
+            );
         }
     }
     let kongs = melds.iter().filter(|m| m.kind == MeldKind::Kong).count();
     if ctx.replacement != Replacement::None && ctx.win_by != WinBy::SelfDraw {
-        push(errs, "replacement", "a replacement draw is a self-draw: set win_by to self_draw".into());
+        push(
+            errs,
+            "replacement",
+            "a replacement draw is a self-draw: set win_by to self_draw".into(),
+        );
     }
     if ctx.replacement == Replacement::Kong && kongs == 0 {
-        push(errs, "replacement", "a kong replacement needs a kong among hand.melds".into());
+        push(
+            errs,
+            "replacement",
+            "a kong replacement needs a kong among hand.melds".into(),
+        );
     }
     if ctx.double_kong {
         if ctx.replacement != Replacement::Kong {
-            push(errs, "double_kong", "a double kong win is a kong replacement draw: set replacement to kong".into());
+            push(
+                errs,
+                "double_kong",
+                "a double kong win is a kong replacement draw: set replacement to kong".into(),
+            );
         }
         if kongs < 2 {
-            push(errs, "double_kong", format!("a double kong needs two kongs among hand.melds, found {kongs}"));
+            push(
+                errs,
+                "double_kong",
+                format!("a double kong needs two kongs among hand.melds, found {kongs}"),
+            );
         }
     }
     if ctx.heavenly {
         if ctx.seat_wind != crate::core::tile::Wind::East {
-            push(errs, "heavenly", format!("only East wins a heavenly hand; seat_wind is {}", ctx.seat_wind));
+            push(
+                errs,
+                "heavenly",
+                format!(
+                    "only East wins a heavenly hand; seat_wind is {}",
+                    ctx.seat_wind
+                ),
+            );
         }
         if ctx.win_by != WinBy::SelfDraw {
-            push(errs, "heavenly", "a heavenly hand is the dealt hand: win_by must be self_draw".into());
+            push(
+                errs,
+                "heavenly",
+                "a heavenly hand is the dealt hand: win_by must be self_draw".into(),
+            );
         }
         if !melds.is_empty() {
-            push(errs, "heavenly", "a heavenly hand has no declared melds".into());
+            push(
+                errs,
+                "heavenly",
+                "a heavenly hand has no declared melds".into(),
+            );
         }
     }
     if ctx.earthly {
         if ctx.seat_wind == crate::core::tile::Wind::East {
-            push(errs, "earthly", "East cannot win an earthly hand (East's own first draw is heavenly)".into());
+            push(
+                errs,
+                "earthly",
+                "East cannot win an earthly hand (East's own first draw is heavenly)".into(),
+            );
         }
         if ctx.win_by != WinBy::Discard {
-            push(errs, "earthly", "an earthly hand is won on East's first discard: win_by must be discard".into());
-        } else if ctx.discarder.is_some_and(|d| d != crate::core::tile::Wind::East) {
-            push(errs, "earthly", "an earthly hand is won on East's first discard: discarder must be east".into());
+            push(
+                errs,
+                "earthly",
+                "an earthly hand is won on East's first discard: win_by must be discard".into(),
+            );
+        } else if ctx
+            .discarder
+            .is_some_and(|d| d != crate::core::tile::Wind::East)
+        {
+            push(
+                errs,
+                "earthly",
+                "an earthly hand is won on East's first discard: discarder must be east".into(),
+            );
         }
         if !melds.is_empty() {
-            push(errs, "earthly", "an earthly hand has no declared melds".into());
+            push(
+                errs,
+                "earthly",
+                "an earthly hand has no declared melds".into(),
+            );
         }
     }
     if ctx.heavenly && ctx.earthly {
-        push(errs, "earthly", "a hand cannot be both heavenly and earthly".into());
+        push(
+            errs,
+            "earthly",
+            "a hand cannot be both heavenly and earthly".into(),
+        );
     }
     if ctx.win_by == WinBy::RobbingKong {
         if let Some(w) = winning {
@@ -472,10 +611,18 @@ fn validate_context(
                 format!("ruleset {} does not score flower wins", allow.ruleset_id),
             );
         } else if n < 7 {
-            push(errs, "flower_win", format!("a flower win needs seven or eight bonus tiles, hand.flowers has {n}"));
+            push(
+                errs,
+                "flower_win",
+                format!("a flower win needs seven or eight bonus tiles, hand.flowers has {n}"),
+            );
         }
         if ctx.win_by != WinBy::SelfDraw {
-            push(errs, "flower_win", "a flower win is drawn from the wall: win_by must be self_draw".into());
+            push(
+                errs,
+                "flower_win",
+                "a flower win is drawn from the wall: win_by must be self_draw".into(),
+            );
         }
     }
     let _ = KINDS;
@@ -486,11 +633,21 @@ mod tests {
     use super::*;
 
     fn allow() -> Allowances<'static> {
-        Allowances { ruleset_id: "test", bonus_tiles: true, flower_win: true }
+        Allowances {
+            ruleset_id: "test",
+            bonus_tiles: true,
+            flower_win: true,
+            waiting: false,
+        }
     }
 
     fn spec(tiles: &str, win: &str) -> HandSpec {
-        HandSpec { tiles: tiles.into(), melds: vec![], winning_tile: Some(win.into()), flowers: vec![] }
+        HandSpec {
+            tiles: tiles.into(),
+            melds: vec![],
+            winning_tile: Some(win.into()),
+            flowers: vec![],
+        }
     }
 
     fn discard() -> ContextSpec {
@@ -514,48 +671,142 @@ mod tests {
     #[test]
     fn rejections_point_at_the_field() {
         let mut kong = spec("234567m22p345s", "2p");
-        kong.melds.push(MeldSpec { kind: MeldKind::Kong, tiles: "1111s".into(), concealed: true, added: false });
-        assert_eq!(pointers(validate(&kong, &discard(), allow())), Vec::<String>::new(), "hand with kong");
+        kong.melds.push(MeldSpec {
+            kind: MeldKind::Kong,
+            tiles: "1111s".into(),
+            concealed: true,
+            added: false,
+        });
+        assert_eq!(
+            pointers(validate(&kong, &discard(), allow())),
+            Vec::<String>::new(),
+            "hand with kong"
+        );
 
         let cases: Vec<(HandSpec, ContextSpec, &str)> = vec![
             (spec("234567m22p345s77x", "2p"), discard(), "/hand/tiles"),
-            (spec("234567m22p345s777z", "3p"), discard(), "/hand/winning_tile"),
+            (
+                spec("234567m22p345s777z", "3p"),
+                discard(),
+                "/hand/winning_tile",
+            ),
             (spec("234567m22p345s77z", "2p"), discard(), "/hand/tiles"),
             (spec("22222m567m22p777z", "2p"), discard(), "/hand/tiles"),
-            (spec("234567m22p345s777z", "2p"), ContextSpec::new(WinBy::SelfDraw, Wind::South, Wind::East, Some(Wind::West)), "/context/discarder"),
-            (spec("234567m22p345s777z", "2p"), ContextSpec::new(WinBy::Discard, Wind::South, Wind::East, None), "/context/discarder"),
-            (spec("234567m22p345s777z", "2p"), ContextSpec::new(WinBy::Discard, Wind::South, Wind::East, Some(Wind::South)), "/context/discarder"),
-            (spec("234567m22p345s777z", "2p"), ContextSpec { heavenly: true, ..ContextSpec::new(WinBy::SelfDraw, Wind::South, Wind::East, None) }, "/context/heavenly"),
-            (spec("234567m22p345s777z", "2p"), ContextSpec { earthly: true, ..ContextSpec::new(WinBy::Discard, Wind::East, Wind::East, Some(Wind::South)) }, "/context/earthly"),
-            (spec("234567m22p345s777z", "2p"), ContextSpec { earthly: true, ..ContextSpec::new(WinBy::SelfDraw, Wind::South, Wind::East, None) }, "/context/earthly"),
-            (spec("234567m22p345s777z", "2p"), ContextSpec::new(WinBy::RobbingKong, Wind::South, Wind::East, Some(Wind::West)), "/context/win_by"),
+            (
+                spec("234567m22p345s777z", "2p"),
+                ContextSpec::new(WinBy::SelfDraw, Wind::South, Wind::East, Some(Wind::West)),
+                "/context/discarder",
+            ),
+            (
+                spec("234567m22p345s777z", "2p"),
+                ContextSpec::new(WinBy::Discard, Wind::South, Wind::East, None),
+                "/context/discarder",
+            ),
+            (
+                spec("234567m22p345s777z", "2p"),
+                ContextSpec::new(WinBy::Discard, Wind::South, Wind::East, Some(Wind::South)),
+                "/context/discarder",
+            ),
+            (
+                spec("234567m22p345s777z", "2p"),
+                ContextSpec {
+                    heavenly: true,
+                    ..ContextSpec::new(WinBy::SelfDraw, Wind::South, Wind::East, None)
+                },
+                "/context/heavenly",
+            ),
+            (
+                spec("234567m22p345s777z", "2p"),
+                ContextSpec {
+                    earthly: true,
+                    ..ContextSpec::new(WinBy::Discard, Wind::East, Wind::East, Some(Wind::South))
+                },
+                "/context/earthly",
+            ),
+            (
+                spec("234567m22p345s777z", "2p"),
+                ContextSpec {
+                    earthly: true,
+                    ..ContextSpec::new(WinBy::SelfDraw, Wind::South, Wind::East, None)
+                },
+                "/context/earthly",
+            ),
+            (
+                spec("234567m22p345s777z", "2p"),
+                ContextSpec::new(
+                    WinBy::RobbingKong,
+                    Wind::South,
+                    Wind::East,
+                    Some(Wind::West),
+                ),
+                "/context/win_by",
+            ),
         ];
         for (h, c, want) in cases {
             let got = pointers(validate(&h, &c, allow()));
-            assert!(got.iter().any(|p| p == want), "hand {:?} ctx {:?}: want {want}, got {got:?}", h.tiles, c);
+            assert!(
+                got.iter().any(|p| p == want),
+                "hand {:?} ctx {:?}: want {want}, got {got:?}",
+                h.tiles,
+                c
+            );
         }
     }
 
     #[test]
     fn meld_errors() {
         let mut h = spec("234567m22p777z", "2p");
-        h.melds.push(MeldSpec { kind: MeldKind::Chow, tiles: "135s".into(), concealed: false, added: false });
-        assert_eq!(pointers(validate(&h, &discard(), allow())), vec!["/hand/melds/0/tiles"]);
-        h.melds[0] = MeldSpec { kind: MeldKind::Pung, tiles: "555s".into(), concealed: true, added: false };
-        assert_eq!(pointers(validate(&h, &discard(), allow())), vec!["/hand/melds/0/concealed"]);
-        h.melds[0] = MeldSpec { kind: MeldKind::Chow, tiles: "89s1p".into(), concealed: false, added: false };
-        assert_eq!(pointers(validate(&h, &discard(), allow())), vec!["/hand/melds/0/tiles"]);
+        h.melds.push(MeldSpec {
+            kind: MeldKind::Chow,
+            tiles: "135s".into(),
+            concealed: false,
+            added: false,
+        });
+        assert_eq!(
+            pointers(validate(&h, &discard(), allow())),
+            vec!["/hand/melds/0/tiles"]
+        );
+        h.melds[0] = MeldSpec {
+            kind: MeldKind::Pung,
+            tiles: "555s".into(),
+            concealed: true,
+            added: false,
+        };
+        assert_eq!(
+            pointers(validate(&h, &discard(), allow())),
+            vec!["/hand/melds/0/concealed"]
+        );
+        h.melds[0] = MeldSpec {
+            kind: MeldKind::Chow,
+            tiles: "89s1p".into(),
+            concealed: false,
+            added: false,
+        };
+        assert_eq!(
+            pointers(validate(&h, &discard(), allow())),
+            vec!["/hand/melds/0/tiles"]
+        );
     }
 
     #[test]
     fn flowers() {
         let mut h = spec("234567m22p345s777z", "2p");
         h.flowers = vec!["F1".into(), "F1".into()];
-        assert_eq!(pointers(validate(&h, &discard(), allow())), vec!["/hand/flowers/1"]);
+        assert_eq!(
+            pointers(validate(&h, &discard(), allow())),
+            vec!["/hand/flowers/1"]
+        );
         h.flowers = vec!["F1".into()];
-        let no = Allowances { bonus_tiles: false, ..allow() };
+        let no = Allowances {
+            bonus_tiles: false,
+            ..allow()
+        };
         let err = validate(&h, &discard(), no).unwrap_err();
         assert_eq!(err[0].pointer, "/hand/flowers");
-        assert!(err[0].message.contains("house_rules.flowers"), "{}", err[0].message);
+        assert!(
+            err[0].message.contains("house_rules.flowers"),
+            "{}",
+            err[0].message
+        );
     }
 }

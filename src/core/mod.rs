@@ -10,6 +10,7 @@ pub mod registry;
 pub mod ruleset;
 pub mod settle;
 pub mod tile;
+pub mod waits;
 
 pub use evaluate::{score, score_request, Line, Score, ScoreError, ScoredReading};
 pub use hand::{ContextSpec, FieldError, HandSpec, MeldKind, MeldSpec, Replacement, WinBy};

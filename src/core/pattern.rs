@@ -223,12 +223,61 @@ impl Facts {
     }
 }
 
-/// How many times `id` holds for reading `r`.
-pub fn count(id: PatternId, r: &Reading, f: &Facts, ctx: &Context, cond: &Conditions) -> u8 {
+/// Facts about one reading that several recognisers share, computed once per reading.
+#[derive(Clone, Copy, Debug)]
+pub struct Shape<'a> {
+    pub reading: &'a Reading,
+    pub standard: bool,
+    pub pungs: u8,
+    pub kongs: u8,
+    pub dragon_pungs: u8,
+    pub wind_pungs: u8,
+    /// Every set is a concealed pung or kong.
+    pub concealed_pungs: u8,
+    /// Bit i set: a pung or kong of tile kind 27 + i (winds and dragons).
+    pub honor_pungs: u8,
+}
+
+impl<'a> Shape<'a> {
+    pub fn new(reading: &'a Reading) -> Self {
+        let mut s = Shape {
+            reading,
+            standard: reading.form == Form::Standard,
+            pungs: 0,
+            kongs: 0,
+            dragon_pungs: 0,
+            wind_pungs: 0,
+            concealed_pungs: 0,
+            honor_pungs: 0,
+        };
+        for set in reading.sets() {
+            if !set.is_pung() {
+                continue;
+            }
+            s.pungs += 1;
+            s.kongs += u8::from(set.kind == super::decompose::SetKind::Kong);
+            s.concealed_pungs += u8::from(set.concealed);
+            if set.tile.is_honor() {
+                s.honor_pungs |= 1 << (set.tile.index() - 27);
+                s.dragon_pungs += u8::from(set.tile.is_dragon());
+                s.wind_pungs += u8::from(set.tile.is_wind());
+            }
+        }
+        s
+    }
+
+    fn pung_of(&self, t: Tile) -> bool {
+        t.is_honor() && self.honor_pungs & (1 << (t.index() - 27)) != 0
+    }
+}
+
+/// How many times `id` holds for the reading of `shape`.
+pub fn count(id: PatternId, shape: &Shape<'_>, f: &Facts, ctx: &Context, cond: &Conditions) -> u8 {
     use PatternId as P;
     if id.needs_bonus_tiles() && !f.bonus_tiles {
         return 0;
     }
+    let r = shape.reading;
     if r.form == Form::FlowerWin {
         // A flower win scores its bonus tiles and nothing from the wall tiles.
         return match id {
@@ -239,26 +288,23 @@ pub fn count(id: PatternId, r: &Reading, f: &Facts, ctx: &Context, cond: &Condit
             _ => 0,
         };
     }
-    let sets = r.sets();
-    let standard = r.form == Form::Standard;
-    let pungs = sets.iter().filter(|s| s.is_pung()).count();
-    let pung_of = |t: Tile| sets.iter().any(|s| s.is_pung() && s.tile == t);
-    let dragon_pungs = sets.iter().filter(|s| s.is_pung() && s.tile.is_dragon()).count() as u8;
-    let wind_pungs = sets.iter().filter(|s| s.is_pung() && s.tile.is_wind()).count();
+    let standard = shape.standard;
     let b = |x: bool| u8::from(x);
     match id {
         P::ChickenHand => 0, // decided after the other lines (see evaluate)
         P::AllChows => {
-            let value_pair = r.pair.is_dragon() || r.pair == ctx.seat_wind.tile() || r.pair == ctx.round_wind.tile();
-            b(standard && pungs == 0 && (cond.pair_may_be_value_tile || !value_pair))
+            let value_pair = r.pair.is_dragon()
+                || r.pair == ctx.seat_wind.tile()
+                || r.pair == ctx.round_wind.tile();
+            b(standard && shape.pungs == 0 && (cond.pair_may_be_value_tile || !value_pair))
         }
         P::SelfDraw => b(ctx.win_by == WinBy::SelfDraw),
         P::ConcealedHand => b(!f.claimed
             && (cond.allow_concealed_kong || f.kongs == 0)
             && !(cond.only_without_flowers && f.bonus_tiles)),
-        P::DragonPung => dragon_pungs,
-        P::SeatWind => b(pung_of(ctx.seat_wind.tile())),
-        P::RoundWind => b(pung_of(ctx.round_wind.tile())),
+        P::DragonPung => shape.dragon_pungs,
+        P::SeatWind => b(shape.pung_of(ctx.seat_wind.tile())),
+        P::RoundWind => b(shape.pung_of(ctx.round_wind.tile())),
         P::NoFlowers => b(f.flowers == 0),
         P::SeatFlower => f.seat_flowers,
         P::FlowerSet => f.flower_sets,
@@ -277,30 +323,32 @@ pub fn count(id: PatternId, r: &Reading, f: &Facts, ctx: &Context, cond: &Condit
                 WinBy::RobbingKong => false,
             }),
         P::DoubleKong => b(ctx.double_kong),
-        P::AllPungs => b(standard && pungs == 4),
+        P::AllPungs => b(standard && shape.pungs == 4),
         P::MixedOneSuit => b(f.one_suit() && f.honors),
         P::PureOneSuit => b(f.one_suit() && !f.honors),
         P::MixedTerminals => {
             b(r.form != Form::ThirteenOrphans && !f.simples && f.terminals && f.honors)
         }
         P::SevenPairs => b(r.form == Form::SevenPairs),
-        P::SmallThreeDragons => b(dragon_pungs == 2 && standard && r.pair.is_dragon()),
-        P::BigThreeDragons => b(dragon_pungs == 3),
-        P::SmallFourWinds => b(wind_pungs == 3 && standard && r.pair.is_wind()),
-        P::BigFourWinds => b(wind_pungs == 4),
+        P::SmallThreeDragons => b(shape.dragon_pungs == 2 && standard && r.pair.is_dragon()),
+        P::BigThreeDragons => b(shape.dragon_pungs == 3),
+        P::SmallFourWinds => b(shape.wind_pungs == 3 && standard && r.pair.is_wind()),
+        P::BigFourWinds => b(shape.wind_pungs == 4),
         P::AllHonors => b(f.suits == 0 && r.form != Form::ThirteenOrphans),
         P::AllTerminals => b(!f.honors && !f.simples && r.form != Form::ThirteenOrphans),
         P::FourConcealedPungs => b(standard
-            && sets.iter().all(|s| s.is_pung() && s.concealed)
+            && shape.concealed_pungs == 4
             && (!cond.self_draw_only || ctx.win_by == WinBy::SelfDraw)),
-        P::AllKongs => b(standard && sets.iter().all(|s| s.kind == super::decompose::SetKind::Kong)),
-        P::NineGates => b(standard && f.melds == 0 && f.one_suit() && !f.honors && nine_gates(&f.all)),
+        P::AllKongs => b(standard && shape.kongs == 4),
+        P::NineGates => {
+            b(standard && f.melds == 0 && f.one_suit() && !f.honors && nine_gates(&f.all))
+        }
         P::ThirteenOrphans => b(r.form == Form::ThirteenOrphans),
         P::HeavenlyHand => b(ctx.heavenly),
         P::EarthlyHand => b(ctx.earthly),
-        P::JadeDragon => colour_dragon(r, f, Suit::Sou, Tile::GREEN, cond),
-        P::RubyDragon => colour_dragon(r, f, Suit::Man, Tile::RED, cond),
-        P::PearlDragon => colour_dragon(r, f, Suit::Pin, Tile::WHITE, cond),
+        P::JadeDragon => colour_dragon(shape, f, Suit::Sou, Tile::GREEN, cond),
+        P::RubyDragon => colour_dragon(shape, f, Suit::Man, Tile::RED, cond),
+        P::PearlDragon => colour_dragon(shape, f, Suit::Pin, Tile::WHITE, cond),
     }
 }
 
@@ -314,17 +362,14 @@ fn nine_gates(all: &Counts) -> bool {
 }
 
 /// A hand of one suit and the dragon of its colour, with a pung of that dragon.
-fn colour_dragon(r: &Reading, f: &Facts, suit: Suit, dragon: Tile, cond: &Conditions) -> u8 {
-    if r.form != Form::Standard || f.suits != 1 << (suit as u8) {
+fn colour_dragon(shape: &Shape<'_>, f: &Facts, suit: Suit, dragon: Tile, cond: &Conditions) -> u8 {
+    if !shape.standard || f.suits != 1 << (suit as u8) {
         return 0;
     }
-    let only = f.all.iter().enumerate().all(|(i, &n)| {
-        n == 0 || Tile::from_index(i).is_some_and(|t| t == dragon || t.suit() == suit)
-    });
-    let sets = r.sets();
-    let dragon_pung = sets.iter().any(|s| s.is_pung() && s.tile == dragon);
-    let pungs_ok = !cond.all_pungs || sets.iter().all(|s| s.is_pung());
-    u8::from(only && dragon_pung && pungs_ok)
+    // Honours present must all be that dragon.
+    let honors_ok = (27..34).all(|i| f.all[i] == 0 || i == dragon.index());
+    let pungs_ok = !cond.all_pungs || shape.pungs == 4;
+    u8::from(honors_ok && shape.pung_of(dragon) && pungs_ok)
 }
 
 #[cfg(test)]

@@ -25,7 +25,9 @@ impl Registry {
     }
 
     /// Loads (file name, TOML text) pairs; duplicate ids are an error.
-    pub fn from_files(files: impl IntoIterator<Item = (String, String)>) -> Result<Registry, LoadError> {
+    pub fn from_files(
+        files: impl IntoIterator<Item = (String, String)>,
+    ) -> Result<Registry, LoadError> {
         let mut files: Vec<(String, String)> = files.into_iter().collect();
         files.sort();
         let mut list = Vec::with_capacity(files.len());
@@ -33,12 +35,20 @@ impl Registry {
         for (name, text) in files {
             let r = Ruleset::from_toml(&name, &text)?;
             if by_id.insert(r.id.clone(), list.len()).is_some() {
-                return Err(LoadError { file: name, key: "id".into(), message: format!("duplicate ruleset id {:?}", r.id) });
+                return Err(LoadError {
+                    file: name,
+                    key: "id".into(),
+                    message: format!("duplicate ruleset id {:?}", r.id),
+                });
             }
             list.push(Arc::new(r));
         }
         if list.is_empty() {
-            return Err(LoadError { file: String::new(), key: String::new(), message: "no ruleset files found".into() });
+            return Err(LoadError {
+                file: String::new(),
+                key: String::new(),
+                message: "no ruleset files found".into(),
+            });
         }
         Ok(Registry { list, by_id })
     }

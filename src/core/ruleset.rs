@@ -210,10 +210,20 @@ impl Ruleset {
 
     /// Parses and validates one ruleset file.
     pub fn from_toml(file: &str, text: &str) -> Result<Ruleset, LoadError> {
-        let err = |key: &str, message: String| LoadError { file: file.to_string(), key: key.to_string(), message };
-        let raw: RawRuleset = toml::from_str(text).map_err(|e| err(e.span().map_or("", |_| "").trim(), e.to_string().trim().to_string()))?;
+        let err = |key: &str, message: String| LoadError {
+            file: file.to_string(),
+            key: key.to_string(),
+            message,
+        };
+        let raw: RawRuleset = toml::from_str(text).map_err(|e| {
+            err(
+                e.span().map_or("", |_| "").trim(),
+                e.to_string().trim().to_string(),
+            )
+        })?;
         let nonneg = |key: &str, v: i64| -> Result<u32, LoadError> {
-            u32::try_from(v).map_err(|_| err(key, format!("must be a whole number from 0, got {v}")))
+            u32::try_from(v)
+                .map_err(|_| err(key, format!("must be a whole number from 0, got {v}")))
         };
         let min_faan = nonneg("min_faan", raw.min_faan)?;
         let limit = nonneg("limit", raw.limit)?;
@@ -226,7 +236,10 @@ impl Ruleset {
             min_faan_settings.push(nonneg("min_faan_settings", v)?);
         }
         if min_faan > limit {
-            return Err(err("min_faan", format!("minimum {min_faan} is above the limit {limit}")));
+            return Err(err(
+                "min_faan",
+                format!("minimum {min_faan} is above the limit {limit}"),
+            ));
         }
         let points = match (raw.points.curve.as_deref(), raw.points.table) {
             (Some("full_spicy"), None) => PointsSpec::FullSpicy,
@@ -234,22 +247,43 @@ impl Ruleset {
             (None | Some("table"), Some(t)) => {
                 let mut v = Vec::with_capacity(t.len());
                 for x in t {
-                    v.push(u64::try_from(x).map_err(|_| err("points.table", format!("base points must not be negative, got {x}")))?);
+                    v.push(u64::try_from(x).map_err(|_| {
+                        err(
+                            "points.table",
+                            format!("base points must not be negative, got {x}"),
+                        )
+                    })?);
                 }
                 PointsSpec::Table(v)
             }
             (Some(c), None) => {
-                return Err(err("points.curve", format!("unknown curve {c:?}: use full_spicy, half_spicy or a table")))
+                return Err(err(
+                    "points.curve",
+                    format!("unknown curve {c:?}: use full_spicy, half_spicy or a table"),
+                ))
             }
-            _ => return Err(err("points", "give either curve (full_spicy, half_spicy) or table".into())),
+            _ => {
+                return Err(err(
+                    "points",
+                    "give either curve (full_spicy, half_spicy) or table".into(),
+                ))
+            }
         };
-        let points_table = points
-            .table(limit)
-            .map_err(|f| err("points.table", format!("no base points for {f} faan; the table must run from 0 to the limit {limit}")))?;
+        let points_table = points.table(limit).map_err(|f| {
+            err(
+                "points.table",
+                format!(
+                    "no base points for {f} faan; the table must run from 0 to the limit {limit}"
+                ),
+            )
+        })?;
         let eighths = |key: &str, v: f64| -> Result<u32, LoadError> {
             let e = v * 8.0;
             if !(0.0..=1e6).contains(&e) || e.fract() != 0.0 {
-                return Err(err(key, format!("must be a non-negative multiple of 1/8, got {v}")));
+                return Err(err(
+                    key,
+                    format!("must be a non-negative multiple of 1/8, got {v}"),
+                ));
             }
             Ok(e as u32)
         };
@@ -273,7 +307,13 @@ impl Ruleset {
             Some(m) => {
                 let cents = m.usd_per_100_chips * 100.0;
                 if !(0.0..=1e9).contains(&cents) || cents.fract() != 0.0 {
-                    return Err(err("money.usd_per_100_chips", format!("must be a non-negative amount in cents, got {}", m.usd_per_100_chips)));
+                    return Err(err(
+                        "money.usd_per_100_chips",
+                        format!(
+                            "must be a non-negative amount in cents, got {}",
+                            m.usd_per_100_chips
+                        ),
+                    ));
                 }
                 Some(Money {
                     cents_per_100_chips: cents as u32,
@@ -284,24 +324,37 @@ impl Ruleset {
         let mut patterns = Vec::with_capacity(raw.patterns.len());
         for (key, p) in raw.patterns {
             let k = format!("patterns.{key}");
-            let id: PatternId = key.parse().map_err(|_| err(&k, format!("unknown pattern id {key:?}")))?;
+            let id: PatternId = key
+                .parse()
+                .map_err(|_| err(&k, format!("unknown pattern id {key:?}")))?;
             let value = match (&p.faan, p.limit.unwrap_or(false)) {
                 (FaanValue::Word(w), _) if w == "limit" => Value::Limit(None),
                 (FaanValue::Word(w), _) => {
-                    return Err(err(&format!("{k}.faan"), format!("{w:?} is not a value: give a number or \"limit\"")))
+                    return Err(err(
+                        &format!("{k}.faan"),
+                        format!("{w:?} is not a value: give a number or \"limit\""),
+                    ))
                 }
                 (FaanValue::Number(n), false) => Value::Faan(nonneg(&format!("{k}.faan"), *n)?),
-                (FaanValue::Number(n), true) => Value::Limit(Some(nonneg(&format!("{k}.faan"), *n)?)),
+                (FaanValue::Number(n), true) => {
+                    Value::Limit(Some(nonneg(&format!("{k}.faan"), *n)?))
+                }
             };
             let mut contains = 0;
             for c in &p.contains {
-                let cid: PatternId =
-                    c.parse().map_err(|_| err(&format!("{k}.contains"), format!("unknown pattern id {c:?}")))?;
+                let cid: PatternId = c.parse().map_err(|_| {
+                    err(
+                        &format!("{k}.contains"),
+                        format!("unknown pattern id {c:?}"),
+                    )
+                })?;
                 contains |= cid.bit();
             }
             let d = Conditions::default();
             let conditions = Conditions {
-                pair_may_be_value_tile: p.pair_may_be_value_tile.unwrap_or(d.pair_may_be_value_tile),
+                pair_may_be_value_tile: p
+                    .pair_may_be_value_tile
+                    .unwrap_or(d.pair_may_be_value_tile),
                 allow_concealed_kong: p.allow_concealed_kong.unwrap_or(d.allow_concealed_kong),
                 only_without_flowers: p.only_without_flowers.unwrap_or(d.only_without_flowers),
                 on_flower_replacement: p.on_flower_replacement.unwrap_or(d.on_flower_replacement),
@@ -309,7 +362,8 @@ impl Ruleset {
                 self_draw_only: p.self_draw_only.unwrap_or(d.self_draw_only),
                 all_pungs: p.all_pungs.unwrap_or(d.all_pungs),
             };
-            check_conditions(id, &p).map_err(|c| err(&format!("{k}.{c}"), format!("{c} does not apply to {id}")))?;
+            check_conditions(id, &p)
+                .map_err(|c| err(&format!("{k}.{c}"), format!("{c} does not apply to {id}")))?;
             patterns.push(PatternRule {
                 id,
                 name: p.name.unwrap_or_else(|| id.default_name().to_string()),
@@ -340,8 +394,19 @@ impl Ruleset {
             patterns,
             index: [ABSENT; PATTERNS],
         };
-        if r.id.is_empty() || !r.id.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-') {
-            return Err(err("id", format!("{:?} is not a ruleset id (lower-case letters, digits and '-')", r.id)));
+        if r.id.is_empty()
+            || !r
+                .id
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        {
+            return Err(err(
+                "id",
+                format!(
+                    "{:?} is not a ruleset id (lower-case letters, digits and '-')",
+                    r.id
+                ),
+            ));
         }
         r.reindex();
         Ok(r)
@@ -354,7 +419,10 @@ impl Ruleset {
         let p = |f: &str| format!("/house_rules/{f}");
         if let Some(limit) = house.limit {
             if limit == 0 || limit > 64 {
-                errs.push(FieldError::new(p("limit"), format!("limit must be from 1 to 64 faan, got {limit}")));
+                errs.push(FieldError::new(
+                    p("limit"),
+                    format!("limit must be from 1 to 64 faan, got {limit}"),
+                ));
             } else {
                 r.limit = limit;
                 r.limit_faan = limit;
@@ -365,16 +433,27 @@ impl Ruleset {
                 let opts: Vec<String> = self.min_faan_settings.iter().map(u32::to_string).collect();
                 errs.push(FieldError::new(
                     p("min_faan"),
-                    format!("{} offers minimum settings {} only, not {min}", self.id, opts.join(", ")),
+                    format!(
+                        "{} offers minimum settings {} only, not {min}",
+                        self.id,
+                        opts.join(", ")
+                    ),
                 ));
             }
             r.min_faan = min;
         }
         if r.min_faan > r.limit {
-            let field = if house.min_faan.is_some() { "min_faan" } else { "limit" };
+            let field = if house.min_faan.is_some() {
+                "min_faan"
+            } else {
+                "limit"
+            };
             errs.push(FieldError::new(
                 p(field),
-                format!("the minimum ({} faan) is above the limit ({} faan)", r.min_faan, r.limit),
+                format!(
+                    "the minimum ({} faan) is above the limit ({} faan)",
+                    r.min_faan, r.limit
+                ),
             ));
         }
         if let Some(f) = house.flowers {
@@ -386,7 +465,11 @@ impl Ruleset {
         match r.points.table(r.limit) {
             Ok(t) => r.points_table = t,
             Err(f) => {
-                let field = if house.points.is_some() { "points" } else { "limit" };
+                let field = if house.points.is_some() {
+                    "points"
+                } else {
+                    "limit"
+                };
                 errs.push(FieldError::new(
                     p(field),
                     format!("the points table has no entry for {f} faan: it must run from 0 to the limit ({})", r.limit),
@@ -412,7 +495,10 @@ impl Ruleset {
                 }
                 PatternOverride::Limit => Value::Limit(None),
                 PatternOverride::Faan(n) if n < 0 => {
-                    errs.push(FieldError::new(ptr, format!("a pattern value must not be negative, got {n}")));
+                    errs.push(FieldError::new(
+                        ptr,
+                        format!("a pattern value must not be negative, got {n}"),
+                    ));
                     continue;
                 }
                 PatternOverride::Faan(n) => Value::Faan(n.min(u32::MAX as i64) as u32),
@@ -462,13 +548,37 @@ fn escape_pointer(s: &str) -> String {
 fn check_conditions(id: PatternId, p: &RawPattern) -> Result<(), &'static str> {
     use PatternId as P;
     let checks: [(&'static str, bool, bool); 7] = [
-        ("pair_may_be_value_tile", p.pair_may_be_value_tile.is_some(), id == P::AllChows),
-        ("allow_concealed_kong", p.allow_concealed_kong.is_some(), id == P::ConcealedHand),
-        ("only_without_flowers", p.only_without_flowers.is_some(), id == P::ConcealedHand),
-        ("on_flower_replacement", p.on_flower_replacement.is_some(), id == P::ReplacementTile),
+        (
+            "pair_may_be_value_tile",
+            p.pair_may_be_value_tile.is_some(),
+            id == P::AllChows,
+        ),
+        (
+            "allow_concealed_kong",
+            p.allow_concealed_kong.is_some(),
+            id == P::ConcealedHand,
+        ),
+        (
+            "only_without_flowers",
+            p.only_without_flowers.is_some(),
+            id == P::ConcealedHand,
+        ),
+        (
+            "on_flower_replacement",
+            p.on_flower_replacement.is_some(),
+            id == P::ReplacementTile,
+        ),
         ("on_discard", p.on_discard.is_some(), id == P::LastTile),
-        ("self_draw_only", p.self_draw_only.is_some(), id == P::FourConcealedPungs),
-        ("all_pungs", p.all_pungs.is_some(), matches!(id, P::JadeDragon | P::RubyDragon | P::PearlDragon)),
+        (
+            "self_draw_only",
+            p.self_draw_only.is_some(),
+            id == P::FourConcealedPungs,
+        ),
+        (
+            "all_pungs",
+            p.all_pungs.is_some(),
+            matches!(id, P::JadeDragon | P::RubyDragon | P::PearlDragon),
+        ),
     ];
     for (name, set, applies) in checks {
         if set && !applies {
@@ -611,7 +721,10 @@ mod tests {
             PointsSpec::HalfSpicy.table(13).unwrap(),
             vec![1, 2, 4, 8, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384]
         );
-        assert_eq!(PointsSpec::FullSpicy.table(4).unwrap(), vec![1, 2, 4, 8, 16]);
+        assert_eq!(
+            PointsSpec::FullSpicy.table(4).unwrap(),
+            vec![1, 2, 4, 8, 16]
+        );
         assert_eq!(PointsSpec::Table(vec![1, 2]).table(3), Err(2));
     }
 }

@@ -27,7 +27,11 @@ pub fn settle(ruleset: &Ruleset, ctx: &Context, base: u64) -> Payments {
     let self_draw_each = share(base, p.self_draw);
     let discard = |pay: &mut Payments, discarder: Wind| {
         for w in Wind::ALL.into_iter().filter(|&w| w != winner) {
-            pay[w.index()] = if w == discarder { share(base, p.discarder) } else { share(base, p.others) };
+            pay[w.index()] = if w == discarder {
+                share(base, p.discarder)
+            } else {
+                share(base, p.others)
+            };
         }
     };
     match (ctx.win_by, ctx.discarder) {

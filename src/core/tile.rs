@@ -154,7 +154,7 @@ impl Tile {
 
     /// A suited 1 or 9.
     pub const fn is_terminal(self) -> bool {
-        !self.is_honor() && (self.0 % 9 == 0 || self.0 % 9 == 8)
+        !self.is_honor() && (self.0.is_multiple_of(9) || self.0 % 9 == 8)
     }
 
     /// A terminal or an honour.
@@ -389,7 +389,11 @@ mod tests {
         ];
         for (input, pos) in bad {
             let err = parse_tiles(input).expect_err(input);
-            assert_eq!(err.position, *pos, "position for {input:?}: {}", err.message);
+            assert_eq!(
+                err.position, *pos,
+                "position for {input:?}: {}",
+                err.message
+            );
         }
     }
 
@@ -406,7 +410,11 @@ mod tests {
 
     #[test]
     fn bonus_tiles() {
-        for (s, seat, flower) in [("F1", Wind::East, true), ("S3", Wind::West, false), ("f4", Wind::North, true)] {
+        for (s, seat, flower) in [
+            ("F1", Wind::East, true),
+            ("S3", Wind::West, false),
+            ("f4", Wind::North, true),
+        ] {
             let b: Bonus = s.parse().unwrap();
             assert_eq!((b.seat(), b.is_flower()), (seat, flower), "bonus {s}");
         }

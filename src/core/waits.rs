@@ -1,0 +1,188 @@
+//! Waits: for a hand one tile short, every tile kind that completes it, how
+//! many copies are still unseen, and the best evaluation of a win on a
+//! discard and on a self-draw.
+
+use super::evaluate::{allowances, score_hand, Score, ScoreError};
+use super::hand::{validate, Allowances, Context, ContextSpec, HandSpec, Replacement, WinBy};
+use super::ruleset::Ruleset;
+use super::tile::{Tile, Wind};
+
+/// One tile that completes the hand.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Wait {
+    pub tile: Tile,
+    /// Copies not in the hand or its melds (4 minus those held).
+    pub unseen: u8,
+    /// The win on a discard (from the seat before the winner), if it is a win.
+    pub discard: Option<Score>,
+    /// The win on a self-draw, if it is a win.
+    pub self_draw: Option<Score>,
+}
+
+/// The circumstances that apply to a wait, whatever the winning tile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct WaitContext {
+    pub seat_wind: Wind,
+    pub round_wind: Wind,
+    pub last_tile: bool,
+}
+
+/// Every wait of `hand` (13 tiles plus one per kong, no winning tile), in tile order.
+///
+/// A tile whose four copies are all in the hand is still listed when it
+/// would complete the hand, with `unseen` 0: the wait exists but cannot come.
+pub fn waits(
+    ruleset: &Ruleset,
+    hand: &HandSpec,
+    ctx: &WaitContext,
+) -> Result<Vec<Wait>, ScoreError> {
+    let draw = ContextSpec {
+        last_tile: ctx.last_tile,
+        ..ContextSpec::new(WinBy::SelfDraw, ctx.seat_wind, ctx.round_wind, None)
+    };
+    let allow = Allowances {
+        waiting: true,
+        ..allowances(ruleset)
+    };
+    let (base, _) = validate(hand, &draw, allow).map_err(ScoreError::Invalid)?;
+    let all = base.all_counts();
+    let previous = Wind::ALL[(ctx.seat_wind.index() + 3) % 4];
+    let on_discard = Context {
+        win_by: WinBy::Discard,
+        discarder: Some(previous),
+        ..draw
+    };
+    let mut out = Vec::new();
+    for (i, &held) in all.iter().enumerate() {
+        let tile = Tile::from_index(i).expect("i < KINDS");
+        let mut h = base.clone();
+        let at = h.concealed.partition_point(|&t| t < tile);
+        h.concealed.insert(at, tile);
+        h.concealed_counts[i] += 1;
+        h.winning_tile = Some(tile);
+        let discard = score_hand(ruleset, &h, &on_discard).ok();
+        let self_draw = score_hand(
+            ruleset,
+            &h,
+            &Context {
+                replacement: Replacement::None,
+                ..draw
+            },
+        )
+        .ok();
+        if discard.is_some() || self_draw.is_some() {
+            out.push(Wait {
+                tile,
+                unseen: 4u8.saturating_sub(held),
+                discard,
+                self_draw,
+            });
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::Registry;
+
+    fn wait_tiles(ruleset: &str, tiles: &str) -> Vec<(String, u8, Option<u32>, Option<u32>)> {
+        let reg = Registry::builtin().unwrap();
+        let r = reg.get(ruleset).unwrap();
+        let hand = HandSpec {
+            tiles: tiles.into(),
+            ..HandSpec::default()
+        };
+        let ctx = WaitContext {
+            seat_wind: Wind::South,
+            round_wind: Wind::East,
+            last_tile: false,
+        };
+        waits(r, &hand, &ctx)
+            .unwrap_or_else(|e| panic!("{tiles}: {e}"))
+            .into_iter()
+            .map(|w| {
+                (
+                    w.tile.to_string(),
+                    w.unseen,
+                    w.discard.map(|s| s.total_faan()),
+                    w.self_draw.map(|s| s.total_faan()),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn nine_gates_waits_on_all_nine() {
+        let w = wait_tiles("hkma", "1112345678999m");
+        let tiles: Vec<&str> = w.iter().map(|x| x.0.as_str()).collect();
+        assert_eq!(
+            tiles,
+            ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m"],
+            "1112345678999m waits"
+        );
+        // Every wait is nine gates, a limit: 10 faan either way.
+        assert!(
+            w.iter().all(|x| x.2 == Some(10) && x.3 == Some(10)),
+            "{w:?}"
+        );
+        // 1m and 9m: three copies held, one unseen; 2m..8m: three unseen.
+        assert_eq!(w[0].1, 1, "1m unseen");
+        assert_eq!(w[4].1, 3, "5m unseen");
+    }
+
+    #[test]
+    fn a_wait_on_a_tile_all_in_hand_has_zero_unseen() {
+        // 1111m 234p 567p 789s: only a fifth 1m would complete it.
+        let w = wait_tiles("wisteria-court", "1111m234567p789s");
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert_eq!((w[0].0.as_str(), w[0].1), ("1m", 0));
+    }
+
+    #[test]
+    fn discard_below_minimum_self_draw_meets_it() {
+        // sc-hk13 guide: all chows + concealed hand = 2 on a discard, 3 by self-draw.
+        let reg = Registry::builtin().unwrap();
+        let r = reg.get("sc-hk13").unwrap();
+        let hand = HandSpec {
+            tiles: "234m567m345p789s2s".into(),
+            ..HandSpec::default()
+        };
+        let ctx = WaitContext {
+            seat_wind: Wind::East,
+            round_wind: Wind::East,
+            last_tile: false,
+        };
+        let w = waits(r, &hand, &ctx).unwrap();
+        assert_eq!(w.len(), 1, "single wait on 2s: {w:?}");
+        let (d, s) = (
+            w[0].discard.as_ref().unwrap(),
+            w[0].self_draw.as_ref().unwrap(),
+        );
+        assert_eq!((d.total_faan(), d.meets_minimum), (2, false));
+        assert_eq!((s.total_faan(), s.meets_minimum), (3, true));
+    }
+
+    #[test]
+    fn more_than_one_tile_short_is_an_error() {
+        let reg = Registry::builtin().unwrap();
+        let r = reg.get("hkma").unwrap();
+        let hand = HandSpec {
+            tiles: "234m567m345p789s".into(),
+            ..HandSpec::default()
+        };
+        let ctx = WaitContext {
+            seat_wind: Wind::East,
+            round_wind: Wind::East,
+            last_tile: false,
+        };
+        match waits(r, &hand, &ctx) {
+            Err(ScoreError::Invalid(e)) => {
+                assert_eq!(e[0].pointer, "/hand/tiles");
+                assert!(e[0].message.contains("2 tiles short"), "{}", e[0].message);
+            }
+            other => panic!("expected an error, got {other:?}"),
+        }
+    }
+}

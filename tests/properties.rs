@@ -1,0 +1,351 @@
+//! Property tests of the scoring core: no reading missed or duplicated
+//! (against a brute-force enumerator), every reading a partition of the
+//! hand, payments summing to zero, and tile order never mattering.
+
+use faan::core::decompose::{readings, Form, Reading, SetKind, Special, WinPlace};
+use faan::core::evaluate::score;
+use faan::core::hand::{validate, Allowances};
+use faan::core::tile::{counts_of, format_tiles, Counts, Tile, KINDS};
+use faan::core::{ContextSpec, HandSpec, MeldKind, MeldSpec, Registry, WinBy, Wind};
+use proptest::prelude::*;
+use std::collections::BTreeSet;
+
+/// A tiny deterministic generator driven by a proptest seed.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// A random winning hand: `melds` declared melds, the rest concealed sets and
+/// a pair; tiles drawn from `kinds` (a narrow range makes many readings).
+fn random_hand(rng: &mut Rng, kinds: &[usize], melds: usize) -> Option<(HandSpec, Counts)> {
+    let mut all = [0u8; KINDS];
+    let mut concealed = Vec::new();
+    let mut specs = Vec::new();
+    let take = |all: &mut Counts, t: usize, n: u8| -> bool {
+        if all[t] + n > 4 {
+            return false;
+        }
+        all[t] += n;
+        true
+    };
+    for i in 0..5 {
+        let mut ok = false;
+        for _ in 0..20 {
+            let t = kinds[rng.below(kinds.len())];
+            let tile = Tile::from_index(t).unwrap();
+            if i == 4 {
+                if take(&mut all, t, 2) {
+                    concealed.extend([tile, tile]);
+                    ok = true;
+                    break;
+                }
+                continue;
+            }
+            let chow = rng.below(2) == 0 && tile.step(2).is_some();
+            let declared = i < melds;
+            if chow {
+                let (b, c) = (tile.step(1).unwrap(), tile.step(2).unwrap());
+                if all[t] < 4 && all[b.index()] < 4 && all[c.index()] < 4 {
+                    for x in [tile, b, c] {
+                        all[x.index()] += 1;
+                    }
+                    if declared {
+                        specs.push(MeldSpec {
+                            kind: MeldKind::Chow,
+                            tiles: format_tiles(&[tile, b, c]),
+                            concealed: false,
+                            added: false,
+                        });
+                    } else {
+                        concealed.extend([tile, b, c]);
+                    }
+                    ok = true;
+                    break;
+                }
+            } else {
+                let kong = declared && rng.below(3) == 0;
+                let n = if kong { 4 } else { 3 };
+                if take(&mut all, t, n) {
+                    if declared {
+                        let kind = if kong { MeldKind::Kong } else { MeldKind::Pung };
+                        let concealed_kong = kong && rng.below(2) == 0;
+                        specs.push(MeldSpec {
+                            kind,
+                            tiles: format_tiles(&vec![tile; n as usize]),
+                            concealed: concealed_kong,
+                            added: false,
+                        });
+                    } else {
+                        concealed.extend([tile, tile, tile]);
+                    }
+                    ok = true;
+                    break;
+                }
+            }
+        }
+        if !ok {
+            return None;
+        }
+    }
+    // Shuffle the concealed tiles so the written order is arbitrary.
+    for i in (1..concealed.len()).rev() {
+        concealed.swap(i, rng.below(i + 1));
+    }
+    let win = concealed[rng.below(concealed.len())];
+    let counts = counts_of(&concealed);
+    let spec = HandSpec {
+        tiles: format_tiles(&concealed),
+        melds: specs,
+        winning_tile: Some(win.to_string()),
+        flowers: vec![],
+    };
+    Some((spec, counts))
+}
+
+/// Canonical key of a reading: pair, sorted concealed sets, and where the winning tile sits.
+type Key = (usize, Vec<(u8, usize)>, Option<(u8, usize)>);
+
+fn kind_code(k: SetKind) -> u8 {
+    match k {
+        SetKind::Chow => 0,
+        SetKind::Pung => 1,
+        SetKind::Kong => 2,
+    }
+}
+
+fn key_of(r: &Reading, declared: usize) -> Key {
+    let mut sets: Vec<(u8, usize)> = r.sets[declared..]
+        .iter()
+        .map(|s| (kind_code(s.kind), s.tile.index()))
+        .collect();
+    sets.sort();
+    let win = match r.win {
+        WinPlace::Set(i) => {
+            let s = r.sets[i as usize];
+            Some((kind_code(s.kind), s.tile.index()))
+        }
+        _ => None,
+    };
+    (r.pair.index(), sets, win)
+}
+
+/// Every partition of `counts` into `n` sets and a pair, by trying every
+/// group at every tile in every order and de-duplicating.
+fn brute_partitions(
+    counts: &mut Counts,
+    n: usize,
+    pair: Option<usize>,
+    sets: &mut Vec<(u8, usize)>,
+    out: &mut BTreeSet<(usize, Vec<(u8, usize)>)>,
+) {
+    if counts.iter().all(|&c| c == 0) {
+        if let (Some(p), true) = (pair, sets.len() == n) {
+            let mut s = sets.clone();
+            s.sort();
+            out.insert((p, s));
+        }
+        return;
+    }
+    for t in 0..KINDS {
+        if counts[t] == 0 {
+            continue;
+        }
+        if pair.is_none() && counts[t] >= 2 {
+            counts[t] -= 2;
+            brute_partitions(counts, n, Some(t), sets, out);
+            counts[t] += 2;
+        }
+        if sets.len() < n && counts[t] >= 3 {
+            counts[t] -= 3;
+            sets.push((1, t));
+            brute_partitions(counts, n, pair, sets, out);
+            sets.pop();
+            counts[t] += 3;
+        }
+        let tile = Tile::from_index(t).unwrap();
+        if let (true, Some(b), Some(c)) = (sets.len() < n, tile.step(1), tile.step(2)) {
+            if counts[b.index()] > 0 && counts[c.index()] > 0 {
+                for x in [t, b.index(), c.index()] {
+                    counts[x] -= 1;
+                }
+                sets.push((0, t));
+                brute_partitions(counts, n, pair, sets, out);
+                sets.pop();
+                for x in [t, b.index(), c.index()] {
+                    counts[x] += 1;
+                }
+            }
+        }
+    }
+}
+
+fn brute_readings(counts: &Counts, n: usize, win: usize) -> BTreeSet<Key> {
+    let mut parts = BTreeSet::new();
+    brute_partitions(&mut counts.clone(), n, None, &mut Vec::new(), &mut parts);
+    let mut out = BTreeSet::new();
+    for (pair, sets) in parts {
+        let holds = |&(k, t): &(u8, usize)| {
+            if k == 0 {
+                (t..t + 3).contains(&win)
+            } else {
+                t == win
+            }
+        };
+        for s in sets.iter().filter(|s| holds(s)) {
+            out.insert((pair, sets.clone(), Some(*s)));
+        }
+        if pair == win {
+            out.insert((pair, sets.clone(), None));
+        }
+    }
+    out
+}
+
+fn allow() -> Allowances<'static> {
+    Allowances {
+        ruleset_id: "test",
+        bonus_tiles: true,
+        flower_win: false,
+        waiting: false,
+    }
+}
+
+fn check_readings(spec: &HandSpec, counts: &Counts) -> Result<(), TestCaseError> {
+    let ctx = ContextSpec::new(WinBy::Discard, Wind::South, Wind::East, Some(Wind::West));
+    let (hand, _) = validate(spec, &ctx, allow())
+        .map_err(|e| TestCaseError::fail(format!("{spec:?}: {e:?}")))?;
+    let found = readings(&hand, WinBy::Discard, false, Special::default());
+    let declared = hand.melds.len();
+    let keys: Vec<Key> = found.iter().map(|r| key_of(r, declared)).collect();
+    let unique: BTreeSet<Key> = keys.iter().cloned().collect();
+    prop_assert_eq!(unique.len(), keys.len(), "duplicate reading for {:?}", spec);
+    let win = hand.winning_tile.unwrap().index();
+    let brute = brute_readings(counts, 4 - declared, win);
+    prop_assert_eq!(
+        &unique,
+        &brute,
+        "readings differ from brute force for {:?}",
+        spec
+    );
+    // Every reading is a partition of the whole hand.
+    let all = hand.all_counts();
+    for r in &found {
+        let mut c = [0u8; KINDS];
+        c[r.pair.index()] += 2;
+        for s in r.sets() {
+            match s.kind {
+                SetKind::Chow => (0..3).for_each(|k| c[s.tile.index() + k] += 1),
+                SetKind::Pung => c[s.tile.index()] += 3,
+                SetKind::Kong => c[s.tile.index()] += 4,
+            }
+        }
+        prop_assert_eq!(c, all, "reading {:?} is not a partition of {:?}", r, spec);
+        prop_assert_eq!(r.form, Form::Standard);
+    }
+    Ok(())
+}
+
+const ALL_KINDS: [usize; 34] = {
+    let mut a = [0; 34];
+    let mut i = 0;
+    while i < 34 {
+        a[i] = i;
+        i += 1;
+    }
+    a
+};
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(600))]
+
+    #[test]
+    fn readings_match_brute_force_on_random_hands(seed in 1u64.., melds in 0usize..3) {
+        let mut rng = Rng(seed);
+        if let Some((spec, counts)) = random_hand(&mut rng, &ALL_KINDS, melds) {
+            check_readings(&spec, &counts)?;
+        }
+    }
+
+    #[test]
+    fn readings_match_brute_force_on_flushes(seed in 1u64.., start in 0usize..3) {
+        // One suit, often a narrow window of it: the decomposer's worst case.
+        let mut rng = Rng(seed);
+        let width = 3 + rng.below(7);
+        let kinds: Vec<usize> = (start * 9..start * 9 + width).collect();
+        if let Some((spec, counts)) = random_hand(&mut rng, &kinds, 0) {
+            check_readings(&spec, &counts)?;
+        }
+    }
+
+    #[test]
+    fn payments_sum_to_zero_and_order_never_matters(seed in 1u64.., melds in 0usize..3, ctx_pick in 0usize..64) {
+        let registry = Registry::builtin().unwrap();
+        let mut rng = Rng(seed);
+        let Some((spec, _)) = random_hand(&mut rng, &ALL_KINDS, melds) else { return Ok(()) };
+        let seat = Wind::ALL[ctx_pick % 4];
+        let other = Wind::ALL[(ctx_pick / 4 + 1 + ctx_pick % 4) % 4];
+        let ctx = match (ctx_pick / 16) % 3 {
+            0 => ContextSpec::new(WinBy::SelfDraw, seat, Wind::ALL[ctx_pick % 3], None),
+            1 => ContextSpec::new(WinBy::Discard, seat, Wind::East, Some(other)),
+            _ => ContextSpec { liable: Some(other), ..ContextSpec::new(WinBy::SelfDraw, seat, Wind::South, None) },
+        };
+        let mut shuffled = spec.clone();
+        let mut tiles = faan::core::tile::parse_tiles(&spec.tiles).unwrap();
+        tiles.reverse();
+        // Write the tiles one by one with their suit letter: another notation of the same hand.
+        shuffled.tiles = tiles.iter().map(|t| t.to_string()).collect::<Vec<_>>().join(" ");
+        shuffled.melds.reverse();
+        for r in registry.all() {
+            let a = score(r, &spec, &ctx);
+            let b = score(r, &shuffled, &ctx);
+            prop_assert_eq!(&a, &b, "{} {:?} vs {:?}", r.id, spec, shuffled);
+            if let Ok(s) = a {
+                prop_assert_eq!(s.payments.iter().sum::<i64>(), 0, "{} {:?} {:?}: {:?}", r.id, spec, ctx, s.payments);
+                if s.meets_minimum && s.base_points > 0 {
+                    prop_assert!(s.payments[seat.index()] > 0, "winner paid for {} {:?}", r.id, spec);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn known_reading_counts() {
+    // (concealed tiles, winning tile, expected number of readings)
+    let cases: &[(&str, &str, usize)] = &[
+        ("111222333m456p99s", "1m", 2), // three pungs or three identical chows; 1m in a pung or a chow
+        ("111222333m456p99s", "9s", 2), // ... or the pair, in either partition
+        ("11122233344455m", "5m", 4), // 111 222 333 444 55 / 123 123 123 444 55 / 11 123 234 345 345 ...
+        ("22334455667788p", "8p", 3), // pair 22, 55 or 88 with two pairs of identical chows
+        ("11123455678999s", "5s", 1), // nine gates with an extra 5: only 111 234 55 678 999
+        ("119m19p19s1234567z", "1m", 0), // thirteen orphans has no standard reading
+    ];
+    for &(tiles, win, want) in cases {
+        let spec = HandSpec {
+            tiles: tiles.into(),
+            melds: vec![],
+            winning_tile: Some(win.into()),
+            flowers: vec![],
+        };
+        let counts = counts_of(&faan::core::tile::parse_tiles(tiles).unwrap());
+        let ctx = ContextSpec::new(WinBy::SelfDraw, Wind::East, Wind::East, None);
+        let (hand, _) = validate(&spec, &ctx, allow()).unwrap();
+        let found = readings(&hand, WinBy::SelfDraw, false, Special::default());
+        let brute = brute_readings(&counts, 4, hand.winning_tile.unwrap().index());
+        assert_eq!(
+            found.len(),
+            brute.len(),
+            "{tiles} win {win}: engine vs brute force"
+        );
+        assert_eq!(found.len(), want, "{tiles} win {win}: readings {found:?}");
+    }
+}

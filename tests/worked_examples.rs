@@ -1,0 +1,123 @@
+//! Runs every case of `tests/fixtures/*.json` through the scoring core and
+//! checks lines, totals and payments against the values worked out from the
+//! guides.
+
+mod common;
+
+use faan::core::{evaluate::score_request, Registry, ScoreError, Wind};
+use serde_json::Value;
+
+#[test]
+fn every_fixture_case_scores_as_expected() {
+    let registry = Registry::builtin().expect("built-in rulesets load");
+    let cases = common::fixture_cases();
+    assert!(cases.len() >= 3, "fixtures found: {}", cases.len());
+    let mut failures = Vec::new();
+    for (file, case) in &cases {
+        let name = format!("{file}: {}", case["name"].as_str().unwrap_or("?"));
+        if let Err(e) = check(&registry, case) {
+            failures.push(format!("{name}\n    {e}"));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases failed:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
+}
+
+fn check(registry: &Registry, case: &Value) -> Result<(), String> {
+    let req = common::request(&case["request"]);
+    let expect = &case["expect"];
+    let ruleset = registry
+        .get(&req.ruleset)
+        .ok_or(format!("unknown ruleset {}", req.ruleset))?;
+    let result = score_request(ruleset, &req.house, &req.hand, &req.context);
+    if let Some(err) = expect.get("error").and_then(Value::as_str) {
+        return match (err, &result) {
+            ("not-a-winning-hand", Err(ScoreError::NotWinning { .. })) => Ok(()),
+            ("invalid", Err(ScoreError::Invalid(errs))) => {
+                let want = expect["pointer"].as_str().unwrap_or("");
+                if errs.iter().any(|e| e.pointer == want) {
+                    Ok(())
+                } else {
+                    Err(format!("want pointer {want}, got {errs:?}"))
+                }
+            }
+            _ => Err(format!("want error {err}, got {result:?}")),
+        };
+    }
+    let score = result.map_err(|e| format!("scoring failed: {e}"))?;
+    let best = score.best();
+    let got_lines: Vec<(String, u64)> = best
+        .lines
+        .iter()
+        .map(|l| (l.pattern.as_str().to_string(), l.faan as u64))
+        .collect();
+    let mut problems = Vec::new();
+    if let Some(lines) = expect.get("lines").and_then(Value::as_array) {
+        let want: Vec<(String, u64)> = lines
+            .iter()
+            .map(|l| (l[0].as_str().unwrap().to_string(), l[1].as_u64().unwrap()))
+            .collect();
+        let (mut w, mut g) = (want.clone(), got_lines.clone());
+        w.sort();
+        g.sort();
+        if w != g {
+            problems.push(format!("lines: want {want:?}, got {got_lines:?}"));
+        }
+    }
+    let num = |k: &str| expect.get(k).and_then(Value::as_u64);
+    if let Some(t) = num("total_faan") {
+        if t != best.total_faan as u64 {
+            problems.push(format!("total_faan: want {t}, got {}", best.total_faan));
+        }
+    }
+    if let Some(t) = num("raw_faan") {
+        if t != best.raw_faan as u64 {
+            problems.push(format!("raw_faan: want {t}, got {}", best.raw_faan));
+        }
+    }
+    if let Some(b) = expect.get("limit_hand").and_then(Value::as_bool) {
+        if b != best.limit_hand {
+            problems.push(format!("limit_hand: want {b}, got {}", best.limit_hand));
+        }
+    }
+    if let Some(b) = expect.get("meets_minimum").and_then(Value::as_bool) {
+        if b != score.meets_minimum {
+            problems.push(format!(
+                "meets_minimum: want {b}, got {}",
+                score.meets_minimum
+            ));
+        }
+    }
+    if let Some(b) = num("base_points") {
+        if b != score.base_points {
+            problems.push(format!("base_points: want {b}, got {}", score.base_points));
+        }
+    }
+    if let Some(p) = expect.get("payments").and_then(Value::as_object) {
+        for w in Wind::ALL {
+            let want = p.get(w.name()).and_then(Value::as_i64).unwrap_or(0);
+            let got = score.payments[w.index()];
+            if want != got {
+                problems.push(format!(
+                    "payment {w}: want {want}, got {got} (all: {:?})",
+                    score.payments
+                ));
+            }
+        }
+    }
+    if let Some(n) = num("readings") {
+        if n != score.readings.len() as u64 {
+            problems.push(format!("readings: want {n}, got {}", score.readings.len()));
+        }
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("{}; lines were {got_lines:?}", problems.join("; ")))
+    }
+}
