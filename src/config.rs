@@ -94,9 +94,13 @@ impl Default for ServeArgs {
 }
 
 impl ServeArgs {
-    /// Settings for tests: port 0 on localhost, two workers, everything else default.
+    /// Settings for tests: port 0 on localhost, one worker, everything else default.
     pub fn for_tests() -> Self {
-        ServeArgs { addr: "127.0.0.1:0".into(), workers: Some(2), ..ServeArgs::default() }
+        ServeArgs {
+            addr: "127.0.0.1:0".into(),
+            workers: Some(1),
+            ..ServeArgs::default()
+        }
     }
 
     pub fn workers(&self) -> usize {
@@ -114,19 +118,23 @@ impl ServeArgs {
         match &self.rulesets_dir {
             None => Registry::builtin().map_err(|e| format!("built-in rulesets: {e}")),
             Some(dir) => {
-                let entries = std::fs::read_dir(dir).map_err(|e| format!("--rulesets-dir {}: {e}", dir.display()))?;
+                let entries = std::fs::read_dir(dir)
+                    .map_err(|e| format!("--rulesets-dir {}: {e}", dir.display()))?;
                 let mut files = Vec::new();
                 for entry in entries {
-                    let entry = entry.map_err(|e| format!("--rulesets-dir {}: {e}", dir.display()))?;
+                    let entry =
+                        entry.map_err(|e| format!("--rulesets-dir {}: {e}", dir.display()))?;
                     let path = entry.path();
                     if path.extension().and_then(|e| e.to_str()) != Some("toml") {
                         continue;
                     }
-                    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+                    let text = std::fs::read_to_string(&path)
+                        .map_err(|e| format!("{}: {e}", path.display()))?;
                     let name = entry.file_name().to_string_lossy().into_owned();
                     files.push((name, text));
                 }
-                Registry::from_files(files).map_err(|e| format!("--rulesets-dir {}: {e}", dir.display()))
+                Registry::from_files(files)
+                    .map_err(|e| format!("--rulesets-dir {}: {e}", dir.display()))
             }
         }
     }

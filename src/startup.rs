@@ -24,7 +24,10 @@ pub enum StartupError {
     #[error("{0}")]
     Rulesets(String),
     #[error("cannot listen on {addr}: {source}")]
-    Bind { addr: String, source: std::io::Error },
+    Bind {
+        addr: String,
+        source: std::io::Error,
+    },
 }
 
 /// A bound, not yet running server.
@@ -41,15 +44,25 @@ impl Application {
     }
 
     /// Binds with the given rulesets.
-    pub fn build_with_registry(config: &ServeArgs, registry: Registry) -> Result<Application, StartupError> {
-        let bind_err = |source| StartupError::Bind { addr: config.addr.clone(), source };
+    pub fn build_with_registry(
+        config: &ServeArgs,
+        registry: Registry,
+    ) -> Result<Application, StartupError> {
+        let bind_err = |source| StartupError::Bind {
+            addr: config.addr.clone(),
+            source,
+        };
         let listener = TcpListener::bind(&config.addr).map_err(bind_err)?;
         let port = listener.local_addr().map_err(bind_err)?.port();
         let state = web::Data::new(AppState {
             registry: Arc::new(registry),
             cache: ScoreCache::new(config.cache_size, config.cache_ttl()),
             metrics: Arc::new(Metrics::new()),
-            limits: Limits { body: config.body_limit, batch_body: config.batch_body_limit, batch: config.batch_limit },
+            limits: Limits {
+                body: config.body_limit,
+                batch_body: config.batch_body_limit,
+                batch: config.batch_limit,
+            },
         });
         let server = HttpServer::new(move || {
             App::new()
@@ -114,7 +127,9 @@ fn request_id(given: Option<&HeaderValue>) -> String {
     }
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-    let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
     format!("{nanos:016x}{:08x}{n:08x}", std::process::id())
 }
 
@@ -125,7 +140,9 @@ pub fn init_logging(config: &ServeArgs) {
         Some(l) => EnvFilter::try_new(l).unwrap_or_else(|_| EnvFilter::new("info")),
         None => EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")),
     };
-    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr);
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
     let _ = match config.log_format {
         LogFormat::Json => builder.json().try_init(),
         LogFormat::Text => builder.try_init(),

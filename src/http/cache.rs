@@ -20,7 +20,11 @@ pub type KeyHash = [u8; 32];
 /// The canonical text of everything that decides a score.
 pub fn canonical_key(ruleset: &Ruleset, house: &HouseRules, hand: &Hand, ctx: &Context) -> String {
     let mut s = String::with_capacity(256);
-    let _ = write!(s, "faan-v1|ruleset={}@{}|house=", ruleset.id, ruleset.version);
+    let _ = write!(
+        s,
+        "faan-v1|ruleset={}@{}|house=",
+        ruleset.id, ruleset.version
+    );
     let opt = |s: &mut String, name: &str, v: Option<String>| {
         if let Some(v) = v {
             let _ = write!(s, "{name}:{v};");
@@ -37,7 +41,11 @@ pub fn canonical_key(ruleset: &Ruleset, house: &HouseRules, hand: &Hand, ctx: &C
             other => other.name().to_string(),
         }),
     );
-    opt(&mut s, "discard_payment", house.discard_payment.map(|d| d.name().to_string()));
+    opt(
+        &mut s,
+        "discard_payment",
+        house.discard_payment.map(|d| d.name().to_string()),
+    );
     for (id, ov) in &house.patterns {
         let v = match ov {
             PatternOverride::Faan(n) => n.to_string(),
@@ -52,11 +60,25 @@ pub fn canonical_key(ruleset: &Ruleset, house: &HouseRules, hand: &Hand, ctx: &C
     }
     s.push_str("|melds=");
     for m in &hand.melds {
-        let _ = write!(s, "{}:{}:{}:{};", m.kind.name(), m.tile, m.concealed, m.added);
+        let _ = write!(
+            s,
+            "{}:{}:{}:{};",
+            m.kind.name(),
+            m.tile,
+            m.concealed,
+            m.added
+        );
     }
-    let _ = write!(s, "|win={}", hand.winning_tile.map(|t| t.to_string()).unwrap_or_default());
+    let _ = write!(
+        s,
+        "|win={}",
+        hand.winning_tile.map(|t| t.to_string()).unwrap_or_default()
+    );
     s.push_str("|flowers=");
-    for b in (0..8).filter_map(Bonus::from_index).filter(|b| hand.has_bonus(*b)) {
+    for b in (0..8)
+        .filter_map(Bonus::from_index)
+        .filter(|b| hand.has_bonus(*b))
+    {
         let _ = write!(s, "{b}");
     }
     let w = |w: Option<crate::core::Wind>| w.map_or("-", |w| w.name());
@@ -98,7 +120,12 @@ pub struct ScoreCache {
 
 impl ScoreCache {
     pub fn new(max_entries: u64, ttl: Duration) -> Self {
-        let inner = (max_entries > 0).then(|| Cache::builder().max_capacity(max_entries).time_to_live(ttl).build());
+        let inner = (max_entries > 0).then(|| {
+            Cache::builder()
+                .max_capacity(max_entries)
+                .time_to_live(ttl)
+                .build()
+        });
         ScoreCache { inner }
     }
 

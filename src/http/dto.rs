@@ -6,8 +6,8 @@ use crate::core::evaluate::{Score, ScoredReading};
 use crate::core::pattern::PatternId;
 use crate::core::ruleset::{Money, PatternRule, RobbingKongPayment, Value};
 use crate::core::{
-    ContextSpec, DiscardPayment, HandSpec, HouseRules, MeldKind, MeldSpec, PatternOverride, PointsSpec, Replacement,
-    Ruleset, WinBy, Wind,
+    ContextSpec, DiscardPayment, HandSpec, HouseRules, MeldKind, MeldSpec, PatternOverride,
+    PointsSpec, Replacement, Ruleset, WinBy, Wind,
 };
 use serde::de::{self, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
@@ -193,7 +193,10 @@ impl<'de> Deserialize<'de> for PatternOverrides {
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
                 f.write_str("an object of pattern id to a number, \"limit\" or null")
             }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<PatternOverrides, A::Error> {
+            fn visit_map<A: MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<PatternOverrides, A::Error> {
                 let mut out = Vec::new();
                 while let Some(key) = map.next_key::<String>()? {
                     let v = map.next_value::<Option<OverrideValue>>()?;
@@ -225,7 +228,9 @@ impl<'de> Deserialize<'de> for OverrideValue {
                 Ok(OverrideValue(PatternOverride::Faan(v)))
             }
             fn visit_u64<E: de::Error>(self, v: u64) -> Result<OverrideValue, E> {
-                Ok(OverrideValue(PatternOverride::Faan(i64::try_from(v).unwrap_or(i64::MAX))))
+                Ok(OverrideValue(PatternOverride::Faan(
+                    i64::try_from(v).unwrap_or(i64::MAX),
+                )))
             }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<OverrideValue, E> {
                 if v == "limit" {
@@ -394,7 +399,12 @@ pub struct Payments {
 
 impl From<[i64; 4]> for Payments {
     fn from(p: [i64; 4]) -> Self {
-        Payments { east: p[0], south: p[1], west: p[2], north: p[3] }
+        Payments {
+            east: p[0],
+            south: p[1],
+            west: p[2],
+            north: p[3],
+        }
     }
 }
 
@@ -571,8 +581,13 @@ fn decomposition(ruleset: &Ruleset, sr: &ScoredReading, on_discard: bool) -> Dec
             Form::Standard | Form::ThirteenOrphans => Some(pair_text(r.pair)),
             Form::SevenPairs | Form::FlowerWin => None,
         },
-        pairs: (r.form == Form::SevenPairs).then(|| r.pairs.iter().map(|&t| pair_text(t)).collect()),
-        set_details: sets.iter().enumerate().map(|(i, s)| set_dto(i, s, r.win)).collect(),
+        pairs: (r.form == Form::SevenPairs)
+            .then(|| r.pairs.iter().map(|&t| pair_text(t)).collect()),
+        set_details: sets
+            .iter()
+            .enumerate()
+            .map(|(i, s)| set_dto(i, s, r.win))
+            .collect(),
         winning_in_pair: r.win == WinPlace::Pair,
         lines: lines_dto(ruleset, sr, on_discard),
         raw_faan: sr.raw_faan,
@@ -583,10 +598,19 @@ fn decomposition(ruleset: &Ruleset, sr: &ScoredReading, on_discard: bool) -> Dec
 
 impl ScoreResponse {
     /// The response for `score` under `ruleset` (house rules applied), requested as `ruleset_id`.
-    pub fn new(ruleset_id: &str, ruleset: &Ruleset, ctx: &ContextSpec, score: &Score, hand_hash: String) -> Self {
+    pub fn new(
+        ruleset_id: &str,
+        ruleset: &Ruleset,
+        ctx: &ContextSpec,
+        score: &Score,
+        hand_hash: String,
+    ) -> Self {
         let on_discard = ctx.win_by == WinBy::Discard;
-        let decompositions: Vec<Decomposition> =
-            score.readings.iter().map(|sr| decomposition(ruleset, sr, on_discard)).collect();
+        let decompositions: Vec<Decomposition> = score
+            .readings
+            .iter()
+            .map(|sr| decomposition(ruleset, sr, on_discard))
+            .collect();
         let chosen = score.chosen.min(decompositions.len().saturating_sub(1));
         let best = decompositions.get(chosen);
         ScoreResponse {
@@ -700,7 +724,11 @@ fn pattern_dto(r: &Ruleset, p: &PatternRule) -> PatternDto {
         value,
         faan,
         limit,
-        contains: PatternId::ALL.iter().filter(|id| p.contains & id.bit() != 0).map(|id| id.as_str().into()).collect(),
+        contains: PatternId::ALL
+            .iter()
+            .filter(|id| p.contains & id.bit() != 0)
+            .map(|id| id.as_str().into())
+            .collect(),
         conditions,
         note: p.note.clone(),
     }
@@ -767,7 +795,10 @@ impl From<&Ruleset> for RulesetDetail {
             limit: r.limit,
             limit_faan: r.limit_faan,
             bonus_tiles: r.bonus_tiles,
-            points: PointsDtoOut { curve: r.points.name().into(), table: r.points_table.clone() },
+            points: PointsDtoOut {
+                curve: r.points.name().into(),
+                table: r.points_table.clone(),
+            },
             payment: PaymentDto {
                 discarder: x(r.payment.discarder),
                 others: x(r.payment.others),
@@ -806,7 +837,9 @@ impl FalseWinResponse {
             min_faan: r.min_faan,
             base_points: r.base_points(r.min_faan),
             payments: payments.into(),
-            money: r.money.map(|m| money_dto(m, crate::core::settle::money(r, &payments))),
+            money: r
+                .money
+                .map(|m| money_dto(m, crate::core::settle::money(r, &payments))),
         }
     }
 }

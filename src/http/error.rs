@@ -22,7 +22,10 @@ pub struct ProblemError {
 
 impl From<FieldError> for ProblemError {
     fn from(e: FieldError) -> Self {
-        ProblemError { pointer: e.pointer, message: e.message }
+        ProblemError {
+            pointer: e.pointer,
+            message: e.message,
+        }
     }
 }
 
@@ -50,44 +53,78 @@ pub struct Problem {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ApiError {
     /// The body is not JSON (syntax error, truncated, trailing characters).
-    MalformedJson { detail: String },
+    MalformedJson {
+        detail: String,
+    },
     /// Valid JSON that breaks the request schema or the rules (wrong type,
     /// missing or unknown field, unknown enum value, a rule of the hand).
-    Invalid { detail: String, errors: Vec<ProblemError> },
+    Invalid {
+        detail: String,
+        errors: Vec<ProblemError>,
+    },
     /// The tiles form no winning hand under the ruleset.
-    NotWinning { tiles: usize, detail: String },
+    NotWinning {
+        tiles: usize,
+        detail: String,
+    },
     /// No ruleset with this id; `pointer` is where the id was given.
-    UnknownRuleset { id: String, pointer: String },
+    UnknownRuleset {
+        id: String,
+        pointer: String,
+    },
     /// The body is over the limit for this route.
-    PayloadTooLarge { limit: usize },
+    PayloadTooLarge {
+        limit: usize,
+    },
     /// A batch with more requests than allowed.
-    BatchTooLarge { got: usize, max: usize },
+    BatchTooLarge {
+        got: usize,
+        max: usize,
+    },
     /// The body is not `application/json`.
-    UnsupportedMediaType { got: Option<String> },
-    NotFound { path: String },
-    MethodNotAllowed { method: String, allowed: &'static str },
+    UnsupportedMediaType {
+        got: Option<String>,
+    },
+    NotFound {
+        path: String,
+    },
+    MethodNotAllowed {
+        method: String,
+        allowed: &'static str,
+    },
     /// A bug on our side (never caused by request data).
-    Internal { detail: String },
+    Internal {
+        detail: String,
+    },
 }
 
 impl ApiError {
     /// One field error as a 422.
     pub fn field(pointer: impl Into<String>, message: impl Into<String>) -> Self {
-        ApiError::invalid(vec![ProblemError { pointer: pointer.into(), message: message.into() }])
+        ApiError::invalid(vec![ProblemError {
+            pointer: pointer.into(),
+            message: message.into(),
+        }])
     }
 
     /// Several field errors as a 422.
     pub fn invalid(errors: Vec<ProblemError>) -> Self {
-        let parts: Vec<String> = errors.iter().map(|e| format!("{}: {}", e.pointer, e.message)).collect();
-        ApiError::Invalid { detail: parts.join("; "), errors }
+        let parts: Vec<String> = errors
+            .iter()
+            .map(|e| format!("{}: {}", e.pointer, e.message))
+            .collect();
+        ApiError::Invalid {
+            detail: parts.join("; "),
+            errors,
+        }
     }
 
     pub fn status(&self) -> StatusCode {
         match self {
             ApiError::MalformedJson { .. } => StatusCode::BAD_REQUEST,
-            ApiError::Invalid { .. } | ApiError::NotWinning { .. } | ApiError::BatchTooLarge { .. } => {
-                StatusCode::UNPROCESSABLE_ENTITY
-            }
+            ApiError::Invalid { .. }
+            | ApiError::NotWinning { .. }
+            | ApiError::BatchTooLarge { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::UnknownRuleset { .. } | ApiError::NotFound { .. } => StatusCode::NOT_FOUND,
             ApiError::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::UnsupportedMediaType { .. } => StatusCode::UNSUPPORTED_MEDIA_TYPE,
@@ -132,19 +169,38 @@ impl ApiError {
         let (detail, errors) = match self {
             ApiError::MalformedJson { detail } => (detail.clone(), vec![]),
             ApiError::Invalid { detail, errors } => (detail.clone(), errors.clone()),
-            ApiError::NotWinning { detail, .. } => {
-                (detail.clone(), vec![ProblemError { pointer: "/hand/tiles".into(), message: detail.clone() }])
-            }
+            ApiError::NotWinning { detail, .. } => (
+                detail.clone(),
+                vec![ProblemError {
+                    pointer: "/hand/tiles".into(),
+                    message: detail.clone(),
+                }],
+            ),
             ApiError::UnknownRuleset { id, pointer } => {
                 let msg = format!("no ruleset {id:?}; GET /v1/rulesets lists the ruleset ids");
-                (msg.clone(), vec![ProblemError { pointer: pointer.clone(), message: msg }])
+                (
+                    msg.clone(),
+                    vec![ProblemError {
+                        pointer: pointer.clone(),
+                        message: msg,
+                    }],
+                )
             }
-            ApiError::PayloadTooLarge { limit } => {
-                (format!("the request body is larger than the limit of {limit} bytes for this endpoint"), vec![])
-            }
+            ApiError::PayloadTooLarge { limit } => (
+                format!(
+                    "the request body is larger than the limit of {limit} bytes for this endpoint"
+                ),
+                vec![],
+            ),
             ApiError::BatchTooLarge { got, max } => {
                 let msg = format!("a batch holds at most {max} requests, got {got}");
-                (msg.clone(), vec![ProblemError { pointer: "/requests".into(), message: msg }])
+                (
+                    msg.clone(),
+                    vec![ProblemError {
+                        pointer: "/requests".into(),
+                        message: msg,
+                    }],
+                )
             }
             ApiError::UnsupportedMediaType { got } => (
                 match got {
@@ -154,9 +210,10 @@ impl ApiError {
                 vec![],
             ),
             ApiError::NotFound { path } => (format!("no resource at {path}"), vec![]),
-            ApiError::MethodNotAllowed { method, allowed } => {
-                (format!("{method} is not allowed here; allowed: {allowed}"), vec![])
-            }
+            ApiError::MethodNotAllowed { method, allowed } => (
+                format!("{method} is not allowed here; allowed: {allowed}"),
+                vec![],
+            ),
             ApiError::Internal { detail } => (detail.clone(), vec![]),
         };
         Problem {
@@ -181,7 +238,9 @@ impl std::error::Error for ApiError {}
 impl From<ScoreError> for ApiError {
     fn from(e: ScoreError) -> Self {
         match e {
-            ScoreError::Invalid(errs) => ApiError::invalid(errs.into_iter().map(ProblemError::from).collect()),
+            ScoreError::Invalid(errs) => {
+                ApiError::invalid(errs.into_iter().map(ProblemError::from).collect())
+            }
             ScoreError::NotWinning { tiles, detail } => ApiError::NotWinning { tiles, detail },
         }
     }

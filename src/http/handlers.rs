@@ -3,9 +3,9 @@
 
 use super::cache::{canonical_key, hash, hex};
 use super::dto::{
-    self, BatchRequest, BatchResponse, CompareRequest, CompareResponse, ContextDto, FalseWinRequest,
-    FalseWinResponse, HandDto, Health, HouseRulesDto, RulesetDetail, RulesetList, RulesetSummary, RulesetsDto,
-    ScoreRequest, ScoreResponse,
+    self, BatchRequest, BatchResponse, CompareRequest, CompareResponse, ContextDto,
+    FalseWinRequest, FalseWinResponse, HandDto, Health, HouseRulesDto, RulesetDetail, RulesetList,
+    RulesetSummary, RulesetsDto, ScoreRequest, ScoreResponse,
 };
 use super::error::{ApiError, Problem};
 use super::AppState;
@@ -39,7 +39,11 @@ impl CacheStatus {
 // ------------------------------------------------------------ body reading
 
 /// Checks the content type, reads at most `limit` bytes and deserialises.
-async fn read_json<T: DeserializeOwned>(req: &HttpRequest, payload: web::Payload, limit: usize) -> Result<T, ApiError> {
+async fn read_json<T: DeserializeOwned>(
+    req: &HttpRequest,
+    payload: web::Payload,
+    limit: usize,
+) -> Result<T, ApiError> {
     check_json_content_type(req)?;
     let body = read_body(req, payload, limit).await?;
     parse_json(&body)
@@ -50,16 +54,28 @@ fn check_json_content_type(req: &HttpRequest) -> Result<(), ApiError> {
         return Err(ApiError::UnsupportedMediaType { got: None });
     };
     let ct = ct.to_str().unwrap_or("");
-    let essence = ct.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
-    let ok = essence == "application/json" || (essence.starts_with("application/") && essence.ends_with("+json"));
+    let essence = ct
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
+    let ok = essence == "application/json"
+        || (essence.starts_with("application/") && essence.ends_with("+json"));
     if ok {
         Ok(())
     } else {
-        Err(ApiError::UnsupportedMediaType { got: Some(ct.chars().take(100).collect()) })
+        Err(ApiError::UnsupportedMediaType {
+            got: Some(ct.chars().take(100).collect()),
+        })
     }
 }
 
-async fn read_body(req: &HttpRequest, mut payload: web::Payload, limit: usize) -> Result<Bytes, ApiError> {
+async fn read_body(
+    req: &HttpRequest,
+    mut payload: web::Payload,
+    limit: usize,
+) -> Result<Bytes, ApiError> {
     let declared = req
         .headers()
         .get(header::CONTENT_LENGTH)
@@ -70,7 +86,9 @@ async fn read_body(req: &HttpRequest, mut payload: web::Payload, limit: usize) -
     }
     let mut body = BytesMut::with_capacity(declared.unwrap_or(1024).min(limit));
     while let Some(chunk) = payload.next().await {
-        let chunk = chunk.map_err(|e| ApiError::MalformedJson { detail: format!("could not read the body: {e}") })?;
+        let chunk = chunk.map_err(|e| ApiError::MalformedJson {
+            detail: format!("could not read the body: {e}"),
+        })?;
         if body.len() + chunk.len() > limit {
             return Err(ApiError::PayloadTooLarge { limit });
         }
@@ -83,7 +101,9 @@ async fn read_body(req: &HttpRequest, mut payload: web::Payload, limit: usize) -
 pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
     let mut de = serde_json::Deserializer::from_slice(bytes);
     let value: T = serde_path_to_error::deserialize(&mut de).map_err(path_error)?;
-    de.end().map_err(|e| ApiError::MalformedJson { detail: e.to_string() })?;
+    de.end().map_err(|e| ApiError::MalformedJson {
+        detail: e.to_string(),
+    })?;
     Ok(value)
 }
 
@@ -124,7 +144,9 @@ fn path_error(e: serde_path_to_error::Error<serde_json::Error>) -> ApiError {
             }
             ApiError::field(pointer, message)
         }
-        _ => ApiError::MalformedJson { detail: inner.to_string() },
+        _ => ApiError::MalformedJson {
+            detail: inner.to_string(),
+        },
     }
 }
 
@@ -146,11 +168,21 @@ pub fn score_body(
     let base = state
         .registry
         .get(ruleset_id)
-        .ok_or_else(|| ApiError::UnknownRuleset { id: ruleset_id.to_string(), pointer: ruleset_pointer.into() })?;
+        .ok_or_else(|| ApiError::UnknownRuleset {
+            id: ruleset_id.to_string(),
+            pointer: ruleset_pointer.into(),
+        })?;
     let house = dto::house_rules(house);
-    let ruleset: Cow<'_, Ruleset> =
-        if house.is_empty() { Cow::Borrowed(base.as_ref()) } else { Cow::Owned(base.with_house_rules(&house)?) };
-    let (hand, ctx) = hand::validate(&hand_dto.to_core(), &ctx_dto.to_core(), evaluate::allowances(&ruleset))?;
+    let ruleset: Cow<'_, Ruleset> = if house.is_empty() {
+        Cow::Borrowed(base.as_ref())
+    } else {
+        Cow::Owned(base.with_house_rules(&house)?)
+    };
+    let (hand, ctx) = hand::validate(
+        &hand_dto.to_core(),
+        &ctx_dto.to_core(),
+        evaluate::allowances(&ruleset),
+    )?;
     let key = hash(&canonical_key(base, &house, &hand, &ctx));
     if let Some(body) = state.cache.get(&key) {
         state.metrics.hit();
@@ -159,13 +191,17 @@ pub fn score_body(
     state.metrics.miss();
     let score = evaluate::score_hand(&ruleset, &hand, &ctx)?;
     let resp = ScoreResponse::new(ruleset_id, &ruleset, &ctx, &score, hex(&key));
-    let body = Bytes::from(serde_json::to_vec(&resp).map_err(|e| ApiError::Internal { detail: e.to_string() })?);
+    let body = Bytes::from(serde_json::to_vec(&resp).map_err(|e| ApiError::Internal {
+        detail: e.to_string(),
+    })?);
     state.cache.insert(key, body.clone());
     Ok((body, CacheStatus::Miss))
 }
 
 fn json_bytes(body: Bytes) -> HttpResponse {
-    HttpResponse::Ok().content_type("application/json").body(body)
+    HttpResponse::Ok()
+        .content_type("application/json")
+        .body(body)
 }
 
 fn problem_bytes(e: &ApiError) -> Vec<u8> {
@@ -232,11 +268,25 @@ fn problem_bytes(e: &ApiError) -> Vec<u8> {
             body = Problem, content_type = "application/problem+json"),
     )
 )]
-pub async fn score(state: web::Data<AppState>, req: HttpRequest, payload: web::Payload) -> Result<HttpResponse, ApiError> {
+pub async fn score(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    payload: web::Payload,
+) -> Result<HttpResponse, ApiError> {
     let r: ScoreRequest = read_json(&req, payload, state.limits.body).await?;
-    let (body, status) = score_body(&state, &r.ruleset, "/ruleset", &r.house_rules, &r.hand, &r.context)?;
+    let (body, status) = score_body(
+        &state,
+        &r.ruleset,
+        "/ruleset",
+        &r.house_rules,
+        &r.hand,
+        &r.context,
+    )?;
     let mut res = json_bytes(body);
-    res.headers_mut().insert(header::HeaderName::from_static(X_CACHE), header::HeaderValue::from_static(status.as_str()));
+    res.headers_mut().insert(
+        header::HeaderName::from_static(X_CACHE),
+        header::HeaderValue::from_static(status.as_str()),
+    );
     Ok(res)
 }
 
@@ -277,7 +327,10 @@ pub async fn score_batch(
 ) -> Result<HttpResponse, ApiError> {
     let batch: BatchRequest = read_json(&req, payload, state.limits.batch_body).await?;
     if batch.requests.len() > state.limits.batch {
-        return Err(ApiError::BatchTooLarge { got: batch.requests.len(), max: state.limits.batch });
+        return Err(ApiError::BatchTooLarge {
+            got: batch.requests.len(),
+            max: state.limits.batch,
+        });
     }
     let mut out = Vec::with_capacity(64 + batch.requests.len() * 512);
     out.extend_from_slice(b"{\"results\":[");
@@ -285,15 +338,25 @@ pub async fn score_batch(
         if i > 0 {
             out.push(b',');
         }
-        let result = from_value::<ScoreRequest>(item)
-            .and_then(|r| score_body(&state, &r.ruleset, "/ruleset", &r.house_rules, &r.hand, &r.context));
+        let result = from_value::<ScoreRequest>(item).and_then(|r| {
+            score_body(
+                &state,
+                &r.ruleset,
+                "/ruleset",
+                &r.house_rules,
+                &r.hand,
+                &r.context,
+            )
+        });
         match result {
             Ok((body, _)) => out.extend_from_slice(&body),
             Err(e) => out.extend_from_slice(&problem_bytes(&e)),
         }
     }
     out.extend_from_slice(b"]}");
-    Ok(HttpResponse::Ok().content_type("application/json").body(out))
+    Ok(HttpResponse::Ok()
+        .content_type("application/json")
+        .body(out))
 }
 
 /// Score one hand under several rulesets.
@@ -320,15 +383,29 @@ pub async fn score_batch(
         (status = 422, description = "The request breaks the schema (e.g. `rulesets` neither a list nor \"all\")", body = Problem, content_type = "application/problem+json"),
     )
 )]
-pub async fn compare(state: web::Data<AppState>, req: HttpRequest, payload: web::Payload) -> Result<HttpResponse, ApiError> {
+pub async fn compare(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    payload: web::Payload,
+) -> Result<HttpResponse, ApiError> {
     let r: CompareRequest = read_json(&req, payload, state.limits.batch_body).await?;
     let ids: Vec<(String, String)> = match &r.rulesets {
-        RulesetsDto::Word(w) if w == "all" => state.registry.ids().map(|id| (id.to_string(), "/rulesets".into())).collect(),
+        RulesetsDto::Word(w) if w == "all" => state
+            .registry
+            .ids()
+            .map(|id| (id.to_string(), "/rulesets".into()))
+            .collect(),
         RulesetsDto::Word(w) => {
-            return Err(ApiError::field("/rulesets", format!("expected a list of ruleset ids or \"all\", got {w:?}")))
+            return Err(ApiError::field(
+                "/rulesets",
+                format!("expected a list of ruleset ids or \"all\", got {w:?}"),
+            ))
         }
         RulesetsDto::List(list) if list.is_empty() => {
-            return Err(ApiError::field("/rulesets", "give at least one ruleset id, or \"all\""))
+            return Err(ApiError::field(
+                "/rulesets",
+                "give at least one ruleset id, or \"all\"",
+            ))
         }
         RulesetsDto::List(list) => {
             let mut seen = Vec::with_capacity(list.len());
@@ -354,7 +431,9 @@ pub async fn compare(state: web::Data<AppState>, req: HttpRequest, payload: web:
         }
     }
     out.extend_from_slice(b"}}");
-    Ok(HttpResponse::Ok().content_type("application/json").body(out))
+    Ok(HttpResponse::Ok()
+        .content_type("application/json")
+        .body(out))
 }
 
 /// List the rulesets.
@@ -365,7 +444,14 @@ pub async fn compare(state: web::Data<AppState>, req: HttpRequest, payload: web:
     responses((status = 200, description = "Every ruleset, in a stable order", body = RulesetList))
 )]
 pub async fn list_rulesets(state: web::Data<AppState>) -> HttpResponse {
-    let list = RulesetList { rulesets: state.registry.all().iter().map(|r| RulesetSummary::from(r.as_ref())).collect() };
+    let list = RulesetList {
+        rulesets: state
+            .registry
+            .all()
+            .iter()
+            .map(|r| RulesetSummary::from(r.as_ref()))
+            .collect(),
+    };
     HttpResponse::Ok().json(list)
 }
 
@@ -384,12 +470,18 @@ pub async fn list_rulesets(state: web::Data<AppState>) -> HttpResponse {
         (status = 404, description = "Unknown ruleset", body = Problem, content_type = "application/problem+json"),
     )
 )]
-pub async fn get_ruleset(state: web::Data<AppState>, req: HttpRequest) -> Result<HttpResponse, ApiError> {
+pub async fn get_ruleset(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
     let id = req.match_info().get("id").unwrap_or("");
     let r = state
         .registry
         .get(id)
-        .ok_or_else(|| ApiError::UnknownRuleset { id: id.to_string(), pointer: String::new() })?;
+        .ok_or_else(|| ApiError::UnknownRuleset {
+            id: id.to_string(),
+            pointer: String::new(),
+        })?;
     Ok(HttpResponse::Ok().json(RulesetDetail::from(r.as_ref())))
 }
 
@@ -415,18 +507,30 @@ pub async fn get_ruleset(state: web::Data<AppState>, req: HttpRequest) -> Result
         (status = 422, description = "The request breaks a rule", body = Problem, content_type = "application/problem+json"),
     )
 )]
-pub async fn false_win(state: web::Data<AppState>, req: HttpRequest, payload: web::Payload) -> Result<HttpResponse, ApiError> {
+pub async fn false_win(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    payload: web::Payload,
+) -> Result<HttpResponse, ApiError> {
     let r: FalseWinRequest = read_json(&req, payload, state.limits.body).await?;
     let base = state
         .registry
         .get(&r.ruleset)
-        .ok_or_else(|| ApiError::UnknownRuleset { id: r.ruleset.clone(), pointer: "/ruleset".into() })?;
+        .ok_or_else(|| ApiError::UnknownRuleset {
+            id: r.ruleset.clone(),
+            pointer: "/ruleset".into(),
+        })?;
     let house = dto::house_rules(&r.house_rules);
-    let ruleset: Cow<'_, Ruleset> =
-        if house.is_empty() { Cow::Borrowed(base.as_ref()) } else { Cow::Owned(base.with_house_rules(&house)?) };
+    let ruleset: Cow<'_, Ruleset> = if house.is_empty() {
+        Cow::Borrowed(base.as_ref())
+    } else {
+        Cow::Owned(base.with_house_rules(&house)?)
+    };
     let offender = r.offender.into();
     let payments = settle::false_win(&ruleset, offender);
-    Ok(HttpResponse::Ok().json(FalseWinResponse::new(&r.ruleset, &ruleset, offender, payments)))
+    Ok(HttpResponse::Ok().json(FalseWinResponse::new(
+        &r.ruleset, &ruleset, offender, payments,
+    )))
 }
 
 /// The OpenAPI document of this API.
@@ -437,7 +541,9 @@ pub async fn false_win(state: web::Data<AppState>, req: HttpRequest, payload: we
     responses((status = 200, description = "OpenAPI 3.1 document", content_type = "application/json", body = Object))
 )]
 pub async fn openapi_json() -> HttpResponse {
-    HttpResponse::Ok().content_type("application/json").body(super::openapi::cached())
+    HttpResponse::Ok()
+        .content_type("application/json")
+        .body(super::openapi::cached())
 }
 
 /// API documentation page (works offline; reads /openapi.json).
@@ -448,19 +554,27 @@ pub async fn openapi_json() -> HttpResponse {
     responses((status = 200, description = "HTML page", content_type = "text/html", body = String))
 )]
 pub async fn docs() -> HttpResponse {
-    HttpResponse::Ok().content_type("text/html; charset=utf-8").body(super::docs::PAGE)
+    HttpResponse::Ok()
+        .content_type("text/html; charset=utf-8")
+        .body(super::docs::PAGE)
 }
 
 /// Liveness: the process answers.
 #[utoipa::path(get, path = "/healthz", tag = "meta", responses((status = 200, description = "Alive", body = Health)))]
 pub async fn healthz(state: web::Data<AppState>) -> HttpResponse {
-    HttpResponse::Ok().json(Health { status: "ok".into(), rulesets: state.registry.all().len() })
+    HttpResponse::Ok().json(Health {
+        status: "ok".into(),
+        rulesets: state.registry.all().len(),
+    })
 }
 
 /// Readiness: the rulesets are loaded and requests are served.
 #[utoipa::path(get, path = "/readyz", tag = "meta", responses((status = 200, description = "Ready", body = Health)))]
 pub async fn readyz(state: web::Data<AppState>) -> HttpResponse {
-    HttpResponse::Ok().json(Health { status: "ready".into(), rulesets: state.registry.all().len() })
+    HttpResponse::Ok().json(Health {
+        status: "ready".into(),
+        rulesets: state.registry.all().len(),
+    })
 }
 
 /// Prometheus metrics (text format 0.0.4).
@@ -473,10 +587,14 @@ pub async fn readyz(state: web::Data<AppState>) -> HttpResponse {
 )]
 pub async fn metrics(state: web::Data<AppState>) -> HttpResponse {
     let text = state.metrics.render(state.cache.entries());
-    HttpResponse::Ok().content_type("text/plain; version=0.0.4; charset=utf-8").body(text)
+    HttpResponse::Ok()
+        .content_type("text/plain; version=0.0.4; charset=utf-8")
+        .body(text)
 }
 
 /// Any path that is not an endpoint.
 pub async fn not_found(req: HttpRequest) -> Result<HttpResponse, ApiError> {
-    Err(ApiError::NotFound { path: req.path().chars().take(200).collect() })
+    Err(ApiError::NotFound {
+        path: req.path().chars().take(200).collect(),
+    })
 }

@@ -8,7 +8,9 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 /// Upper bounds of the latency buckets, in seconds.
-pub const BUCKETS: [f64; 12] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5];
+pub const BUCKETS: [f64; 12] = [
+    0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5,
+];
 
 #[derive(Default, Clone)]
 struct Histogram {
@@ -39,8 +41,13 @@ impl Metrics {
     /// Records one finished request.
     pub fn observe(&self, route: &str, method: &str, status: u16, elapsed: Duration) {
         let secs = elapsed.as_secs_f64();
-        let Ok(mut inner) = self.inner.lock() else { return };
-        *inner.requests.entry((route.to_string(), method.to_string(), status)).or_insert(0) += 1;
+        let Ok(mut inner) = self.inner.lock() else {
+            return;
+        };
+        *inner
+            .requests
+            .entry((route.to_string(), method.to_string(), status))
+            .or_insert(0) += 1;
         let h = inner.latency.entry(route.to_string()).or_default();
         for (i, le) in BUCKETS.iter().enumerate() {
             if secs <= *le {
@@ -81,16 +88,40 @@ impl Metrics {
         for (route, h) in &latency {
             let r = escape(route);
             for (i, le) in BUCKETS.iter().enumerate() {
-                let _ = writeln!(s, "faan_http_request_duration_seconds_bucket{{route=\"{r}\",le=\"{le}\"}} {}", h.counts[i]);
+                let _ = writeln!(
+                    s,
+                    "faan_http_request_duration_seconds_bucket{{route=\"{r}\",le=\"{le}\"}} {}",
+                    h.counts[i]
+                );
             }
-            let _ = writeln!(s, "faan_http_request_duration_seconds_bucket{{route=\"{r}\",le=\"+Inf\"}} {}", h.count);
-            let _ = writeln!(s, "faan_http_request_duration_seconds_sum{{route=\"{r}\"}} {}", h.sum);
-            let _ = writeln!(s, "faan_http_request_duration_seconds_count{{route=\"{r}\"}} {}", h.count);
+            let _ = writeln!(
+                s,
+                "faan_http_request_duration_seconds_bucket{{route=\"{r}\",le=\"+Inf\"}} {}",
+                h.count
+            );
+            let _ = writeln!(
+                s,
+                "faan_http_request_duration_seconds_sum{{route=\"{r}\"}} {}",
+                h.sum
+            );
+            let _ = writeln!(
+                s,
+                "faan_http_request_duration_seconds_count{{route=\"{r}\"}} {}",
+                h.count
+            );
         }
         s.push_str("# HELP faan_cache_hits_total Score cache hits.\n# TYPE faan_cache_hits_total counter\n");
-        let _ = writeln!(s, "faan_cache_hits_total {}", self.cache_hits.load(Ordering::Relaxed));
+        let _ = writeln!(
+            s,
+            "faan_cache_hits_total {}",
+            self.cache_hits.load(Ordering::Relaxed)
+        );
         s.push_str("# HELP faan_cache_misses_total Score cache misses.\n# TYPE faan_cache_misses_total counter\n");
-        let _ = writeln!(s, "faan_cache_misses_total {}", self.cache_misses.load(Ordering::Relaxed));
+        let _ = writeln!(
+            s,
+            "faan_cache_misses_total {}",
+            self.cache_misses.load(Ordering::Relaxed)
+        );
         s.push_str("# HELP faan_cache_entries Score responses in the cache.\n# TYPE faan_cache_entries gauge\n");
         let _ = writeln!(s, "faan_cache_entries {cache_entries}");
         s
@@ -98,5 +129,7 @@ impl Metrics {
 }
 
 fn escape(v: &str) -> String {
-    v.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n")
+    v.replace('\\', "\\\\")
+        .replace('"', "\\\"")
+        .replace('\n', "\\n")
 }

@@ -37,22 +37,63 @@ pub struct AppState {
 
 /// A resource whose other methods answer 405 with a problem document.
 fn resource(path: &str, route: actix_web::Route, allowed: &'static str) -> actix_web::Resource {
-    web::resource(path).route(route).default_service(web::to(move |req: actix_web::HttpRequest| async move {
-        Err::<actix_web::HttpResponse, _>(ApiError::MethodNotAllowed { method: req.method().to_string(), allowed })
-    }))
+    web::resource(path).route(route).default_service(web::to(
+        move |req: actix_web::HttpRequest| async move {
+            Err::<actix_web::HttpResponse, _>(ApiError::MethodNotAllowed {
+                method: req.method().to_string(),
+                allowed,
+            })
+        },
+    ))
 }
 
 /// Registers every route of the API.
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.service(resource("/v1/score", web::post().to(handlers::score), "POST"))
-        .service(resource("/v1/score/batch", web::post().to(handlers::score_batch), "POST"))
-        .service(resource("/v1/compare", web::post().to(handlers::compare), "POST"))
-        .service(resource("/v1/rulesets", web::get().to(handlers::list_rulesets), "GET"))
-        .service(resource("/v1/rulesets/{id}", web::get().to(handlers::get_ruleset), "GET"))
-        .service(resource("/v1/penalties/false-win", web::post().to(handlers::false_win), "POST"))
-        .service(resource("/openapi.json", web::get().to(handlers::openapi_json), "GET"))
-        .service(resource("/docs", web::get().to(handlers::docs), "GET"))
-        .service(resource("/healthz", web::get().to(handlers::healthz), "GET"))
-        .service(resource("/readyz", web::get().to(handlers::readyz), "GET"))
-        .service(resource("/metrics", web::get().to(handlers::metrics), "GET"));
+    cfg.service(resource(
+        "/v1/score",
+        web::post().to(handlers::score),
+        "POST",
+    ))
+    .service(resource(
+        "/v1/score/batch",
+        web::post().to(handlers::score_batch),
+        "POST",
+    ))
+    .service(resource(
+        "/v1/compare",
+        web::post().to(handlers::compare),
+        "POST",
+    ))
+    .service(resource(
+        "/v1/rulesets",
+        web::get().to(handlers::list_rulesets),
+        "GET",
+    ))
+    .service(resource(
+        "/v1/rulesets/{id}",
+        web::get().to(handlers::get_ruleset),
+        "GET",
+    ))
+    .service(resource(
+        "/v1/penalties/false-win",
+        web::post().to(handlers::false_win),
+        "POST",
+    ))
+    .service(resource(
+        "/openapi.json",
+        web::get().to(handlers::openapi_json),
+        "GET",
+    ))
+    .service(resource("/docs", web::get().to(handlers::docs), "GET"))
+    .service(resource(
+        "/healthz",
+        web::get().to(handlers::healthz),
+        "GET",
+    ))
+    .service(resource("/readyz", web::get().to(handlers::readyz), "GET"))
+    .service(resource(
+        "/metrics",
+        web::get().to(handlers::metrics),
+        "GET",
+    ));
 }

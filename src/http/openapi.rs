@@ -44,7 +44,9 @@ pub struct ApiDoc;
 
 /// The document as pretty JSON (what `faan openapi` prints).
 pub fn spec_json() -> String {
-    ApiDoc::openapi().to_pretty_json().unwrap_or_else(|e| format!("{{\"error\": {:?}}}", e.to_string()))
+    ApiDoc::openapi()
+        .to_pretty_json()
+        .unwrap_or_else(|e| format!("{{\"error\": {:?}}}", e.to_string()))
 }
 
 /// The document, built once per process.
