@@ -8,6 +8,9 @@ pub mod error;
 pub mod handlers;
 pub mod metrics;
 pub mod openapi;
+// The calculator page (`web/`); named apart from `actix_web::web` used below.
+#[path = "web.rs"]
+pub mod webpage;
 
 use crate::core::Registry;
 use actix_web::web;
@@ -96,4 +99,5 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         web::get().to(handlers::metrics),
         "GET",
     ));
+    webpage::configure(cfg);
 }
