@@ -30,11 +30,19 @@ fn without(path: &[&str]) -> Value {
     v
 }
 
+/// (name, body, status, problem type, pointer expected among the errors)
+type ErrorCase = (
+    &'static str,
+    Vec<u8>,
+    u16,
+    &'static str,
+    Option<&'static str>,
+);
+
 #[tokio::test]
 async fn problems_have_status_type_and_pointer() {
     let app = spawn_app().await;
-    // (name, body, status, problem type, pointer expected among errors)
-    let cases: Vec<(&str, Vec<u8>, u16, &str, Option<&str>)> = vec![
+    let cases: Vec<ErrorCase> = vec![
         ("malformed JSON", b"{\"ruleset\": ".to_vec(), 400, "/problems/malformed-json", None),
         ("trailing characters", [serde_json::to_vec(&good()).unwrap(), b"x".to_vec()].concat(), 400, "/problems/malformed-json", None),
         ("empty body", Vec::new(), 400, "/problems/malformed-json", None),
