@@ -133,3 +133,48 @@ async fn false_win_penalty() {
     assert_eq!(v["base_points"], 8);
     assert_eq!(payments(&v), [-144, 48, 48, 48]);
 }
+
+#[tokio::test]
+async fn waits_of_nine_gates() {
+    let app = spawn_app().await;
+    let r = app
+        .post(
+            "/v1/waits",
+            &json!({"ruleset": "hkma", "hand": {"tiles": "1112345678999m"}, "context": {"seat_wind": "south", "round_wind": "east"}}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    let v = r.json();
+    let waits = v["waits"].as_array().unwrap();
+    let tiles: Vec<&str> = waits.iter().map(|w| w["tile"].as_str().unwrap()).collect();
+    assert_eq!(
+        tiles,
+        ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m"]
+    );
+    assert_eq!(waits[0]["unseen"], 1);
+    assert_eq!(waits[4]["unseen"], 3);
+    for w in waits {
+        for how in ["discard", "self_draw"] {
+            assert_eq!(w[how]["total_faan"], 10, "{w}");
+            assert_eq!(w[how]["meets_minimum"], true);
+            assert!(w[how]["base_points"].is_u64() && w[how]["lines"].is_array());
+        }
+    }
+    // A winning tile, or win_by, is a 422 with its pointer.
+    let r = app
+        .post(
+            "/v1/waits",
+            &json!({"ruleset": "hkma", "hand": {"tiles": "1112345678999m", "winning_tile": "1m"}, "context": {"seat_wind": "south", "round_wind": "east"}}),
+        )
+        .await;
+    assert_eq!(r.status, 422);
+    assert_eq!(r.json()["errors"][0]["pointer"], "/hand/winning_tile");
+    let r = app
+        .post(
+            "/v1/waits",
+            &json!({"ruleset": "hkma", "hand": {"tiles": "1112345678999m"}, "context": {"win_by": "discard", "seat_wind": "south", "round_wind": "east"}}),
+        )
+        .await;
+    assert_eq!(r.status, 422);
+    assert_eq!(r.json()["errors"][0]["pointer"], "/context/win_by");
+}
