@@ -868,3 +868,96 @@ pub struct Health {
     /// Rulesets loaded.
     pub rulesets: usize,
 }
+
+/// POST /v1/waits: a hand one tile short (no `winning_tile`), and the seat.
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WaitsRequest {
+    #[schema(example = "hkma")]
+    pub ruleset: String,
+    /// 13 tiles plus one per kong, without `winning_tile`.
+    pub hand: HandDto,
+    pub context: WaitContextDto,
+    #[serde(default)]
+    pub house_rules: Option<HouseRulesDto>,
+}
+
+/// The circumstances that apply whatever the winning tile (no `win_by`, no `discarder`).
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WaitContextDto {
+    pub seat_wind: WindDto,
+    pub round_wind: WindDto,
+    /// The win would be on the last wall tile (or the discard after it).
+    #[serde(default)]
+    pub last_tile: bool,
+}
+
+impl WaitContextDto {
+    pub fn to_core(&self) -> crate::core::waits::WaitContext {
+        crate::core::waits::WaitContext {
+            seat_wind: self.seat_wind.into(),
+            round_wind: self.round_wind.into(),
+            last_tile: self.last_tile,
+        }
+    }
+}
+
+/// The best evaluation of a win on one wait.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
+pub struct WaitScore {
+    pub lines: Vec<LineDto>,
+    pub total_faan: u32,
+    pub meets_minimum: bool,
+    pub base_points: u64,
+    pub payments: Payments,
+}
+
+/// One tile that completes the hand.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
+pub struct WaitDto {
+    #[schema(example = "5m")]
+    pub tile: String,
+    /// Copies not in the hand or its melds.
+    pub unseen: u8,
+    /// The win on a discard from the seat before the winner (null: not a win that way).
+    pub discard: Option<WaitScore>,
+    /// The win on a self-draw (null: not a win that way).
+    pub self_draw: Option<WaitScore>,
+}
+
+/// POST /v1/waits, 200.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
+pub struct WaitsResponse {
+    pub ruleset: String,
+    /// Every wait, in tile order (empty: the hand is not waiting).
+    pub waits: Vec<WaitDto>,
+}
+
+fn wait_score(ruleset: &Ruleset, s: &Score, on_discard: bool) -> WaitScore {
+    let best = s.best();
+    WaitScore {
+        lines: lines_dto(ruleset, best, on_discard),
+        total_faan: best.total_faan,
+        meets_minimum: s.meets_minimum,
+        base_points: s.base_points,
+        payments: s.payments.into(),
+    }
+}
+
+impl WaitsResponse {
+    pub fn new(ruleset_id: &str, ruleset: &Ruleset, waits: &[crate::core::waits::Wait]) -> Self {
+        WaitsResponse {
+            ruleset: ruleset_id.into(),
+            waits: waits
+                .iter()
+                .map(|w| WaitDto {
+                    tile: w.tile.to_string(),
+                    unseen: w.unseen,
+                    discard: w.discard.as_ref().map(|s| wait_score(ruleset, s, true)),
+                    self_draw: w.self_draw.as_ref().map(|s| wait_score(ruleset, s, false)),
+                })
+                .collect(),
+        }
+    }
+}

@@ -7,6 +7,7 @@ use super::dto::{
     FalseWinRequest, FalseWinResponse, HandDto, Health, HouseRulesDto, RulesetDetail, RulesetList,
     RulesetSummary, RulesetsDto, ScoreRequest, ScoreResponse,
 };
+use super::dto::{WaitsRequest, WaitsResponse};
 use super::error::{ApiError, Problem};
 use super::AppState;
 use crate::core::{evaluate, hand, settle, Ruleset};
@@ -434,6 +435,53 @@ pub async fn compare(
     Ok(HttpResponse::Ok()
         .content_type("application/json")
         .body(out))
+}
+
+/// Every tile that completes a hand one tile short.
+///
+/// For each wait: how many copies are unseen, and the best evaluation of a
+/// win on it by discard (from the seat before the winner) and by self-draw.
+#[utoipa::path(
+    post,
+    path = "/v1/waits",
+    tag = "scoring",
+    request_body(
+        content = WaitsRequest,
+        content_type = "application/json",
+        example = json!({"ruleset": "hkma",
+            "hand": {"tiles": "1112345678999m"},
+            "context": {"seat_wind": "south", "round_wind": "east"}})
+    ),
+    responses(
+        (status = 200, description = "The waits in tile order", body = WaitsResponse),
+        (status = 400, description = "Malformed JSON", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "Unknown ruleset (pointer `/ruleset`)", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "Body over the limit", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "Content-Type is not application/json", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "The request breaks a rule (e.g. a winning tile given, or the wrong number of tiles)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn waits(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    payload: web::Payload,
+) -> Result<HttpResponse, ApiError> {
+    let r: WaitsRequest = read_json(&req, payload, state.limits.body).await?;
+    let base = state
+        .registry
+        .get(&r.ruleset)
+        .ok_or_else(|| ApiError::UnknownRuleset {
+            id: r.ruleset.clone(),
+            pointer: "/ruleset".into(),
+        })?;
+    let house = dto::house_rules(&r.house_rules);
+    let ruleset: Cow<'_, Ruleset> = if house.is_empty() {
+        Cow::Borrowed(base.as_ref())
+    } else {
+        Cow::Owned(base.with_house_rules(&house)?)
+    };
+    let found = crate::core::waits::waits(&ruleset, &r.hand.to_core(), &r.context.to_core())?;
+    Ok(HttpResponse::Ok().json(WaitsResponse::new(&r.ruleset, &ruleset, &found)))
 }
 
 /// List the rulesets.

@@ -52,52 +52,42 @@ fn resource(path: &str, route: actix_web::Route, allowed: &'static str) -> actix
 
 /// Registers every route of the API.
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.service(resource(
-        "/v1/score",
-        web::post().to(handlers::score),
-        "POST",
-    ))
-    .service(resource(
-        "/v1/score/batch",
-        web::post().to(handlers::score_batch),
-        "POST",
-    ))
-    .service(resource(
-        "/v1/compare",
-        web::post().to(handlers::compare),
-        "POST",
-    ))
-    .service(resource(
-        "/v1/rulesets",
-        web::get().to(handlers::list_rulesets),
-        "GET",
-    ))
-    .service(resource(
-        "/v1/rulesets/{id}",
-        web::get().to(handlers::get_ruleset),
-        "GET",
-    ))
-    .service(resource(
-        "/v1/penalties/false-win",
-        web::post().to(handlers::false_win),
-        "POST",
-    ))
-    .service(resource(
-        "/openapi.json",
-        web::get().to(handlers::openapi_json),
-        "GET",
-    ))
-    .service(resource("/docs", web::get().to(handlers::docs), "GET"))
-    .service(resource(
-        "/healthz",
-        web::get().to(handlers::healthz),
-        "GET",
-    ))
-    .service(resource("/readyz", web::get().to(handlers::readyz), "GET"))
-    .service(resource(
-        "/metrics",
-        web::get().to(handlers::metrics),
-        "GET",
-    ));
+    let routes: [(&str, actix_web::Route, &'static str); 12] = [
+        ("/v1/score", web::post().to(handlers::score), "POST"),
+        (
+            "/v1/score/batch",
+            web::post().to(handlers::score_batch),
+            "POST",
+        ),
+        ("/v1/compare", web::post().to(handlers::compare), "POST"),
+        ("/v1/waits", web::post().to(handlers::waits), "POST"),
+        (
+            "/v1/penalties/false-win",
+            web::post().to(handlers::false_win),
+            "POST",
+        ),
+        (
+            "/v1/rulesets",
+            web::get().to(handlers::list_rulesets),
+            "GET",
+        ),
+        (
+            "/v1/rulesets/{id}",
+            web::get().to(handlers::get_ruleset),
+            "GET",
+        ),
+        (
+            "/openapi.json",
+            web::get().to(handlers::openapi_json),
+            "GET",
+        ),
+        ("/docs", web::get().to(handlers::docs), "GET"),
+        ("/healthz", web::get().to(handlers::healthz), "GET"),
+        ("/readyz", web::get().to(handlers::readyz), "GET"),
+        ("/metrics", web::get().to(handlers::metrics), "GET"),
+    ];
+    for (path, route, allowed) in routes {
+        cfg.service(resource(path, route, allowed));
+    }
     webpage::configure(cfg);
 }

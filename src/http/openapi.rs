@@ -18,6 +18,7 @@ use utoipa::OpenApi;
         handlers::score,
         handlers::score_batch,
         handlers::compare,
+        handlers::waits,
         handlers::false_win,
         handlers::list_rulesets,
         handlers::get_ruleset,
@@ -33,6 +34,7 @@ use utoipa::OpenApi;
         ScoreResponse, Decomposition, SetDto, LineDto, Payments, MoneyDto, MoneyPayments,
         BatchResponse, CompareResponse, FalseWinResponse, RulesetList, RulesetSummary, RulesetDetail,
         PatternDto, PointsDtoOut, PaymentDto, Health, Problem, ProblemError,
+        WaitsRequest, WaitContextDto, WaitsResponse, WaitDto, WaitScore,
     )),
     tags(
         (name = "scoring", description = "Score hands, batches and comparisons; penalties"),

@@ -1,0 +1,95 @@
+//! The response cache: keyed by the validated hand, so tile order does not matter.
+
+use crate::helpers::{spawn_app, spawn_with};
+use faan::config::ServeArgs;
+use serde_json::{json, Value};
+
+fn quiet(tiles: &str) -> Value {
+    json!({"ruleset": "wisteria-court",
+        "hand": {"tiles": tiles, "winning_tile": "9p"},
+        "context": {"win_by": "self_draw", "seat_wind": "south", "round_wind": "east"}})
+}
+
+#[tokio::test]
+async fn same_hand_in_another_order_is_a_hit_with_identical_body() {
+    let app = spawn_app().await;
+    let miss = app.post("/v1/score", &quiet("123456m789p23455s")).await;
+    assert_eq!(miss.status, 200);
+    assert_eq!(miss.header("x-cache").as_deref(), Some("miss"));
+    let hit = app.post("/v1/score", &quiet("55s987p234s654m321m")).await;
+    assert_eq!(hit.header("x-cache").as_deref(), Some("hit"));
+    assert_eq!(
+        hit.bytes, miss.bytes,
+        "a hit's body is byte-identical to the miss's"
+    );
+    assert_eq!(hit.json()["hand_hash"], miss.json()["hand_hash"]);
+}
+
+#[tokio::test]
+async fn different_house_rules_or_context_is_a_miss() {
+    let app = spawn_app().await;
+    let base = quiet("123456m789p23455s");
+    let first = app.post("/v1/score", &base).await;
+    let hash = first.json()["hand_hash"].clone();
+
+    let mut house = base.clone();
+    house["house_rules"] = json!({"min_faan": 3});
+    let mut seat = base.clone();
+    seat["context"]["seat_wind"] = json!("north");
+    let mut last = base.clone();
+    last["context"]["last_tile"] = json!(true);
+    let mut ruleset = base.clone();
+    ruleset["ruleset"] = json!("hkma");
+    for (name, req) in [
+        ("house rules", house),
+        ("seat", seat),
+        ("last tile", last),
+        ("ruleset", ruleset),
+    ] {
+        let r = app.post("/v1/score", &req).await;
+        assert_eq!(r.status, 200, "{name}: {}", r.text());
+        assert_eq!(r.header("x-cache").as_deref(), Some("miss"), "{name}");
+        assert_ne!(r.json()["hand_hash"], hash, "{name}: another hash");
+        let again = app.post("/v1/score", &req).await;
+        assert_eq!(
+            again.header("x-cache").as_deref(),
+            Some("hit"),
+            "{name}: second time"
+        );
+    }
+}
+
+#[tokio::test]
+async fn hand_hash_is_stable_across_restarts_and_without_cache() {
+    let a = spawn_app().await;
+    let b = spawn_with(ServeArgs {
+        cache_size: 0,
+        ..ServeArgs::for_tests()
+    })
+    .await;
+    let ra = a.post("/v1/score", &quiet("123456m789p23455s")).await;
+    let rb = b.post("/v1/score", &quiet("123456m789p23455s")).await;
+    assert_eq!(ra.json()["hand_hash"], rb.json()["hand_hash"]);
+    let rb2 = b.post("/v1/score", &quiet("123456m789p23455s")).await;
+    assert_eq!(
+        rb2.header("x-cache").as_deref(),
+        Some("miss"),
+        "size 0 disables the cache"
+    );
+    assert_eq!(rb2.bytes, rb.bytes);
+}
+
+#[tokio::test]
+async fn batch_and_compare_use_the_cache() {
+    let app = spawn_app().await;
+    let single = app.post("/v1/score", &quiet("123456m789p23455s")).await;
+    let batch = app
+        .post(
+            "/v1/score/batch",
+            &json!({"requests": [quiet("55s987p234s654m321m")]}),
+        )
+        .await;
+    assert_eq!(batch.json()["results"][0], single.json());
+    let metrics = app.get("/metrics").await.text();
+    assert!(metrics.contains("faan_cache_hits_total 1\n"), "{metrics}");
+}

@@ -1,0 +1,243 @@
+//! Rulesets, OpenAPI, docs, health, metrics and request ids.
+
+use crate::helpers::spawn_app;
+use serde_json::json;
+
+#[tokio::test]
+async fn rulesets_list_and_detail() {
+    let app = spawn_app().await;
+    let v = app.get("/v1/rulesets").await.json();
+    let list = v["rulesets"].as_array().unwrap();
+    for id in ["wisteria-court", "hkma", "sc-hk13"] {
+        let r = list
+            .iter()
+            .find(|r| r["id"] == id)
+            .unwrap_or_else(|| panic!("{id} listed: {v}"));
+        for key in ["name", "source", "summary", "min_faan", "limit"] {
+            assert!(r.get(key).is_some(), "{id}: {key}");
+        }
+    }
+
+    let r = app.get("/v1/rulesets/wisteria-court").await;
+    assert_eq!(r.status, 200);
+    let d = r.json();
+    assert_eq!(
+        d["points"]["table"],
+        json!([1, 2, 4, 8, 16, 24, 32, 48, 64, 96, 128])
+    );
+    assert_eq!(
+        d["payment"],
+        json!({"discarder": 2.0, "others": 1.0, "self_draw": 2.0, "robbing_kong": "as_discard"})
+    );
+    assert_eq!(d["min_faan"], 0);
+    assert_eq!(d["min_faan_settings"], json!([0, 1, 3]));
+    assert_eq!(d["limit"], 10);
+    assert!(!d["notes"].as_array().unwrap().is_empty());
+    let patterns = d["patterns"].as_array().unwrap();
+    let find = |id: &str| {
+        patterns
+            .iter()
+            .find(|p| p["id"] == id)
+            .unwrap_or_else(|| panic!("{id}"))
+    };
+    assert_eq!(find("all_pungs")["value"], 3);
+    assert_eq!(find("thirteen_orphans")["value"], "limit");
+    assert_eq!(find("thirteen_orphans")["faan"], 10);
+    assert_eq!(
+        find("small_three_dragons")["contains"],
+        json!(["dragon_pung"])
+    );
+    assert_eq!(
+        find("concealed_hand")["conditions"]["allow_concealed_kong"],
+        true
+    );
+
+    // Every listed ruleset has a detail page whose table runs from 0 to the limit.
+    for r in list {
+        let id = r["id"].as_str().unwrap();
+        let d = app.get(&format!("/v1/rulesets/{id}")).await.json();
+        let limit = d["limit"].as_u64().unwrap() as usize;
+        assert_eq!(
+            d["points"]["table"].as_array().unwrap().len(),
+            limit + 1,
+            "{id}"
+        );
+    }
+    let hkma = app.get("/v1/rulesets/hkma").await.json();
+    assert_eq!(hkma["payment"]["discarder"], 4.0);
+    assert_eq!(hkma["payment"]["others"], 0.0);
+}
+
+#[tokio::test]
+async fn openapi_is_served_and_matches_the_committed_file() {
+    let app = spawn_app().await;
+    let generated = faan::http::openapi::spec_json();
+    let served = app.get("/openapi.json").await;
+    assert_eq!(served.status, 200);
+    assert_eq!(served.text(), generated);
+    let committed =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/openapi/openapi.json"))
+            .unwrap_or_default();
+    assert!(
+        committed.trim_end() == generated.trim_end(),
+        "openapi/openapi.json is out of date; regenerate it with `cargo run -- openapi > openapi/openapi.json`"
+    );
+    let spec = served.json();
+    for path in [
+        "/v1/score",
+        "/v1/score/batch",
+        "/v1/compare",
+        "/v1/rulesets",
+        "/v1/rulesets/{id}",
+        "/v1/penalties/false-win",
+        "/healthz",
+        "/readyz",
+        "/metrics",
+        "/openapi.json",
+        "/docs",
+    ] {
+        assert!(spec["paths"].get(path).is_some(), "{path} documented");
+    }
+    let score = &spec["paths"]["/v1/score"]["post"];
+    for status in ["200", "400", "404", "413", "415", "422"] {
+        assert!(
+            score["responses"].get(status).is_some(),
+            "/v1/score documents {status}"
+        );
+    }
+    let examples = score["requestBody"]["content"]["application/json"]["examples"]
+        .as_object()
+        .unwrap();
+    assert!(examples.contains_key("wisteria_quiet_hand"));
+    for schema in [
+        "ScoreRequest",
+        "ScoreResponse",
+        "Problem",
+        "RulesetDetail",
+        "BatchRequest",
+        "CompareRequest",
+    ] {
+        assert!(
+            spec["components"]["schemas"].get(schema).is_some(),
+            "schema {schema}"
+        );
+    }
+}
+
+/// The examples in the OpenAPI document are real requests: each scores (or fails) as it says.
+#[tokio::test]
+async fn openapi_request_examples_are_accepted() {
+    let app = spawn_app().await;
+    let spec: serde_json::Value = serde_json::from_str(&faan::http::openapi::spec_json()).unwrap();
+    let examples = spec["paths"]["/v1/score"]["post"]["requestBody"]["content"]["application/json"]
+        ["examples"]
+        .as_object()
+        .unwrap();
+    for (name, ex) in examples {
+        let r = app.post("/v1/score", &ex["value"]).await;
+        assert_eq!(r.status, 200, "example {name}: {}", r.text());
+    }
+}
+
+#[tokio::test]
+async fn docs_page_is_served_and_self_contained() {
+    let app = spawn_app().await;
+    let r = app.get("/docs").await;
+    assert_eq!(r.status, 200);
+    assert!(r.header("content-type").unwrap().starts_with("text/html"));
+    let html = r.text();
+    assert!(html.contains("/openapi.json"));
+    assert!(
+        !html.contains("https://") && !html.contains("http://"),
+        "no external resources"
+    );
+}
+
+#[tokio::test]
+async fn health_and_readiness() {
+    let app = spawn_app().await;
+    for path in ["/healthz", "/readyz"] {
+        let r = app.get(path).await;
+        assert_eq!(r.status, 200, "{path}");
+        assert!(r.json()["rulesets"].as_u64().unwrap() >= 1);
+    }
+}
+
+fn counter(text: &str, prefix: &str) -> u64 {
+    text.lines()
+        .find(|l| l.starts_with(prefix))
+        .and_then(|l| l.rsplit(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0)
+}
+
+#[tokio::test]
+async fn metrics_counters_move() {
+    let app = spawn_app().await;
+    let req = json!({"ruleset": "wisteria-court",
+        "hand": {"tiles": "123456m789p23455s", "winning_tile": "9p"},
+        "context": {"win_by": "self_draw", "seat_wind": "south", "round_wind": "east"}});
+    let ok = "faan_http_requests_total{route=\"/v1/score\",method=\"POST\",status=\"200\"}";
+    let before = app.get("/metrics").await.text();
+    app.post("/v1/score", &req).await;
+    app.post("/v1/score", &req).await;
+    app.get("/nowhere").await;
+    let r = app.get("/metrics").await;
+    assert!(r.header("content-type").unwrap().starts_with("text/plain"));
+    let after = r.text();
+    assert_eq!(counter(&after, ok), counter(&before, ok) + 2, "{after}");
+    assert_eq!(counter(&after, "faan_cache_misses_total"), 1);
+    assert_eq!(counter(&after, "faan_cache_hits_total"), 1);
+    assert_eq!(counter(&after, "faan_cache_entries"), 1);
+    assert!(after.contains("route=\"unmatched\",method=\"GET\",status=\"404\""));
+    assert!(
+        after.contains(
+            "faan_http_request_duration_seconds_bucket{route=\"/v1/score\",le=\"+Inf\"} 2"
+        ),
+        "{after}"
+    );
+    assert!(after.contains("# TYPE faan_http_request_duration_seconds histogram"));
+}
+
+#[tokio::test]
+async fn request_id_is_echoed_or_generated() {
+    let app = spawn_app().await;
+    let r = app
+        .send(
+            app.client
+                .get(format!("{}/healthz", app.base))
+                .header("x-request-id", "abc-123"),
+        )
+        .await;
+    assert_eq!(r.header("x-request-id").as_deref(), Some("abc-123"));
+    let a = app.get("/healthz").await.header("x-request-id").unwrap();
+    let b = app.get("/nowhere").await.header("x-request-id").unwrap();
+    assert!(!a.is_empty() && a != b, "generated ids differ: {a} {b}");
+}
+
+#[tokio::test]
+async fn rulesets_dir_replaces_the_builtin_rulesets() {
+    let dir = std::env::temp_dir().join(format!("faan-rulesets-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/rulesets/wisteria-court.toml"
+    ))
+    .unwrap();
+    std::fs::write(dir.join("only.toml"), &text).unwrap();
+    std::fs::write(dir.join("ignored.txt"), "not a ruleset").unwrap();
+    let config = faan::config::ServeArgs {
+        rulesets_dir: Some(dir.clone()),
+        ..faan::config::ServeArgs::for_tests()
+    };
+    let app = crate::helpers::spawn_with(config.clone()).await;
+    let v = app.get("/v1/rulesets").await.json();
+    assert_eq!(v["rulesets"].as_array().unwrap().len(), 1);
+
+    std::fs::write(dir.join("broken.toml"), "id = 3").unwrap();
+    let err = faan::startup::Application::build(&config)
+        .err()
+        .expect("a broken file stops start-up");
+    assert!(err.to_string().contains("broken.toml"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
