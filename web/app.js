@@ -386,10 +386,13 @@
 
   function contextBody(waiting) {
     var c = { seat_wind: $("seat-wind").value, round_wind: $("round-wind").value };
-    if (!waiting) {
-      c.win_by = $("win-by").value;
-      if ($("discarder").value && c.win_by !== "self_draw") c.discarder = $("discarder").value;
+    if (waiting) {
+      // POST /v1/waits takes only what holds whatever the winning tile is.
+      if ($("last-tile").checked) c.last_tile = true;
+      return c;
     }
+    c.win_by = $("win-by").value;
+    if ($("discarder").value && c.win_by !== "self_draw") c.discarder = $("discarder").value;
     if ($("replacement").value !== "none") c.replacement = $("replacement").value;
     [["double-kong", "double_kong"], ["last-tile", "last_tile"], ["heavenly", "heavenly"], ["earthly", "earthly"], ["flower-win", "flower_win"]].forEach(function (p) {
       if ($(p[0]).checked) c[p[1]] = true;
@@ -508,7 +511,7 @@
   function placeError(pointer, message) {
     var slot = slotFor(pointer);
     if (slot) {
-      slot.appendChild(el("span", { className: "msg", "data-pointer": pointer, text: message }));
+      slot.appendChild(el("span", { className: "msg", "data-error-pointer": pointer, text: message }));
       slot.hidden = false;
     }
     var field = fieldFor(pointer);
@@ -533,7 +536,7 @@
     var list = $("error-list");
     errors.forEach(function (e) {
       var field = placeError(e.pointer || "", e.message || "");
-      var li = el("li", { "data-pointer": e.pointer || "" }, [
+      var li = el("li", { "data-error-pointer": e.pointer || "" }, [
         el("code", { text: e.pointer || "(request)" }), " ", e.message || ""
       ]);
       if (field) {
