@@ -222,6 +222,25 @@ impl Browser {
         .expect("resize the window");
     }
 
+    /// Sizes the window so that the page itself (the viewport) is `width` x `height`.
+    async fn viewport(&self, width: u32, height: u32) {
+        self.window(width, height).await;
+        let inner = self
+            .js("return [window.innerWidth, window.innerHeight]")
+            .await;
+        let (iw, ih) = (
+            inner[0].as_u64().unwrap_or(u64::from(width)) as u32,
+            inner[1].as_u64().unwrap_or(u64::from(height)) as u32,
+        );
+        if (iw, ih) != (width, height) {
+            self.window(
+                2 * width - iw.min(2 * width),
+                2 * height - ih.min(2 * height),
+            )
+            .await;
+        }
+    }
+
     async fn find(&self, css: &str) -> Result<String, WdError> {
         let v = self
             .cmd(
@@ -378,7 +397,7 @@ async fn calculator_page_in_a_real_browser() {
         Err(e) => panic!("browser test: {e}"),
     };
 
-    browser.window(1280, 1000).await;
+    browser.viewport(1280, 1000).await;
     browser.goto(&format!("{base}/")).await;
     let start = Instant::now();
     while browser
@@ -469,10 +488,11 @@ async fn calculator_page_in_a_real_browser() {
         "the chosen reading is shown"
     );
     assert!(!browser.displayed("#error-summary").await);
+    browser.js("window.scrollTo(0, 0); return null").await;
     browser.screenshot("browser-quiet-hand.png").await;
 
     // The same result on a phone-width screen: nothing wider than the screen.
-    browser.window(375, 800).await;
+    browser.viewport(375, 800).await;
     let width = browser
         .js("return [window.innerWidth, document.documentElement.scrollWidth]")
         .await;
@@ -484,7 +504,9 @@ async fn calculator_page_in_a_real_browser() {
         .js("document.getElementById('output').scrollIntoView({block: 'start'}); return null")
         .await;
     browser.screenshot("browser-quiet-hand-phone.png").await;
-    browser.window(1280, 1000).await;
+    browser.js("window.scrollTo(0, 0); return null").await;
+    browser.screenshot("browser-phone-hand.png").await;
+    browser.viewport(1280, 1000).await;
 
     // The compare view: every ruleset side by side, Wisteria Court at 4 faan.
     browser.click("#btn-compare").await;
@@ -498,6 +520,7 @@ async fn calculator_page_in_a_real_browser() {
         cards.as_u64().unwrap_or(0) >= 2,
         "several rulesets compared, got {cards}"
     );
+    browser.js("window.scrollTo(0, 0); return null").await;
     browser.screenshot("browser-compare.png").await;
 
     // The waits view: take the winning 9p back out; 6p and 9p complete it.

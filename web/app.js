@@ -644,6 +644,7 @@
     var order = state.rulesets.map(function (r) { return r.id; }).filter(function (id) { return ids.indexOf(id) >= 0; });
     ids.forEach(function (id) { if (order.indexOf(id) < 0) order.push(id); });
     var selected = $("ruleset").value;
+    if (order.indexOf(selected) > 0) { order.splice(order.indexOf(selected), 1); order.unshift(selected); }
     order.forEach(function (id) {
       var r = res.results[id];
       var card = el("article", { className: "cmp" + (id === selected ? " selected" : ""), id: "compare-" + id, "data-ruleset": id }, [
