@@ -361,6 +361,13 @@ fn base64_decode(s: &str) -> Vec<u8> {
 
 // ------------------------------------------------------------------ test
 
+/// Says why the test is skipped on the real stderr (cargo test's capture
+/// would hide an `eprintln!` of a passing test).
+fn skip(msg: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "SKIPPED {msg}");
+}
+
 #[tokio::test]
 async fn calculator_page_in_a_real_browser() {
     let Some(chromedriver) = find_binary(
@@ -373,7 +380,9 @@ async fn calculator_page_in_a_real_browser() {
         if required() {
             panic!("{msg}; FAAN_BROWSER_TEST=1 makes this a failure");
         }
-        eprintln!("SKIPPED {msg}; set FAAN_BROWSER_TEST=1 to make a missing browser fail");
+        skip(&format!(
+            "{msg}; set FAAN_BROWSER_TEST=1 to make a missing browser fail"
+        ));
         return;
     };
     let chromium = find_binary(
@@ -391,7 +400,7 @@ async fn calculator_page_in_a_real_browser() {
     let browser = match Browser::start(&chromedriver, chromium.as_deref()).await {
         Ok(b) => b,
         Err(e) if !required() && chromium.is_none() => {
-            eprintln!("SKIPPED browser test: {e} (no chromium binary found; set FAAN_BROWSER_TEST=1 to make this fail)");
+            skip(&format!("browser test: {e} (no chromium binary found; set FAAN_BROWSER_TEST=1 to make this fail)"));
             return;
         }
         Err(e) => panic!("browser test: {e}"),
