@@ -588,6 +588,25 @@ async fn calculator_page_in_a_real_browser() {
     assert!(!browser.displayed("#result").await, "no stale result");
     browser.screenshot("browser-five-tiles-error.png").await;
 
+    // A discard "from" the winner's own seat: the error sits by the discarder.
+    browser.click("#win-by option[value=\"discard\"]").await;
+    browser.click("#discarder option[value=\"south\"]").await;
+    browser.click("#btn-score").await;
+    browser
+        .wait_text(
+            "[data-error-for=\"/context/discarder\"]",
+            "the discarder error",
+            |t| t.contains("winner"),
+        )
+        .await;
+    assert_eq!(
+        browser
+            .js("return document.querySelector('[data-error-for=\"/context/discarder\"]').closest('[data-pointer]').contains(document.getElementById('discarder'))")
+            .await,
+        json!(true),
+        "the discarder error sits beside the discarder select"
+    );
+
     drop(browser);
     handle.stop(false).await;
 }

@@ -25,14 +25,14 @@
   var SUIT_BASE = { m: 0x1f007, s: 0x1f010, p: 0x1f019 };
   var SUIT_ORDER = { m: 0, p: 1, s: 2, z: 3 };
   var FLOWERS = [
-    { id: "F1", name: "Plum (East)", cp: 0x1f022 },
-    { id: "F2", name: "Orchid (South)", cp: 0x1f023 },
-    { id: "F3", name: "Chrysanthemum (West)", cp: 0x1f025 },
-    { id: "F4", name: "Bamboo (North)", cp: 0x1f024 },
-    { id: "S1", name: "Spring (East)", cp: 0x1f026 },
-    { id: "S2", name: "Summer (South)", cp: 0x1f027 },
-    { id: "S3", name: "Autumn (West)", cp: 0x1f028 },
-    { id: "S4", name: "Winter (North)", cp: 0x1f029 }
+    { id: "F1", short: "Plum", name: "Plum (East)", cp: 0x1f022 },
+    { id: "F2", short: "Orch", name: "Orchid (South)", cp: 0x1f023 },
+    { id: "F3", short: "Chry", name: "Chrysanthemum (West)", cp: 0x1f025 },
+    { id: "F4", short: "Bamb", name: "Bamboo (North)", cp: 0x1f024 },
+    { id: "S1", short: "Spr", name: "Spring (East)", cp: 0x1f026 },
+    { id: "S2", short: "Sum", name: "Summer (South)", cp: 0x1f027 },
+    { id: "S3", short: "Aut", name: "Autumn (West)", cp: 0x1f028 },
+    { id: "S4", short: "Win", name: "Winter (North)", cp: 0x1f029 }
   ];
   var SEATS = ["east", "south", "west", "north"];
   var TEXT_STYLE = "\uFE0E"; // ask for the text (not emoji) form of U+1F004
@@ -193,7 +193,7 @@
         "aria-pressed": on ? "true" : "false", title: f.name
       }, [
         el("span", { className: "glyph", "aria-hidden": "true", text: String.fromCodePoint(f.cp) }),
-        el("span", { className: "face", "aria-hidden": "true" }, [el("span", { className: "face-main", text: f.id })]),
+        el("span", { className: "face", "aria-hidden": "true" }, [el("span", { className: "face-main", text: f.short })]),
         el("span", { className: "code", text: f.id })
       ]));
     });
