@@ -280,6 +280,15 @@
   function setTarget(v) {
     var r = document.querySelector("input[name=target][value='" + v + "']");
     if (r) r.checked = true;
+    syncTarget();
+  }
+
+  // Mark the chosen "palette adds" choice (for browsers without CSS :has()).
+  function syncTarget() {
+    Array.prototype.forEach.call(document.querySelectorAll("#target label"), function (l) {
+      var input = l.querySelector("input");
+      l.classList.toggle("on", !!(input && input.checked));
+    });
   }
 
   function say(msg) { $("palette-message").textContent = msg || ""; }
@@ -761,6 +770,8 @@
     syncWinBy();
     syncHouseRules();
 
+    $("target").addEventListener("change", syncTarget);
+    syncTarget();
     $("palette").addEventListener("click", function (e) {
       var b = e.target.closest("[data-tile]");
       if (b) paletteClick(b.getAttribute("data-tile"));
