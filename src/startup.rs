@@ -140,7 +140,9 @@ pub fn init_logging(config: &ServeArgs) {
         Some(l) => EnvFilter::try_new(l).unwrap_or_else(|_| EnvFilter::new("info")),
         None => EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")),
     };
+    let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
     let builder = tracing_subscriber::fmt()
+        .with_ansi(ansi)
         .with_env_filter(filter)
         .with_writer(std::io::stderr);
     let _ = match config.log_format {
