@@ -46,7 +46,7 @@ pub struct ServeArgs {
     /// Worker threads (default: the number of CPUs).
     #[arg(long, env = "FAAN_WORKERS")]
     pub workers: Option<usize>,
-    /// Largest body accepted by POST /v1/score and /v1/penalties/false-win, in bytes.
+    /// Largest body accepted by POST /v1/score, /v1/waits and /v1/penalties/false-win, in bytes.
     #[arg(long, env = "FAAN_BODY_LIMIT", default_value_t = 64 * 1024)]
     pub body_limit: usize,
     /// Largest body accepted by POST /v1/score/batch and /v1/compare, in bytes.

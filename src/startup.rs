@@ -158,7 +158,6 @@ pub fn serve(config: ServeArgs) -> ExitCode {
         Ok(app) => app,
         Err(e) => {
             eprintln!("faan: {e}");
-            tracing::error!(error = %e, "start-up failed");
             return ExitCode::FAILURE;
         }
     };
