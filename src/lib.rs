@@ -1,1 +1,4 @@
+pub mod config;
 pub mod core;
+pub mod http;
+pub mod startup;

@@ -1,0 +1,149 @@
+//! Command line and environment configuration (clap derive, every flag has
+//! a `FAAN_*` environment variable).
+//!
+//! `faan` with no subcommand is `faan serve`, so `cargo run --release`
+//! starts the server.
+
+use crate::core::Registry;
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Hong Kong mahjong scoring as a service.
+#[derive(Parser, Debug, Clone)]
+#[command(name = "faan", version, about, args_conflicts_with_subcommands = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    /// Server options when no subcommand is given (same as `faan serve`).
+    #[command(flatten)]
+    pub serve: ServeArgs,
+}
+
+#[derive(Subcommand, Debug, Clone)]
+pub enum Command {
+    /// Run the HTTP service (the default).
+    Serve(ServeArgs),
+    /// Print the OpenAPI document (JSON) to standard output.
+    Openapi,
+    /// Probe a running server's /readyz; exit 0 when it answers 200 (for container health checks).
+    Healthcheck(HealthcheckArgs),
+}
+
+/// Log output format.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LogFormat {
+    Text,
+    Json,
+}
+
+/// Everything `faan serve` needs.
+#[derive(Args, Debug, Clone)]
+pub struct ServeArgs {
+    /// Address to listen on (port 0 picks a free port).
+    #[arg(long, env = "FAAN_ADDR", default_value = "0.0.0.0:8080")]
+    pub addr: String,
+    /// Worker threads (default: the number of CPUs).
+    #[arg(long, env = "FAAN_WORKERS")]
+    pub workers: Option<usize>,
+    /// Largest body accepted by POST /v1/score and /v1/penalties/false-win, in bytes.
+    #[arg(long, env = "FAAN_BODY_LIMIT", default_value_t = 64 * 1024)]
+    pub body_limit: usize,
+    /// Largest body accepted by POST /v1/score/batch and /v1/compare, in bytes.
+    #[arg(long, env = "FAAN_BATCH_BODY_LIMIT", default_value_t = 1024 * 1024)]
+    pub batch_body_limit: usize,
+    /// Most score requests in one POST /v1/score/batch.
+    #[arg(long, env = "FAAN_BATCH_LIMIT", default_value_t = 1000)]
+    pub batch_limit: usize,
+    /// Most cached score responses (0 disables the cache).
+    #[arg(long, env = "FAAN_CACHE_SIZE", default_value_t = 100_000)]
+    pub cache_size: u64,
+    /// Seconds a cached score response lives.
+    #[arg(long, env = "FAAN_CACHE_TTL", default_value_t = 3600)]
+    pub cache_ttl: u64,
+    /// Seconds to let in-flight requests finish after SIGTERM/SIGINT.
+    #[arg(long, env = "FAAN_SHUTDOWN_TIMEOUT", default_value_t = 30)]
+    pub shutdown_timeout: u64,
+    /// Log format.
+    #[arg(long, env = "FAAN_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    pub log_format: LogFormat,
+    /// Log filter (tracing EnvFilter syntax, e.g. `info` or `faan=debug`); RUST_LOG is used when this is not set.
+    #[arg(long, env = "FAAN_LOG_LEVEL")]
+    pub log_level: Option<String>,
+    /// Load every *.toml ruleset in DIR instead of the built-in rulesets.
+    #[arg(long, env = "FAAN_RULESETS_DIR", value_name = "DIR")]
+    pub rulesets_dir: Option<PathBuf>,
+}
+
+impl Default for ServeArgs {
+    fn default() -> Self {
+        ServeArgs {
+            addr: "0.0.0.0:8080".into(),
+            workers: None,
+            body_limit: 64 * 1024,
+            batch_body_limit: 1024 * 1024,
+            batch_limit: 1000,
+            cache_size: 100_000,
+            cache_ttl: 3600,
+            shutdown_timeout: 30,
+            log_format: LogFormat::Text,
+            log_level: None,
+            rulesets_dir: None,
+        }
+    }
+}
+
+impl ServeArgs {
+    /// Settings for tests: port 0 on localhost, one worker, everything else default.
+    pub fn for_tests() -> Self {
+        ServeArgs {
+            addr: "127.0.0.1:0".into(),
+            workers: Some(1),
+            ..ServeArgs::default()
+        }
+    }
+
+    pub fn workers(&self) -> usize {
+        self.workers
+            .filter(|&n| n > 0)
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+    }
+
+    pub fn cache_ttl(&self) -> Duration {
+        Duration::from_secs(self.cache_ttl)
+    }
+
+    /// The rulesets to serve: the built-in ones or every `*.toml` in `--rulesets-dir`.
+    pub fn registry(&self) -> Result<Registry, String> {
+        match &self.rulesets_dir {
+            None => Registry::builtin().map_err(|e| format!("built-in rulesets: {e}")),
+            Some(dir) => {
+                let entries = std::fs::read_dir(dir)
+                    .map_err(|e| format!("--rulesets-dir {}: {e}", dir.display()))?;
+                let mut files = Vec::new();
+                for entry in entries {
+                    let entry =
+                        entry.map_err(|e| format!("--rulesets-dir {}: {e}", dir.display()))?;
+                    let path = entry.path();
+                    if path.extension().and_then(|e| e.to_str()) != Some("toml") {
+                        continue;
+                    }
+                    let text = std::fs::read_to_string(&path)
+                        .map_err(|e| format!("{}: {e}", path.display()))?;
+                    let name = entry.file_name().to_string_lossy().into_owned();
+                    files.push((name, text));
+                }
+                Registry::from_files(files)
+                    .map_err(|e| format!("--rulesets-dir {}: {e}", dir.display()))
+            }
+        }
+    }
+}
+
+/// Options of `faan healthcheck`.
+#[derive(Args, Debug, Clone)]
+pub struct HealthcheckArgs {
+    /// Address of the server to probe.
+    #[arg(long, env = "FAAN_HEALTHCHECK_ADDR", default_value = "127.0.0.1:8080")]
+    pub addr: String,
+}

@@ -1,0 +1,269 @@
+//! The one error type of the HTTP layer, rendered as
+//! `application/problem+json` (RFC 9457).
+
+use crate::core::{FieldError, ScoreError};
+use actix_web::http::{header, StatusCode};
+use actix_web::{HttpResponse, ResponseError};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use utoipa::ToSchema;
+
+/// Media type of every error body.
+pub const PROBLEM_JSON: &str = "application/problem+json";
+
+/// One broken rule: a JSON Pointer into the request and what is wrong there.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"pointer": "/hand/tiles", "message": "5m appears 5 times across the hand and its melds; a set has only 4 of each tile"}))]
+pub struct ProblemError {
+    /// JSON Pointer (RFC 6901) into the request body.
+    pub pointer: String,
+    pub message: String,
+}
+
+impl From<FieldError> for ProblemError {
+    fn from(e: FieldError) -> Self {
+        ProblemError {
+            pointer: e.pointer,
+            message: e.message,
+        }
+    }
+}
+
+/// An error response (RFC 9457 problem details).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({
+    "type": "/problems/invalid-request",
+    "title": "The request breaks a rule",
+    "status": 422,
+    "detail": "/context/discarder: a self-drawn win has no discarder",
+    "errors": [{"pointer": "/context/discarder", "message": "a self-drawn win has no discarder"}]
+}))]
+pub struct Problem {
+    /// A URI reference naming the kind of problem: `/problems/<slug>`.
+    #[serde(rename = "type")]
+    pub type_: String,
+    pub title: String,
+    pub status: u16,
+    pub detail: String,
+    /// Every broken rule, each with a JSON Pointer into the request (may be empty).
+    pub errors: Vec<ProblemError>,
+}
+
+/// Everything that can go wrong in a request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ApiError {
+    /// The body is not JSON (syntax error, truncated, trailing characters).
+    MalformedJson {
+        detail: String,
+    },
+    /// Valid JSON that breaks the request schema or the rules (wrong type,
+    /// missing or unknown field, unknown enum value, a rule of the hand).
+    Invalid {
+        detail: String,
+        errors: Vec<ProblemError>,
+    },
+    /// The tiles form no winning hand under the ruleset.
+    NotWinning {
+        tiles: usize,
+        detail: String,
+    },
+    /// No ruleset with this id; `pointer` is where the id was given.
+    UnknownRuleset {
+        id: String,
+        pointer: String,
+    },
+    /// The body is over the limit for this route.
+    PayloadTooLarge {
+        limit: usize,
+    },
+    /// A batch with more requests than allowed.
+    BatchTooLarge {
+        got: usize,
+        max: usize,
+    },
+    /// The body is not `application/json`.
+    UnsupportedMediaType {
+        got: Option<String>,
+    },
+    NotFound {
+        path: String,
+    },
+    MethodNotAllowed {
+        method: String,
+        allowed: &'static str,
+    },
+    /// A bug on our side (never caused by request data).
+    Internal {
+        detail: String,
+    },
+}
+
+impl ApiError {
+    /// One field error as a 422.
+    pub fn field(pointer: impl Into<String>, message: impl Into<String>) -> Self {
+        ApiError::invalid(vec![ProblemError {
+            pointer: pointer.into(),
+            message: message.into(),
+        }])
+    }
+
+    /// Several field errors as a 422.
+    pub fn invalid(errors: Vec<ProblemError>) -> Self {
+        let parts: Vec<String> = errors
+            .iter()
+            .map(|e| format!("{}: {}", e.pointer, e.message))
+            .collect();
+        ApiError::Invalid {
+            detail: parts.join("; "),
+            errors,
+        }
+    }
+
+    pub fn status(&self) -> StatusCode {
+        match self {
+            ApiError::MalformedJson { .. } => StatusCode::BAD_REQUEST,
+            ApiError::Invalid { .. }
+            | ApiError::NotWinning { .. }
+            | ApiError::BatchTooLarge { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::UnknownRuleset { .. } | ApiError::NotFound { .. } => StatusCode::NOT_FOUND,
+            ApiError::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::UnsupportedMediaType { .. } => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
+            ApiError::Internal { .. } => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    /// The `/problems/<slug>` part of the problem type.
+    pub fn slug(&self) -> &'static str {
+        match self {
+            ApiError::MalformedJson { .. } => "malformed-json",
+            ApiError::Invalid { .. } => "invalid-request",
+            ApiError::NotWinning { .. } => "not-a-winning-hand",
+            ApiError::UnknownRuleset { .. } => "unknown-ruleset",
+            ApiError::PayloadTooLarge { .. } => "payload-too-large",
+            ApiError::BatchTooLarge { .. } => "batch-too-large",
+            ApiError::UnsupportedMediaType { .. } => "unsupported-media-type",
+            ApiError::NotFound { .. } => "not-found",
+            ApiError::MethodNotAllowed { .. } => "method-not-allowed",
+            ApiError::Internal { .. } => "internal-error",
+        }
+    }
+
+    fn title(&self) -> &'static str {
+        match self {
+            ApiError::MalformedJson { .. } => "The body is not valid JSON",
+            ApiError::Invalid { .. } => "The request breaks a rule",
+            ApiError::NotWinning { .. } => "Not a winning hand",
+            ApiError::UnknownRuleset { .. } => "Unknown ruleset",
+            ApiError::PayloadTooLarge { .. } => "The body is too large",
+            ApiError::BatchTooLarge { .. } => "Too many requests in one batch",
+            ApiError::UnsupportedMediaType { .. } => "Unsupported media type",
+            ApiError::NotFound { .. } => "Not found",
+            ApiError::MethodNotAllowed { .. } => "Method not allowed",
+            ApiError::Internal { .. } => "Internal error",
+        }
+    }
+
+    /// The problem document.
+    pub fn problem(&self) -> Problem {
+        let (detail, errors) = match self {
+            ApiError::MalformedJson { detail } => (detail.clone(), vec![]),
+            ApiError::Invalid { detail, errors } => (detail.clone(), errors.clone()),
+            ApiError::NotWinning { detail, .. } => (
+                detail.clone(),
+                vec![ProblemError {
+                    pointer: "/hand/tiles".into(),
+                    message: detail.clone(),
+                }],
+            ),
+            ApiError::UnknownRuleset { id, pointer } => {
+                let msg = format!("no ruleset {id:?}; GET /v1/rulesets lists the ruleset ids");
+                (
+                    msg.clone(),
+                    vec![ProblemError {
+                        pointer: pointer.clone(),
+                        message: msg,
+                    }],
+                )
+            }
+            ApiError::PayloadTooLarge { limit } => (
+                format!(
+                    "the request body is larger than the limit of {limit} bytes for this endpoint"
+                ),
+                vec![],
+            ),
+            ApiError::BatchTooLarge { got, max } => {
+                let msg = format!("a batch holds at most {max} requests, got {got}");
+                (
+                    msg.clone(),
+                    vec![ProblemError {
+                        pointer: "/requests".into(),
+                        message: msg,
+                    }],
+                )
+            }
+            ApiError::UnsupportedMediaType { got } => (
+                match got {
+                    Some(ct) => format!("the body must be application/json, got {ct}"),
+                    None => "the body must be application/json: set the Content-Type header".into(),
+                },
+                vec![],
+            ),
+            ApiError::NotFound { path } => (format!("no resource at {path}"), vec![]),
+            ApiError::MethodNotAllowed { method, allowed } => (
+                format!("{method} is not allowed here; allowed: {allowed}"),
+                vec![],
+            ),
+            ApiError::Internal { detail } => (detail.clone(), vec![]),
+        };
+        Problem {
+            type_: format!("/problems/{}", self.slug()),
+            title: self.title().into(),
+            status: self.status().as_u16(),
+            detail,
+            errors,
+        }
+    }
+}
+
+impl fmt::Display for ApiError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let p = self.problem();
+        write!(f, "{} ({}): {}", p.title, p.status, p.detail)
+    }
+}
+
+impl std::error::Error for ApiError {}
+
+impl From<ScoreError> for ApiError {
+    fn from(e: ScoreError) -> Self {
+        match e {
+            ScoreError::Invalid(errs) => {
+                ApiError::invalid(errs.into_iter().map(ProblemError::from).collect())
+            }
+            ScoreError::NotWinning { tiles, detail } => ApiError::NotWinning { tiles, detail },
+        }
+    }
+}
+
+impl From<Vec<FieldError>> for ApiError {
+    fn from(errs: Vec<FieldError>) -> Self {
+        ApiError::invalid(errs.into_iter().map(ProblemError::from).collect())
+    }
+}
+
+impl ResponseError for ApiError {
+    fn status_code(&self) -> StatusCode {
+        self.status()
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        let body = serde_json::to_vec(&self.problem()).unwrap_or_else(|_| b"{}".to_vec());
+        let mut res = HttpResponse::build(self.status());
+        res.insert_header((header::CONTENT_TYPE, PROBLEM_JSON));
+        if let ApiError::MethodNotAllowed { allowed, .. } = self {
+            res.insert_header((header::ALLOW, *allowed));
+        }
+        res.body(body)
+    }
+}

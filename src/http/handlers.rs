@@ -1,0 +1,600 @@
+//! Request handlers: read and check the body, call the core, render the
+//! answer. No scoring logic here.
+
+use super::cache::{canonical_key, hash, hex};
+use super::dto::{
+    self, BatchRequest, BatchResponse, CompareRequest, CompareResponse, ContextDto,
+    FalseWinRequest, FalseWinResponse, HandDto, Health, HouseRulesDto, RulesetDetail, RulesetList,
+    RulesetSummary, RulesetsDto, ScoreRequest, ScoreResponse,
+};
+use super::error::{ApiError, Problem};
+use super::AppState;
+use crate::core::{evaluate, hand, settle, Ruleset};
+use actix_web::http::header;
+use actix_web::web::{self, Bytes, BytesMut};
+use actix_web::{HttpRequest, HttpResponse};
+use futures_util::StreamExt;
+use serde::de::DeserializeOwned;
+use std::borrow::Cow;
+
+/// Header that says whether a score came from the cache.
+pub const X_CACHE: &str = "x-cache";
+
+/// Whether a score body came from the cache.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CacheStatus {
+    Hit,
+    Miss,
+}
+
+impl CacheStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CacheStatus::Hit => "hit",
+            CacheStatus::Miss => "miss",
+        }
+    }
+}
+
+// ------------------------------------------------------------ body reading
+
+/// Checks the content type, reads at most `limit` bytes and deserialises.
+async fn read_json<T: DeserializeOwned>(
+    req: &HttpRequest,
+    payload: web::Payload,
+    limit: usize,
+) -> Result<T, ApiError> {
+    check_json_content_type(req)?;
+    let body = read_body(req, payload, limit).await?;
+    parse_json(&body)
+}
+
+fn check_json_content_type(req: &HttpRequest) -> Result<(), ApiError> {
+    let Some(ct) = req.headers().get(header::CONTENT_TYPE) else {
+        return Err(ApiError::UnsupportedMediaType { got: None });
+    };
+    let ct = ct.to_str().unwrap_or("");
+    let essence = ct
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
+    let ok = essence == "application/json"
+        || (essence.starts_with("application/") && essence.ends_with("+json"));
+    if ok {
+        Ok(())
+    } else {
+        Err(ApiError::UnsupportedMediaType {
+            got: Some(ct.chars().take(100).collect()),
+        })
+    }
+}
+
+async fn read_body(
+    req: &HttpRequest,
+    mut payload: web::Payload,
+    limit: usize,
+) -> Result<Bytes, ApiError> {
+    let declared = req
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<usize>().ok());
+    if declared.is_some_and(|n| n > limit) {
+        return Err(ApiError::PayloadTooLarge { limit });
+    }
+    let mut body = BytesMut::with_capacity(declared.unwrap_or(1024).min(limit));
+    while let Some(chunk) = payload.next().await {
+        let chunk = chunk.map_err(|e| ApiError::MalformedJson {
+            detail: format!("could not read the body: {e}"),
+        })?;
+        if body.len() + chunk.len() > limit {
+            return Err(ApiError::PayloadTooLarge { limit });
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(body.freeze())
+}
+
+/// Deserialises JSON; syntax errors are 400, schema errors 422 with a pointer.
+pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let value: T = serde_path_to_error::deserialize(&mut de).map_err(path_error)?;
+    de.end().map_err(|e| ApiError::MalformedJson {
+        detail: e.to_string(),
+    })?;
+    Ok(value)
+}
+
+/// Deserialises one already-parsed JSON value (a batch item).
+fn from_value<T: DeserializeOwned>(v: serde_json::Value) -> Result<T, ApiError> {
+    serde_path_to_error::deserialize(v).map_err(path_error)
+}
+
+fn path_error(e: serde_path_to_error::Error<serde_json::Error>) -> ApiError {
+    use serde_path_to_error::Segment;
+    let mut pointer = String::new();
+    for seg in e.path().iter() {
+        match seg {
+            Segment::Seq { index } => pointer.push_str(&format!("/{index}")),
+            Segment::Map { key } => pointer.push_str(&format!("/{}", escape_pointer(key))),
+            Segment::Enum { variant } => pointer.push_str(&format!("/{}", escape_pointer(variant))),
+            Segment::Unknown => {}
+        }
+    }
+    let inner = e.into_inner();
+    match inner.classify() {
+        serde_json::error::Category::Data => {
+            let full = inner.to_string();
+            let message = match full.rfind(" at line ") {
+                Some(i) if inner.line() > 0 => full[..i].to_string(),
+                _ => full,
+            };
+            // Missing and unknown fields are reported at their object: point at the field itself.
+            for prefix in ["missing field `", "unknown field `"] {
+                if let Some(rest) = message.strip_prefix(prefix) {
+                    if let Some(name) = rest.split('`').next() {
+                        let tail = format!("/{}", escape_pointer(name));
+                        if !pointer.ends_with(&tail) {
+                            pointer.push_str(&tail);
+                        }
+                    }
+                }
+            }
+            ApiError::field(pointer, message)
+        }
+        _ => ApiError::MalformedJson {
+            detail: inner.to_string(),
+        },
+    }
+}
+
+fn escape_pointer(s: &str) -> String {
+    s.replace('~', "~0").replace('/', "~1")
+}
+
+// ----------------------------------------------------------------- scoring
+
+/// Validates, looks up the cache and scores one hand; returns the response body.
+pub fn score_body(
+    state: &AppState,
+    ruleset_id: &str,
+    ruleset_pointer: &str,
+    house: &Option<HouseRulesDto>,
+    hand_dto: &HandDto,
+    ctx_dto: &ContextDto,
+) -> Result<(Bytes, CacheStatus), ApiError> {
+    let base = state
+        .registry
+        .get(ruleset_id)
+        .ok_or_else(|| ApiError::UnknownRuleset {
+            id: ruleset_id.to_string(),
+            pointer: ruleset_pointer.into(),
+        })?;
+    let house = dto::house_rules(house);
+    let ruleset: Cow<'_, Ruleset> = if house.is_empty() {
+        Cow::Borrowed(base.as_ref())
+    } else {
+        Cow::Owned(base.with_house_rules(&house)?)
+    };
+    let (hand, ctx) = hand::validate(
+        &hand_dto.to_core(),
+        &ctx_dto.to_core(),
+        evaluate::allowances(&ruleset),
+    )?;
+    let key = hash(&canonical_key(base, &house, &hand, &ctx));
+    if let Some(body) = state.cache.get(&key) {
+        state.metrics.hit();
+        return Ok((body, CacheStatus::Hit));
+    }
+    state.metrics.miss();
+    let score = evaluate::score_hand(&ruleset, &hand, &ctx)?;
+    let resp = ScoreResponse::new(ruleset_id, &ruleset, &ctx, &score, hex(&key));
+    let body = Bytes::from(serde_json::to_vec(&resp).map_err(|e| ApiError::Internal {
+        detail: e.to_string(),
+    })?);
+    state.cache.insert(key, body.clone());
+    Ok((body, CacheStatus::Miss))
+}
+
+fn json_bytes(body: Bytes) -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("application/json")
+        .body(body)
+}
+
+fn problem_bytes(e: &ApiError) -> Vec<u8> {
+    serde_json::to_vec(&e.problem()).unwrap_or_else(|_| b"{}".to_vec())
+}
+
+// ---------------------------------------------------------------- handlers
+
+/// Score one hand.
+///
+/// Validates the hand and context under the ruleset (with any house rules),
+/// reads it every way it can be read, and answers every reading with its
+/// faan lines, the chosen one, the base points and who pays whom. Answers
+/// from the cache when the same hand (in any tile order) was scored before.
+#[utoipa::path(
+    post,
+    path = "/v1/score",
+    tag = "scoring",
+    request_body(
+        content = ScoreRequest,
+        content_type = "application/json",
+        examples(
+            ("wisteria_plain_hand" = (
+                summary = "Wisteria Court: a plain hand (0 faan; discarder pays 2, others 1, winner +4)",
+                value = json!({"ruleset": "wisteria-court",
+                    "hand": {"tiles": "567m34599p888s", "melds": [{"kind": "chow", "tiles": "234m"}], "winning_tile": "5p", "flowers": ["F1"]},
+                    "context": {"win_by": "discard", "seat_wind": "south", "round_wind": "east", "discarder": "west"}}))),
+            ("wisteria_quiet_hand" = (
+                summary = "Wisteria Court: a quiet hand (all chows, concealed, no flowers, self-draw: 4 faan; each pays 32)",
+                value = json!({"ruleset": "wisteria-court",
+                    "hand": {"tiles": "123456m789p23455s", "winning_tile": "9p"},
+                    "context": {"win_by": "self_draw", "seat_wind": "south", "round_wind": "east"}}))),
+            ("wisteria_strong_hand" = (
+                summary = "Wisteria Court: a strong hand (all pungs 3, dragon pung 1, seat wind 1: 5 faan; discarder 48, others 24)",
+                value = json!({"ruleset": "wisteria-court",
+                    "hand": {"tiles": "88s", "melds": [{"kind": "pung", "tiles": "777z"}, {"kind": "pung", "tiles": "222z"}, {"kind": "pung", "tiles": "333m"}, {"kind": "pung", "tiles": "666p"}], "winning_tile": "8s", "flowers": ["F1"]},
+                    "context": {"win_by": "discard", "seat_wind": "south", "round_wind": "east", "discarder": "west"}}))),
+            ("hkma_one_suit_with_honours" = (
+                summary = "HKMA: one suit with honours 3, red dragon pung 1, self-draw 1: 5 faan; each pays 48",
+                value = json!({"ruleset": "hkma",
+                    "hand": {"tiles": "234m567m345m99m", "melds": [{"kind": "pung", "tiles": "777z"}], "winning_tile": "9m"},
+                    "context": {"win_by": "self_draw", "seat_wind": "south", "round_wind": "east"}}))),
+            ("hkma_small_three_dragons" = (
+                summary = "HKMA: small three dragons on a discard: 8 faan; the discarder pays 256",
+                value = json!({"ruleset": "hkma",
+                    "hand": {"tiles": "222m888p77z", "melds": [{"kind": "pung", "tiles": "555z"}, {"kind": "pung", "tiles": "666z"}], "winning_tile": "8p"},
+                    "context": {"win_by": "discard", "seat_wind": "south", "round_wind": "east", "discarder": "west"}}))),
+            ("house_rules" = (
+                summary = "House rules: minimum 0 and small four winds at 6",
+                value = json!({"ruleset": "hkma",
+                    "hand": {"tiles": "234m567m22p", "melds": [{"kind": "pung", "tiles": "777z"}, {"kind": "kong", "tiles": "1111s", "concealed": true}], "winning_tile": "2p"},
+                    "context": {"win_by": "discard", "seat_wind": "south", "round_wind": "east", "discarder": "west"},
+                    "house_rules": {"min_faan": 0, "patterns": {"small_four_winds": 6}}})))
+        )
+    ),
+    responses(
+        (status = 200, description = "The score", body = ScoreResponse,
+            headers(("X-Cache" = String, description = "`hit` when the body came from the cache, else `miss`"))),
+        (status = 400, description = "Malformed JSON", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "Unknown ruleset (pointer `/ruleset`)", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "Body over the limit (64 KiB by default)", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "Content-Type is not application/json", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "The request breaks a rule (`/problems/invalid-request`, with a pointer per error) or the tiles are not a winning hand (`/problems/not-a-winning-hand`)",
+            body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn score(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    payload: web::Payload,
+) -> Result<HttpResponse, ApiError> {
+    let r: ScoreRequest = read_json(&req, payload, state.limits.body).await?;
+    let (body, status) = score_body(
+        &state,
+        &r.ruleset,
+        "/ruleset",
+        &r.house_rules,
+        &r.hand,
+        &r.context,
+    )?;
+    let mut res = json_bytes(body);
+    res.headers_mut().insert(
+        header::HeaderName::from_static(X_CACHE),
+        header::HeaderValue::from_static(status.as_str()),
+    );
+    Ok(res)
+}
+
+/// Score many hands.
+///
+/// Each item of `requests` is a score request, checked and scored on its
+/// own (with the cache). `results` holds, in the same order, a score result
+/// or a problem document; problem pointers are relative to the item.
+#[utoipa::path(
+    post,
+    path = "/v1/score/batch",
+    tag = "scoring",
+    request_body(
+        content = BatchRequest,
+        content_type = "application/json",
+        example = json!({"requests": [
+            {"ruleset": "wisteria-court",
+             "hand": {"tiles": "123456m789p23455s", "winning_tile": "9p"},
+             "context": {"win_by": "self_draw", "seat_wind": "south", "round_wind": "east"}},
+            {"ruleset": "no-such-ruleset",
+             "hand": {"tiles": "123456m789p23455s", "winning_tile": "9p"},
+             "context": {"win_by": "self_draw", "seat_wind": "south", "round_wind": "east"}}
+        ]})
+    ),
+    responses(
+        (status = 200, description = "One result or problem per request, in order", body = BatchResponse),
+        (status = 400, description = "Malformed JSON", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "Body over the limit (1 MiB by default)", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "Content-Type is not application/json", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Not a batch (`/problems/invalid-request`) or more requests than allowed (`/problems/batch-too-large`, 1000 by default)",
+            body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn score_batch(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    payload: web::Payload,
+) -> Result<HttpResponse, ApiError> {
+    let batch: BatchRequest = read_json(&req, payload, state.limits.batch_body).await?;
+    if batch.requests.len() > state.limits.batch {
+        return Err(ApiError::BatchTooLarge {
+            got: batch.requests.len(),
+            max: state.limits.batch,
+        });
+    }
+    let mut out = Vec::with_capacity(64 + batch.requests.len() * 512);
+    out.extend_from_slice(b"{\"results\":[");
+    for (i, item) in batch.requests.into_iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        let result = from_value::<ScoreRequest>(item).and_then(|r| {
+            score_body(
+                &state,
+                &r.ruleset,
+                "/ruleset",
+                &r.house_rules,
+                &r.hand,
+                &r.context,
+            )
+        });
+        match result {
+            Ok((body, _)) => out.extend_from_slice(&body),
+            Err(e) => out.extend_from_slice(&problem_bytes(&e)),
+        }
+    }
+    out.extend_from_slice(b"]}");
+    Ok(HttpResponse::Ok()
+        .content_type("application/json")
+        .body(out))
+}
+
+/// Score one hand under several rulesets.
+///
+/// `rulesets` is a list of ids or `"all"`. `results` maps each id to its
+/// score result or problem document (an unknown id is a 404 problem with
+/// pointer `/rulesets/<index>`).
+#[utoipa::path(
+    post,
+    path = "/v1/compare",
+    tag = "scoring",
+    request_body(
+        content = CompareRequest,
+        content_type = "application/json",
+        example = json!({"rulesets": "all",
+            "hand": {"tiles": "222m888p77z", "melds": [{"kind": "pung", "tiles": "555z"}, {"kind": "pung", "tiles": "666z"}], "winning_tile": "8p"},
+            "context": {"win_by": "discard", "seat_wind": "south", "round_wind": "east", "discarder": "west"}})
+    ),
+    responses(
+        (status = 200, description = "Ruleset id to result or problem", body = CompareResponse),
+        (status = 400, description = "Malformed JSON", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "Body over the limit (1 MiB by default)", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "Content-Type is not application/json", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "The request breaks the schema (e.g. `rulesets` neither a list nor \"all\")", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn compare(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    payload: web::Payload,
+) -> Result<HttpResponse, ApiError> {
+    let r: CompareRequest = read_json(&req, payload, state.limits.batch_body).await?;
+    let ids: Vec<(String, String)> = match &r.rulesets {
+        RulesetsDto::Word(w) if w == "all" => state
+            .registry
+            .ids()
+            .map(|id| (id.to_string(), "/rulesets".into()))
+            .collect(),
+        RulesetsDto::Word(w) => {
+            return Err(ApiError::field(
+                "/rulesets",
+                format!("expected a list of ruleset ids or \"all\", got {w:?}"),
+            ))
+        }
+        RulesetsDto::List(list) if list.is_empty() => {
+            return Err(ApiError::field(
+                "/rulesets",
+                "give at least one ruleset id, or \"all\"",
+            ))
+        }
+        RulesetsDto::List(list) => {
+            let mut seen = Vec::with_capacity(list.len());
+            for (i, id) in list.iter().enumerate() {
+                if !seen.iter().any(|(s, _): &(String, String)| s == id) {
+                    seen.push((id.clone(), format!("/rulesets/{i}")));
+                }
+            }
+            seen
+        }
+    };
+    let mut out = Vec::with_capacity(64 + ids.len() * 1024);
+    out.extend_from_slice(b"{\"results\":{");
+    for (i, (id, pointer)) in ids.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(&serde_json::to_vec(id).unwrap_or_else(|_| b"\"\"".to_vec()));
+        out.push(b':');
+        match score_body(&state, id, pointer, &r.house_rules, &r.hand, &r.context) {
+            Ok((body, _)) => out.extend_from_slice(&body),
+            Err(e) => out.extend_from_slice(&problem_bytes(&e)),
+        }
+    }
+    out.extend_from_slice(b"}}");
+    Ok(HttpResponse::Ok()
+        .content_type("application/json")
+        .body(out))
+}
+
+/// List the rulesets.
+#[utoipa::path(
+    get,
+    path = "/v1/rulesets",
+    tag = "rulesets",
+    responses((status = 200, description = "Every ruleset, in a stable order", body = RulesetList))
+)]
+pub async fn list_rulesets(state: web::Data<AppState>) -> HttpResponse {
+    let list = RulesetList {
+        rulesets: state
+            .registry
+            .all()
+            .iter()
+            .map(|r| RulesetSummary::from(r.as_ref()))
+            .collect(),
+    };
+    HttpResponse::Ok().json(list)
+}
+
+/// One ruleset's whole chart.
+///
+/// Patterns with their values and combination rules, the minimum and its
+/// settings, the limit, base points from 0 faan to the limit, payment rules
+/// as multiples of the base, money, and the interpretation notes.
+#[utoipa::path(
+    get,
+    path = "/v1/rulesets/{id}",
+    tag = "rulesets",
+    params(("id" = String, Path, description = "Ruleset id", example = "wisteria-court")),
+    responses(
+        (status = 200, description = "The ruleset", body = RulesetDetail),
+        (status = 404, description = "Unknown ruleset", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn get_ruleset(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    let id = req.match_info().get("id").unwrap_or("");
+    let r = state
+        .registry
+        .get(id)
+        .ok_or_else(|| ApiError::UnknownRuleset {
+            id: id.to_string(),
+            pointer: String::new(),
+        })?;
+    Ok(HttpResponse::Ok().json(RulesetDetail::from(r.as_ref())))
+}
+
+/// The false-win penalty (詐糊).
+///
+/// The offender pays each of the other three players what that player would
+/// collect on a self-drawn win at the ruleset's minimum faan.
+#[utoipa::path(
+    post,
+    path = "/v1/penalties/false-win",
+    tag = "scoring",
+    request_body(
+        content = FalseWinRequest,
+        content_type = "application/json",
+        example = json!({"ruleset": "wisteria-court", "offender": "north", "house_rules": {"min_faan": 3}})
+    ),
+    responses(
+        (status = 200, description = "The penalty", body = FalseWinResponse),
+        (status = 400, description = "Malformed JSON", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "Unknown ruleset (pointer `/ruleset`)", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "Body over the limit", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "Content-Type is not application/json", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "The request breaks a rule", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn false_win(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    payload: web::Payload,
+) -> Result<HttpResponse, ApiError> {
+    let r: FalseWinRequest = read_json(&req, payload, state.limits.body).await?;
+    let base = state
+        .registry
+        .get(&r.ruleset)
+        .ok_or_else(|| ApiError::UnknownRuleset {
+            id: r.ruleset.clone(),
+            pointer: "/ruleset".into(),
+        })?;
+    let house = dto::house_rules(&r.house_rules);
+    let ruleset: Cow<'_, Ruleset> = if house.is_empty() {
+        Cow::Borrowed(base.as_ref())
+    } else {
+        Cow::Owned(base.with_house_rules(&house)?)
+    };
+    let offender = r.offender.into();
+    let payments = settle::false_win(&ruleset, offender);
+    Ok(HttpResponse::Ok().json(FalseWinResponse::new(
+        &r.ruleset, &ruleset, offender, payments,
+    )))
+}
+
+/// The OpenAPI document of this API.
+#[utoipa::path(
+    get,
+    path = "/openapi.json",
+    tag = "meta",
+    responses((status = 200, description = "OpenAPI 3.1 document", content_type = "application/json", body = Object))
+)]
+pub async fn openapi_json() -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("application/json")
+        .body(super::openapi::cached())
+}
+
+/// API documentation page (works offline; reads /openapi.json).
+#[utoipa::path(
+    get,
+    path = "/docs",
+    tag = "meta",
+    responses((status = 200, description = "HTML page", content_type = "text/html", body = String))
+)]
+pub async fn docs() -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("text/html; charset=utf-8")
+        .body(super::docs::PAGE)
+}
+
+/// Liveness: the process answers.
+#[utoipa::path(get, path = "/healthz", tag = "meta", responses((status = 200, description = "Alive", body = Health)))]
+pub async fn healthz(state: web::Data<AppState>) -> HttpResponse {
+    HttpResponse::Ok().json(Health {
+        status: "ok".into(),
+        rulesets: state.registry.all().len(),
+    })
+}
+
+/// Readiness: the rulesets are loaded and requests are served.
+#[utoipa::path(get, path = "/readyz", tag = "meta", responses((status = 200, description = "Ready", body = Health)))]
+pub async fn readyz(state: web::Data<AppState>) -> HttpResponse {
+    HttpResponse::Ok().json(Health {
+        status: "ready".into(),
+        rulesets: state.registry.all().len(),
+    })
+}
+
+/// Prometheus metrics (text format 0.0.4).
+#[utoipa::path(
+    get,
+    path = "/metrics",
+    tag = "meta",
+    responses((status = 200, description = "Requests by route and status, latency histogram, cache hits, misses and entries",
+        content_type = "text/plain; version=0.0.4", body = String))
+)]
+pub async fn metrics(state: web::Data<AppState>) -> HttpResponse {
+    let text = state.metrics.render(state.cache.entries());
+    HttpResponse::Ok()
+        .content_type("text/plain; version=0.0.4; charset=utf-8")
+        .body(text)
+}
+
+/// Any path that is not an endpoint.
+pub async fn not_found(req: HttpRequest) -> Result<HttpResponse, ApiError> {
+    Err(ApiError::NotFound {
+        path: req.path().chars().take(200).collect(),
+    })
+}

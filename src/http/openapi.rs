@@ -1,0 +1,56 @@
+//! The OpenAPI document, derived from the handlers and DTOs (utoipa).
+//! Committed as `openapi/openapi.json`; regenerate it with
+//! `cargo run -- openapi > openapi/openapi.json`.
+
+use super::dto::*;
+use super::error::{Problem, ProblemError};
+use super::handlers;
+use utoipa::OpenApi;
+
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "faan",
+        description = "Hong Kong mahjong scoring as a service: faan, base points and payments under eleven published rulesets. Errors are application/problem+json (RFC 9457) with a JSON Pointer per broken rule.",
+        license(name = "MIT")
+    ),
+    paths(
+        handlers::score,
+        handlers::score_batch,
+        handlers::compare,
+        handlers::false_win,
+        handlers::list_rulesets,
+        handlers::get_ruleset,
+        handlers::openapi_json,
+        handlers::docs,
+        handlers::healthz,
+        handlers::readyz,
+        handlers::metrics,
+    ),
+    components(schemas(
+        ScoreRequest, HandDto, MeldDto, MeldKindDto, ContextDto, WinByDto, WindDto, ReplacementDto,
+        HouseRulesDto, DiscardPaymentDto, BatchRequest, CompareRequest, FalseWinRequest,
+        ScoreResponse, Decomposition, SetDto, LineDto, Payments, MoneyDto, MoneyPayments,
+        BatchResponse, CompareResponse, FalseWinResponse, RulesetList, RulesetSummary, RulesetDetail,
+        PatternDto, PointsDtoOut, PaymentDto, Health, Problem, ProblemError,
+    )),
+    tags(
+        (name = "scoring", description = "Score hands, batches and comparisons; penalties"),
+        (name = "rulesets", description = "The rulesets and their charts"),
+        (name = "meta", description = "Documentation, health and metrics"),
+    )
+)]
+pub struct ApiDoc;
+
+/// The document as pretty JSON (what `faan openapi` prints).
+pub fn spec_json() -> String {
+    ApiDoc::openapi()
+        .to_pretty_json()
+        .unwrap_or_else(|e| format!("{{\"error\": {:?}}}", e.to_string()))
+}
+
+/// The document, built once per process.
+pub fn cached() -> &'static str {
+    static SPEC: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    SPEC.get_or_init(spec_json)
+}

@@ -1,0 +1,206 @@
+//! Building and running the server: bind, wire state and middleware, serve
+//! until SIGTERM/SIGINT (actix finishes in-flight requests within the
+//! shutdown timeout).
+
+use crate::config::{HealthcheckArgs, LogFormat, ServeArgs};
+use crate::core::Registry;
+use crate::http::{self, cache::ScoreCache, handlers, metrics::Metrics, AppState, Limits};
+use actix_web::dev::{Server, Service};
+use actix_web::http::header::{HeaderName, HeaderValue};
+use actix_web::{web, App, HttpServer};
+use std::net::TcpListener;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use tracing::Instrument;
+
+/// Header carrying the request id (taken from the request or generated).
+pub const X_REQUEST_ID: &str = "x-request-id";
+
+/// Why the server could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum StartupError {
+    #[error("{0}")]
+    Rulesets(String),
+    #[error("cannot listen on {addr}: {source}")]
+    Bind {
+        addr: String,
+        source: std::io::Error,
+    },
+}
+
+/// A bound, not yet running server.
+pub struct Application {
+    port: u16,
+    server: Server,
+}
+
+impl Application {
+    /// Loads the rulesets the configuration names and binds.
+    pub fn build(config: &ServeArgs) -> Result<Application, StartupError> {
+        let registry = config.registry().map_err(StartupError::Rulesets)?;
+        Application::build_with_registry(config, registry)
+    }
+
+    /// Binds with the given rulesets.
+    pub fn build_with_registry(
+        config: &ServeArgs,
+        registry: Registry,
+    ) -> Result<Application, StartupError> {
+        let bind_err = |source| StartupError::Bind {
+            addr: config.addr.clone(),
+            source,
+        };
+        let listener = TcpListener::bind(&config.addr).map_err(bind_err)?;
+        let port = listener.local_addr().map_err(bind_err)?.port();
+        let state = web::Data::new(AppState {
+            registry: Arc::new(registry),
+            cache: ScoreCache::new(config.cache_size, config.cache_ttl()),
+            metrics: Arc::new(Metrics::new()),
+            limits: Limits {
+                body: config.body_limit,
+                batch_body: config.batch_body_limit,
+                batch: config.batch_limit,
+            },
+        });
+        let server = HttpServer::new(move || {
+            App::new()
+                .app_data(state.clone())
+                .configure(http::configure)
+                .default_service(web::to(handlers::not_found))
+                .wrap_fn(|req, srv| {
+                    let start = Instant::now();
+                    let request_id = request_id(req.headers().get(X_REQUEST_ID));
+                    let route = req.match_pattern().unwrap_or_else(|| "unmatched".to_string());
+                    let method = req.method().to_string();
+                    let metrics = req.app_data::<web::Data<AppState>>().map(|s| s.metrics.clone());
+                    let span = tracing::info_span!("request", request_id = %request_id, method = %method, path = %req.path());
+                    let fut = srv.call(req);
+                    async move {
+                        let mut res = fut.instrument(span.clone()).await?;
+                        let status = res.status().as_u16();
+                        if let Ok(v) = HeaderValue::from_str(&request_id) {
+                            res.headers_mut().insert(HeaderName::from_static(X_REQUEST_ID), v);
+                        }
+                        let elapsed = start.elapsed();
+                        if let Some(m) = metrics {
+                            m.observe(&route, &method, status, elapsed);
+                        }
+                        span.in_scope(|| {
+                            tracing::info!(status, route = %route, latency_us = elapsed.as_micros() as u64, "request done")
+                        });
+                        Ok(res)
+                    }
+                })
+        })
+        .workers(config.workers())
+        .shutdown_timeout(config.shutdown_timeout)
+        .listen(listener)
+        .map_err(bind_err)?
+        .run();
+        Ok(Application { port, server })
+    }
+
+    /// The port actually bound (useful with port 0).
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// Serves until the server is stopped (SIGTERM, SIGINT or a handle).
+    pub async fn run_until_stopped(self) -> std::io::Result<()> {
+        self.server.await
+    }
+
+    /// A handle to stop the server.
+    pub fn handle(&self) -> actix_web::dev::ServerHandle {
+        self.server.handle()
+    }
+}
+
+/// The client's request id when it is reasonable (1 to 128 visible ASCII characters), else a new one.
+fn request_id(given: Option<&HeaderValue>) -> String {
+    if let Some(v) = given.and_then(|v| v.to_str().ok()) {
+        if !v.is_empty() && v.len() <= 128 && v.bytes().all(|b| b.is_ascii_graphic()) {
+            return v.to_string();
+        }
+    }
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    format!("{nanos:016x}{:08x}{n:08x}", std::process::id())
+}
+
+/// Sets up `tracing` output (text or JSON) with the level from the flag or RUST_LOG.
+pub fn init_logging(config: &ServeArgs) {
+    use tracing_subscriber::EnvFilter;
+    let filter = match &config.log_level {
+        Some(l) => EnvFilter::try_new(l).unwrap_or_else(|_| EnvFilter::new("info")),
+        None => EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")),
+    };
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    let _ = match config.log_format {
+        LogFormat::Json => builder.json().try_init(),
+        LogFormat::Text => builder.try_init(),
+    };
+}
+
+/// `faan serve`: logs, loads, binds and serves; a start-up error exits non-zero.
+pub fn serve(config: ServeArgs) -> ExitCode {
+    init_logging(&config);
+    let app = match Application::build(&config) {
+        Ok(app) => app,
+        Err(e) => {
+            eprintln!("faan: {e}");
+            tracing::error!(error = %e, "start-up failed");
+            return ExitCode::FAILURE;
+        }
+    };
+    tracing::info!(addr = %config.addr, port = app.port(), workers = config.workers(), "listening");
+    match actix_web::rt::System::new().block_on(app.run_until_stopped()) {
+        Ok(()) => {
+            tracing::info!("stopped");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("faan: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `faan healthcheck`: GET /readyz on a running server; exit 0 on a 200.
+pub fn healthcheck(args: &HealthcheckArgs) -> ExitCode {
+    use std::io::{Read, Write};
+    use std::net::{TcpStream, ToSocketAddrs};
+    use std::time::Duration;
+    let probe = || -> std::io::Result<bool> {
+        let addr = args
+            .addr
+            .to_socket_addrs()?
+            .next()
+            .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::NotFound, "no address"))?;
+        let mut s = TcpStream::connect_timeout(&addr, Duration::from_secs(3))?;
+        s.set_read_timeout(Some(Duration::from_secs(3)))?;
+        s.write_all(format!("GET /readyz HTTP/1.0\r\nHost: {}\r\n\r\n", args.addr).as_bytes())?;
+        let mut buf = [0u8; 16];
+        let n = s.read(&mut buf)?;
+        let head = String::from_utf8_lossy(&buf[..n]);
+        Ok(head.starts_with("HTTP/1.1 200") || head.starts_with("HTTP/1.0 200"))
+    };
+    match probe() {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => {
+            eprintln!("faan healthcheck: {} is not ready", args.addr);
+            ExitCode::FAILURE
+        }
+        Err(e) => {
+            eprintln!("faan healthcheck: {}: {e}", args.addr);
+            ExitCode::FAILURE
+        }
+    }
+}
