@@ -87,9 +87,17 @@ fn check(r: &Ruleset, exp: &Value) -> Vec<String> {
         bad.push(format!("{id}: {key}: guide says {want}, ruleset has {got}"));
     };
 
-    let num = |k: &str| exp[k].as_u64().unwrap_or_else(|| panic!("{id}: {k} missing")) as u32;
+    let num = |k: &str| {
+        exp[k]
+            .as_u64()
+            .unwrap_or_else(|| panic!("{id}: {k} missing")) as u32
+    };
     if r.min_faan != num("min_faan") {
-        miss("min_faan", num("min_faan").to_string(), r.min_faan.to_string());
+        miss(
+            "min_faan",
+            num("min_faan").to_string(),
+            r.min_faan.to_string(),
+        );
     }
     if r.limit != num("limit") {
         miss("limit", num("limit").to_string(), r.limit.to_string());
@@ -160,7 +168,11 @@ fn check(r: &Ruleset, exp: &Value) -> Vec<String> {
             for (name, list) in map {
                 let pid = pattern_id(name, id, key);
                 let Some(rule) = r.pattern(pid) else {
-                    miss(&format!("{key}.{name}"), "scored".into(), "not scored".into());
+                    miss(
+                        &format!("{key}.{name}"),
+                        "scored".into(),
+                        "not scored".into(),
+                    );
                     continue;
                 };
                 for other in list.as_array().expect("list") {
@@ -169,8 +181,14 @@ fn check(r: &Ruleset, exp: &Value) -> Vec<String> {
                     if has != must {
                         miss(
                             &format!("{key}.{name}"),
-                            format!("{name} {} {o}", if must { "contains" } else { "stacks with" }),
-                            format!("{name} {} {o}", if has { "contains" } else { "stacks with" }),
+                            format!(
+                                "{name} {} {o}",
+                                if must { "contains" } else { "stacks with" }
+                            ),
+                            format!(
+                                "{name} {} {o}",
+                                if has { "contains" } else { "stacks with" }
+                            ),
                         );
                     }
                 }
@@ -304,7 +322,11 @@ fn every_ruleset_has_an_expectation() {
             "tests/expectations/{id}.json names no built-in ruleset"
         );
     }
-    assert_eq!(have.len(), 11, "expected the eleven rulesets of rules-decisions.md");
+    assert_eq!(
+        have.len(),
+        11,
+        "expected the eleven rulesets of rules-decisions.md"
+    );
 }
 
 #[test]
