@@ -102,6 +102,11 @@ fn check(r: &Ruleset, exp: &Value) -> Vec<String> {
     if r.limit != num("limit") {
         miss("limit", num("limit").to_string(), r.limit.to_string());
     }
+    if let Some(lf) = exp["limit_faan"].as_u64() {
+        if u64::from(r.limit_faan) != lf {
+            miss("limit_faan", lf.to_string(), r.limit_faan.to_string());
+        }
+    }
     if let Some(b) = exp["bonus_tiles"].as_bool() {
         if r.bonus_tiles != b {
             miss("bonus_tiles", b.to_string(), r.bonus_tiles.to_string());
