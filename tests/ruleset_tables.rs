@@ -357,3 +357,47 @@ fn every_ruleset_matches_its_guide_table() {
         failures.join("\n")
     );
 }
+
+/// Money follows the chip rate of `six-systems-comparison.txt`, Step 1
+/// ("USD per 100 chips": LIU $2, Mahjong Time $1, MJB $10; MJB adds 20
+/// chips to each payment): a 5-fan hand (base 16) on a discard by West.
+#[test]
+fn money_follows_the_chip_rate() {
+    use faan::core::evaluate::score_request;
+    use faan::core::{ContextSpec, HandSpec, HouseRules, MeldKind, MeldSpec, WinBy, Wind};
+
+    let registry = Registry::builtin().expect("built-in rulesets load");
+    let hand = HandSpec {
+        tiles: "123m456m789m55m".into(),
+        melds: vec![MeldSpec {
+            kind: MeldKind::Pung,
+            tiles: "777z".into(),
+            concealed: false,
+            added: false,
+        }],
+        winning_tile: Some("5m".into()),
+        flowers: vec![],
+    };
+    let ctx = ContextSpec::new(WinBy::Discard, Wind::South, Wind::East, Some(Wind::West));
+    // (ruleset, chips [E, S, W, N], cents [E, S, W, N]) worked out by hand:
+    // mixed one suit 3 + dragon pung 1 + no flowers 1 = 5 fan, base 16.
+    let cases: [(&str, [i64; 4], Option<[i64; 4]>); 4] = [
+        // defensive: West pays 4B = 64 chips at $2 per 100 chips.
+        ("liu", [0, 64, -64, 0], Some([0, 128, -128, 0])),
+        // classical: West 2B, the others B, at $1 per 100 chips.
+        ("mjtime", [-16, 64, -32, -16], Some([-16, 64, -32, -16])),
+        // classical plus 20 chips on each payment, at $10 per 100 chips.
+        ("mjb", [-36, 124, -52, -36], Some([-360, 1240, -520, -360])),
+        // no money rate.
+        ("wikipedia", [-16, 64, -32, -16], None),
+    ];
+    for (id, chips, cents) in cases {
+        let r = registry.get(id).expect(id);
+        let s = score_request(r, &HouseRules::default(), &hand, &ctx)
+            .unwrap_or_else(|e| panic!("{id}: {e}"));
+        assert_eq!(s.total_faan(), 5, "{id}: total faan");
+        assert_eq!(s.base_points, 16, "{id}: base points");
+        assert_eq!(s.payments, chips, "{id}: payments in chips");
+        assert_eq!(s.money_cents, cents, "{id}: payments in US cents");
+    }
+}
