@@ -381,7 +381,8 @@ fn money_follows_the_chip_rate() {
     let ctx = ContextSpec::new(WinBy::Discard, Wind::South, Wind::East, Some(Wind::West));
     // (ruleset, chips [E, S, W, N], cents [E, S, W, N]) worked out by hand:
     // mixed one suit 3 + dragon pung 1 + no flowers 1 = 5 fan, base 16.
-    let cases: [(&str, [i64; 4], Option<[i64; 4]>); 4] = [
+    type Case<'a> = (&'a str, [i64; 4], Option<[i64; 4]>);
+    let cases: [Case; 4] = [
         // defensive: West pays 4B = 64 chips at $2 per 100 chips.
         ("liu", [0, 64, -64, 0], Some([0, 128, -128, 0])),
         // classical: West 2B, the others B, at $1 per 100 chips.
