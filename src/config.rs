@@ -24,6 +24,10 @@ pub struct Cli {
 pub enum Command {
     /// Run the HTTP service (the default).
     Serve(ServeArgs),
+    /// Score a hand from the command line (or score requests as JSON lines with --json).
+    Score(crate::cli::ScoreArgs),
+    /// List the built-in rulesets.
+    Rulesets(crate::cli::RulesetsArgs),
     /// Print the OpenAPI document (JSON) to standard output.
     Openapi,
     /// Probe a running server's /readyz; exit 0 when it answers 200 (for container health checks).

@@ -425,12 +425,13 @@ pub fn validate(
 /// The lowest tile of a meld of `kind` made of `tiles` (sorted), or why it is not one.
 fn meld_from_tiles(kind: MeldKind, tiles: &[Tile]) -> Result<Tile, String> {
     let want = if kind == MeldKind::Kong { 4 } else { 3 };
-    let shown = super::tile::format_tiles(tiles);
+    let shown = || super::tile::format_tiles(tiles);
     if tiles.len() != want {
         return Err(format!(
-            "a {} has {want} tiles, got {} ({shown})",
+            "a {} has {want} tiles, got {} ({})",
             kind.name(),
-            tiles.len()
+            tiles.len(),
+            shown()
         ));
     }
     let first = tiles[0];
@@ -442,11 +443,13 @@ fn meld_from_tiles(kind: MeldKind, tiles: &[Tile]) -> Result<Tile, String> {
         Ok(first)
     } else if kind == MeldKind::Chow {
         Err(format!(
-            "{shown} is not a chow: a chow is three consecutive tiles of one numbered suit"
+            "{} is not a chow: a chow is three consecutive tiles of one numbered suit",
+            shown()
         ))
     } else {
         Err(format!(
-            "{shown} is not a {}: it needs {want} identical tiles",
+            "{} is not a {}: it needs {want} identical tiles",
+            shown(),
             kind.name()
         ))
     }

@@ -326,9 +326,7 @@ pub fn count(id: PatternId, shape: &Shape<'_>, f: &Facts, ctx: &Context, cond: &
         P::AllPungs => b(standard && shape.pungs == 4),
         P::MixedOneSuit => b(f.one_suit() && f.honors),
         P::PureOneSuit => b(f.one_suit() && !f.honors),
-        P::MixedTerminals => {
-            b(r.form != Form::ThirteenOrphans && !f.simples && f.terminals && f.honors)
-        }
+        P::MixedTerminals => b(standard && !f.simples && f.terminals && f.honors),
         P::SevenPairs => b(r.form == Form::SevenPairs),
         P::SmallThreeDragons => b(shape.dragon_pungs == 2 && standard && r.pair.is_dragon()),
         P::BigThreeDragons => b(shape.dragon_pungs == 3),

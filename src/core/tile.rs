@@ -213,9 +213,9 @@ impl std::error::Error for ParseError {}
 /// Strict: an unknown character, a `0`, `8z`/`9z`, a suit letter with no
 /// digits or digits with no suit letter is an error naming the position.
 pub fn parse_tiles(s: &str) -> Result<Vec<Tile>, ParseError> {
-    let mut out = Vec::with_capacity(s.len());
+    let mut out = Vec::with_capacity(s.len().min(64));
     // Digits waiting for their suit letter: (value, character position).
-    let mut pending: Vec<(u8, usize)> = Vec::with_capacity(14);
+    let mut pending = Pending::default();
     for (pos, c) in s.chars().enumerate() {
         match c {
             '0' => {
@@ -224,7 +224,14 @@ pub fn parse_tiles(s: &str) -> Result<Vec<Tile>, ParseError> {
                     message: "'0' is not a tile number (red fives are not used)".into(),
                 })
             }
-            '1'..='9' => pending.push((c as u8 - b'0', pos)),
+            '1'..='9' => {
+                if !pending.push(c as u8 - b'0', pos) {
+                    return Err(ParseError {
+                        position: pos,
+                        message: format!("more than {PENDING} digits before a suit letter"),
+                    });
+                }
+            }
             'm' | 'p' | 's' | 'z' => {
                 let suit = match c {
                     'm' => Suit::Man,
@@ -238,7 +245,7 @@ pub fn parse_tiles(s: &str) -> Result<Vec<Tile>, ParseError> {
                         message: format!("suit letter '{c}' has no digits before it"),
                     });
                 }
-                for &(n, p) in &pending {
+                for &(n, p) in pending.as_slice() {
                     match Tile::new(suit, n) {
                         Some(t) => out.push(t),
                         None => {
@@ -262,13 +269,54 @@ pub fn parse_tiles(s: &str) -> Result<Vec<Tile>, ParseError> {
             }
         }
     }
-    if let Some(&(n, p)) = pending.first() {
+    if let Some(&(n, p)) = pending.as_slice().first() {
         return Err(ParseError {
             position: p,
             message: format!("digit '{n}' has no suit letter after it"),
         });
     }
     Ok(out)
+}
+
+/// The most digits one suit letter may take (a hand has at most 18 tiles).
+const PENDING: usize = 32;
+
+/// Digits waiting for their suit letter, in a fixed array.
+struct Pending {
+    buf: [(u8, usize); PENDING],
+    len: usize,
+}
+
+impl Default for Pending {
+    fn default() -> Self {
+        Pending {
+            buf: [(0, 0); PENDING],
+            len: 0,
+        }
+    }
+}
+
+impl Pending {
+    fn push(&mut self, n: u8, pos: usize) -> bool {
+        if self.len == PENDING {
+            return false;
+        }
+        self.buf[self.len] = (n, pos);
+        self.len += 1;
+        true
+    }
+
+    fn as_slice(&self) -> &[(u8, usize)] {
+        &self.buf[..self.len]
+    }
+
+    fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    fn clear(&mut self) {
+        self.len = 0;
+    }
 }
 
 /// Formats tiles compactly (`123m55z`), in the order given but grouping runs of one suit.
