@@ -6,6 +6,7 @@
 # ---- build
 FROM rust:1-slim-bookworm AS builder
 WORKDIR /src
+ENV CARGO_PROFILE_RELEASE_STRIP=true
 # Dependencies first, so that a source change does not rebuild them.
 COPY Cargo.toml Cargo.lock build.rs ./
 COPY rulesets rulesets
@@ -18,8 +19,7 @@ RUN mkdir src \
 COPY src src
 # Make sure the real sources are newer than the stub build.
 RUN touch src/main.rs src/lib.rs \
-    && cargo build --release --locked --bin faan \
-    && strip target/release/faan
+    && cargo build --release --locked --bin faan
 
 # ---- run
 FROM debian:bookworm-slim
