@@ -259,6 +259,34 @@ async fn seven_pairs_and_thirteen_orphans_forms() {
     }
 }
 
+#[tokio::test]
+async fn flower_win_form() {
+    let app = spawn_app().await;
+    let req = json!({"ruleset": "hkma",
+        "hand": {"tiles": "123m456p789s345m9p", "flowers": ["F1", "F2", "F3", "F4", "S1", "S2", "S3"]},
+        "context": {"win_by": "self_draw", "seat_wind": "south", "round_wind": "east", "flower_win": true},
+        "house_rules": {"flowers": true}});
+    let r = app.post("/v1/score", &req).await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    let v = r.json();
+    assert_eq!(v["form"], "flower_win");
+    let d = &v["decompositions"][0];
+    assert_eq!(d["sets"], json!([]));
+    assert_eq!(d["pair"], Value::Null);
+    assert_eq!(d["set_details"], json!([]));
+    assert_eq!(lines(&v), [("seven_flowers".to_string(), 3)]);
+    // Without the house rule, bonus tiles are not in play under hkma.
+    let mut off = req.clone();
+    off.as_object_mut().unwrap().remove("house_rules");
+    let r = app.post("/v1/score", &off).await;
+    assert_eq!(r.status, 422);
+    assert!(r.json()["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|e| e["pointer"] == "/hand/flowers"));
+}
+
 /// Every case of tests/fixtures/*.json (the core's worked examples) through
 /// the HTTP API: the answer is exactly what the core computes for the same
 /// request (converted by the core tests' own helper, independently of the
