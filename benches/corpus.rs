@@ -1,2 +1,367 @@
-//! Placeholder: the corpus benchmark (bench/corpus.jsonl) is being written.
-fn main() {}
+//! Time to fully score every hand of the benchmark corpus
+//! (`bench/corpus.jsonl`, written by `bench/gen_corpus.py`).
+//!
+//! `cargo bench --bench corpus` first scores every corpus line once and
+//! panics, naming the line, if any of them fails: every line must be a
+//! winning hand its ruleset scores. Then it times each hand on its own
+//! (`score`: validate, decompose, evaluate every reading, choose, settle):
+//! a batch of calls long enough to dwarf the timer, repeated in several
+//! rounds; the hand's time is the median of its rounds' per-call means. It
+//! prints the median, p90, p99 and max across hands, per ruleset, and the
+//! slowest hands. Last, criterion times a pass over the whole corpus of each
+//! ruleset (time per hand = total / count, shown as throughput).
+//!
+//! Environment:
+//! - `FAAN_CORPUS`: another corpus file (default `bench/corpus.jsonl`).
+//! - `FAAN_CORPUS_JSON=PATH`: also write the per-hand times as JSON to PATH
+//!   (`-` for stdout): `{"hands": [{"line": 0, "ruleset": "hkma", "ns": 123.4}, ...]}`,
+//!   `line` counting corpus lines from 0 (used by `bench/peers.py`).
+//! - `FAAN_CORPUS_NO_CRITERION=1`: stop after the per-hand table.
+//! - `FAAN_CORPUS_LOOP=N`: only score the whole corpus N times, untimed
+//!   (a driver for `valgrind --tool=callgrind` or `perf record`).
+//!
+//! Without `--bench` on the command line (`cargo test --benches`), it only
+//! checks the corpus and runs each criterion benchmark once.
+
+use criterion::{black_box, Criterion, Throughput};
+use faan::core::evaluate::score;
+use faan::core::{
+    ContextSpec, HandSpec, MeldKind, MeldSpec, Registry, Replacement, Ruleset, WinBy, Wind,
+};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// One corpus line, converted to core types.
+struct Case {
+    line: usize,
+    ruleset: String,
+    hand: HandSpec,
+    context: ContextSpec,
+}
+
+fn wind(v: &Value, line: usize) -> Wind {
+    v.as_str()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("corpus line {}: not a wind: {v}", line + 1))
+}
+
+/// The request-to-core conversion of `tests/common/mod.rs`, without house rules.
+fn case(v: &Value, line: usize) -> Case {
+    let bad = |what: &str| -> ! { panic!("corpus line {}: {what}", line + 1) };
+    if v.get("house_rules").is_some_and(|h| !h.is_null()) {
+        bad("house_rules are not supported by the corpus benchmark");
+    }
+    let h = &v["hand"];
+    let melds = h["melds"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .map(|m| MeldSpec {
+                    kind: match m["kind"].as_str() {
+                        Some("chow") => MeldKind::Chow,
+                        Some("pung") => MeldKind::Pung,
+                        Some("kong") => MeldKind::Kong,
+                        k => bad(&format!("meld kind {k:?}")),
+                    },
+                    tiles: m["tiles"].as_str().unwrap_or("").to_string(),
+                    concealed: m["concealed"].as_bool().unwrap_or(false),
+                    added: m["added"].as_bool().unwrap_or(false),
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let hand = HandSpec {
+        tiles: h["tiles"].as_str().unwrap_or("").to_string(),
+        melds,
+        winning_tile: h["winning_tile"].as_str().map(String::from),
+        flowers: h["flowers"]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .map(|f| f.as_str().unwrap_or("").to_string())
+                    .collect()
+            })
+            .unwrap_or_default(),
+    };
+    let c = &v["context"];
+    let flag = |k: &str| c[k].as_bool().unwrap_or(false);
+    let context = ContextSpec {
+        win_by: match c["win_by"].as_str() {
+            Some("self_draw") => WinBy::SelfDraw,
+            Some("discard") => WinBy::Discard,
+            Some("robbing_kong") => WinBy::RobbingKong,
+            w => bad(&format!("win_by {w:?}")),
+        },
+        seat_wind: wind(&c["seat_wind"], line),
+        round_wind: wind(&c["round_wind"], line),
+        discarder: c
+            .get("discarder")
+            .filter(|d| !d.is_null())
+            .map(|d| wind(d, line)),
+        replacement: match c["replacement"].as_str().unwrap_or("none") {
+            "none" => Replacement::None,
+            "kong" => Replacement::Kong,
+            "flower" => Replacement::Flower,
+            r => bad(&format!("replacement {r}")),
+        },
+        double_kong: flag("double_kong"),
+        last_tile: flag("last_tile"),
+        heavenly: flag("heavenly"),
+        earthly: flag("earthly"),
+        liable: c
+            .get("liable")
+            .filter(|d| !d.is_null())
+            .map(|d| wind(d, line)),
+        flower_win: flag("flower_win"),
+    };
+    Case {
+        line,
+        ruleset: v["ruleset"].as_str().unwrap_or("").to_string(),
+        hand,
+        context,
+    }
+}
+
+fn load() -> (String, Vec<Case>) {
+    let path = std::env::var("FAAN_CORPUS")
+        .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/bench/corpus.jsonl").into());
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let cases = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| {
+            let v: Value =
+                serde_json::from_str(l).unwrap_or_else(|e| panic!("{path} line {}: {e}", i + 1));
+            case(&v, i)
+        })
+        .collect();
+    (path, cases)
+}
+
+/// Scores every case once; panics on the first that fails.
+fn check(registry: &Registry, cases: &[Case]) -> Vec<Arc<Ruleset>> {
+    cases
+        .iter()
+        .map(|c| {
+            let r = registry.get(&c.ruleset).unwrap_or_else(|| {
+                panic!("corpus line {}: unknown ruleset {}", c.line + 1, c.ruleset)
+            });
+            if let Err(e) = score(r, &c.hand, &c.context) {
+                panic!(
+                    "corpus line {} ({} {:?}): {e}",
+                    c.line + 1,
+                    c.ruleset,
+                    c.hand.tiles
+                );
+            }
+            Arc::clone(r)
+        })
+        .collect()
+}
+
+/// Per-call time of one hand, in ns: the median over `rounds` of the mean
+/// of a batch of calls sized to take about `batch_target`.
+fn time_hand(r: &Ruleset, c: &Case, rounds: usize, batch_target: Duration) -> f64 {
+    for _ in 0..3 {
+        black_box(score(black_box(r), black_box(&c.hand), black_box(&c.context)).is_ok());
+    }
+    // Calibrate: double the batch until it takes batch_target / 4.
+    let mut n: u32 = 8;
+    loop {
+        let t = Instant::now();
+        for _ in 0..n {
+            black_box(score(black_box(r), black_box(&c.hand), black_box(&c.context)).is_ok());
+        }
+        if t.elapsed() * 4 >= batch_target || n >= 1 << 20 {
+            break;
+        }
+        n *= 2;
+    }
+    n *= 4;
+    let mut means: Vec<f64> = (0..rounds)
+        .map(|_| {
+            let t = Instant::now();
+            for _ in 0..n {
+                black_box(score(black_box(r), black_box(&c.hand), black_box(&c.context)).is_ok());
+            }
+            t.elapsed().as_nanos() as f64 / f64::from(n)
+        })
+        .collect();
+    means.sort_by(f64::total_cmp);
+    means[means.len() / 2]
+}
+
+/// Nearest-rank percentile of sorted values.
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    let rank = ((p / 100.0) * sorted.len() as f64).ceil() as usize;
+    sorted[rank.clamp(1, sorted.len()) - 1]
+}
+
+fn describe(c: &Case) -> String {
+    let melds: Vec<String> = c
+        .hand
+        .melds
+        .iter()
+        .map(|m| {
+            let mark = if m.concealed { "c" } else { "" };
+            format!("[{}{mark}]", m.tiles)
+        })
+        .collect();
+    format!(
+        "{}{} win {} {}",
+        c.hand.tiles,
+        melds.join(""),
+        c.hand.winning_tile.as_deref().unwrap_or("-"),
+        c.context.win_by.name()
+    )
+}
+
+fn per_hand(cases: &[Case], rulesets: &[Arc<Ruleset>]) -> Vec<f64> {
+    let rounds = 7;
+    let batch = Duration::from_micros(40);
+    let started = Instant::now();
+    let times: Vec<f64> = cases
+        .iter()
+        .zip(rulesets)
+        .map(|(c, r)| time_hand(r, c, rounds, batch))
+        .collect();
+    let mut groups: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for (i, c) in cases.iter().enumerate() {
+        groups.entry(c.ruleset.as_str()).or_default().push(i);
+    }
+    let all: Vec<usize> = (0..cases.len()).collect();
+    println!(
+        "\nPer-hand time of score() (median of {rounds} rounds of ~{} us batches per hand; {:.1} s)",
+        batch.as_micros(),
+        started.elapsed().as_secs_f64()
+    );
+    println!(
+        "{:<18} {:>6} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}",
+        "ruleset", "hands", "min ns", "median ns", "mean ns", "p90 ns", "p99 ns", "max ns"
+    );
+    let rows = groups
+        .iter()
+        .map(|(k, v)| (*k, v))
+        .chain(std::iter::once(("all", &all)));
+    for (name, idx) in rows {
+        let mut t: Vec<f64> = idx.iter().map(|&i| times[i]).collect();
+        t.sort_by(f64::total_cmp);
+        let mean = t.iter().sum::<f64>() / t.len() as f64;
+        println!(
+            "{:<18} {:>6} {:>10.0} {:>10.0} {:>10.0} {:>10.0} {:>10.0} {:>10.0}",
+            name,
+            t.len(),
+            t[0],
+            percentile(&t, 50.0),
+            mean,
+            percentile(&t, 90.0),
+            percentile(&t, 99.0),
+            t[t.len() - 1]
+        );
+    }
+    let mut order: Vec<usize> = (0..cases.len()).collect();
+    order.sort_by(|&a, &b| times[b].total_cmp(&times[a]));
+    println!("\nSlowest hands:");
+    for &i in order.iter().take(10) {
+        let c = &cases[i];
+        println!(
+            "{:>8.0} ns  line {:>5}  {:<15} {}",
+            times[i],
+            c.line + 1,
+            c.ruleset,
+            describe(c)
+        );
+    }
+    println!("\nTargets: median <= 250 ns, worst corpus hand <= 5000 ns.");
+    times
+}
+
+fn write_json(path: &str, cases: &[Case], times: &[f64]) {
+    let hands: Vec<Value> = cases
+        .iter()
+        .zip(times)
+        .map(|(c, &ns)| serde_json::json!({"line": c.line, "ruleset": c.ruleset, "ns": ns}))
+        .collect();
+    let doc = serde_json::json!({ "unit": "ns per score() call", "hands": hands });
+    let text = serde_json::to_string(&doc).expect("json");
+    if path == "-" {
+        println!("{text}");
+    } else {
+        let mut f = std::fs::File::create(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        writeln!(f, "{text}").unwrap_or_else(|e| panic!("{path}: {e}"));
+        eprintln!("per-hand times written to {path}");
+    }
+}
+
+fn criterion_benches(c: &mut Criterion, cases: &[Case], rulesets: &[Arc<Ruleset>]) {
+    let mut ids: Vec<&str> = cases.iter().map(|c| c.ruleset.as_str()).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    let mut group = c.benchmark_group("corpus");
+    for id in ids {
+        let subset: Vec<(&Case, &Ruleset)> = cases
+            .iter()
+            .zip(rulesets)
+            .filter(|(c, _)| c.ruleset == id)
+            .map(|(c, r)| (c, r.as_ref()))
+            .collect();
+        group.throughput(Throughput::Elements(subset.len() as u64));
+        group.bench_function(format!("{id}/{}-hands", subset.len()), |b| {
+            b.iter(|| {
+                for (c, r) in &subset {
+                    black_box(
+                        score(black_box(r), black_box(&c.hand), black_box(&c.context)).is_ok(),
+                    );
+                }
+            })
+        });
+    }
+    group.finish();
+}
+
+fn main() {
+    let registry = Registry::builtin().expect("built-in rulesets");
+    let (path, cases) = load();
+    let rulesets = check(&registry, &cases);
+    eprintln!(
+        "{path}: {} requests, every one scores without error",
+        cases.len()
+    );
+
+    if let Some(n) = std::env::var("FAAN_CORPUS_LOOP")
+        .ok()
+        .and_then(|s| s.parse::<u32>().ok())
+    {
+        let t = Instant::now();
+        for _ in 0..n {
+            for (c, r) in cases.iter().zip(&rulesets) {
+                black_box(score(black_box(r), black_box(&c.hand), black_box(&c.context)).is_ok());
+            }
+        }
+        let per = t.elapsed().as_nanos() as f64 / (f64::from(n) * cases.len() as f64);
+        eprintln!("{n} passes, {per:.0} ns per hand (untimed driver mode)");
+        return;
+    }
+
+    let bench_mode = std::env::args().any(|a| a == "--bench");
+    if bench_mode {
+        let times = per_hand(&cases, &rulesets);
+        if let Ok(p) = std::env::var("FAAN_CORPUS_JSON") {
+            write_json(&p, &cases, &times);
+        }
+        if std::env::var_os("FAAN_CORPUS_NO_CRITERION").is_some() {
+            return;
+        }
+    }
+    let mut c = Criterion::default()
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(3))
+        .sample_size(30)
+        .configure_from_args();
+    criterion_benches(&mut c, &cases, &rulesets);
+    c.final_summary();
+}

@@ -24,6 +24,10 @@ pub struct Cli {
 pub enum Command {
     /// Run the HTTP service (the default).
     Serve(ServeArgs),
+    /// Score a hand from the command line (or score requests as JSON lines with --json).
+    Score(crate::cli::ScoreArgs),
+    /// List the built-in rulesets.
+    Rulesets(crate::cli::RulesetsArgs),
     /// Print the OpenAPI document (JSON) to standard output.
     Openapi,
     /// Probe a running server's /readyz; exit 0 when it answers 200 (for container health checks).
@@ -46,7 +50,7 @@ pub struct ServeArgs {
     /// Worker threads (default: the number of CPUs).
     #[arg(long, env = "FAAN_WORKERS")]
     pub workers: Option<usize>,
-    /// Largest body accepted by POST /v1/score and /v1/penalties/false-win, in bytes.
+    /// Largest body accepted by POST /v1/score, /v1/waits and /v1/penalties/false-win, in bytes.
     #[arg(long, env = "FAAN_BODY_LIMIT", default_value_t = 64 * 1024)]
     pub body_limit: usize,
     /// Largest body accepted by POST /v1/score/batch and /v1/compare, in bytes.

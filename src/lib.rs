@@ -1,3 +1,4 @@
+pub mod cli;
 pub mod config;
 pub mod core;
 pub mod http;

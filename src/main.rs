@@ -8,6 +8,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command.unwrap_or(Command::Serve(cli.serve)) {
         Command::Serve(args) => faan::startup::serve(args),
+        Command::Score(args) => faan::cli::run_score(&args),
+        Command::Rulesets(args) => faan::cli::run_rulesets(&args),
         Command::Openapi => {
             println!("{}", faan::http::openapi::spec_json());
             ExitCode::SUCCESS

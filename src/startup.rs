@@ -134,29 +134,37 @@ fn request_id(given: Option<&HeaderValue>) -> String {
 }
 
 /// Sets up `tracing` output (text or JSON) with the level from the flag or RUST_LOG.
-pub fn init_logging(config: &ServeArgs) {
+///
+/// An invalid `--log-level` is an error; an invalid RUST_LOG falls back to `info`.
+pub fn init_logging(config: &ServeArgs) -> Result<(), String> {
     use tracing_subscriber::EnvFilter;
     let filter = match &config.log_level {
-        Some(l) => EnvFilter::try_new(l).unwrap_or_else(|_| EnvFilter::new("info")),
+        Some(l) => EnvFilter::try_new(l).map_err(|e| format!("--log-level {l:?}: {e}"))?,
         None => EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")),
     };
+    let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
     let builder = tracing_subscriber::fmt()
+        .with_ansi(ansi)
         .with_env_filter(filter)
         .with_writer(std::io::stderr);
+    // A second initialisation (tests) keeps the first subscriber.
     let _ = match config.log_format {
         LogFormat::Json => builder.json().try_init(),
         LogFormat::Text => builder.try_init(),
     };
+    Ok(())
 }
 
 /// `faan serve`: logs, loads, binds and serves; a start-up error exits non-zero.
 pub fn serve(config: ServeArgs) -> ExitCode {
-    init_logging(&config);
+    if let Err(e) = init_logging(&config) {
+        eprintln!("faan: {e}");
+        return ExitCode::FAILURE;
+    }
     let app = match Application::build(&config) {
         Ok(app) => app,
         Err(e) => {
             eprintln!("faan: {e}");
-            tracing::error!(error = %e, "start-up failed");
             return ExitCode::FAILURE;
         }
     };

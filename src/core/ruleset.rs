@@ -48,6 +48,9 @@ pub enum PointsSpec {
     HalfSpicy,
     /// Explicit base points by faan, from 0.
     Table(Vec<u64>),
+    /// Explicit base points by faan, from 0; beyond its end every faan scores
+    /// its last entry (six-systems' "10 and above: 128").
+    TableThenLast(Vec<u64>),
 }
 
 impl PointsSpec {
@@ -55,7 +58,7 @@ impl PointsSpec {
         match self {
             PointsSpec::FullSpicy => "full_spicy",
             PointsSpec::HalfSpicy => "half_spicy",
-            PointsSpec::Table(_) => "table",
+            PointsSpec::Table(_) | PointsSpec::TableThenLast(_) => "table",
         }
     }
 
@@ -66,6 +69,7 @@ impl PointsSpec {
                 PointsSpec::FullSpicy => 1u64.checked_shl(f).ok_or(f),
                 PointsSpec::HalfSpicy => Ok(half_spicy(f)),
                 PointsSpec::Table(t) => t.get(f as usize).copied().ok_or(f),
+                PointsSpec::TableThenLast(t) => t.get(f as usize).or(t.last()).copied().ok_or(f),
             })
             .collect()
     }
@@ -241,6 +245,12 @@ impl Ruleset {
                 format!("minimum {min_faan} is above the limit {limit}"),
             ));
         }
+        if raw.points.extend_last.is_some() && raw.points.table.is_none() {
+            return Err(err(
+                "points.extend_last",
+                "applies to an explicit table only".into(),
+            ));
+        }
         let points = match (raw.points.curve.as_deref(), raw.points.table) {
             (Some("full_spicy"), None) => PointsSpec::FullSpicy,
             (Some("half_spicy"), None) => PointsSpec::HalfSpicy,
@@ -254,7 +264,11 @@ impl Ruleset {
                         )
                     })?);
                 }
-                PointsSpec::Table(v)
+                if raw.points.extend_last.unwrap_or(false) {
+                    PointsSpec::TableThenLast(v)
+                } else {
+                    PointsSpec::Table(v)
+                }
             }
             (Some(c), None) => {
                 return Err(err(
@@ -661,6 +675,7 @@ struct RawRuleset {
 struct RawPoints {
     curve: Option<String>,
     table: Option<Vec<i64>>,
+    extend_last: Option<bool>,
 }
 
 #[derive(Deserialize)]

@@ -148,7 +148,7 @@ pub struct HouseRulesDto {
     pub flowers: Option<bool>,
     /// `full_spicy`, `half_spicy`, or base points by faan from 0 up to the limit.
     #[serde(default)]
-    #[schema(value_type = Option<Object>, example = "half_spicy")]
+    #[schema(example = "half_spicy")]
     pub points: Option<PointsDto>,
     #[serde(default)]
     pub discard_payment: Option<DiscardPaymentDto>,
@@ -158,15 +158,16 @@ pub struct HouseRulesDto {
     pub patterns: PatternOverrides,
 }
 
-/// The points curve of a house rule.
-#[derive(Clone, Debug, Deserialize)]
+/// The points curve of a house rule: a curve name, or base points by faan from 0.
+#[derive(Clone, Debug, Deserialize, ToSchema)]
 #[serde(untagged)]
 pub enum PointsDto {
     Curve(CurveDto),
     Table(Vec<u64>),
 }
 
-#[derive(Clone, Copy, Debug, Deserialize)]
+/// `full_spicy`: B = 2^faan; `half_spicy`: 1, 2, 4, 8, 16, then x1.5 and x4/3 in turn.
+#[derive(Clone, Copy, Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum CurveDto {
     FullSpicy,
@@ -258,7 +259,7 @@ pub struct BatchRequest {
 #[serde(deny_unknown_fields)]
 pub struct CompareRequest {
     /// A list of ruleset ids, or `"all"`.
-    #[schema(value_type = Object, example = json!(["hkma", "wisteria-court"]))]
+    #[schema(example = json!(["hkma", "wisteria-court"]))]
     pub rulesets: RulesetsDto,
     pub hand: HandDto,
     pub context: ContextDto,
@@ -267,7 +268,7 @@ pub struct CompareRequest {
 }
 
 /// `"all"` or a list of ids.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, ToSchema)]
 #[serde(untagged)]
 pub enum RulesetsDto {
     List(Vec<String>),

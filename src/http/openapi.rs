@@ -30,7 +30,7 @@ use utoipa::OpenApi;
     ),
     components(schemas(
         ScoreRequest, HandDto, MeldDto, MeldKindDto, ContextDto, WinByDto, WindDto, ReplacementDto,
-        HouseRulesDto, DiscardPaymentDto, BatchRequest, CompareRequest, FalseWinRequest,
+        HouseRulesDto, PointsDto, CurveDto, RulesetsDto, DiscardPaymentDto, BatchRequest, CompareRequest, FalseWinRequest,
         ScoreResponse, Decomposition, SetDto, LineDto, Payments, MoneyDto, MoneyPayments,
         BatchResponse, CompareResponse, FalseWinResponse, RulesetList, RulesetSummary, RulesetDetail,
         PatternDto, PointsDtoOut, PaymentDto, Health, Problem, ProblemError,

@@ -2,6 +2,8 @@
 
 mod batch_compare;
 mod cache;
+#[path = "../common/mod.rs"]
+mod common;
 mod errors;
 mod helpers;
 mod meta;

@@ -241,3 +241,19 @@ async fn rulesets_dir_replaces_the_builtin_rulesets() {
     assert!(err.to_string().contains("broken.toml"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The documented 200 example of POST /v1/score is the real answer to the quiet-hand example request.
+#[tokio::test]
+async fn openapi_response_example_is_the_real_response() {
+    let app = spawn_app().await;
+    let spec: serde_json::Value = serde_json::from_str(&faan::http::openapi::spec_json()).unwrap();
+    let op = &spec["paths"]["/v1/score"]["post"];
+    let request = &op["requestBody"]["content"]["application/json"]["examples"]
+        ["wisteria_quiet_hand"]["value"];
+    let documented = &op["responses"]["200"]["content"]["application/json"]["example"];
+    let real = app.post("/v1/score", request).await.json();
+    assert_eq!(
+        &real, documented,
+        "update the 200 example of handlers::score, then `cargo run -- openapi > openapi/openapi.json`"
+    );
+}

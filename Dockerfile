@@ -1,0 +1,38 @@
+# faan: Hong Kong mahjong scoring as a service.
+#   docker build -t faan .
+#   docker run --rm -p 8080:8080 faan
+# Configuration is by FAAN_* environment variables (README.md, "Configuration").
+
+# ---- build
+FROM rust:1-slim-bookworm AS builder
+WORKDIR /src
+ENV CARGO_PROFILE_RELEASE_STRIP=true
+# Dependencies first, so that a source change does not rebuild them.
+COPY Cargo.toml Cargo.lock build.rs ./
+COPY rulesets rulesets
+COPY benches benches
+RUN mkdir src \
+    && echo 'fn main() {}' > src/main.rs \
+    && echo '' > src/lib.rs \
+    && cargo build --release --locked --bin faan \
+    && rm -rf src
+COPY src src
+# Make sure the real sources are newer than the stub build.
+RUN touch src/main.rs src/lib.rs \
+    && cargo build --release --locked --bin faan
+
+# ---- run
+FROM debian:bookworm-slim
+RUN useradd --system --uid 10001 --no-create-home --shell /usr/sbin/nologin faan
+COPY --from=builder /src/target/release/faan /usr/local/bin/faan
+USER faan
+ENV FAAN_ADDR=0.0.0.0:8080 \
+    FAAN_LOG_FORMAT=json
+EXPOSE 8080
+# The binary probes its own /readyz: no curl in the image.
+HEALTHCHECK --interval=15s --timeout=5s --start-period=5s --retries=3 \
+    CMD ["faan", "healthcheck", "--addr", "127.0.0.1:8080"]
+# SIGTERM: stop accepting, finish in-flight requests (FAAN_SHUTDOWN_TIMEOUT seconds), exit.
+STOPSIGNAL SIGTERM
+ENTRYPOINT ["faan"]
+CMD ["serve"]

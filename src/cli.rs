@@ -1,0 +1,446 @@
+//! The command-line scorer: `faan score` and `faan rulesets`.
+//!
+//! `faan score TILES [flags]` prints a readable breakdown of one hand;
+//! `faan score --json [FILE]` reads score requests in the API's JSON shape
+//! (one request, or JSON lines) and writes one result or problem per line,
+//! exactly the bodies `POST /v1/score` would answer.
+
+use crate::core::evaluate::{self, Score};
+use crate::core::hand;
+use crate::core::{Registry, Ruleset};
+use crate::http::cache::{canonical_key, hash, hex};
+use crate::http::dto::{self, ScoreRequest, ScoreResponse};
+use crate::http::error::ApiError;
+use crate::http::handlers::parse_json;
+use clap::{Args, ValueEnum};
+use std::borrow::Cow;
+use std::io::{IsTerminal, Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// How the hand was won (command-line spelling).
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WinByArg {
+    SelfDraw,
+    Discard,
+    RobbingKong,
+}
+
+/// A seat or wind (command-line spelling).
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WindArg {
+    East,
+    South,
+    West,
+    North,
+}
+
+/// Which replacement draw was the winning tile.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReplacementArg {
+    None,
+    Kong,
+    Flower,
+}
+
+/// Options of `faan score`.
+#[derive(Args, Debug, Clone)]
+pub struct ScoreArgs {
+    /// Concealed tiles in MPSZ notation, winning tile included (e.g. 234m567m345p22s789s).
+    #[arg(required_unless_present = "json")]
+    pub tiles: Option<String>,
+    /// Read score requests as JSON (one request, or one per line) from FILE or standard input, and write JSON lines.
+    #[arg(long)]
+    pub json: bool,
+    /// With --json: the file to read ('-' or absent: standard input).
+    #[arg(long, value_name = "FILE", requires = "json")]
+    pub input: Option<PathBuf>,
+    /// Ruleset id (see `faan rulesets`).
+    #[arg(long, short = 'r', default_value = "hkma")]
+    pub ruleset: String,
+    /// A declared meld as KIND:TILES, optionally :concealed or :added for a kong (e.g. pung:777z, kong:1111s:concealed). Repeatable.
+    #[arg(long = "meld", value_name = "KIND:TILES[:concealed|:added]")]
+    pub melds: Vec<String>,
+    /// Bonus tiles, comma-separated or repeated (F1..F4, S1..S4).
+    #[arg(long = "flowers", value_delimiter = ',')]
+    pub flowers: Vec<String>,
+    /// The winning tile (default: the last tile written).
+    #[arg(long = "win", value_name = "TILE")]
+    pub winning_tile: Option<String>,
+    #[arg(long, value_enum, default_value_t = WinByArg::SelfDraw)]
+    pub win_by: WinByArg,
+    /// The seat that discarded (or added the robbed kong).
+    #[arg(long, value_enum)]
+    pub discarder: Option<WindArg>,
+    /// The winner's seat wind.
+    #[arg(long, value_enum, default_value_t = WindArg::East)]
+    pub seat: WindArg,
+    /// The round (prevailing) wind.
+    #[arg(long = "round", value_enum, default_value_t = WindArg::East)]
+    pub round: WindArg,
+    #[arg(long, value_enum, default_value_t = ReplacementArg::None)]
+    pub replacement: ReplacementArg,
+    #[arg(long)]
+    pub double_kong: bool,
+    #[arg(long)]
+    pub last_tile: bool,
+    #[arg(long)]
+    pub heavenly: bool,
+    #[arg(long)]
+    pub earthly: bool,
+    /// A seat that pays for everyone (包).
+    #[arg(long, value_enum)]
+    pub liable: Option<WindArg>,
+    #[arg(long)]
+    pub flower_win: bool,
+    /// House rules as the API's JSON object, e.g. '{"min_faan": 0, "points": "full_spicy"}'.
+    #[arg(long, value_name = "JSON")]
+    pub house_rules: Option<String>,
+}
+
+fn wind(w: WindArg) -> &'static str {
+    match w {
+        WindArg::East => "east",
+        WindArg::South => "south",
+        WindArg::West => "west",
+        WindArg::North => "north",
+    }
+}
+
+impl ScoreArgs {
+    /// The flags as a request in the API's JSON shape.
+    pub fn to_request_json(&self) -> Result<serde_json::Value, String> {
+        use serde_json::{json, Map, Value};
+        let tiles = self.tiles.clone().unwrap_or_default();
+        let mut melds = Vec::new();
+        for m in &self.melds {
+            let parts: Vec<&str> = m.split(':').collect();
+            let mut meld = Map::new();
+            match parts.as_slice() {
+                [kind, tiles, rest @ ..] if rest.len() <= 1 => {
+                    meld.insert("kind".into(), json!(kind));
+                    meld.insert("tiles".into(), json!(tiles));
+                    match rest.first() {
+                        None => {}
+                        Some(&"concealed") => {
+                            meld.insert("concealed".into(), json!(true));
+                        }
+                        Some(&"added") => {
+                            meld.insert("added".into(), json!(true));
+                        }
+                        Some(other) => {
+                            return Err(format!(
+                                "--meld {m}: unknown option {other:?} (concealed or added)"
+                            ))
+                        }
+                    }
+                }
+                _ => {
+                    return Err(format!(
+                        "--meld {m}: write KIND:TILES[:concealed|:added], e.g. pung:777z"
+                    ))
+                }
+            }
+            melds.push(Value::Object(meld));
+        }
+        let winning = match &self.winning_tile {
+            Some(t) => Some(t.clone()),
+            None => last_tile_written(&tiles),
+        };
+        let mut context = json!({
+            "win_by": match self.win_by {
+                WinByArg::SelfDraw => "self_draw",
+                WinByArg::Discard => "discard",
+                WinByArg::RobbingKong => "robbing_kong",
+            },
+            "seat_wind": wind(self.seat),
+            "round_wind": wind(self.round),
+            "replacement": match self.replacement {
+                ReplacementArg::None => "none",
+                ReplacementArg::Kong => "kong",
+                ReplacementArg::Flower => "flower",
+            },
+            "double_kong": self.double_kong,
+            "last_tile": self.last_tile,
+            "heavenly": self.heavenly,
+            "earthly": self.earthly,
+            "flower_win": self.flower_win,
+        });
+        if let Some(d) = self.discarder {
+            context["discarder"] = json!(wind(d));
+        }
+        if let Some(l) = self.liable {
+            context["liable"] = json!(wind(l));
+        }
+        let mut hand = json!({"tiles": tiles, "melds": melds, "flowers": self.flowers});
+        if let Some(w) = winning {
+            if !self.flower_win || self.winning_tile.is_some() {
+                hand["winning_tile"] = json!(w);
+            }
+        }
+        let mut req = json!({"ruleset": self.ruleset, "hand": hand, "context": context});
+        if let Some(h) = &self.house_rules {
+            let v: Value =
+                serde_json::from_str(h).map_err(|e| format!("--house-rules: not JSON: {e}"))?;
+            req["house_rules"] = v;
+        }
+        Ok(req)
+    }
+}
+
+/// The last tile of an MPSZ string, as text (`"234m55p"` → `"5p"`).
+fn last_tile_written(tiles: &str) -> Option<String> {
+    let compact: String = tiles.chars().filter(|c| !c.is_whitespace()).collect();
+    let suit = compact.chars().last().filter(|c| "mpsz".contains(*c))?;
+    let digit = compact.chars().rev().nth(1).filter(char::is_ascii_digit)?;
+    Some(format!("{digit}{suit}"))
+}
+
+/// Scores one parsed request the way `POST /v1/score` does (without the cache).
+pub fn score_request(
+    registry: &Registry,
+    req: &ScoreRequest,
+) -> Result<(ScoreResponse, Score), ApiError> {
+    let base = registry
+        .get(&req.ruleset)
+        .ok_or_else(|| ApiError::UnknownRuleset {
+            id: req.ruleset.clone(),
+            pointer: "/ruleset".into(),
+        })?;
+    let house = dto::house_rules(&req.house_rules);
+    let ruleset: Cow<'_, Ruleset> = if house.is_empty() {
+        Cow::Borrowed(base.as_ref())
+    } else {
+        Cow::Owned(base.with_house_rules(&house)?)
+    };
+    let (hand, ctx) = hand::validate(
+        &req.hand.to_core(),
+        &req.context.to_core(),
+        evaluate::allowances(&ruleset),
+    )?;
+    let key = hash(&canonical_key(base, &house, &hand, &ctx));
+    let score = evaluate::score_hand(&ruleset, &hand, &ctx)?;
+    Ok((
+        ScoreResponse::new(&req.ruleset, &ruleset, &ctx, &score, hex(&key)),
+        score,
+    ))
+}
+
+/// `faan score`.
+pub fn run_score(args: &ScoreArgs) -> ExitCode {
+    let registry = match Registry::builtin() {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("faan: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if args.json {
+        return run_json(&registry, args);
+    }
+    let req = match args.to_request_json() {
+        Ok(v) => v,
+        Err(e) => {
+            eprintln!("faan score: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let parsed: Result<ScoreRequest, ApiError> = parse_json(req.to_string().as_bytes());
+    match parsed.and_then(|r| score_request(&registry, &r)) {
+        Ok((resp, _)) => {
+            print!(
+                "{}",
+                render(
+                    &resp,
+                    registry
+                        .get(&resp.ruleset)
+                        .map(|r| r.name.as_str())
+                        .unwrap_or("")
+                )
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("{}", render_problem(&e));
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run_json(registry: &Registry, args: &ScoreArgs) -> ExitCode {
+    let mut text = String::new();
+    let read = match args.input.as_deref() {
+        None => std::io::stdin().read_to_string(&mut text),
+        Some(p) if p.as_os_str() == "-" => std::io::stdin().read_to_string(&mut text),
+        Some(p) => std::fs::File::open(p).and_then(|mut f| f.read_to_string(&mut text)),
+    };
+    if let Err(e) = read {
+        eprintln!("faan score --json: cannot read input: {e}");
+        return ExitCode::FAILURE;
+    }
+    // One JSON document, or JSON lines.
+    let items: Vec<&str> = if serde_json::from_str::<serde_json::Value>(&text).is_ok() {
+        vec![text.as_str()]
+    } else {
+        text.lines().filter(|l| !l.trim().is_empty()).collect()
+    };
+    let total = items.len();
+    let progress = total >= 200 && std::io::stderr().is_terminal();
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut failed = 0usize;
+    for (i, item) in items.iter().enumerate() {
+        let line = match parse_json::<ScoreRequest>(item.as_bytes())
+            .and_then(|r| score_request(registry, &r))
+        {
+            Ok((resp, _)) => serde_json::to_string(&resp),
+            Err(e) => {
+                failed += 1;
+                serde_json::to_string(&e.problem())
+            }
+        };
+        let line = line.unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
+        if writeln!(out, "{line}").is_err() {
+            return ExitCode::FAILURE;
+        }
+        if progress && (i % 100 == 0 || i + 1 == total) {
+            let done = (i + 1) * 30 / total;
+            eprint!(
+                "\r[{}{}] {}/{} ",
+                "#".repeat(done),
+                " ".repeat(30 - done),
+                i + 1,
+                total
+            );
+        }
+    }
+    if progress {
+        eprintln!();
+    }
+    let _ = out.flush();
+    if failed > 0 {
+        eprintln!("faan score --json: {failed} of {total} request(s) did not score (their lines are problems)");
+        ExitCode::from(3)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// A readable breakdown of a score response.
+pub fn render(resp: &ScoreResponse, ruleset_name: &str) -> String {
+    use std::fmt::Write as _;
+    let mut s = String::new();
+    let _ = writeln!(s, "Ruleset: {} ({})", ruleset_name, resp.ruleset);
+    let _ = writeln!(s, "Readings considered: {}", resp.decompositions.len());
+    for (i, d) in resp.decompositions.iter().enumerate() {
+        let mark = if i == resp.chosen { "*" } else { " " };
+        let mut shape = d.sets.join(" ");
+        if let Some(p) = &d.pair {
+            shape.push_str(&format!(" | {p}"));
+        }
+        if let Some(pairs) = &d.pairs {
+            shape = pairs.join(" ");
+        }
+        let _ = writeln!(
+            s,
+            " {mark} {}. [{}] {shape}: {} faan",
+            i + 1,
+            d.form,
+            d.total_faan
+        );
+    }
+    let _ = writeln!(s, "Lines:");
+    if resp.lines.is_empty() {
+        let _ = writeln!(s, "  (none)");
+    }
+    for l in &resp.lines {
+        let _ = writeln!(s, "  {:<36} {:>3}", l.name, l.faan);
+    }
+    let limit = if resp.limit_hand {
+        ", a limit hand"
+    } else {
+        ""
+    };
+    let _ = writeln!(
+        s,
+        "Total: {} faan (raw {}, limit {}, minimum {}{limit})",
+        resp.total_faan, resp.raw_faan, resp.limit, resp.min_faan
+    );
+    if !resp.meets_minimum {
+        let _ = writeln!(
+            s,
+            "Below the minimum by {} faan: the hand may not be declared; nobody pays.",
+            resp.missing_faan
+        );
+    }
+    let _ = writeln!(s, "Base points: {}", resp.base_points);
+    let p = &resp.payments;
+    let _ = writeln!(
+        s,
+        "Payments: east {:+}  south {:+}  west {:+}  north {:+}",
+        p.east, p.south, p.west, p.north
+    );
+    if let Some(mp) = resp.money.as_ref().and_then(|m| m.payments.as_ref()) {
+        let _ = writeln!(
+            s,
+            "Money (USD): east {:+.2}  south {:+.2}  west {:+.2}  north {:+.2}",
+            mp.east, mp.south, mp.west, mp.north
+        );
+    }
+    s
+}
+
+fn render_problem(e: &ApiError) -> String {
+    let p = e.problem();
+    let mut s = format!("error: {} ({})\n{}", p.title, p.status, p.detail);
+    for err in &p.errors {
+        s.push_str(&format!("\n  {}: {}", err.pointer, err.message));
+    }
+    s
+}
+
+/// Options of `faan rulesets`.
+#[derive(Args, Debug, Clone)]
+pub struct RulesetsArgs {
+    /// Print the list as JSON (the body of GET /v1/rulesets).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `faan rulesets`.
+pub fn run_rulesets(args: &RulesetsArgs) -> ExitCode {
+    let registry = match Registry::builtin() {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("faan: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if args.json {
+        let list: Vec<dto::RulesetSummary> = registry
+            .all()
+            .iter()
+            .map(|r| dto::RulesetSummary::from(r.as_ref()))
+            .collect();
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&list).unwrap_or_default()
+        );
+        return ExitCode::SUCCESS;
+    }
+    println!(
+        "{:<20} {:>4} {:>6}  {:<44} source",
+        "id", "min", "limit", "name"
+    );
+    for r in registry.all() {
+        println!(
+            "{:<20} {:>4} {:>6}  {:<44} {}",
+            r.id,
+            r.min_faan,
+            r.limit,
+            r.name,
+            r.source.join(", ")
+        );
+    }
+    ExitCode::SUCCESS
+}
