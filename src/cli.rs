@@ -226,14 +226,19 @@ pub fn score_request(
     ))
 }
 
+/// The built-in rulesets, or the exit code after reporting why they failed to load.
+fn builtin() -> Result<Registry, ExitCode> {
+    Registry::builtin().map_err(|e| {
+        eprintln!("faan: {e}");
+        ExitCode::FAILURE
+    })
+}
+
 /// `faan score`.
 pub fn run_score(args: &ScoreArgs) -> ExitCode {
-    let registry = match Registry::builtin() {
+    let registry = match builtin() {
         Ok(r) => r,
-        Err(e) => {
-            eprintln!("faan: {e}");
-            return ExitCode::FAILURE;
-        }
+        Err(code) => return code,
     };
     if args.json {
         return run_json(&registry, args);
@@ -409,12 +414,9 @@ pub struct RulesetsArgs {
 
 /// `faan rulesets`.
 pub fn run_rulesets(args: &RulesetsArgs) -> ExitCode {
-    let registry = match Registry::builtin() {
+    let registry = match builtin() {
         Ok(r) => r,
-        Err(e) => {
-            eprintln!("faan: {e}");
-            return ExitCode::FAILURE;
-        }
+        Err(code) => return code,
     };
     if args.json {
         let list: Vec<dto::RulesetSummary> = registry
