@@ -220,10 +220,11 @@ impl Ruleset {
             message,
         };
         let raw: RawRuleset = toml::from_str(text).map_err(|e| {
-            err(
-                e.span().map_or("", |_| "").trim(),
-                e.to_string().trim().to_string(),
-            )
+            let line = e
+                .span()
+                .map(|s| text[..s.start.min(text.len())].lines().count().max(1));
+            let at = line.map_or(String::new(), |l| format!("line {l}: "));
+            err("", format!("{at}{}", e.message().trim()))
         })?;
         let nonneg = |key: &str, v: i64| -> Result<u32, LoadError> {
             u32::try_from(v)
@@ -741,5 +742,130 @@ mod tests {
             vec![1, 2, 4, 8, 16]
         );
         assert_eq!(PointsSpec::Table(vec![1, 2]).table(3), Err(2));
+    }
+
+    #[test]
+    fn house_rules_that_make_no_sense_say_why() {
+        let reg = crate::core::Registry::builtin().unwrap();
+        let hkma = reg.get("hkma").unwrap();
+        // (house rules, pointer, words the message must contain)
+        let cases: Vec<(HouseRules, &str, &str)> = vec![
+            (
+                HouseRules {
+                    min_faan: Some(11),
+                    ..Default::default()
+                },
+                "/house_rules/min_faan",
+                "above the limit",
+            ),
+            (
+                HouseRules {
+                    limit: Some(2),
+                    ..Default::default()
+                },
+                "/house_rules/limit",
+                "above the limit",
+            ),
+            (
+                HouseRules {
+                    points: Some(PointsSpec::Table(vec![1, 2, 4])),
+                    ..Default::default()
+                },
+                "/house_rules/points",
+                "no entry for 3 faan",
+            ),
+            (
+                HouseRules {
+                    patterns: vec![("seven_sisters".into(), PatternOverride::Faan(4))],
+                    ..Default::default()
+                },
+                "/house_rules/patterns/seven_sisters",
+                "unknown pattern id",
+            ),
+            (
+                HouseRules {
+                    patterns: vec![("all_chows".into(), PatternOverride::Faan(-1))],
+                    ..Default::default()
+                },
+                "/house_rules/patterns/all_chows",
+                "negative",
+            ),
+            (
+                HouseRules {
+                    limit: Some(0),
+                    ..Default::default()
+                },
+                "/house_rules/limit",
+                "from 1 to 64",
+            ),
+        ];
+        for (house, pointer, words) in cases {
+            let errs = hkma
+                .with_house_rules(&house)
+                .expect_err(&format!("{house:?} must be rejected"));
+            assert!(
+                errs.iter()
+                    .any(|e| e.pointer == pointer && e.message.contains(words)),
+                "{house:?}: want {pointer} saying {words:?}, got {errs:?}"
+            );
+        }
+        // A sensible override applies: seven pairs added at 4 contains the concealed hand.
+        let house = HouseRules {
+            patterns: vec![("seven_pairs".into(), PatternOverride::Faan(4))],
+            ..Default::default()
+        };
+        let r = hkma.with_house_rules(&house).unwrap();
+        let p = r.pattern(PatternId::SevenPairs).expect("seven pairs added");
+        assert_eq!(
+            (p.value, p.contains),
+            (Value::Faan(4), PatternId::ConcealedHand.bit())
+        );
+        // Switching a pattern off removes it.
+        let house = HouseRules {
+            patterns: vec![("all_chows".into(), PatternOverride::Off)],
+            ..Default::default()
+        };
+        assert!(hkma
+            .with_house_rules(&house)
+            .unwrap()
+            .pattern(PatternId::AllChows)
+            .is_none());
+    }
+
+    #[test]
+    fn load_errors_name_the_file_and_key() {
+        let good = crate::core::registry::BUILTIN
+            .iter()
+            .find(|(n, _)| *n == "hkma.toml")
+            .unwrap()
+            .1;
+        let cases: &[(&str, &str, &str)] = &[
+            (
+                "[patterns.all_chows]",
+                "[patterns.all_chowz]",
+                "patterns.all_chowz",
+            ),
+            ("min_faan = 3", "min_faan = -3", "min_faan"),
+            ("limit = 10", "limit = 10\nfoo = 1", "unknown field"),
+            (
+                "allow_concealed_kong = false",
+                "all_pungs = true",
+                "patterns.concealed_hand.all_pungs",
+            ),
+            (
+                "robbing_kong = \"adder_pays_all\"",
+                "robbing_kong = \"nobody\"",
+                "payment.robbing_kong",
+            ),
+        ];
+        for (from, to, want) in cases {
+            let text = good.replacen(from, &to.replace("\\n", "\n"), 1);
+            let err = Ruleset::from_toml("hkma.toml", &text).expect_err(to);
+            let shown = err.to_string();
+            assert!(
+                shown.starts_with("hkma.toml") && shown.contains(want),
+                "{from} -> {to}: {shown}"
+            );
+        }
     }
 }
