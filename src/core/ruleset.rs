@@ -220,9 +220,10 @@ impl Ruleset {
             message,
         };
         let raw: RawRuleset = toml::from_str(text).map_err(|e| {
-            let line = e
-                .span()
-                .map(|s| text[..s.start.min(text.len())].lines().count().max(1));
+            let line = e.span().map(|s| {
+                text.get(..s.start)
+                    .map_or(1, |t| t.matches('\n').count() + 1)
+            });
             let at = line.map_or(String::new(), |l| format!("line {l}: "));
             err("", format!("{at}{}", e.message().trim()))
         })?;
