@@ -17,6 +17,7 @@ RUN mkdir src \
     && cargo build --release --locked --bin faan \
     && rm -rf src
 COPY src src
+COPY web web
 # Make sure the real sources are newer than the stub build.
 RUN touch src/main.rs src/lib.rs \
     && cargo build --release --locked --bin faan
