@@ -8,7 +8,8 @@
 //! a batch of calls long enough to dwarf the timer, repeated in several
 //! rounds; the hand's time is the median of its rounds' per-call means. It
 //! prints the median, p90, p99 and max across hands, per ruleset, and the
-//! slowest hands. Last, criterion times a pass over the whole corpus of each
+//! slowest hands; then the same per-hand medians for the two halves of
+//! `score`, `validate` and `score_hand`. Last, criterion times a pass over the whole corpus of each
 //! ruleset (time per hand = total / count, shown as throughput).
 //!
 //! Environment:
@@ -16,7 +17,9 @@
 //! - `FAAN_CORPUS_JSON=PATH`: also write the per-hand times as JSON to PATH
 //!   (`-` for stdout): `{"hands": [{"line": 0, "ruleset": "hkma", "ns": 123.4}, ...]}`,
 //!   `line` counting corpus lines from 0 (used by `bench/peers.py`).
-//! - `FAAN_CORPUS_NO_CRITERION=1`: stop after the per-hand table.
+//! - `FAAN_CORPUS_NO_CRITERION=1`: stop after the per-hand tables.
+//! - `FAAN_CORPUS_NO_SPLIT=1`: skip the table that splits each hand's time
+//!   into `validate` and `score_hand`.
 //! - `FAAN_CORPUS_LOOP=N`: only score the whole corpus N times, untimed
 //!   (a driver for `valgrind --tool=callgrind` or `perf record`).
 //!
@@ -24,7 +27,8 @@
 //! checks the corpus and runs each criterion benchmark once.
 
 use criterion::{black_box, Criterion, Throughput};
-use faan::core::evaluate::score;
+use faan::core::evaluate::{allowances, score, score_hand};
+use faan::core::hand::validate;
 use faan::core::{
     ContextSpec, HandSpec, MeldKind, MeldSpec, Registry, Replacement, Ruleset, WinBy, Wind,
 };
@@ -163,18 +167,18 @@ fn check(registry: &Registry, cases: &[Case]) -> Vec<Arc<Ruleset>> {
         .collect()
 }
 
-/// Per-call time of one hand, in ns: the median over `rounds` of the mean
-/// of a batch of calls sized to take about `batch_target`.
-fn time_hand(r: &Ruleset, c: &Case, rounds: usize, batch_target: Duration) -> f64 {
+/// Per-call time of `f`, in ns: the median over `rounds` of the mean of a
+/// batch of calls sized to take about `batch_target`.
+fn time_calls(mut f: impl FnMut(), rounds: usize, batch_target: Duration) -> f64 {
     for _ in 0..3 {
-        black_box(score(black_box(r), black_box(&c.hand), black_box(&c.context)).is_ok());
+        f();
     }
     // Calibrate: double the batch until it takes batch_target / 4.
     let mut n: u32 = 8;
     loop {
         let t = Instant::now();
         for _ in 0..n {
-            black_box(score(black_box(r), black_box(&c.hand), black_box(&c.context)).is_ok());
+            f();
         }
         if t.elapsed() * 4 >= batch_target || n >= 1 << 20 {
             break;
@@ -186,13 +190,67 @@ fn time_hand(r: &Ruleset, c: &Case, rounds: usize, batch_target: Duration) -> f6
         .map(|_| {
             let t = Instant::now();
             for _ in 0..n {
-                black_box(score(black_box(r), black_box(&c.hand), black_box(&c.context)).is_ok());
+                f();
             }
             t.elapsed().as_nanos() as f64 / f64::from(n)
         })
         .collect();
     means.sort_by(f64::total_cmp);
     means[means.len() / 2]
+}
+
+/// Per-call time of `score` on one hand, in ns.
+fn time_hand(r: &Ruleset, c: &Case, rounds: usize, batch_target: Duration) -> f64 {
+    time_calls(
+        || {
+            black_box(score(black_box(r), black_box(&c.hand), black_box(&c.context)).is_ok());
+        },
+        rounds,
+        batch_target,
+    )
+}
+
+/// Medians across hands of the two halves of `score`: `validate` (parse and
+/// check the request) and `score_hand` (decompose, evaluate, choose, settle).
+fn split(cases: &[Case], rulesets: &[Arc<Ruleset>]) {
+    let rounds = 5;
+    let batch = Duration::from_micros(20);
+    let mut by: BTreeMap<&str, (Vec<f64>, Vec<f64>)> = BTreeMap::new();
+    for (c, r) in cases.iter().zip(rulesets) {
+        let allow = allowances(r);
+        let v = time_calls(
+            || {
+                black_box(validate(black_box(&c.hand), black_box(&c.context), allow).is_ok());
+            },
+            rounds,
+            batch,
+        );
+        let (h, cx) = validate(&c.hand, &c.context, allow).expect("checked");
+        let s = time_calls(
+            || {
+                black_box(score_hand(black_box(r), black_box(&h), black_box(&cx)).is_ok());
+            },
+            rounds,
+            batch,
+        );
+        let e = by.entry(c.ruleset.as_str()).or_default();
+        e.0.push(v);
+        e.1.push(s);
+    }
+    println!("\nWhere the time goes (median ns per hand; p99 in brackets):");
+    println!("{:<18} {:>18} {:>18}", "ruleset", "validate", "score_hand");
+    for (k, (mut v, mut s)) in by {
+        v.sort_by(f64::total_cmp);
+        s.sort_by(f64::total_cmp);
+        println!(
+            "{:<18} {:>8.0} [{:>6.0}] {:>8.0} [{:>6.0}]",
+            k,
+            percentile(&v, 50.0),
+            percentile(&v, 99.0),
+            percentile(&s, 50.0),
+            percentile(&s, 99.0)
+        );
+    }
 }
 
 /// Nearest-rank percentile of sorted values.
@@ -350,6 +408,9 @@ fn main() {
     let bench_mode = std::env::args().any(|a| a == "--bench");
     if bench_mode {
         let times = per_hand(&cases, &rulesets);
+        if std::env::var_os("FAAN_CORPUS_NO_SPLIT").is_none() {
+            split(&cases, &rulesets);
+        }
         if let Ok(p) = std::env::var("FAAN_CORPUS_JSON") {
             write_json(&p, &cases, &times);
         }
