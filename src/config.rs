@@ -68,6 +68,27 @@ pub struct ServeArgs {
     /// Seconds to let in-flight requests finish after SIGTERM/SIGINT.
     #[arg(long, env = "FAAN_SHUTDOWN_TIMEOUT", default_value_t = 30)]
     pub shutdown_timeout: u64,
+    /// Seconds between SIGTERM/SIGINT and closing the listener, while /readyz already answers 503 (lets a load balancer drain).
+    #[arg(long, env = "FAAN_SHUTDOWN_DELAY", default_value_t = 0)]
+    pub shutdown_delay: u64,
+    /// Deepest JSON nesting accepted in a request body (deeper is a 400 before parsing).
+    #[arg(long, env = "FAAN_JSON_DEPTH_LIMIT", default_value_t = 32)]
+    pub json_depth_limit: usize,
+    /// Milliseconds a client has to send a request's headers (slow clients get a 408 and are closed; 0 disables).
+    #[arg(long, env = "FAAN_CLIENT_REQUEST_TIMEOUT_MS", default_value_t = 5000)]
+    pub client_request_timeout_ms: u64,
+    /// Milliseconds a client has to send a request's whole body once its headers are in (408 problem after that).
+    #[arg(long, env = "FAAN_BODY_TIMEOUT_MS", default_value_t = 10_000)]
+    pub body_timeout_ms: u64,
+    /// Seconds an idle keep-alive connection stays open (0 disables keep-alive).
+    #[arg(long, env = "FAAN_KEEP_ALIVE", default_value_t = 5)]
+    pub keep_alive: u64,
+    /// Most concurrent connections per worker; beyond it the worker stops accepting until one closes.
+    #[arg(long, env = "FAAN_MAX_CONNECTIONS", default_value_t = 25_000)]
+    pub max_connections: usize,
+    /// Listen backlog: connections the kernel queues before they are accepted.
+    #[arg(long, env = "FAAN_BACKLOG", default_value_t = 2048)]
+    pub backlog: u32,
     /// Log format.
     #[arg(long, env = "FAAN_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     pub log_format: LogFormat,
@@ -90,6 +111,13 @@ impl Default for ServeArgs {
             cache_size: 100_000,
             cache_ttl: 3600,
             shutdown_timeout: 30,
+            shutdown_delay: 0,
+            json_depth_limit: 32,
+            client_request_timeout_ms: 5000,
+            body_timeout_ms: 10_000,
+            keep_alive: 5,
+            max_connections: 25_000,
+            backlog: 2048,
             log_format: LogFormat::Text,
             log_level: None,
             rulesets_dir: None,

@@ -7,12 +7,15 @@ use crate::core::Registry;
 use crate::http::{self, cache::ScoreCache, handlers, metrics::Metrics, AppState, Limits};
 use actix_web::dev::{Server, Service};
 use actix_web::http::header::{HeaderName, HeaderValue};
+use actix_web::http::KeepAlive;
 use actix_web::{web, App, HttpServer};
 use std::net::TcpListener;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
+use std::time::Duration;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use tokio::signal::unix::{signal, SignalKind};
 use tracing::Instrument;
 
 /// Header carrying the request id (taken from the request or generated).
@@ -34,6 +37,8 @@ pub enum StartupError {
 pub struct Application {
     port: u16,
     server: Server,
+    shutting_down: Arc<AtomicBool>,
+    shutdown_delay: Duration,
 }
 
 impl Application {
@@ -54,6 +59,7 @@ impl Application {
         };
         let listener = TcpListener::bind(&config.addr).map_err(bind_err)?;
         let port = listener.local_addr().map_err(bind_err)?.port();
+        let shutting_down = Arc::new(AtomicBool::new(false));
         let state = web::Data::new(AppState {
             registry: Arc::new(registry),
             cache: ScoreCache::new(config.cache_size, config.cache_ttl()),
@@ -62,7 +68,10 @@ impl Application {
                 body: config.body_limit,
                 batch_body: config.batch_body_limit,
                 batch: config.batch_limit,
+                json_depth: config.json_depth_limit,
+                body_timeout: Duration::from_millis(config.body_timeout_ms),
             },
+            shutting_down: shutting_down.clone(),
         });
         let server = HttpServer::new(move || {
             App::new()
@@ -96,10 +105,24 @@ impl Application {
         })
         .workers(config.workers())
         .shutdown_timeout(config.shutdown_timeout)
+        .client_request_timeout(Duration::from_millis(config.client_request_timeout_ms))
+        .keep_alive(match config.keep_alive {
+            0 => KeepAlive::Disabled,
+            s => KeepAlive::Timeout(Duration::from_secs(s)),
+        })
+        .max_connections(config.max_connections.max(1))
+        .backlog(config.backlog)
+        // SIGTERM/SIGINT are handled by `run_until_signalled` (readiness first, then a graceful stop).
+        .disable_signals()
         .listen(listener)
         .map_err(bind_err)?
         .run();
-        Ok(Application { port, server })
+        Ok(Application {
+            port,
+            server,
+            shutting_down,
+            shutdown_delay: Duration::from_secs(config.shutdown_delay),
+        })
     }
 
     /// The port actually bound (useful with port 0).
@@ -107,9 +130,54 @@ impl Application {
         self.port
     }
 
-    /// Serves until the server is stopped (SIGTERM, SIGINT or a handle).
+    /// Serves until the server is stopped by a handle (no signal handling).
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
         self.server.await
+    }
+
+    /// Serves until SIGTERM or SIGINT: /readyz turns 503 at once, the listener
+    /// closes after the shutdown delay, and in-flight requests get the
+    /// shutdown timeout to finish. A second signal stops at once.
+    pub async fn run_until_signalled(self) -> std::io::Result<()> {
+        let handle = self.server.handle();
+        let flag = self.shutting_down.clone();
+        let delay = self.shutdown_delay;
+        actix_web::rt::spawn(async move {
+            let Ok(mut term) = signal(SignalKind::terminate()) else {
+                tracing::error!("cannot listen for SIGTERM");
+                return;
+            };
+            let Ok(mut int) = signal(SignalKind::interrupt()) else {
+                tracing::error!("cannot listen for SIGINT");
+                return;
+            };
+            tokio::select! {
+                _ = term.recv() => {}
+                _ = int.recv() => {}
+            }
+            flag.store(true, Ordering::SeqCst);
+            tracing::info!(
+                delay_s = delay.as_secs(),
+                "shutdown signal: not ready; finishing in-flight requests"
+            );
+            tokio::select! {
+                _ = actix_web::rt::time::sleep(delay) => {}
+                _ = term.recv() => { handle.stop(false).await; return; }
+                _ = int.recv() => { handle.stop(false).await; return; }
+            }
+            let graceful = handle.stop(true);
+            tokio::select! {
+                _ = graceful => {}
+                _ = term.recv() => handle.stop(false).await,
+                _ = int.recv() => handle.stop(false).await,
+            }
+        });
+        self.server.await
+    }
+
+    /// Marks the server as shutting down (/readyz answers 503).
+    pub fn shutting_down(&self) -> Arc<AtomicBool> {
+        self.shutting_down.clone()
     }
 
     /// A handle to stop the server.
@@ -169,7 +237,7 @@ pub fn serve(config: ServeArgs) -> ExitCode {
         }
     };
     tracing::info!(addr = %config.addr, port = app.port(), workers = config.workers(), "listening");
-    match actix_web::rt::System::new().block_on(app.run_until_stopped()) {
+    match actix_web::rt::System::new().block_on(app.run_until_signalled()) {
         Ok(()) => {
             tracing::info!("stopped");
             ExitCode::SUCCESS
@@ -185,7 +253,6 @@ pub fn serve(config: ServeArgs) -> ExitCode {
 pub fn healthcheck(args: &HealthcheckArgs) -> ExitCode {
     use std::io::{Read, Write};
     use std::net::{TcpStream, ToSocketAddrs};
-    use std::time::Duration;
     let probe = || -> std::io::Result<bool> {
         let addr = args
             .addr

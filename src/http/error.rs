@@ -76,6 +76,10 @@ pub enum ApiError {
     PayloadTooLarge {
         limit: usize,
     },
+    /// The body did not arrive within the body timeout.
+    RequestTimeout {
+        limit_ms: u64,
+    },
     /// A batch with more requests than allowed.
     BatchTooLarge {
         got: usize,
@@ -127,6 +131,7 @@ impl ApiError {
             | ApiError::BatchTooLarge { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::UnknownRuleset { .. } | ApiError::NotFound { .. } => StatusCode::NOT_FOUND,
             ApiError::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::RequestTimeout { .. } => StatusCode::REQUEST_TIMEOUT,
             ApiError::UnsupportedMediaType { .. } => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::Internal { .. } => StatusCode::INTERNAL_SERVER_ERROR,
@@ -141,6 +146,7 @@ impl ApiError {
             ApiError::NotWinning { .. } => "not-a-winning-hand",
             ApiError::UnknownRuleset { .. } => "unknown-ruleset",
             ApiError::PayloadTooLarge { .. } => "payload-too-large",
+            ApiError::RequestTimeout { .. } => "request-timeout",
             ApiError::BatchTooLarge { .. } => "batch-too-large",
             ApiError::UnsupportedMediaType { .. } => "unsupported-media-type",
             ApiError::NotFound { .. } => "not-found",
@@ -156,6 +162,7 @@ impl ApiError {
             ApiError::NotWinning { .. } => "Not a winning hand",
             ApiError::UnknownRuleset { .. } => "Unknown ruleset",
             ApiError::PayloadTooLarge { .. } => "The body is too large",
+            ApiError::RequestTimeout { .. } => "The body arrived too slowly",
             ApiError::BatchTooLarge { .. } => "Too many requests in one batch",
             ApiError::UnsupportedMediaType { .. } => "Unsupported media type",
             ApiError::NotFound { .. } => "Not found",
@@ -190,6 +197,10 @@ impl ApiError {
                 format!(
                     "the request body is larger than the limit of {limit} bytes for this endpoint"
                 ),
+                vec![],
+            ),
+            ApiError::RequestTimeout { limit_ms } => (
+                format!("the request body did not arrive within {limit_ms} ms"),
                 vec![],
             ),
             ApiError::BatchTooLarge { got, max } => {

@@ -42,12 +42,53 @@ impl CacheStatus {
 /// Checks the content type, reads at most `limit` bytes and deserialises.
 async fn read_json<T: DeserializeOwned>(
     req: &HttpRequest,
+    state: &AppState,
     payload: web::Payload,
     limit: usize,
 ) -> Result<T, ApiError> {
     check_json_content_type(req)?;
-    let body = read_body(req, payload, limit).await?;
+    let body =
+        actix_web::rt::time::timeout(state.limits.body_timeout, read_body(req, payload, limit))
+            .await
+            .map_err(|_| ApiError::RequestTimeout {
+                limit_ms: state.limits.body_timeout.as_millis() as u64,
+            })??;
+    check_depth(&body, state.limits.json_depth)?;
     parse_json(&body)
+}
+
+/// Rejects JSON nested deeper than `max` arrays and objects (a 400), in one
+/// pass over the bytes and before any parsing; strings are skipped.
+pub fn check_depth(bytes: &[u8], max: usize) -> Result<(), ApiError> {
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    for &b in bytes {
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == b'"' {
+                in_string = false;
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > max {
+                    return Err(ApiError::MalformedJson {
+                        detail: format!("the JSON is nested deeper than {max} levels"),
+                    });
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 fn check_json_content_type(req: &HttpRequest) -> Result<(), ApiError> {
@@ -101,7 +142,22 @@ async fn read_body(
 /// Deserialises JSON; syntax errors are 400, schema errors 422 with a pointer.
 pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
     let mut de = serde_json::Deserializer::from_slice(bytes);
-    let value: T = serde_path_to_error::deserialize(&mut de).map_err(path_error)?;
+    let value: T = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        // serde_json reports a non-string where an enum is expected as a
+        // syntax error ("expected value"); when the body is valid JSON it is
+        // a schema error (422) at the path reached.
+        if e.inner().classify() == serde_json::error::Category::Syntax
+            && e.inner().to_string().starts_with("expected value")
+            && serde_json::from_slice::<serde_json::Value>(bytes).is_ok()
+        {
+            let pointer = pointer_of(e.path());
+            return ApiError::field(
+                pointer,
+                "invalid type: expected a string, one of the documented values",
+            );
+        }
+        path_error(e)
+    })?;
     de.end().map_err(|e| ApiError::MalformedJson {
         detail: e.to_string(),
     })?;
@@ -113,10 +169,11 @@ fn from_value<T: DeserializeOwned>(v: serde_json::Value) -> Result<T, ApiError> 
     serde_path_to_error::deserialize(v).map_err(path_error)
 }
 
-fn path_error(e: serde_path_to_error::Error<serde_json::Error>) -> ApiError {
+/// The JSON pointer of a serde path.
+fn pointer_of(path: &serde_path_to_error::Path) -> String {
     use serde_path_to_error::Segment;
     let mut pointer = String::new();
-    for seg in e.path().iter() {
+    for seg in path.iter() {
         match seg {
             Segment::Seq { index } => pointer.push_str(&format!("/{index}")),
             Segment::Map { key } => pointer.push_str(&format!("/{}", escape_pointer(key))),
@@ -124,6 +181,11 @@ fn path_error(e: serde_path_to_error::Error<serde_json::Error>) -> ApiError {
             Segment::Unknown => {}
         }
     }
+    pointer
+}
+
+fn path_error(e: serde_path_to_error::Error<serde_json::Error>) -> ApiError {
+    let mut pointer = pointer_of(e.path());
     let inner = e.into_inner();
     match inner.classify() {
         serde_json::error::Category::Data => {
@@ -157,6 +219,32 @@ fn escape_pointer(s: &str) -> String {
 
 // ----------------------------------------------------------------- scoring
 
+/// Most tile digits in `hand.tiles` and most melds: far above any real hand
+/// (18 tiles, 4 melds), low enough that no tile count can overflow later.
+pub const MAX_TILE_DIGITS: usize = 32;
+pub const MAX_MELDS: usize = 4;
+
+/// Rejects hands of impossible size before the core sees them.
+pub fn check_hand_size(hand: &HandDto) -> Result<(), ApiError> {
+    let digits = hand.tiles.bytes().filter(u8::is_ascii_digit).count();
+    if digits > MAX_TILE_DIGITS {
+        return Err(ApiError::field(
+            "/hand/tiles",
+            format!("{digits} tiles listed; a hand holds at most 18 (14 plus one per kong)"),
+        ));
+    }
+    if hand.melds.len() > MAX_MELDS {
+        return Err(ApiError::field(
+            "/hand/melds",
+            format!(
+                "{} melds listed; a hand has at most {MAX_MELDS}",
+                hand.melds.len()
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// Validates, looks up the cache and scores one hand; returns the response body.
 pub fn score_body(
     state: &AppState,
@@ -173,6 +261,7 @@ pub fn score_body(
             id: ruleset_id.to_string(),
             pointer: ruleset_pointer.into(),
         })?;
+    check_hand_size(hand_dto)?;
     let house = dto::house_rules(house);
     let ruleset: Cow<'_, Ruleset> = if house.is_empty() {
         Cow::Borrowed(base.as_ref())
@@ -265,6 +354,7 @@ fn problem_bytes(e: &ApiError) -> Vec<u8> {
         (status = 400, description = "Malformed JSON", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "Unknown ruleset (pointer `/ruleset`)", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "Body over the limit (64 KiB by default)", body = Problem, content_type = "application/problem+json"),
+        (status = 408, description = "The body did not arrive within the body timeout (10 s by default)", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "Content-Type is not application/json", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "The request breaks a rule (`/problems/invalid-request`, with a pointer per error) or the tiles are not a winning hand (`/problems/not-a-winning-hand`)",
             body = Problem, content_type = "application/problem+json"),
@@ -275,7 +365,7 @@ pub async fn score(
     req: HttpRequest,
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
-    let r: ScoreRequest = read_json(&req, payload, state.limits.body).await?;
+    let r: ScoreRequest = read_json(&req, &state, payload, state.limits.body).await?;
     let (body, status) = score_body(
         &state,
         &r.ruleset,
@@ -317,6 +407,7 @@ pub async fn score(
         (status = 200, description = "One result or problem per request, in order", body = BatchResponse),
         (status = 400, description = "Malformed JSON", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "Body over the limit (1 MiB by default)", body = Problem, content_type = "application/problem+json"),
+        (status = 408, description = "The body did not arrive within the body timeout (10 s by default)", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "Content-Type is not application/json", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "Not a batch (`/problems/invalid-request`) or more requests than allowed (`/problems/batch-too-large`, 1000 by default)",
             body = Problem, content_type = "application/problem+json"),
@@ -327,7 +418,7 @@ pub async fn score_batch(
     req: HttpRequest,
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
-    let batch: BatchRequest = read_json(&req, payload, state.limits.batch_body).await?;
+    let batch: BatchRequest = read_json(&req, &state, payload, state.limits.batch_body).await?;
     if batch.requests.len() > state.limits.batch {
         return Err(ApiError::BatchTooLarge {
             got: batch.requests.len(),
@@ -381,6 +472,7 @@ pub async fn score_batch(
         (status = 200, description = "Ruleset id to result or problem", body = CompareResponse),
         (status = 400, description = "Malformed JSON", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "Body over the limit (1 MiB by default)", body = Problem, content_type = "application/problem+json"),
+        (status = 408, description = "The body did not arrive within the body timeout (10 s by default)", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "Content-Type is not application/json", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "The request breaks the schema (e.g. `rulesets` neither a list nor \"all\")", body = Problem, content_type = "application/problem+json"),
     )
@@ -390,7 +482,7 @@ pub async fn compare(
     req: HttpRequest,
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
-    let r: CompareRequest = read_json(&req, payload, state.limits.batch_body).await?;
+    let r: CompareRequest = read_json(&req, &state, payload, state.limits.batch_body).await?;
     let ids: Vec<(String, String)> = match &r.rulesets {
         RulesetsDto::Word(w) if w == "all" => state
             .registry
@@ -458,6 +550,7 @@ pub async fn compare(
         (status = 400, description = "Malformed JSON", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "Unknown ruleset (pointer `/ruleset`)", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "Body over the limit", body = Problem, content_type = "application/problem+json"),
+        (status = 408, description = "The body did not arrive within the body timeout (10 s by default)", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "Content-Type is not application/json", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "The request breaks a rule (e.g. a winning tile given, or the wrong number of tiles)", body = Problem, content_type = "application/problem+json"),
     )
@@ -467,7 +560,7 @@ pub async fn waits(
     req: HttpRequest,
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
-    let r: WaitsRequest = read_json(&req, payload, state.limits.body).await?;
+    let r: WaitsRequest = read_json(&req, &state, payload, state.limits.body).await?;
     let base = state
         .registry
         .get(&r.ruleset)
@@ -481,6 +574,7 @@ pub async fn waits(
     } else {
         Cow::Owned(base.with_house_rules(&house)?)
     };
+    check_hand_size(&r.hand)?;
     let found = crate::core::waits::waits(&ruleset, &r.hand.to_core(), &r.context.to_core())?;
     Ok(HttpResponse::Ok().json(WaitsResponse::new(&r.ruleset, &ruleset, &found)))
 }
@@ -552,6 +646,7 @@ pub async fn get_ruleset(
         (status = 400, description = "Malformed JSON", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "Unknown ruleset (pointer `/ruleset`)", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "Body over the limit", body = Problem, content_type = "application/problem+json"),
+        (status = 408, description = "The body did not arrive within the body timeout (10 s by default)", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "Content-Type is not application/json", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "The request breaks a rule", body = Problem, content_type = "application/problem+json"),
     )
@@ -561,7 +656,7 @@ pub async fn false_win(
     req: HttpRequest,
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
-    let r: FalseWinRequest = read_json(&req, payload, state.limits.body).await?;
+    let r: FalseWinRequest = read_json(&req, &state, payload, state.limits.body).await?;
     let base = state
         .registry
         .get(&r.ruleset)
@@ -617,12 +712,25 @@ pub async fn healthz(state: web::Data<AppState>) -> HttpResponse {
     })
 }
 
-/// Readiness: the rulesets are loaded and requests are served.
-#[utoipa::path(get, path = "/readyz", tag = "meta", responses((status = 200, description = "Ready", body = Health)))]
+/// Readiness: the rulesets are loaded and requests are served; 503 once shutdown has begun.
+#[utoipa::path(get, path = "/readyz", tag = "meta", responses(
+    (status = 200, description = "Ready", body = Health),
+    (status = 503, description = "Shutting down (SIGTERM received): send no new work", body = Health),
+))]
 pub async fn readyz(state: web::Data<AppState>) -> HttpResponse {
+    let rulesets = state.registry.all().len();
+    if state
+        .shutting_down
+        .load(std::sync::atomic::Ordering::Relaxed)
+    {
+        return HttpResponse::ServiceUnavailable().json(Health {
+            status: "shutting_down".into(),
+            rulesets,
+        });
+    }
     HttpResponse::Ok().json(Health {
         status: "ready".into(),
-        rulesets: state.registry.all().len(),
+        rulesets,
     })
 }
 

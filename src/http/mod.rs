@@ -28,6 +28,10 @@ pub struct Limits {
     pub batch_body: usize,
     /// Most requests in one batch.
     pub batch: usize,
+    /// Deepest JSON nesting accepted in a body.
+    pub json_depth: usize,
+    /// Time allowed to read a whole body once the headers are in.
+    pub body_timeout: std::time::Duration,
 }
 
 /// Shared by every worker.
@@ -36,6 +40,8 @@ pub struct AppState {
     pub cache: ScoreCache,
     pub metrics: Arc<Metrics>,
     pub limits: Limits,
+    /// Set when shutdown has begun: /readyz answers 503 from then on.
+    pub shutting_down: Arc<std::sync::atomic::AtomicBool>,
 }
 
 /// A resource whose other methods answer 405 with a problem document.

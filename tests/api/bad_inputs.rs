@@ -1,0 +1,897 @@
+//! The bad-input catalogue: malformed and hostile requests, each answered
+//! quickly with the right status, problem type and JSON pointer, and the
+//! server still healthy afterwards.
+
+use crate::helpers::spawn_app;
+use serde_json::{json, Value};
+use std::time::{Duration, Instant};
+
+fn good() -> Value {
+    json!({"ruleset": "wisteria-court",
+        "hand": {"tiles": "123456m789p23455s", "winning_tile": "9p"},
+        "context": {"win_by": "self_draw", "seat_wind": "south", "round_wind": "east"}})
+}
+
+/// `good()` with the value at `path` replaced.
+fn with(path: &[&str], value: Value) -> Vec<u8> {
+    let mut v = good();
+    let mut at = &mut v;
+    for p in &path[..path.len() - 1] {
+        at = &mut at[*p];
+    }
+    at[path[path.len() - 1]] = value;
+    serde_json::to_vec(&v).unwrap()
+}
+
+/// `good()` without the field at `path`.
+fn without(path: &[&str]) -> Vec<u8> {
+    let mut v = good();
+    let mut at = &mut v;
+    for p in &path[..path.len() - 1] {
+        at = &mut at[*p];
+    }
+    at.as_object_mut().unwrap().remove(path[path.len() - 1]);
+    serde_json::to_vec(&v).unwrap()
+}
+
+fn bytes(v: Value) -> Vec<u8> {
+    serde_json::to_vec(&v).unwrap()
+}
+
+fn nested(open: &str, close: &str, n: usize) -> Vec<u8> {
+    format!("{}{}", open.repeat(n), close.repeat(n)).into_bytes()
+}
+
+struct Case {
+    name: &'static str,
+    path: &'static str,
+    body: Vec<u8>,
+    content_type: Option<&'static str>,
+    status: u16,
+    ty: &'static str,
+    pointer: Option<&'static str>,
+}
+
+const JSON: Option<&str> = Some("application/json");
+const MALFORMED: &str = "/problems/malformed-json";
+const INVALID: &str = "/problems/invalid-request";
+
+fn case(
+    name: &'static str,
+    path: &'static str,
+    body: Vec<u8>,
+    status: u16,
+    ty: &'static str,
+    pointer: Option<&'static str>,
+) -> Case {
+    Case {
+        name,
+        path,
+        body,
+        content_type: JSON,
+        status,
+        ty,
+        pointer,
+    }
+}
+
+fn catalogue() -> Vec<Case> {
+    let score = "/v1/score";
+    let batch = "/v1/score/batch";
+    let mut good_then = serde_json::to_vec(&good()).unwrap();
+    good_then.extend_from_slice(b" {}");
+    let mut bad_utf8 = br#"{"ruleset": ""#.to_vec();
+    bad_utf8.extend_from_slice(&[0xff, 0xfe, 0xfd]);
+    bad_utf8.extend_from_slice(br#"", "hand": {"tiles": "1m"}, "context": {}}"#);
+    let mut bom = vec![0xef, 0xbb, 0xbf];
+    bom.extend_from_slice(&serde_json::to_vec(&good()).unwrap());
+    let over_batch: Vec<Value> = (0..1001).map(|_| json!({})).collect();
+    let big_batch = json!({"requests": [{"pad": "x".repeat(1024 * 1024)}]});
+    vec![
+        // --- not JSON, or not a JSON object
+        case("empty body", score, vec![], 400, MALFORMED, None),
+        case(
+            "whitespace only",
+            score,
+            b"   \n ".to_vec(),
+            400,
+            MALFORMED,
+            None,
+        ),
+        case(
+            "truncated object",
+            score,
+            br#"{"ruleset": "hkma", "hand": {"#.to_vec(),
+            400,
+            MALFORMED,
+            None,
+        ),
+        case(
+            "trailing data after the object",
+            score,
+            good_then,
+            400,
+            MALFORMED,
+            None,
+        ),
+        case(
+            "single quotes",
+            score,
+            b"{'ruleset': 'hkma'}".to_vec(),
+            400,
+            MALFORMED,
+            None,
+        ),
+        case(
+            "non-UTF-8 bytes in a string",
+            score,
+            bad_utf8,
+            400,
+            MALFORMED,
+            None,
+        ),
+        case(
+            "raw binary body",
+            score,
+            vec![0x00, 0x9f, 0x92, 0x96, 0xff, 0x01],
+            400,
+            MALFORMED,
+            None,
+        ),
+        case("UTF-8 byte order mark", score, bom, 400, MALFORMED, None),
+        case(
+            "lone surrogate escape",
+            score,
+            br#"{"ruleset": "\ud800", "hand": {"tiles": "1m"}, "context": {}}"#.to_vec(),
+            400,
+            MALFORMED,
+            None,
+        ),
+        case(
+            "number too large for JSON",
+            score,
+            br#"{"ruleset": "hkma", "house_rules": {"min_faan": 1e400}}"#.to_vec(),
+            400,
+            MALFORMED,
+            None,
+        ),
+        case(
+            "top-level null",
+            score,
+            b"null".to_vec(),
+            422,
+            INVALID,
+            None,
+        ),
+        case("top-level array", score, b"[]".to_vec(), 422, INVALID, None),
+        case(
+            "top-level number",
+            score,
+            b"42".to_vec(),
+            422,
+            INVALID,
+            None,
+        ),
+        case(
+            "top-level string",
+            score,
+            br#""hkma""#.to_vec(),
+            422,
+            INVALID,
+            None,
+        ),
+        case(
+            "top-level boolean",
+            score,
+            b"true".to_vec(),
+            422,
+            INVALID,
+            None,
+        ),
+        // --- nesting
+        case(
+            "30k nested arrays (score)",
+            score,
+            nested("[", "]", 30_000),
+            400,
+            MALFORMED,
+            None,
+        ),
+        case(
+            "100k nested arrays (batch)",
+            batch,
+            nested("[", "]", 100_000),
+            400,
+            MALFORMED,
+            None,
+        ),
+        case(
+            "100k nested objects in a batch item",
+            batch,
+            [
+                b"{\"requests\": [".to_vec(),
+                "{\"a\":".repeat(100_000).into_bytes(),
+                b"1".to_vec(),
+                "}".repeat(100_000).into_bytes(),
+                b"]}".to_vec(),
+            ]
+            .concat(),
+            400,
+            MALFORMED,
+            None,
+        ),
+        case(
+            "nesting just over the limit in a field",
+            score,
+            with(
+                &["hand", "tiles"],
+                serde_json::from_slice(&nested("[", "]", 40)).unwrap(),
+            ),
+            400,
+            MALFORMED,
+            None,
+        ),
+        case(
+            "nesting under the limit, wrong type",
+            score,
+            with(
+                &["hand", "tiles"],
+                serde_json::from_slice(&nested("[", "]", 10)).unwrap(),
+            ),
+            422,
+            INVALID,
+            Some("/hand/tiles"),
+        ),
+        // --- content type and size
+        case_ct(
+            "text/plain content type",
+            score,
+            serde_json::to_vec(&good()).unwrap(),
+            Some("text/plain"),
+            415,
+            "/problems/unsupported-media-type",
+        ),
+        case_ct(
+            "no content type",
+            score,
+            serde_json::to_vec(&good()).unwrap(),
+            None,
+            415,
+            "/problems/unsupported-media-type",
+        ),
+        case_ct(
+            "XML content type",
+            score,
+            b"<hand/>".to_vec(),
+            Some("application/xml"),
+            415,
+            "/problems/unsupported-media-type",
+        ),
+        case_ct(
+            "form content type",
+            batch,
+            b"requests=1".to_vec(),
+            Some("application/x-www-form-urlencoded"),
+            415,
+            "/problems/unsupported-media-type",
+        ),
+        case(
+            "score body over 64 KiB",
+            score,
+            with(&["hand", "tiles"], json!(" ".repeat(70 * 1024))),
+            413,
+            "/problems/payload-too-large",
+            None,
+        ),
+        case(
+            "batch body over 1 MiB",
+            batch,
+            bytes(big_batch),
+            413,
+            "/problems/payload-too-large",
+            None,
+        ),
+        // --- fields: missing, unknown, wrong type
+        case(
+            "missing ruleset",
+            score,
+            without(&["ruleset"]),
+            422,
+            INVALID,
+            Some("/ruleset"),
+        ),
+        case(
+            "missing hand",
+            score,
+            without(&["hand"]),
+            422,
+            INVALID,
+            Some("/hand"),
+        ),
+        case(
+            "missing context",
+            score,
+            without(&["context"]),
+            422,
+            INVALID,
+            Some("/context"),
+        ),
+        case(
+            "missing tiles",
+            score,
+            without(&["hand", "tiles"]),
+            422,
+            INVALID,
+            Some("/hand/tiles"),
+        ),
+        case(
+            "missing win_by",
+            score,
+            without(&["context", "win_by"]),
+            422,
+            INVALID,
+            Some("/context/win_by"),
+        ),
+        case(
+            "unknown top-level field",
+            score,
+            with(&["bogus"], json!(1)),
+            422,
+            INVALID,
+            Some("/bogus"),
+        ),
+        case(
+            "unknown hand field",
+            score,
+            with(&["hand", "colour"], json!("red")),
+            422,
+            INVALID,
+            Some("/hand/colour"),
+        ),
+        case(
+            "unknown context field",
+            score,
+            with(&["context", "riichi"], json!(true)),
+            422,
+            INVALID,
+            Some("/context/riichi"),
+        ),
+        case(
+            "ruleset is a number",
+            score,
+            with(&["ruleset"], json!(7)),
+            422,
+            INVALID,
+            Some("/ruleset"),
+        ),
+        case(
+            "tiles is an array",
+            score,
+            with(&["hand", "tiles"], json!(["1m", "2m"])),
+            422,
+            INVALID,
+            Some("/hand/tiles"),
+        ),
+        case(
+            "melds is an object",
+            score,
+            with(&["hand", "melds"], json!({"kind": "pung"})),
+            422,
+            INVALID,
+            Some("/hand/melds"),
+        ),
+        case(
+            "seat wind is a number",
+            score,
+            with(&["context", "seat_wind"], json!(2)),
+            422,
+            INVALID,
+            Some("/context/seat_wind"),
+        ),
+        case(
+            "double_kong is a string",
+            score,
+            with(&["context", "double_kong"], json!("yes")),
+            422,
+            INVALID,
+            Some("/context/double_kong"),
+        ),
+        case(
+            "unknown win_by",
+            score,
+            with(&["context", "win_by"], json!("tsumo")),
+            422,
+            INVALID,
+            Some("/context/win_by"),
+        ),
+        case(
+            "unknown meld kind",
+            score,
+            with(
+                &["hand", "melds"],
+                json!([{"kind": "quad", "tiles": "1111m"}]),
+            ),
+            422,
+            INVALID,
+            Some("/hand/melds/0/kind"),
+        ),
+        case(
+            "unknown meld field",
+            score,
+            with(
+                &["hand", "melds"],
+                json!([{"kind": "pung", "tiles": "111m", "colour": 1}]),
+            ),
+            422,
+            INVALID,
+            Some("/hand/melds/0/colour"),
+        ),
+        // --- tiles and counts
+        case(
+            "unknown ruleset",
+            score,
+            with(&["ruleset"], json!("riichi")),
+            404,
+            "/problems/unknown-ruleset",
+            Some("/ruleset"),
+        ),
+        case(
+            "empty ruleset id",
+            score,
+            with(&["ruleset"], json!("")),
+            404,
+            "/problems/unknown-ruleset",
+            Some("/ruleset"),
+        ),
+        case(
+            "ruleset with a NUL escape",
+            score,
+            with(&["ruleset"], json!("hkma\u{0}")),
+            404,
+            "/problems/unknown-ruleset",
+            Some("/ruleset"),
+        ),
+        case(
+            "60k digits of tiles",
+            score,
+            with(&["hand", "tiles"], json!("1".repeat(60_000))),
+            422,
+            INVALID,
+            Some("/hand/tiles"),
+        ),
+        case(
+            "60k-digit suited run",
+            score,
+            with(&["hand", "tiles"], json!("1".repeat(60_000) + "m")),
+            422,
+            INVALID,
+            Some("/hand/tiles"),
+        ),
+        case(
+            "tile 0m",
+            score,
+            with(&["hand", "tiles"], json!("023456m789p23455s")),
+            422,
+            INVALID,
+            Some("/hand/tiles"),
+        ),
+        case(
+            "tile 8z",
+            score,
+            with(&["hand", "tiles"], json!("123456m789p2345s8z")),
+            422,
+            INVALID,
+            Some("/hand/tiles"),
+        ),
+        case(
+            "unknown suit letter",
+            score,
+            with(&["hand", "tiles"], json!("123456m789p2345x5s")),
+            422,
+            INVALID,
+            Some("/hand/tiles"),
+        ),
+        case(
+            "emoji in tiles",
+            score,
+            with(&["hand", "tiles"], json!("123456m789p2345s🀄")),
+            422,
+            INVALID,
+            Some("/hand/tiles"),
+        ),
+        case(
+            "five of one tile",
+            score,
+            with(&["hand", "tiles"], json!("11111m456m789p234s")),
+            422,
+            INVALID,
+            Some("/hand/tiles"),
+        ),
+        case(
+            "too few tiles",
+            score,
+            with(&["hand", "tiles"], json!("123m9p")),
+            422,
+            INVALID,
+            Some("/hand/tiles"),
+        ),
+        case(
+            "too many tiles",
+            score,
+            with(&["hand", "tiles"], json!("123456m789p23455s1z")),
+            422,
+            INVALID,
+            Some("/hand/tiles"),
+        ),
+        case(
+            "winning tile not in the hand",
+            score,
+            with(&["hand", "winning_tile"], json!("7z")),
+            422,
+            INVALID,
+            Some("/hand/winning_tile"),
+        ),
+        case(
+            "winning tile 9z",
+            score,
+            with(&["hand", "winning_tile"], json!("9z")),
+            422,
+            INVALID,
+            Some("/hand/winning_tile"),
+        ),
+        case(
+            "1000 kongs",
+            score,
+            with(
+                &["hand", "melds"],
+                json!(vec![json!({"kind": "kong", "tiles": "1111m"}); 1000]),
+            ),
+            422,
+            INVALID,
+            None,
+        ),
+        case(
+            "chow that is not a run",
+            score,
+            with(
+                &["hand", "melds"],
+                json!([{"kind": "chow", "tiles": "135m"}]),
+            ),
+            422,
+            INVALID,
+            Some("/hand/melds/0/tiles"),
+        ),
+        case(
+            "flower F9",
+            score,
+            with(&["hand", "flowers"], json!(["F9"])),
+            422,
+            INVALID,
+            Some("/hand/flowers/0"),
+        ),
+        case(
+            "5000 flowers",
+            score,
+            with(&["hand", "flowers"], json!(vec!["F1"; 5000])),
+            422,
+            INVALID,
+            None,
+        ),
+        case(
+            "not a winning hand",
+            score,
+            with(&["hand", "tiles"], json!("123456m789p23459s")),
+            422,
+            "/problems/not-a-winning-hand",
+            Some("/hand/tiles"),
+        ),
+        // --- contradictory context
+        case(
+            "discarder on a self-draw",
+            score,
+            with(&["context", "discarder"], json!("west")),
+            422,
+            INVALID,
+            Some("/context/discarder"),
+        ),
+        case(
+            "discard with no discarder",
+            score,
+            with(&["context", "win_by"], json!("discard")),
+            422,
+            INVALID,
+            Some("/context/discarder"),
+        ),
+        case(
+            "winner discarded to itself",
+            score,
+            bytes(json!({"ruleset": "wisteria-court",
+            "hand": {"tiles": "123456m789p23455s", "winning_tile": "9p"},
+            "context": {"win_by": "discard", "seat_wind": "south", "round_wind": "east", "discarder": "south"}})),
+            422,
+            INVALID,
+            Some("/context/discarder"),
+        ),
+        // --- house rules
+        case(
+            "negative house minimum",
+            score,
+            with(&["house_rules"], json!({"min_faan": -1})),
+            422,
+            INVALID,
+            Some("/house_rules/min_faan"),
+        ),
+        case(
+            "huge house limit",
+            score,
+            with(
+                &["house_rules"],
+                json!({"limit": 99_999_999_999_999_999u64}),
+            ),
+            422,
+            INVALID,
+            Some("/house_rules/limit"),
+        ),
+        case(
+            "negative base points",
+            score,
+            with(&["house_rules"], json!({"points": [-1, 2, 4]})),
+            422,
+            INVALID,
+            Some("/house_rules/points"),
+        ),
+        case(
+            "unknown points curve",
+            score,
+            with(&["house_rules"], json!({"points": "quarter_spicy"})),
+            422,
+            INVALID,
+            Some("/house_rules/points"),
+        ),
+        case(
+            "unknown pattern id",
+            score,
+            with(&["house_rules"], json!({"patterns": {"riichi": 1}})),
+            422,
+            INVALID,
+            Some("/house_rules/patterns/riichi"),
+        ),
+        case(
+            "negative pattern faan",
+            score,
+            with(&["house_rules"], json!({"patterns": {"all_chows": -3}})),
+            422,
+            INVALID,
+            Some("/house_rules/patterns/all_chows"),
+        ),
+        case(
+            "unknown discard payment",
+            score,
+            with(&["house_rules"], json!({"discard_payment": "nobody_pays"})),
+            422,
+            INVALID,
+            Some("/house_rules/discard_payment"),
+        ),
+        case(
+            "house rules is a string",
+            score,
+            with(&["house_rules"], json!("none")),
+            422,
+            INVALID,
+            Some("/house_rules"),
+        ),
+        case(
+            "win_by is a list",
+            score,
+            with(&["context", "win_by"], json!(["discard"])),
+            422,
+            INVALID,
+            Some("/context/win_by"),
+        ),
+        // --- batch, compare, waits, false win
+        case(
+            "batch over the limit",
+            batch,
+            bytes(json!({"requests": over_batch})),
+            422,
+            "/problems/batch-too-large",
+            Some("/requests"),
+        ),
+        case(
+            "batch requests not a list",
+            batch,
+            bytes(json!({"requests": {"a": 1}})),
+            422,
+            INVALID,
+            Some("/requests"),
+        ),
+        case(
+            "batch with no requests field",
+            batch,
+            bytes(json!({})),
+            422,
+            INVALID,
+            Some("/requests"),
+        ),
+        case(
+            "compare rulesets is a number",
+            "/v1/compare",
+            bytes(json!({"rulesets": 3,
+            "hand": {"tiles": "123456m789p23455s", "winning_tile": "9p"},
+            "context": {"win_by": "self_draw", "seat_wind": "south", "round_wind": "east"}})),
+            422,
+            INVALID,
+            Some("/rulesets"),
+        ),
+        case(
+            "compare rulesets is another word",
+            "/v1/compare",
+            bytes(json!({"rulesets": "some",
+            "hand": {"tiles": "123456m789p23455s", "winning_tile": "9p"},
+            "context": {"win_by": "self_draw", "seat_wind": "south", "round_wind": "east"}})),
+            422,
+            INVALID,
+            Some("/rulesets"),
+        ),
+        case(
+            "waits with a winning tile",
+            "/v1/waits",
+            bytes(json!({"ruleset": "hkma",
+            "hand": {"tiles": "1112345678999m", "winning_tile": "1m"},
+            "context": {"seat_wind": "south", "round_wind": "east"}})),
+            422,
+            INVALID,
+            None,
+        ),
+        case(
+            "false win with an unknown seat",
+            "/v1/penalties/false-win",
+            bytes(json!({"ruleset": "hkma", "offender": "centre"})),
+            422,
+            INVALID,
+            Some("/offender"),
+        ),
+    ]
+}
+
+fn case_ct(
+    name: &'static str,
+    path: &'static str,
+    body: Vec<u8>,
+    content_type: Option<&'static str>,
+    status: u16,
+    ty: &'static str,
+) -> Case {
+    Case {
+        name,
+        path,
+        body,
+        content_type,
+        status,
+        ty,
+        pointer: None,
+    }
+}
+
+/// The request as text for assert messages (long bodies shortened).
+fn shown(c: &Case) -> String {
+    let text = String::from_utf8_lossy(&c.body);
+    let short: String = text.chars().take(160).collect();
+    format!(
+        "[{}] POST {} ({:?}, {} bytes): {short}{}",
+        c.name,
+        c.path,
+        c.content_type,
+        c.body.len(),
+        if text.chars().count() > 160 {
+            "…"
+        } else {
+            ""
+        }
+    )
+}
+
+#[tokio::test]
+async fn bad_inputs_get_quick_precise_problems() {
+    let app = spawn_app().await;
+    let cases = catalogue();
+    assert!(cases.len() >= 40, "catalogue has {} cases", cases.len());
+    let mut failures = Vec::new();
+    for c in &cases {
+        let input = shown(c);
+        let started = Instant::now();
+        let r = app.post_raw(c.path, c.body.clone(), c.content_type).await;
+        let took = started.elapsed();
+        let v: Value = serde_json::from_slice(&r.bytes).unwrap_or(Value::Null);
+        let mut wrong = Vec::new();
+        if took >= Duration::from_millis(500) {
+            wrong.push(format!("took {took:?}"));
+        }
+        if r.status != c.status {
+            wrong.push(format!("status {} (want {})", r.status, c.status));
+        }
+        if r.header("content-type").as_deref() != Some("application/problem+json") {
+            wrong.push(format!("content type {:?}", r.header("content-type")));
+        }
+        if v["type"] != c.ty {
+            wrong.push(format!("type {} (want {})", v["type"], c.ty));
+        }
+        if v["status"] != c.status {
+            wrong.push(format!("problem status {}", v["status"]));
+        }
+        match (v["errors"].as_array(), c.pointer) {
+            (None, _) => wrong.push("no errors list".into()),
+            (Some(errors), Some(p)) if !errors.iter().any(|e| e["pointer"] == p) => {
+                wrong.push(format!("no pointer {p}"))
+            }
+            _ => {}
+        }
+        if !wrong.is_empty() {
+            failures.push(format!(
+                "{input}\n    {}\n    answer: {}",
+                wrong.join("; "),
+                r.text()
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases wrong:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
+    let r = app.get("/healthz").await;
+    assert_eq!(r.status, 200, "the server is still up after the catalogue");
+    // And it still scores.
+    let r = app.post("/v1/score", &good()).await;
+    assert_eq!(r.status, 200, "{}", r.text());
+}
+
+/// With a depth limit above serde_json's own (128), deep nesting still ends
+/// in a 400 or 422 problem, not a stack overflow.
+#[tokio::test]
+async fn serde_recursion_limit_still_answers_400() {
+    let app = crate::helpers::spawn_with(faan::config::ServeArgs {
+        json_depth_limit: 1_000_000,
+        ..faan::config::ServeArgs::for_tests()
+    })
+    .await;
+    for (path, body) in [
+        ("/v1/score", nested("[", "]", 30_000)),
+        ("/v1/score/batch", nested("[", "]", 100_000)),
+        (
+            "/v1/score/batch",
+            [
+                b"{\"requests\": [".to_vec(),
+                "[".repeat(200_000).into_bytes(),
+                "]".repeat(200_000).into_bytes(),
+                b"]}".to_vec(),
+            ]
+            .concat(),
+        ),
+        (
+            "/v1/compare",
+            [b"{\"rulesets\": ".to_vec(), nested("{\"a\":", "}", 50_000)].concat(),
+        ),
+    ] {
+        let r = app
+            .post_raw(path, body.clone(), Some("application/json"))
+            .await;
+        // 400 from serde_json's recursion limit, or 422 where the typed
+        // parse stops first (an array where a string belongs): a problem either way.
+        assert!(
+            r.status == 400 || r.status == 422,
+            "{path} ({} bytes): {} {}",
+            body.len(),
+            r.status,
+            r.text()
+        );
+        assert_eq!(
+            r.header("content-type").as_deref(),
+            Some("application/problem+json"),
+            "{path}"
+        );
+    }
+    assert_eq!(app.get("/healthz").await.status, 200);
+}
