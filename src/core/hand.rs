@@ -190,14 +190,15 @@ impl Hand {
 }
 
 fn add_meld(c: &mut Counts, m: &Meld) {
+    let i = m.tile.index();
     match m.kind {
         MeldKind::Chow => {
             for k in 0..3 {
-                c[m.tile.index() + k] += 1;
+                c[i + k] = c[i + k].saturating_add(1);
             }
         }
-        MeldKind::Pung => c[m.tile.index()] += 3,
-        MeldKind::Kong => c[m.tile.index()] += 4,
+        MeldKind::Pung => c[i] = c[i].saturating_add(3),
+        MeldKind::Kong => c[i] = c[i].saturating_add(4),
     }
 }
 

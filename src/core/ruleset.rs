@@ -62,16 +62,56 @@ impl PointsSpec {
         }
     }
 
-    /// Base points for 0..=limit faan, or the first faan the spec has no entry for.
-    pub fn table(&self, limit: u32) -> Result<Vec<u64>, u32> {
+    /// Base points for 0..=limit faan, or why the spec cannot give them.
+    pub fn table(&self, limit: u32) -> Result<Vec<u64>, PointsError> {
         (0..=limit)
-            .map(|f| match self {
-                PointsSpec::FullSpicy => 1u64.checked_shl(f).ok_or(f),
-                PointsSpec::HalfSpicy => Ok(half_spicy(f)),
-                PointsSpec::Table(t) => t.get(f as usize).copied().ok_or(f),
-                PointsSpec::TableThenLast(t) => t.get(f as usize).or(t.last()).copied().ok_or(f),
+            .map(|f| {
+                let b = match self {
+                    PointsSpec::FullSpicy => 1u64.checked_shl(f).unwrap_or(u64::MAX),
+                    PointsSpec::HalfSpicy => half_spicy(f),
+                    PointsSpec::Table(t) => *t.get(f as usize).ok_or(PointsError::Missing(f))?,
+                    PointsSpec::TableThenLast(t) => *t
+                        .get(f as usize)
+                        .or(t.last())
+                        .ok_or(PointsError::Missing(f))?,
+                };
+                if b > MAX_BASE_POINTS {
+                    Err(PointsError::TooLarge(f))
+                } else {
+                    Ok(b)
+                }
             })
             .collect()
+    }
+}
+
+/// The largest base points a table may give (2^40): every settlement then
+/// fits an `i64` with room to spare.
+pub const MAX_BASE_POINTS: u64 = 1 << 40;
+
+/// The largest payment multiplier, in eighths of the base points (64 x B).
+pub const MAX_EIGHTHS: u32 = 64 * 8;
+
+/// Why a points spec cannot give base points up to the limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PointsError {
+    /// No entry for this faan.
+    Missing(u32),
+    /// The entry for this faan is above [`MAX_BASE_POINTS`].
+    TooLarge(u32),
+}
+
+impl PointsError {
+    /// A sentence for the user, given the limit in force.
+    pub fn explain(self, limit: u32) -> String {
+        match self {
+            PointsError::Missing(f) => format!(
+                "the points table has no entry for {f} faan: it must run from 0 to the limit ({limit})"
+            ),
+            PointsError::TooLarge(f) => format!(
+                "base points at {f} faan exceed 2^40 ({MAX_BASE_POINTS}), the most a settlement supports: lower the limit or the table"
+            ),
+        }
     }
 }
 
@@ -285,20 +325,15 @@ impl Ruleset {
                 ))
             }
         };
-        let points_table = points.table(limit).map_err(|f| {
-            err(
-                "points.table",
-                format!(
-                    "no base points for {f} faan; the table must run from 0 to the limit {limit}"
-                ),
-            )
-        })?;
+        let points_table = points
+            .table(limit)
+            .map_err(|e| err("points", e.explain(limit)))?;
         let eighths = |key: &str, v: f64| -> Result<u32, LoadError> {
             let e = v * 8.0;
-            if !(0.0..=1e6).contains(&e) || e.fract() != 0.0 {
+            if !(0.0..=f64::from(MAX_EIGHTHS)).contains(&e) || e.fract() != 0.0 {
                 return Err(err(
                     key,
-                    format!("must be a non-negative multiple of 1/8, got {v}"),
+                    format!("must be a multiple of 1/8 from 0 to 64, got {v}"),
                 ));
             }
             Ok(e as u32)
@@ -480,16 +515,13 @@ impl Ruleset {
         }
         match r.points.table(r.limit) {
             Ok(t) => r.points_table = t,
-            Err(f) => {
+            Err(e) => {
                 let field = if house.points.is_some() {
                     "points"
                 } else {
                     "limit"
                 };
-                errs.push(FieldError::new(
-                    p(field),
-                    format!("the points table has no entry for {f} faan: it must run from 0 to the limit ({})", r.limit),
-                ));
+                errs.push(FieldError::new(p(field), e.explain(r.limit)));
             }
         }
         if let Some(d) = house.discard_payment {
@@ -742,7 +774,18 @@ mod tests {
             PointsSpec::FullSpicy.table(4).unwrap(),
             vec![1, 2, 4, 8, 16]
         );
-        assert_eq!(PointsSpec::Table(vec![1, 2]).table(3), Err(2));
+        assert_eq!(
+            PointsSpec::Table(vec![1, 2]).table(3),
+            Err(PointsError::Missing(2))
+        );
+        assert_eq!(
+            PointsSpec::FullSpicy.table(63),
+            Err(PointsError::TooLarge(41))
+        );
+        assert_eq!(
+            PointsSpec::TableThenLast(vec![0, 8]).table(3).unwrap(),
+            vec![0, 8, 8, 8]
+        );
     }
 
     #[test]

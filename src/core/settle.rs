@@ -79,19 +79,20 @@ pub fn false_win(ruleset: &Ruleset, offender: Wind) -> Payments {
 /// Payments in US cents where the ruleset has a rate (the winner's share balances rounding).
 pub fn money(ruleset: &Ruleset, pay: &Payments) -> Option<[i64; 4]> {
     let m = ruleset.money?;
-    let rate = m.cents_per_100_chips as i64;
+    let rate = i128::from(m.cents_per_100_chips);
     let mut cents = [0i64; 4];
     let mut winner = None;
-    let mut sum = 0;
+    let mut sum = 0i64;
     for (i, &p) in pay.iter().enumerate() {
         if p > 0 && winner.is_none() {
             winner = Some(i);
             continue;
         }
-        // Round half away from zero.
+        // Round half away from zero; wide arithmetic, clamped (base points are at most 2^40).
+        let p = i128::from(p);
         let c = (p * rate + p.signum() * 50) / 100;
-        cents[i] = c;
-        sum += c;
+        cents[i] = i64::try_from(c).unwrap_or(if c < 0 { i64::MIN / 4 } else { i64::MAX / 4 });
+        sum = sum.saturating_add(cents[i]);
     }
     if let Some(w) = winner {
         cents[w] = -sum;
@@ -102,6 +103,20 @@ pub fn money(ruleset: &Ruleset, pay: &Payments) -> Option<[i64; 4]> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_largest_settlement_fits() {
+        // The largest base (2^40) at the largest multiplier (64 x B): no overflow, sums to zero.
+        let reg = crate::core::Registry::builtin().unwrap();
+        let mut r = (**reg.get("mjb").unwrap()).clone();
+        r.payment.self_draw = crate::core::ruleset::MAX_EIGHTHS;
+        let ctx = crate::core::ContextSpec::new(WinBy::SelfDraw, Wind::East, Wind::East, None);
+        let pay = settle(&r, &ctx, crate::core::ruleset::MAX_BASE_POINTS);
+        assert_eq!(pay.iter().sum::<i64>(), 0, "{pay:?}");
+        assert_eq!(pay[1], -(64 * (1i64 << 40) + 20), "{pay:?}");
+        let cents = money(&r, &pay).unwrap();
+        assert_eq!(cents.iter().sum::<i64>(), 0, "{cents:?}");
+    }
 
     #[test]
     fn share_rounds_half_up() {

@@ -325,7 +325,9 @@ pub fn format_tiles(tiles: &[Tile]) -> String {
     let mut i = 0;
     while i < tiles.len() {
         let suit = tiles[i].suit();
-        while i < tiles.len() && tiles[i].suit() == suit {
+        let start = i;
+        // A suit letter at least every PENDING digits, so the text parses back.
+        while i < tiles.len() && tiles[i].suit() == suit && i - start < PENDING {
             s.push((b'0' + tiles[i].number()) as char);
             i += 1;
         }
@@ -341,7 +343,8 @@ pub type Counts = [u8; KINDS];
 pub fn counts_of(tiles: &[Tile]) -> Counts {
     let mut c = [0u8; KINDS];
     for t in tiles {
-        c[t.index()] += 1;
+        // Saturating: a request may hold any number of one tile; validation rejects more than 4.
+        c[t.index()] = c[t.index()].saturating_add(1);
     }
     c
 }
