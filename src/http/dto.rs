@@ -681,7 +681,7 @@ pub struct PatternDto {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub name_on_discard: Option<String>,
     /// Faan as a number, or `"limit"` for a limit pattern.
-    #[schema(value_type = Object, example = 3)]
+    #[schema(schema_with = pattern_value_schema, example = 3)]
     pub value: serde_json::Value,
     /// What the pattern scores: its faan, or the limit value of a limit pattern.
     pub faan: u32,
@@ -693,6 +693,28 @@ pub struct PatternDto {
     pub conditions: serde_json::Map<String, serde_json::Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+}
+
+/// Schema of `PatternDto::value`: a non-negative integer or `"limit"`.
+fn pattern_value_schema() -> utoipa::openapi::schema::Schema {
+    use utoipa::openapi::schema::{ObjectBuilder, OneOfBuilder, Schema, Type};
+    Schema::OneOf(
+        OneOfBuilder::new()
+            .item(
+                ObjectBuilder::new()
+                    .schema_type(Type::Integer)
+                    .minimum(Some(0)),
+            )
+            .item(
+                ObjectBuilder::new()
+                    .schema_type(Type::String)
+                    .enum_values(Some(["limit"])),
+            )
+            .description(Some(
+                "Faan as a number, or `\"limit\"` for a limit pattern.",
+            ))
+            .build(),
+    )
 }
 
 fn pattern_dto(r: &Ruleset, p: &PatternRule) -> PatternDto {
