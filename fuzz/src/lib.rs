@@ -16,27 +16,6 @@ use faan::core::{
 };
 use std::sync::OnceLock;
 
-fn unbounded_points() -> bool {
-    static U: OnceLock<bool> = OnceLock::new();
-    *U.get_or_init(|| std::env::var_os("FAAN_FUZZ_UNBOUNDED_POINTS").is_some())
-}
-
-/// Known bug, reported (regressions/mpsz/counts-of-u8-overflow-*): 256 or
-/// more copies of one tile in `hand.tiles` overflow the u8 tile counts in
-/// validation (a panic in debug builds). Tile text is cut to 255 characters
-/// so that the fuzzer looks for other bugs; FAAN_FUZZ_LONG_TILES=1 lifts the cap.
-fn cap(mut s: String) -> String {
-    static LONG: OnceLock<bool> = OnceLock::new();
-    if !*LONG.get_or_init(|| std::env::var_os("FAAN_FUZZ_LONG_TILES").is_some()) {
-        let mut end = s.len().min(255);
-        while !s.is_char_boundary(end) {
-            end -= 1;
-        }
-        s.truncate(end);
-    }
-    s
-}
-
 fn registry() -> &'static Registry {
     static R: OnceLock<Registry> = OnceLock::new();
     R.get_or_init(|| Registry::builtin().expect("built-in rulesets"))
@@ -63,13 +42,10 @@ fn check_score(s: &Score, what: &str) {
 
 /// `mpsz`: arbitrary text as MPSZ, alone and in every tile field of a request.
 pub fn mpsz(data: &[u8]) {
-    let text = cap(String::from_utf8_lossy(data).into_owned());
-    if let Ok(tiles) = parse_tiles(&text).map(|t| t.into_iter().take(32).collect::<Vec<_>>()) {
-        // What parses formats back to text that parses to the same tiles.
-        // (At most 32 tiles: `parse_tiles` takes at most 32 digits before a
-        // suit letter, and `format_tiles` joins a run of one suit into one
-        // group, so 33+ tiles of one suit in a row do not round-trip:
-        // regressions/mpsz/format-roundtrip-36-man-tiles. No hand has that many.)
+    let text = String::from_utf8_lossy(data);
+    if let Ok(tiles) = parse_tiles(&text) {
+        // What parses formats back to text that parses to the same tiles
+        // (any length: regressions/mpsz/format-roundtrip-36-man-tiles).
         let again = parse_tiles(&format_tiles(&tiles))
             .unwrap_or_else(|e| panic!("format_tiles({tiles:?}) does not parse: {e}"));
         assert_eq!(again, tiles, "format/parse round trip of {text:?}");
@@ -225,7 +201,7 @@ fn request(u: &mut Unstructured) -> arbitrary::Result<Request> {
         });
     }
     let tiles = if u8::arbitrary(u)? == 0xff {
-        cap(String::arbitrary(u)?)
+        String::arbitrary(u)?
     } else {
         tile_text(&concealed)
     };
@@ -295,20 +271,6 @@ fn request(u: &mut Unstructured) -> arbitrary::Result<Request> {
                     _ => PatternOverride::Faan(i64::arbitrary(u)?),
                 };
                 house.patterns.push((key, ov));
-            }
-        }
-    }
-    if !unbounded_points() {
-        // Known bug, reported (regressions/score_core/settle-overflow-house-points):
-        // base points near 2^62 overflow the i64 arithmetic of settle(). Keep
-        // them below 2^40 so that the fuzzer looks for other bugs; set
-        // FAAN_FUZZ_UNBOUNDED_POINTS=1 to fuzz the whole range again.
-        if let Some(l) = &mut house.limit {
-            *l = (*l).min(40);
-        }
-        if let Some(PointsSpec::Table(t)) = &mut house.points {
-            for x in t.iter_mut() {
-                *x = (*x).min(1 << 40);
             }
         }
     }
