@@ -8,9 +8,12 @@
 //! a batch of calls long enough to dwarf the timer, repeated in several
 //! rounds; the hand's time is the median of its rounds' per-call means. It
 //! prints the median, p90, p99 and max across hands, per ruleset, and the
-//! slowest hands; then the same per-hand medians for the two halves of
-//! `score`, `validate` and `score_hand`. Last, criterion times a pass over the whole corpus of each
-//! ruleset (time per hand = total / count, shown as throughput).
+//! slowest hands; the time per hand of a pass over each ruleset's hands in
+//! corpus order (a stream: no hand repeats back to back, so the branch
+//! predictors cannot learn it, as in a server); then the per-hand medians
+//! of the two halves of `score`, `validate` and `score_hand`. Last,
+//! criterion times a pass over the whole corpus of each ruleset (time per
+//! hand = total / count, shown as throughput).
 //!
 //! Environment:
 //! - `FAAN_CORPUS`: another corpus file (default `bench/corpus.jsonl`).
@@ -335,7 +338,41 @@ fn per_hand(cases: &[Case], rulesets: &[Arc<Ruleset>]) -> Vec<f64> {
         );
     }
     println!("\nTargets: median <= 250 ns, worst corpus hand <= 5000 ns.");
+    stream(cases, rulesets);
     times
+}
+
+/// Time per hand when each ruleset's hands are scored one after the other,
+/// in corpus order (no hand repeated back to back, so branch predictors and
+/// caches do not learn it): the median of 15 passes, total / count.
+fn stream(cases: &[Case], rulesets: &[Arc<Ruleset>]) {
+    let mut by: BTreeMap<&str, Vec<(&Case, &Ruleset)>> = BTreeMap::new();
+    for (c, r) in cases.iter().zip(rulesets) {
+        by.entry(c.ruleset.as_str())
+            .or_default()
+            .push((c, r.as_ref()));
+    }
+    println!("\nStream (every hand of a ruleset in corpus order, median of 15 passes):");
+    for (k, hands) in by {
+        let mut per: Vec<f64> = (0..15)
+            .map(|_| {
+                let t = Instant::now();
+                for (c, r) in &hands {
+                    black_box(
+                        score(black_box(r), black_box(&c.hand), black_box(&c.context)).is_ok(),
+                    );
+                }
+                t.elapsed().as_nanos() as f64 / hands.len() as f64
+            })
+            .collect();
+        per.sort_by(f64::total_cmp);
+        println!(
+            "{:<18} {:>6} hands {:>8.0} ns per hand",
+            k,
+            hands.len(),
+            per[per.len() / 2]
+        );
+    }
 }
 
 fn write_json(path: &str, cases: &[Case], times: &[f64]) {
