@@ -198,7 +198,20 @@ fn request_id(given: Option<&HeaderValue>) -> String {
     let nanos = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);
-    format!("{nanos:016x}{:08x}{n:08x}", std::process::id())
+    // Same text as format!("{nanos:016x}{pid:08x}{n:08x}"), without the formatter.
+    let mut id = String::with_capacity(32);
+    push_hex(&mut id, nanos, 16);
+    push_hex(&mut id, u64::from(std::process::id()), 8);
+    push_hex(&mut id, n, 8);
+    id
+}
+
+/// The low `digits` hex digits of `v`, zero-padded (`v` wider than that keeps its low digits).
+fn push_hex(s: &mut String, v: u64, digits: u32) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    for i in (0..digits).rev() {
+        s.push(HEX[((v >> (i * 4)) & 0xf) as usize] as char);
+    }
 }
 
 /// Sets up `tracing` output (text or JSON) with the level from the flag or RUST_LOG.

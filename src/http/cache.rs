@@ -5,8 +5,8 @@
 //! tile order in the request does not matter) and before scoring. Its
 //! SHA-256 is the response's `hand_hash`: stable across restarts and builds.
 
-use crate::core::hand::{Context, Hand};
-use crate::core::tile::Bonus;
+use crate::core::hand::{Context, Hand, Replacement};
+use crate::core::tile::{Bonus, Tile};
 use crate::core::{HouseRules, PatternOverride, PointsSpec, Ruleset};
 use actix_web::web::Bytes;
 use moka::sync::Cache;
@@ -18,7 +18,128 @@ use std::time::Duration;
 pub type KeyHash = [u8; 32];
 
 /// The canonical text of everything that decides a score.
+///
+/// Built with plain pushes (no formatting machinery) on the hot path; the
+/// text, and so `hand_hash`, is byte-identical to `canonical_key_reference`.
 pub fn canonical_key(ruleset: &Ruleset, house: &HouseRules, hand: &Hand, ctx: &Context) -> String {
+    let mut s = String::with_capacity(160 + ruleset.id.len());
+    s.push_str("faan-v1|ruleset=");
+    s.push_str(&ruleset.id);
+    s.push('@');
+    let _ = write!(s, "{}", ruleset.version);
+    s.push_str("|house=");
+    house_text(&mut s, house);
+    s.push_str("|hand=");
+    for t in &hand.concealed {
+        push_tile(&mut s, *t);
+    }
+    s.push_str("|melds=");
+    for m in &hand.melds {
+        s.push_str(m.kind.name());
+        s.push(':');
+        push_tile(&mut s, m.tile);
+        s.push(':');
+        s.push_str(bool_str(m.concealed));
+        s.push(':');
+        s.push_str(bool_str(m.added));
+        s.push(';');
+    }
+    s.push_str("|win=");
+    if let Some(t) = hand.winning_tile {
+        push_tile(&mut s, t);
+    }
+    s.push_str("|flowers=");
+    for b in (0..8)
+        .filter_map(Bonus::from_index)
+        .filter(|b| hand.has_bonus(*b))
+    {
+        s.push(if b.is_flower() { 'F' } else { 'S' });
+        s.push((b'1' + (b.index() % 4) as u8) as char);
+    }
+    let w = |w: Option<crate::core::Wind>| w.map_or("-", |w| w.name());
+    s.push_str("|ctx=");
+    for (i, part) in [
+        ctx.win_by.name(),
+        ctx.seat_wind.name(),
+        ctx.round_wind.name(),
+        w(ctx.discarder),
+        match ctx.replacement {
+            Replacement::None => "None",
+            Replacement::Kong => "Kong",
+            Replacement::Flower => "Flower",
+        },
+        bool_str(ctx.double_kong),
+        bool_str(ctx.last_tile),
+        bool_str(ctx.heavenly),
+        bool_str(ctx.earthly),
+        w(ctx.liable),
+        bool_str(ctx.flower_win),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        if i > 0 {
+            s.push(':');
+        }
+        s.push_str(part);
+    }
+    s
+}
+
+fn bool_str(b: bool) -> &'static str {
+    if b {
+        "true"
+    } else {
+        "false"
+    }
+}
+
+fn push_tile(s: &mut String, t: Tile) {
+    s.push((b'0' + t.number()) as char);
+    s.push(t.suit().letter());
+}
+
+/// The house-rule part of the key (rare: only when a request sets some).
+fn house_text(s: &mut String, house: &HouseRules) {
+    let opt = |s: &mut String, name: &str, v: Option<String>| {
+        if let Some(v) = v {
+            let _ = write!(s, "{name}:{v};");
+        }
+    };
+    opt(s, "min_faan", house.min_faan.map(|v| v.to_string()));
+    opt(s, "limit", house.limit.map(|v| v.to_string()));
+    opt(s, "flowers", house.flowers.map(|v| v.to_string()));
+    opt(
+        s,
+        "points",
+        house.points.as_ref().map(|p| match p {
+            PointsSpec::Table(t) => format!("{t:?}"),
+            other => other.name().to_string(),
+        }),
+    );
+    opt(
+        s,
+        "discard_payment",
+        house.discard_payment.map(|d| d.name().to_string()),
+    );
+    for (id, ov) in &house.patterns {
+        let v = match ov {
+            PatternOverride::Faan(n) => n.to_string(),
+            PatternOverride::Limit => "limit".into(),
+            PatternOverride::Off => "off".into(),
+        };
+        let _ = write!(s, "pattern:{id:?}={v};");
+    }
+}
+
+#[cfg(test)]
+/// The original, `write!`-based form of `canonical_key` (the fast one must equal it).
+pub(crate) fn canonical_key_reference(
+    ruleset: &Ruleset,
+    house: &HouseRules,
+    hand: &Hand,
+    ctx: &Context,
+) -> String {
     let mut s = String::with_capacity(256);
     let _ = write!(
         s,
@@ -146,6 +267,79 @@ impl ScoreCache {
             Some(c) => {
                 c.run_pending_tasks();
                 c.entry_count()
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::hand::{self, ContextSpec, HandSpec, MeldKind, MeldSpec, WinBy};
+    use crate::core::{evaluate, Registry, Wind};
+
+    #[test]
+    fn fast_key_equals_the_reference_key() {
+        let reg = Registry::builtin().unwrap();
+        let hands = [
+            (
+                "123456m789p23455s",
+                vec![],
+                "9p",
+                vec![],
+                WinBy::SelfDraw,
+                None,
+            ),
+            (
+                "234m567m22p",
+                vec![("pung", "777z", false), ("kong", "1111s", true)],
+                "2p",
+                vec!["F1", "S3"],
+                WinBy::Discard,
+                Some(Wind::West),
+            ),
+        ];
+        let houses = [
+            HouseRules::default(),
+            HouseRules {
+                min_faan: Some(0),
+                limit: Some(13),
+                flowers: Some(true),
+                ..HouseRules::default()
+            },
+        ];
+        for id in ["hkma", "wisteria-court", "sc-hk13"] {
+            let r = reg.get(id).unwrap();
+            for (tiles, melds, win, flowers, win_by, discarder) in &hands {
+                let spec = HandSpec {
+                    tiles: tiles.to_string(),
+                    melds: melds
+                        .iter()
+                        .map(|(k, t, c)| MeldSpec {
+                            kind: if *k == "pung" {
+                                MeldKind::Pung
+                            } else {
+                                MeldKind::Kong
+                            },
+                            tiles: t.to_string(),
+                            concealed: *c,
+                            added: false,
+                        })
+                        .collect(),
+                    winning_tile: Some(win.to_string()),
+                    flowers: flowers.iter().map(|f| f.to_string()).collect(),
+                };
+                let mut ctx = ContextSpec::new(*win_by, Wind::South, Wind::East, *discarder);
+                ctx.last_tile = true;
+                let mut allow = evaluate::allowances(r);
+                allow.bonus_tiles = true;
+                let (hand, ctx) = hand::validate(&spec, &ctx, allow).expect("valid");
+                for house in &houses {
+                    assert_eq!(
+                        canonical_key(r, house, &hand, &ctx),
+                        canonical_key_reference(r, house, &hand, &ctx)
+                    );
+                }
             }
         }
     }
