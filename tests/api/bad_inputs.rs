@@ -895,3 +895,60 @@ async fn serde_recursion_limit_still_answers_400() {
     }
     assert_eq!(app.get("/healthz").await.status, 200);
 }
+
+/// Slow clients are cut off: headers that never finish (slowloris) get a
+/// 408 and a closed connection; a body that stalls gets a 408 problem.
+#[tokio::test]
+async fn slow_clients_get_408() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let app = crate::helpers::spawn_with(faan::config::ServeArgs {
+        client_request_timeout_ms: 300,
+        body_timeout_ms: 300,
+        ..faan::config::ServeArgs::for_tests()
+    })
+    .await;
+    let addr = app.base.trim_start_matches("http://").to_string();
+
+    // Headers that never end.
+    let started = Instant::now();
+    let mut s = tokio::net::TcpStream::connect(&addr).await.unwrap();
+    s.write_all(b"POST /v1/score HTTP/1.1\r\nHost: t\r\nX-Slow: ")
+        .await
+        .unwrap();
+    let mut got = Vec::new();
+    tokio::time::timeout(Duration::from_secs(5), s.read_to_end(&mut got))
+        .await
+        .expect("the server closes a slowloris connection")
+        .ok();
+    let text = String::from_utf8_lossy(&got);
+    assert!(text.starts_with("HTTP/1.1 408"), "slow headers: {text:?}");
+    assert!(started.elapsed() < Duration::from_secs(3));
+
+    // A body that stalls halfway.
+    let app = crate::helpers::spawn_with(faan::config::ServeArgs {
+        client_request_timeout_ms: 5000,
+        body_timeout_ms: 300,
+        ..faan::config::ServeArgs::for_tests()
+    })
+    .await;
+    let addr = app.base.trim_start_matches("http://").to_string();
+    let started = Instant::now();
+    let mut s = tokio::net::TcpStream::connect(&addr).await.unwrap();
+    s.write_all(
+        b"POST /v1/score HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: 100\r\nConnection: close\r\n\r\n{\"ruleset\":",
+    )
+    .await
+    .unwrap();
+    let mut got = Vec::new();
+    tokio::time::timeout(Duration::from_secs(5), s.read_to_end(&mut got))
+        .await
+        .expect("the server answers a stalled body")
+        .ok();
+    let text = String::from_utf8_lossy(&got);
+    assert!(text.starts_with("HTTP/1.1 408"), "stalled body: {text:?}");
+    assert!(
+        text.contains("/problems/request-timeout") && text.contains("application/problem+json"),
+        "stalled body: {text:?}"
+    );
+    assert_eq!(app.get("/healthz").await.status, 200);
+}
