@@ -947,6 +947,10 @@ async fn slow_clients_get_408() {
     let text = String::from_utf8_lossy(&got);
     assert!(text.starts_with("HTTP/1.1 408"), "stalled body: {text:?}");
     assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "stalled body answered in time"
+    );
+    assert!(
         text.contains("/problems/request-timeout") && text.contains("application/problem+json"),
         "stalled body: {text:?}"
     );
