@@ -2,16 +2,20 @@
 # Load test of the HTTP path: the release binary pinned to core 0 with one
 # worker, driven by wrk pinned to core 1, one fixed-time run per scenario
 # (after a short warm-up). Prints requests/s, p50 and p99 per scenario with
-# ratios to GET /healthz, then the server's resident memory.
+# ratios to GET /healthz, then the server's resident memory. The scenarios
+# run ROUNDS times, interleaved, and the table shows medians (a shared
+# machine is noisy).
 #
 #   bench/load.sh                   # 10 s per scenario, 2 s warm-up
 #   DURATION=5 CONNS=32 bench/load.sh
+#   BIN=/tmp/old/release/faan bench/load.sh   # another build, same scenarios
 #
 # Loopback only; every run is bounded by wrk's -d.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 DURATION=${DURATION:-10}
+ROUNDS=${ROUNDS:-3}
 WARMUP=${WARMUP:-2}
 CONNS=${CONNS:-16}
 PORT=${PORT:-18080}
@@ -25,8 +29,11 @@ mkdir -p "$OUT"
 command -v wrk >/dev/null || { echo "wrk is missing (apt-get install wrk)" >&2; exit 1; }
 [ -s bench/corpus.jsonl ] || { echo "bench/corpus.jsonl is missing" >&2; exit 1; }
 
-cargo build --release --quiet
-BIN=target/release/faan
+# BIN=path/to/faan measures another build (e.g. an older commit) without building.
+if [ -z "${BIN:-}" ]; then
+  cargo build --release --quiet
+  BIN=target/release/faan
+fi
 
 PID=
 stop_server() {
@@ -54,58 +61,73 @@ cpu_ticks() { awk '{print $14 + $15}' "/proc/$PID/stat"; }
 TCK=$(getconf CLK_TCK)
 
 declare -A RPS P50 P99 INFO CPU
-run() { # name script path
-  local name=$1 script=$2 path=$3
+run() { # name script path round
+  local name=$1 script=$2 path=$3 k="$1.$4"
   taskset -c "$CLIENT_CPU" wrk -t1 -c"$CONNS" -d"${WARMUP}s" -s "$script" "$URL$path" >/dev/null
   local t0 t1
   t0=$(cpu_ticks)
   taskset -c "$CLIENT_CPU" wrk -t1 -c"$CONNS" -d"${DURATION}s" --timeout 5s -s "$script" "$URL$path" \
-    | tee "$OUT/$name.txt" >/dev/null
+    | tee "$OUT/$k.txt" >/dev/null
   t1=$(cpu_ticks)
   local line
-  line=$(grep '^RESULT' "$OUT/$name.txt")
-  RPS[$name]=$(sed -E 's/.* rps=([0-9.]+).*/\1/' <<<"$line")
-  P50[$name]=$(sed -E 's/.* p50_us=([0-9]+).*/\1/' <<<"$line")
-  P99[$name]=$(sed -E 's/.* p99_us=([0-9]+).*/\1/' <<<"$line")
-  INFO[$name]=$(sed -E 's/.* (s2xx=.*)/\1/' <<<"$line")
+  line=$(grep '^RESULT' "$OUT/$k.txt")
+  RPS[$k]=$(sed -E 's/.* rps=([0-9.]+).*/\1/' <<<"$line")
+  P50[$k]=$(sed -E 's/.* p50_us=([0-9]+).*/\1/' <<<"$line")
+  P99[$k]=$(sed -E 's/.* p99_us=([0-9]+).*/\1/' <<<"$line")
+  INFO[$name]="${INFO[$name]:-} $(sed -E 's/.* (s5xx=[0-9]+).*status_err=([0-9]+) codes=(.*)/\1 non2xx=\2 codes=\3/' <<<"$line")"
   # Server CPU time (user + system) per request, in microseconds.
-  CPU[$name]=$(awk -v d=$((t1 - t0)) -v tck="$TCK" -v n="$(sed -E 's/.*requests=([0-9]+).*/\1/' <<<"$line")" \
+  CPU[$k]=$(awk -v d=$((t1 - t0)) -v tck="$TCK" -v n="$(sed -E 's/.*requests=([0-9]+).*/\1/' <<<"$line")" \
     'BEGIN { printf "%.1f", d / tck * 1e6 / n }')
-  echo "  $name: $line" >&2
+  echo "  round $4 $name: $line cpu_us_per_req=${CPU[$k]}" >&2
 }
 
-echo "== faan load test: ${DURATION}s per scenario (+${WARMUP}s warm-up), $CONNS connections, server on CPU $SERVER_CPU (1 worker), wrk on CPU $CLIENT_CPU, log level $LOG_LEVEL" >&2
-start_server 100000
-RSS_START=$(rss_kib)
-run healthz bench/get.lua /healthz
-run score_hit bench/score_hit.lua /v1/score
-run batch_100 bench/batch.lua /v1/score/batch
-# Fill the default-size cache with the whole corpus, then measure resident memory.
-run score_corpus_cached bench/score_cycle.lua /v1/score
-RSS_DEFAULT=$(rss_kib)
-stop_server
+# Median over the rounds of one figure of one scenario.
+median() { # array-name scenario
+  local -n arr=$1
+  local r vals=()
+  for r in $(seq "$ROUNDS"); do vals+=("${arr[$2.$r]}"); done
+  printf '%s\n' "${vals[@]}" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
 
-start_server 0
-run score_miss bench/score_cycle.lua /v1/score
-RSS_NOCACHE=$(rss_kib)
-stop_server
+echo "== faan load test: ${DURATION}s per scenario (+${WARMUP}s warm-up), $ROUNDS rounds (medians), $CONNS connections, server on CPU $SERVER_CPU (1 worker), wrk on CPU $CLIENT_CPU, log level $LOG_LEVEL" >&2
+for round in $(seq "$ROUNDS"); do
+  start_server 100000
+  RSS_START=$(rss_kib)
+  run healthz bench/get.lua /healthz "$round"
+  run score_hit bench/score_hit.lua /v1/score "$round"
+  run batch_100 bench/batch.lua /v1/score/batch "$round"
+  # Fill the default-size cache with the whole corpus, then measure resident memory.
+  run score_corpus_cached bench/score_cycle.lua /v1/score "$round"
+  RSS_DEFAULT=$(rss_kib)
+  stop_server
+
+  start_server 0
+  run score_miss bench/score_cycle.lua /v1/score "$round"
+  RSS_NOCACHE=$(rss_kib)
+  stop_server
+done
+declare -A M_RPS M_P50 M_P99 M_CPU
+for n in healthz score_hit score_miss batch_100 score_corpus_cached; do
+  M_RPS[$n]=$(median RPS "$n"); M_P50[$n]=$(median P50 "$n")
+  M_P99[$n]=$(median P99 "$n"); M_CPU[$n]=$(median CPU "$n")
+done
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0) print "-"; else printf "%.2f", a / b }'; }
 echo
-printf '%-22s %10s %9s %9s %10s %10s %12s  %s\n' scenario "req/s" "p50 µs" "p99 µs" "rps/hz" "p99/hz" "cpu µs/req" statuses
+printf '%-22s %10s %9s %9s %8s %8s %11s  %s\n' scenario "req/s" "p50 µs" "p99 µs" "rps/hz" "p99/hz" "cpu µs/req" "statuses (every round)"
 for n in healthz score_hit score_miss batch_100 score_corpus_cached; do
-  printf '%-22s %10.0f %9d %9d %10s %10s %12s  %s\n' "$n" "${RPS[$n]}" "${P50[$n]}" "${P99[$n]}" \
-    "$(ratio "${RPS[$n]}" "${RPS[healthz]}")" "$(ratio "${P99[$n]}" "${P99[healthz]}")" "${CPU[$n]}" "${INFO[$n]}"
+  printf '%-22s %10.0f %9.0f %9.0f %8s %8s %11s  %s\n' "$n" "${M_RPS[$n]}" "${M_P50[$n]}" "${M_P99[$n]}" \
+    "$(ratio "${M_RPS[$n]}" "${M_RPS[healthz]}")" "$(ratio "${M_P99[$n]}" "${M_P99[healthz]}")" "${M_CPU[$n]}" "${INFO[$n]}"
 done
 echo
-echo "hands/s in batch_100: $(awk -v r="${RPS[batch_100]}" 'BEGIN { printf "%.0f", r * 100 }')"
-echo "VmRSS (cache 100000): ${RSS_START} KiB at start, ${RSS_DEFAULT} KiB after the runs above (corpus of $(wc -l <bench/corpus.jsonl) cached)"
-echo "VmRSS (cache 0): ${RSS_NOCACHE} KiB after score_miss"
+echo "hands/s in batch_100: $(awk -v r="${M_RPS[batch_100]}" 'BEGIN { printf "%.0f", r * 100 }')"
+echo "VmRSS (cache 100000, last round): ${RSS_START} KiB at start, ${RSS_DEFAULT} KiB after the runs above (corpus of $(wc -l <bench/corpus.jsonl) cached)"
+echo "VmRSS (cache 0, last round): ${RSS_NOCACHE} KiB after score_miss"
 echo
-hit_ok=$(awk -v a="${RPS[score_hit]}" -v b="${RPS[healthz]}" 'BEGIN { print (a >= 0.9 * b) ? "PASS" : "FAIL" }')
-miss_ok=$(awk -v a="${RPS[score_miss]}" -v b="${RPS[healthz]}" 'BEGIN { print (a >= 0.8 * b) ? "PASS" : "FAIL" }')
-p99_ok=$(awk -v h="${P99[score_hit]}" -v m="${P99[score_miss]}" -v z="${P99[healthz]}" 'BEGIN { print (h <= 1.5 * z && m <= 1.5 * z) ? "PASS" : "FAIL" }')
-order_ok=$(awk -v h="${RPS[score_hit]}" -v m="${RPS[score_miss]}" 'BEGIN { print (h >= m) ? "PASS" : "FAIL" }')
+hit_ok=$(awk -v a="${M_RPS[score_hit]}" -v b="${M_RPS[healthz]}" 'BEGIN { print (a >= 0.9 * b) ? "PASS" : "FAIL" }')
+miss_ok=$(awk -v a="${M_RPS[score_miss]}" -v b="${M_RPS[healthz]}" 'BEGIN { print (a >= 0.8 * b) ? "PASS" : "FAIL" }')
+p99_ok=$(awk -v h="${M_P99[score_hit]}" -v m="${M_P99[score_miss]}" -v z="${M_P99[healthz]}" 'BEGIN { print (h <= 1.5 * z && m <= 1.5 * z) ? "PASS" : "FAIL" }')
+order_ok=$(awk -v h="${M_RPS[score_hit]}" -v m="${M_RPS[score_miss]}" 'BEGIN { print (h >= m) ? "PASS" : "FAIL" }')
 rss_ok=$(awk -v r="$RSS_DEFAULT" 'BEGIN { print (r < 64 * 1024) ? "PASS" : "FAIL" }')
 echo "target hit >= 90% of healthz rps: $hit_ok"
 echo "target miss >= 80% of healthz rps: $miss_ok"

@@ -96,14 +96,13 @@ fn check_json_content_type(req: &HttpRequest) -> Result<(), ApiError> {
         return Err(ApiError::UnsupportedMediaType { got: None });
     };
     let ct = ct.to_str().unwrap_or("");
-    let essence = ct
-        .split(';')
-        .next()
-        .unwrap_or("")
-        .trim()
-        .to_ascii_lowercase();
-    let ok = essence == "application/json"
-        || (essence.starts_with("application/") && essence.ends_with("+json"));
+    let essence = ct.split(';').next().unwrap_or("").trim().as_bytes();
+    let starts = |p: &[u8]| essence.len() >= p.len() && essence[..p.len()].eq_ignore_ascii_case(p);
+    let ends = |p: &[u8]| {
+        essence.len() >= p.len() && essence[essence.len() - p.len()..].eq_ignore_ascii_case(p)
+    };
+    let ok = essence.eq_ignore_ascii_case(b"application/json")
+        || (starts(b"application/") && ends(b"+json"));
     if ok {
         Ok(())
     } else {
