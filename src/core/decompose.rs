@@ -190,7 +190,7 @@ pub fn readings(hand: &Hand, win_by: WinBy, flower_win: bool, special: Special) 
         }
     }
 
-    if hand.melds.is_empty() && hand.concealed.len() == 14 {
+    if hand.melds.is_empty() && hand.concealed_len == 14 {
         let c = &hand.concealed_counts;
         if special.seven_pairs && c.iter().all(|&n| n == 0 || n == 2) {
             let mut r = Reading::blank(Form::SevenPairs);

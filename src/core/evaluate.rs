@@ -10,7 +10,7 @@
 
 use super::decompose::{readings, Reading, Special};
 use super::hand::{validate, Allowances, Context, ContextSpec, FieldError, Hand, HandSpec};
-use super::pattern::{count, Facts, PatternId, PatternSet, Shape};
+use super::pattern::{count_all, Facts, PatternId, PatternSet, Shape};
 use super::ruleset::{HouseRules, Ruleset, Value};
 use super::settle::{money, settle, Payments};
 use std::fmt;
@@ -25,7 +25,7 @@ pub struct Line {
 }
 
 /// Room for every line a reading can have (36 patterns, a few counted per set).
-pub const MAX_LINES: usize = 48;
+pub const MAX_LINES: usize = 32;
 
 /// The lines of one reading, in a fixed array.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -208,31 +208,38 @@ pub fn score_hand(ruleset: &Ruleset, hand: &Hand, ctx: &Context) -> Result<Score
 
 /// The lines and totals of one reading.
 pub fn evaluate(ruleset: &Ruleset, r: &Reading, facts: &Facts, ctx: &Context) -> ScoredReading {
-    let mut held = [0u8; super::pattern::PATTERNS];
-    let mut suppressed: PatternSet = 0;
     let shape = Shape::new(r);
-    for p in &ruleset.patterns {
-        let n = count(p.id, &shape, facts, ctx, &p.conditions);
-        held[p.id.index()] = n;
+    let held = count_all(&shape, facts, ctx, &ruleset.conditions);
+    // Patterns this ruleset scores that hold, minus those another holding pattern contains.
+    let mut holding: PatternSet = 0;
+    for (i, &n) in held.iter().enumerate() {
         if n > 0 {
+            holding |= 1 << i;
+        }
+    }
+    holding &= ruleset.enabled;
+    let mut suppressed: PatternSet = 0;
+    for id in bits(holding) {
+        if let Some(p) = ruleset.pattern(id) {
             suppressed |= p.contains;
         }
     }
+    let scoring = holding & !suppressed;
     let mut lines = Lines::new();
-    let scoring = |id: PatternId| held[id.index()] > 0 && suppressed & id.bit() == 0;
-    let mut limit_total = None::<u32>;
-    for p in ruleset.patterns.iter().filter(|p| scoring(p.id)) {
-        if let Value::Limit(v) = p.value {
-            let v = ruleset.limit_value(v);
-            limit_total = Some(limit_total.map_or(v, |t| t.max(v)));
-            lines.push(Line {
-                pattern: p.id,
-                faan: v,
-                limit: true,
-            });
+    let limits = scoring & ruleset.limits;
+    if limits != 0 {
+        let mut total = 0;
+        for id in bits(limits) {
+            if let Some(Value::Limit(v)) = ruleset.pattern(id).map(|p| p.value) {
+                let v = ruleset.limit_value(v);
+                total = total.max(v);
+                lines.push(Line {
+                    pattern: id,
+                    faan: v,
+                    limit: true,
+                });
+            }
         }
-    }
-    if let Some(total) = limit_total {
         return ScoredReading {
             reading: *r,
             lines,
@@ -242,11 +249,11 @@ pub fn evaluate(ruleset: &Ruleset, r: &Reading, facts: &Facts, ctx: &Context) ->
         };
     }
     let mut raw = 0u32;
-    for p in ruleset.patterns.iter().filter(|p| scoring(p.id)) {
-        if let Value::Faan(v) = p.value {
-            for _ in 0..held[p.id.index()] {
+    for id in bits(scoring) {
+        if let Some(Value::Faan(v)) = ruleset.pattern(id).map(|p| p.value) {
+            for _ in 0..held[id.index()] {
                 lines.push(Line {
-                    pattern: p.id,
+                    pattern: id,
                     faan: v,
                     limit: false,
                 });
@@ -273,19 +280,31 @@ pub fn evaluate(ruleset: &Ruleset, r: &Reading, facts: &Facts, ctx: &Context) ->
     }
 }
 
+/// The pattern ids in a set, in id (contract) order.
+fn bits(mut set: PatternSet) -> impl Iterator<Item = PatternId> {
+    std::iter::from_fn(move || {
+        if set == 0 {
+            return None;
+        }
+        let i = set.trailing_zeros() as usize;
+        set &= set - 1;
+        PatternId::ALL.get(i).copied()
+    })
+}
+
 fn not_winning(hand: &Hand) -> ScoreError {
-    let tiles = hand.concealed.len() + hand.melds.iter().map(|m| m.size() as usize).sum::<usize>();
+    let tiles = hand.concealed_len + hand.melds.iter().map(|m| m.size() as usize).sum::<usize>();
     let sets_needed = 4 - hand.melds.len().min(4);
     let pairs = hand.concealed_counts.iter().filter(|&&n| n >= 2).count();
     let detail = if pairs == 0 {
         format!(
             "not a winning hand: the {} concealed tiles hold no pair, so they cannot form {sets_needed} set(s) and a pair ({tiles} tiles in all)",
-            hand.concealed.len()
+            hand.concealed_len
         )
     } else {
         format!(
             "not a winning hand: the {} concealed tiles cannot be split into {sets_needed} set(s) and a pair with any of the {pairs} possible pair(s), and they form no special hand this ruleset scores ({tiles} tiles in all)",
-            hand.concealed.len()
+            hand.concealed_len
         )
     };
     ScoreError::NotWinning { tiles, detail }

@@ -6,7 +6,7 @@
 //! `/context/discarder`, ...). The rules are those of `api-contract.md`
 //! ("POST /v1/score") and `rules-decisions.md` ("Shared reading of hands").
 
-use super::tile::{counts_of, parse_tiles, Bonus, Counts, Tile, Wind, KINDS};
+use super::tile::{parse_each, Bonus, Counts, Tile, Wind, KINDS};
 use std::fmt;
 
 /// Kind of a declared meld.
@@ -146,7 +146,7 @@ impl Meld {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Hand {
     /// Concealed tiles sorted, winning tile included.
-    pub concealed: Vec<Tile>,
+    pub concealed_len: usize,
     pub concealed_counts: Counts,
     /// Declared melds in canonical (sorted) order.
     pub melds: Vec<Meld>,
@@ -157,6 +157,17 @@ pub struct Hand {
 }
 
 impl Hand {
+    /// The concealed tiles in tile order.
+    pub fn concealed(&self) -> impl Iterator<Item = Tile> + '_ {
+        self.concealed_counts
+            .iter()
+            .enumerate()
+            .flat_map(|(i, &n)| {
+                let t = Tile::from_index(i).expect("i < KINDS");
+                std::iter::repeat_n(t, n as usize)
+            })
+    }
+
     /// Counts of every tile, concealed and declared (a kong counts four).
     pub fn all_counts(&self) -> Counts {
         let mut c = self.concealed_counts;
@@ -244,21 +255,25 @@ pub fn validate(
 ) -> Result<(Hand, Context), Vec<FieldError>> {
     let mut errs = Vec::new();
 
-    let concealed = match parse_tiles(&spec.tiles) {
-        Ok(t) => t,
-        Err(e) => {
-            errs.push(FieldError::new("/hand/tiles", e.to_string()));
-            Vec::new()
-        }
-    };
+    let mut concealed_counts = [0u8; KINDS];
+    let mut concealed_len = 0usize;
+    let parsed = parse_each(&spec.tiles, |t| {
+        concealed_counts[t.index()] = concealed_counts[t.index()].saturating_add(1);
+        concealed_len += 1;
+    });
+    if let Err(e) = parsed {
+        errs.push(FieldError::new("/hand/tiles", e.to_string()));
+        concealed_counts = [0u8; KINDS];
+        concealed_len = 0;
+    }
 
     let mut melds = Vec::with_capacity(spec.melds.len());
     for (i, m) in spec.melds.iter().enumerate() {
-        let ptr = format!("/hand/melds/{i}");
+        let ptr = || format!("/hand/melds/{i}");
         if m.kind != MeldKind::Kong && (m.concealed || m.added) {
             let field = if m.concealed { "concealed" } else { "added" };
             errs.push(FieldError::new(
-                format!("{ptr}/{field}"),
+                format!("{}/{field}", ptr()),
                 format!(
                     "only a kong can be {field}; this meld is a {}",
                     m.kind.name()
@@ -267,22 +282,39 @@ pub fn validate(
         }
         if m.concealed && m.added {
             errs.push(FieldError::new(
-                format!("{ptr}/added"),
+                format!("{}/added", ptr()),
                 "a kong is either concealed (declared from the hand) or added (promoted from a pung), not both",
             ));
         }
-        match parse_tiles(&m.tiles) {
-            Err(e) => errs.push(FieldError::new(format!("{ptr}/tiles"), e.to_string())),
-            Ok(mut tiles) => {
+        let mut buf = [Tile::WHITE; 4];
+        let mut n = 0usize;
+        let parsed = parse_each(&m.tiles, |t| {
+            if n < buf.len() {
+                buf[n] = t;
+            }
+            n += 1;
+        });
+        match parsed {
+            Err(e) => errs.push(FieldError::new(format!("{}/tiles", ptr()), e.to_string())),
+            Ok(()) if n > buf.len() => errs.push(FieldError::new(
+                format!("{}/tiles", ptr()),
+                format!(
+                    "a {} has {} tiles, got {n}",
+                    m.kind.name(),
+                    if m.kind == MeldKind::Kong { 4 } else { 3 }
+                ),
+            )),
+            Ok(()) => {
+                let tiles = &mut buf[..n];
                 tiles.sort_unstable();
-                match meld_from_tiles(m.kind, &tiles) {
+                match meld_from_tiles(m.kind, tiles) {
                     Ok(tile) => melds.push(Meld {
                         kind: m.kind,
                         tile,
                         concealed: m.concealed,
                         added: m.added,
                     }),
-                    Err(msg) => errs.push(FieldError::new(format!("{ptr}/tiles"), msg)),
+                    Err(msg) => errs.push(FieldError::new(format!("{}/tiles", ptr()), msg)),
                 }
             }
         }
@@ -313,7 +345,7 @@ pub fn validate(
         }
         Some(w) => match w.parse::<Tile>() {
             Ok(t) => {
-                if !concealed.is_empty() && !concealed.contains(&t) {
+                if concealed_len > 0 && concealed_counts[t.index()] == 0 {
                     errs.push(FieldError::new(
                         "/hand/winning_tile",
                         format!("winning tile {t} is not among the concealed tiles (hand.tiles must include it)"),
@@ -355,7 +387,6 @@ pub fn validate(
     }
 
     // Tile counts (only meaningful once the tiles parsed).
-    let concealed_counts = counts_of(&concealed);
     let mut all = concealed_counts;
     for m in &melds {
         add_meld(&mut all, m);
@@ -372,7 +403,7 @@ pub fn validate(
     let all_parsed = !errs.iter().any(|e| e.pointer.ends_with("/tiles"));
     if all_parsed {
         let expected = 14 - 3 * melds.len() as i64 - i64::from(allow.waiting);
-        let got = concealed.len() as i64;
+        let got = concealed_len as i64;
         let short_ok = ctx.flower_win && got == expected - 1;
         if allow.waiting && got != expected {
             let what = if got == expected + 1 {
@@ -408,12 +439,10 @@ pub fn validate(
     if !errs.is_empty() {
         return Err(errs);
     }
-    let mut concealed = concealed;
-    concealed.sort_unstable();
     melds.sort_unstable();
     Ok((
         Hand {
-            concealed,
+            concealed_len,
             concealed_counts,
             melds,
             winning_tile,
@@ -668,7 +697,8 @@ mod tests {
     #[test]
     fn accepts_a_plain_hand() {
         let (h, _) = validate(&spec("234567m22p345s777z", "2p"), &discard(), allow()).unwrap();
-        assert_eq!(h.concealed.len(), 14);
+        assert_eq!(h.concealed_len, 14);
+        assert_eq!(h.concealed().count(), 14);
         assert_eq!(h.winning_tile.unwrap().to_string(), "2p");
     }
 

@@ -180,24 +180,15 @@ impl Facts {
     pub fn new(hand: &Hand, ctx: &Context, bonus_tiles: bool) -> Facts {
         let all = hand.all_counts();
         let mut suits = 0u8;
-        let (mut honors, mut terminals, mut simples) = (false, false, false);
-        for (i, &n) in all.iter().enumerate() {
-            if n == 0 {
-                continue;
-            }
-            let t = Tile::from_index(i).expect("i < KINDS");
-            match t.suit() {
-                Suit::Honor => honors = true,
-                s => {
-                    suits |= 1 << (s as u8);
-                    if t.is_terminal() {
-                        terminals = true;
-                    } else {
-                        simples = true;
-                    }
-                }
+        let (mut terminals, mut simples) = (false, false);
+        for (s, suit) in all[..27].chunks_exact(9).enumerate() {
+            if suit.iter().any(|&n| n > 0) {
+                suits |= 1 << s;
+                terminals |= suit[0] > 0 || suit[8] > 0;
+                simples |= suit[1..8].iter().any(|&n| n > 0);
             }
         }
+        let honors = all[27..].iter().any(|&n| n > 0);
         let seat = ctx.seat_wind.index();
         let flowers = hand.flowers;
         let seat_flowers = ((flowers >> seat) & 1) + ((flowers >> (seat + 4)) & 1);
@@ -273,81 +264,82 @@ impl<'a> Shape<'a> {
 
 /// How many times `id` holds for the reading of `shape`.
 pub fn count(id: PatternId, shape: &Shape<'_>, f: &Facts, ctx: &Context, cond: &Conditions) -> u8 {
+    count_all(shape, f, ctx, cond)[id.index()]
+}
+
+/// How many times every pattern holds for the reading of `shape`, by id index.
+///
+/// `cond` holds every pattern's conditions at once (each condition belongs
+/// to one pattern), so one straight pass serves the whole ruleset.
+pub fn count_all(shape: &Shape<'_>, f: &Facts, ctx: &Context, cond: &Conditions) -> [u8; PATTERNS] {
     use PatternId as P;
-    if id.needs_bonus_tiles() && !f.bonus_tiles {
-        return 0;
-    }
+    let mut c = [0u8; PATTERNS];
+    let b = |x: bool| u8::from(x);
     let r = shape.reading;
+    if f.bonus_tiles {
+        c[P::EightFlowers.index()] = b(f.flowers == 0xff);
+        c[P::SeatFlower.index()] = f.seat_flowers;
+        c[P::FlowerSet.index()] = f.flower_sets;
+    }
     if r.form == Form::FlowerWin {
         // A flower win scores its bonus tiles and nothing from the wall tiles.
-        return match id {
-            P::SevenFlowers => u8::from(f.flowers.count_ones() == 7),
-            P::EightFlowers => u8::from(f.flowers == 0xff),
-            P::SeatFlower => f.seat_flowers,
-            P::FlowerSet => f.flower_sets,
-            _ => 0,
-        };
+        if f.bonus_tiles {
+            c[P::SevenFlowers.index()] = b(f.flowers.count_ones() == 7);
+        }
+        return c;
     }
     let standard = shape.standard;
-    let b = |x: bool| u8::from(x);
-    match id {
-        P::ChickenHand => 0, // decided after the other lines (see evaluate)
-        P::AllChows => {
-            let value_pair = r.pair.is_dragon()
-                || r.pair == ctx.seat_wind.tile()
-                || r.pair == ctx.round_wind.tile();
-            b(standard && shape.pungs == 0 && (cond.pair_may_be_value_tile || !value_pair))
-        }
-        P::SelfDraw => b(ctx.win_by == WinBy::SelfDraw),
-        P::ConcealedHand => b(!f.claimed
-            && (cond.allow_concealed_kong || f.kongs == 0)
-            && !(cond.only_without_flowers && f.bonus_tiles)),
-        P::DragonPung => shape.dragon_pungs,
-        P::SeatWind => b(shape.pung_of(ctx.seat_wind.tile())),
-        P::RoundWind => b(shape.pung_of(ctx.round_wind.tile())),
-        P::NoFlowers => b(f.flowers == 0),
-        P::SeatFlower => f.seat_flowers,
-        P::FlowerSet => f.flower_sets,
-        P::SevenFlowers => 0,
-        P::EightFlowers => b(f.flowers == 0xff),
-        P::ReplacementTile => b(match ctx.replacement {
-            Replacement::None => false,
-            Replacement::Kong => true,
-            Replacement::Flower => cond.on_flower_replacement,
-        }),
-        P::RobbingKong => b(ctx.win_by == WinBy::RobbingKong),
-        P::LastTile => b(ctx.last_tile
-            && match ctx.win_by {
-                WinBy::SelfDraw => true,
-                WinBy::Discard => cond.on_discard,
-                WinBy::RobbingKong => false,
-            }),
-        P::DoubleKong => b(ctx.double_kong),
-        P::AllPungs => b(standard && shape.pungs == 4),
-        P::MixedOneSuit => b(f.one_suit() && f.honors),
-        P::PureOneSuit => b(f.one_suit() && !f.honors),
-        P::MixedTerminals => b(standard && !f.simples && f.terminals && f.honors),
-        P::SevenPairs => b(r.form == Form::SevenPairs),
-        P::SmallThreeDragons => b(shape.dragon_pungs == 2 && standard && r.pair.is_dragon()),
-        P::BigThreeDragons => b(shape.dragon_pungs == 3),
-        P::SmallFourWinds => b(shape.wind_pungs == 3 && standard && r.pair.is_wind()),
-        P::BigFourWinds => b(shape.wind_pungs == 4),
-        P::AllHonors => b(f.suits == 0 && r.form != Form::ThirteenOrphans),
-        P::AllTerminals => b(!f.honors && !f.simples && r.form != Form::ThirteenOrphans),
-        P::FourConcealedPungs => b(standard
-            && shape.concealed_pungs == 4
-            && (!cond.self_draw_only || ctx.win_by == WinBy::SelfDraw)),
-        P::AllKongs => b(standard && shape.kongs == 4),
-        P::NineGates => {
-            b(standard && f.melds == 0 && f.one_suit() && !f.honors && nine_gates(&f.all))
-        }
-        P::ThirteenOrphans => b(r.form == Form::ThirteenOrphans),
-        P::HeavenlyHand => b(ctx.heavenly),
-        P::EarthlyHand => b(ctx.earthly),
-        P::JadeDragon => colour_dragon(shape, f, Suit::Sou, Tile::GREEN, cond),
-        P::RubyDragon => colour_dragon(shape, f, Suit::Man, Tile::RED, cond),
-        P::PearlDragon => colour_dragon(shape, f, Suit::Pin, Tile::WHITE, cond),
+    let value_pair =
+        r.pair.is_dragon() || r.pair == ctx.seat_wind.tile() || r.pair == ctx.round_wind.tile();
+    c[P::AllChows.index()] =
+        b(standard && shape.pungs == 0 && (cond.pair_may_be_value_tile || !value_pair));
+    c[P::SelfDraw.index()] = b(ctx.win_by == WinBy::SelfDraw);
+    c[P::ConcealedHand.index()] = b(!f.claimed
+        && (cond.allow_concealed_kong || f.kongs == 0)
+        && !(cond.only_without_flowers && f.bonus_tiles));
+    c[P::DragonPung.index()] = shape.dragon_pungs;
+    c[P::SeatWind.index()] = b(shape.pung_of(ctx.seat_wind.tile()));
+    c[P::RoundWind.index()] = b(shape.pung_of(ctx.round_wind.tile()));
+    c[P::NoFlowers.index()] = b(f.bonus_tiles && f.flowers == 0);
+    c[P::ReplacementTile.index()] = b(match ctx.replacement {
+        Replacement::None => false,
+        Replacement::Kong => true,
+        Replacement::Flower => cond.on_flower_replacement,
+    });
+    c[P::RobbingKong.index()] = b(ctx.win_by == WinBy::RobbingKong);
+    c[P::LastTile.index()] = b(ctx.last_tile
+        && match ctx.win_by {
+            WinBy::SelfDraw => true,
+            WinBy::Discard => cond.on_discard,
+            WinBy::RobbingKong => false,
+        });
+    c[P::DoubleKong.index()] = b(ctx.double_kong);
+    c[P::AllPungs.index()] = b(standard && shape.pungs == 4);
+    c[P::MixedOneSuit.index()] = b(f.one_suit() && f.honors);
+    c[P::PureOneSuit.index()] = b(f.one_suit() && !f.honors);
+    c[P::MixedTerminals.index()] = b(standard && !f.simples && f.terminals && f.honors);
+    c[P::SevenPairs.index()] = b(r.form == Form::SevenPairs);
+    c[P::SmallThreeDragons.index()] = b(shape.dragon_pungs == 2 && standard && r.pair.is_dragon());
+    c[P::BigThreeDragons.index()] = b(shape.dragon_pungs == 3);
+    c[P::SmallFourWinds.index()] = b(shape.wind_pungs == 3 && standard && r.pair.is_wind());
+    c[P::BigFourWinds.index()] = b(shape.wind_pungs == 4);
+    c[P::AllHonors.index()] = b(f.suits == 0 && r.form != Form::ThirteenOrphans);
+    c[P::AllTerminals.index()] = b(!f.honors && !f.simples && r.form != Form::ThirteenOrphans);
+    c[P::FourConcealedPungs.index()] = b(standard
+        && shape.concealed_pungs == 4
+        && (!cond.self_draw_only || ctx.win_by == WinBy::SelfDraw));
+    c[P::AllKongs.index()] = b(standard && shape.kongs == 4);
+    c[P::NineGates.index()] =
+        b(standard && f.melds == 0 && f.one_suit() && !f.honors && nine_gates(&f.all));
+    c[P::ThirteenOrphans.index()] = b(r.form == Form::ThirteenOrphans);
+    c[P::HeavenlyHand.index()] = b(ctx.heavenly);
+    c[P::EarthlyHand.index()] = b(ctx.earthly);
+    if shape.honor_pungs & 0b111_0000 != 0 && f.suits.count_ones() == 1 {
+        c[P::JadeDragon.index()] = colour_dragon(shape, f, Suit::Sou, Tile::GREEN, cond);
+        c[P::RubyDragon.index()] = colour_dragon(shape, f, Suit::Man, Tile::RED, cond);
+        c[P::PearlDragon.index()] = colour_dragon(shape, f, Suit::Pin, Tile::WHITE, cond);
     }
+    c
 }
 
 /// 1112345678999 plus one more, in the single suit present.

@@ -220,6 +220,11 @@ pub struct Ruleset {
     /// Scored patterns in contract order.
     pub patterns: Vec<PatternRule>,
     index: [u8; PATTERNS],
+    /// Derived at load: the scored patterns, the limit patterns among them,
+    /// and every pattern's conditions merged (each condition belongs to one pattern).
+    pub(crate) enabled: PatternSet,
+    pub(crate) limits: PatternSet,
+    pub(crate) conditions: Conditions,
 }
 
 const ABSENT: u8 = u8::MAX;
@@ -245,11 +250,33 @@ impl Ruleset {
     }
 
     fn reindex(&mut self) {
+        use PatternId as P;
         self.patterns.sort_by_key(|p| p.id);
         self.index = [ABSENT; PATTERNS];
+        self.enabled = 0;
+        self.limits = 0;
+        let mut c = Conditions::default();
         for (i, p) in self.patterns.iter().enumerate() {
             self.index[p.id.index()] = i as u8;
+            self.enabled |= p.id.bit();
+            if matches!(p.value, Value::Limit(_)) {
+                self.limits |= p.id.bit();
+            }
+            let own = &p.conditions;
+            match p.id {
+                P::AllChows => c.pair_may_be_value_tile = own.pair_may_be_value_tile,
+                P::ConcealedHand => {
+                    c.allow_concealed_kong = own.allow_concealed_kong;
+                    c.only_without_flowers = own.only_without_flowers;
+                }
+                P::ReplacementTile => c.on_flower_replacement = own.on_flower_replacement,
+                P::LastTile => c.on_discard = own.on_discard,
+                P::FourConcealedPungs => c.self_draw_only = own.self_draw_only,
+                P::JadeDragon | P::RubyDragon | P::PearlDragon => c.all_pungs = own.all_pungs,
+                _ => {}
+            }
         }
+        self.conditions = c;
     }
 
     /// Parses and validates one ruleset file.
@@ -444,6 +471,9 @@ impl Ruleset {
             money,
             patterns,
             index: [ABSENT; PATTERNS],
+            enabled: 0,
+            limits: 0,
+            conditions: Conditions::default(),
         };
         if r.id.is_empty()
             || !r

@@ -182,12 +182,16 @@ impl FromStr for Tile {
     type Err = ParseError;
     /// Exactly one tile, such as `5p`.
     fn from_str(s: &str) -> Result<Self, ParseError> {
-        let tiles = parse_tiles(s)?;
-        match tiles.as_slice() {
-            [t] => Ok(*t),
+        let (mut first, mut n) = (None, 0usize);
+        parse_each(s, |t| {
+            first = first.or(Some(t));
+            n += 1;
+        })?;
+        match (first, n) {
+            (Some(t), 1) => Ok(t),
             _ => Err(ParseError {
                 position: 0,
-                message: format!("expected exactly one tile, found {}", tiles.len()),
+                message: format!("expected exactly one tile, found {n}"),
             }),
         }
     }
@@ -214,6 +218,13 @@ impl std::error::Error for ParseError {}
 /// digits or digits with no suit letter is an error naming the position.
 pub fn parse_tiles(s: &str) -> Result<Vec<Tile>, ParseError> {
     let mut out = Vec::with_capacity(s.len().min(64));
+    parse_each(s, |t| out.push(t))?;
+    Ok(out)
+}
+
+/// Parses MPSZ notation, handing each tile to `each` in written order
+/// (no allocation); the rules and errors are those of [`parse_tiles`].
+pub fn parse_each(s: &str, mut each: impl FnMut(Tile)) -> Result<(), ParseError> {
     // Digits waiting for their suit letter: (value, character position).
     let mut pending = Pending::default();
     for (pos, c) in s.chars().enumerate() {
@@ -247,7 +258,7 @@ pub fn parse_tiles(s: &str) -> Result<Vec<Tile>, ParseError> {
                 }
                 for &(n, p) in pending.as_slice() {
                     match Tile::new(suit, n) {
-                        Some(t) => out.push(t),
+                        Some(t) => each(t),
                         None => {
                             return Err(ParseError {
                                 position: p,
@@ -275,7 +286,7 @@ pub fn parse_tiles(s: &str) -> Result<Vec<Tile>, ParseError> {
             message: format!("digit '{n}' has no suit letter after it"),
         });
     }
-    Ok(out)
+    Ok(())
 }
 
 /// The most digits one suit letter may take (a hand has at most 18 tiles).

@@ -56,8 +56,7 @@ pub fn waits(
     for (i, &held) in all.iter().enumerate() {
         let tile = Tile::from_index(i).expect("i < KINDS");
         let mut h = base.clone();
-        let at = h.concealed.partition_point(|&t| t < tile);
-        h.concealed.insert(at, tile);
+        h.concealed_len += 1;
         h.concealed_counts[i] += 1;
         h.winning_tile = Some(tile);
         let discard = score_hand(ruleset, &h, &on_discard).ok();

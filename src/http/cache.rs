@@ -30,8 +30,8 @@ pub fn canonical_key(ruleset: &Ruleset, house: &HouseRules, hand: &Hand, ctx: &C
     s.push_str("|house=");
     house_text(&mut s, house);
     s.push_str("|hand=");
-    for t in &hand.concealed {
-        push_tile(&mut s, *t);
+    for t in hand.concealed() {
+        push_tile(&mut s, t);
     }
     s.push_str("|melds=");
     for m in &hand.melds {
@@ -176,7 +176,7 @@ pub(crate) fn canonical_key_reference(
         let _ = write!(s, "pattern:{id:?}={v};");
     }
     s.push_str("|hand=");
-    for t in &hand.concealed {
+    for t in hand.concealed() {
         let _ = write!(s, "{t}");
     }
     s.push_str("|melds=");
