@@ -146,7 +146,7 @@ pub struct Special {
 
 /// Every reading of a validated hand (an empty vector: not a winning hand).
 pub fn readings(hand: &Hand, win_by: WinBy, flower_win: bool, special: Special) -> Vec<Reading> {
-    let mut out = Vec::with_capacity(4);
+    let mut out = Vec::with_capacity(8);
     if flower_win {
         if special.flower_win {
             out.push(Reading::blank(Form::FlowerWin));
