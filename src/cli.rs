@@ -7,13 +7,12 @@
 
 use crate::core::evaluate::{self, Score};
 use crate::core::hand;
-use crate::core::{Registry, Ruleset};
+use crate::core::Registry;
 use crate::http::cache::{canonical_key, hash, hex};
 use crate::http::dto::{self, ScoreRequest, ScoreResponse};
 use crate::http::error::ApiError;
-use crate::http::handlers::parse_json;
+use crate::http::handlers::{parse_json, resolve, Resolved};
 use clap::{Args, ValueEnum};
-use std::borrow::Cow;
 use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -201,18 +200,11 @@ pub fn score_request(
     registry: &Registry,
     req: &ScoreRequest,
 ) -> Result<(ScoreResponse, Score), ApiError> {
-    let base = registry
-        .get(&req.ruleset)
-        .ok_or_else(|| ApiError::UnknownRuleset {
-            id: req.ruleset.clone(),
-            pointer: "/ruleset".into(),
-        })?;
-    let house = dto::house_rules(&req.house_rules);
-    let ruleset: Cow<'_, Ruleset> = if house.is_empty() {
-        Cow::Borrowed(base.as_ref())
-    } else {
-        Cow::Owned(base.with_house_rules(&house)?)
-    };
+    let Resolved {
+        base,
+        house,
+        ruleset,
+    } = resolve(registry, &req.ruleset, "/ruleset", &req.house_rules)?;
     let (hand, ctx) = hand::validate(
         &req.hand.to_core(),
         &req.context.to_core(),

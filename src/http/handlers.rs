@@ -10,13 +10,14 @@ use super::dto::{
 use super::dto::{WaitsRequest, WaitsResponse};
 use super::error::{ApiError, Problem};
 use super::AppState;
-use crate::core::{evaluate, hand, settle, Ruleset};
+use crate::core::{evaluate, hand, settle, HouseRules, Registry, Ruleset};
 use actix_web::http::header;
 use actix_web::web::{self, Bytes, BytesMut};
 use actix_web::{HttpRequest, HttpResponse};
 use futures_util::StreamExt;
 use serde::de::DeserializeOwned;
 use std::borrow::Cow;
+use std::sync::Arc;
 
 /// Header that says whether a score came from the cache.
 pub const X_CACHE: &str = "x-cache";
@@ -244,6 +245,39 @@ pub fn check_hand_size(hand: &HandDto) -> Result<(), ApiError> {
     Ok(())
 }
 
+/// A ruleset looked up by id, with a request's house rules applied.
+pub struct Resolved<'a> {
+    /// The ruleset as built in (its id and version key the cache).
+    pub base: &'a Arc<Ruleset>,
+    pub house: HouseRules,
+    /// The ruleset in force: `base`, or a copy with the house rules applied.
+    pub ruleset: Cow<'a, Ruleset>,
+}
+
+/// Looks up `id` (a 404 pointing at `pointer` when unknown) and applies the house rules (422s).
+pub fn resolve<'a>(
+    registry: &'a Registry,
+    id: &str,
+    pointer: &str,
+    house: &Option<HouseRulesDto>,
+) -> Result<Resolved<'a>, ApiError> {
+    let base = registry.get(id).ok_or_else(|| ApiError::UnknownRuleset {
+        id: id.to_string(),
+        pointer: pointer.into(),
+    })?;
+    let house = dto::house_rules(house);
+    let ruleset = if house.is_empty() {
+        Cow::Borrowed(base.as_ref())
+    } else {
+        Cow::Owned(base.with_house_rules(&house)?)
+    };
+    Ok(Resolved {
+        base,
+        house,
+        ruleset,
+    })
+}
+
 /// Validates, looks up the cache and scores one hand; returns the response body.
 pub fn score_body(
     state: &AppState,
@@ -253,20 +287,12 @@ pub fn score_body(
     hand_dto: &HandDto,
     ctx_dto: &ContextDto,
 ) -> Result<(Bytes, CacheStatus), ApiError> {
-    let base = state
-        .registry
-        .get(ruleset_id)
-        .ok_or_else(|| ApiError::UnknownRuleset {
-            id: ruleset_id.to_string(),
-            pointer: ruleset_pointer.into(),
-        })?;
+    let Resolved {
+        base,
+        house,
+        ruleset,
+    } = resolve(&state.registry, ruleset_id, ruleset_pointer, house)?;
     check_hand_size(hand_dto)?;
-    let house = dto::house_rules(house);
-    let ruleset: Cow<'_, Ruleset> = if house.is_empty() {
-        Cow::Borrowed(base.as_ref())
-    } else {
-        Cow::Owned(base.with_house_rules(&house)?)
-    };
     let (hand, ctx) = hand::validate(
         &hand_dto.to_core(),
         &ctx_dto.to_core(),
@@ -560,19 +586,7 @@ pub async fn waits(
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     let r: WaitsRequest = read_json(&req, &state, payload, state.limits.body).await?;
-    let base = state
-        .registry
-        .get(&r.ruleset)
-        .ok_or_else(|| ApiError::UnknownRuleset {
-            id: r.ruleset.clone(),
-            pointer: "/ruleset".into(),
-        })?;
-    let house = dto::house_rules(&r.house_rules);
-    let ruleset: Cow<'_, Ruleset> = if house.is_empty() {
-        Cow::Borrowed(base.as_ref())
-    } else {
-        Cow::Owned(base.with_house_rules(&house)?)
-    };
+    let ruleset = resolve(&state.registry, &r.ruleset, "/ruleset", &r.house_rules)?.ruleset;
     check_hand_size(&r.hand)?;
     let found = crate::core::waits::waits(&ruleset, &r.hand.to_core(), &r.context.to_core())?;
     Ok(HttpResponse::Ok().json(WaitsResponse::new(&r.ruleset, &ruleset, &found)))
@@ -656,19 +670,7 @@ pub async fn false_win(
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     let r: FalseWinRequest = read_json(&req, &state, payload, state.limits.body).await?;
-    let base = state
-        .registry
-        .get(&r.ruleset)
-        .ok_or_else(|| ApiError::UnknownRuleset {
-            id: r.ruleset.clone(),
-            pointer: "/ruleset".into(),
-        })?;
-    let house = dto::house_rules(&r.house_rules);
-    let ruleset: Cow<'_, Ruleset> = if house.is_empty() {
-        Cow::Borrowed(base.as_ref())
-    } else {
-        Cow::Owned(base.with_house_rules(&house)?)
-    };
+    let ruleset = resolve(&state.registry, &r.ruleset, "/ruleset", &r.house_rules)?.ruleset;
     let offender = r.offender.into();
     let payments = settle::false_win(&ruleset, offender);
     Ok(HttpResponse::Ok().json(FalseWinResponse::new(
