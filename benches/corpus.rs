@@ -32,9 +32,9 @@
 use criterion::{black_box, Criterion, Throughput};
 use faan::core::evaluate::{allowances, score, score_hand};
 use faan::core::hand::validate;
-use faan::core::{
-    ContextSpec, HandSpec, MeldKind, MeldSpec, Registry, Replacement, Ruleset, WinBy, Wind,
-};
+use faan::core::{ContextSpec, HandSpec, Registry, Ruleset};
+use faan::http::dto::ScoreRequest;
+use faan::http::handlers::parse_json;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -49,86 +49,19 @@ struct Case {
     context: ContextSpec,
 }
 
-fn wind(v: &Value, line: usize) -> Wind {
-    v.as_str()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or_else(|| panic!("corpus line {}: not a wind: {v}", line + 1))
-}
-
-/// The request-to-core conversion of `tests/common/mod.rs`, without house rules.
+/// A corpus line parsed exactly as `POST /v1/score` parses a body, then converted to core types.
 fn case(v: &Value, line: usize) -> Case {
     let bad = |what: &str| -> ! { panic!("corpus line {}: {what}", line + 1) };
-    if v.get("house_rules").is_some_and(|h| !h.is_null()) {
+    let req: ScoreRequest =
+        parse_json(v.to_string().as_bytes()).unwrap_or_else(|e| bad(&format!("{:?}", e.problem())));
+    if req.house_rules.is_some() {
         bad("house_rules are not supported by the corpus benchmark");
     }
-    let h = &v["hand"];
-    let melds = h["melds"]
-        .as_array()
-        .map(|a| {
-            a.iter()
-                .map(|m| MeldSpec {
-                    kind: match m["kind"].as_str() {
-                        Some("chow") => MeldKind::Chow,
-                        Some("pung") => MeldKind::Pung,
-                        Some("kong") => MeldKind::Kong,
-                        k => bad(&format!("meld kind {k:?}")),
-                    },
-                    tiles: m["tiles"].as_str().unwrap_or("").to_string(),
-                    concealed: m["concealed"].as_bool().unwrap_or(false),
-                    added: m["added"].as_bool().unwrap_or(false),
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    let hand = HandSpec {
-        tiles: h["tiles"].as_str().unwrap_or("").to_string(),
-        melds,
-        winning_tile: h["winning_tile"].as_str().map(String::from),
-        flowers: h["flowers"]
-            .as_array()
-            .map(|a| {
-                a.iter()
-                    .map(|f| f.as_str().unwrap_or("").to_string())
-                    .collect()
-            })
-            .unwrap_or_default(),
-    };
-    let c = &v["context"];
-    let flag = |k: &str| c[k].as_bool().unwrap_or(false);
-    let context = ContextSpec {
-        win_by: match c["win_by"].as_str() {
-            Some("self_draw") => WinBy::SelfDraw,
-            Some("discard") => WinBy::Discard,
-            Some("robbing_kong") => WinBy::RobbingKong,
-            w => bad(&format!("win_by {w:?}")),
-        },
-        seat_wind: wind(&c["seat_wind"], line),
-        round_wind: wind(&c["round_wind"], line),
-        discarder: c
-            .get("discarder")
-            .filter(|d| !d.is_null())
-            .map(|d| wind(d, line)),
-        replacement: match c["replacement"].as_str().unwrap_or("none") {
-            "none" => Replacement::None,
-            "kong" => Replacement::Kong,
-            "flower" => Replacement::Flower,
-            r => bad(&format!("replacement {r}")),
-        },
-        double_kong: flag("double_kong"),
-        last_tile: flag("last_tile"),
-        heavenly: flag("heavenly"),
-        earthly: flag("earthly"),
-        liable: c
-            .get("liable")
-            .filter(|d| !d.is_null())
-            .map(|d| wind(d, line)),
-        flower_win: flag("flower_win"),
-    };
     Case {
         line,
-        ruleset: v["ruleset"].as_str().unwrap_or("").to_string(),
-        hand,
-        context,
+        ruleset: req.ruleset.clone(),
+        hand: req.hand.to_core(),
+        context: req.context.to_core(),
     }
 }
 
