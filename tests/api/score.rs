@@ -289,8 +289,8 @@ async fn flower_win_form() {
 
 /// Every case of tests/fixtures/*.json (the core's worked examples) through
 /// the HTTP API: the answer is exactly what the core computes for the same
-/// request (converted by the core tests' own helper, independently of the
-/// DTOs). The fixtures' expectations themselves are the core tests' job.
+/// request, and it meets the fixture's own expectation (total and payments,
+/// or the expected error) worked out from the guides.
 #[tokio::test]
 async fn fixture_cases_through_http_match_the_core() {
     use faan::core::{score_request, Registry, ScoreError};
@@ -302,6 +302,42 @@ async fn fixture_cases_through_http_match_the_core() {
         let name = format!("{file}: {}", case["name"]);
         let r = app.post("/v1/score", &case["request"]).await;
         let v = r.json();
+        // The fixture's own expectation, worked out from the guide, on the HTTP answer.
+        let expect = &case["expect"];
+        match expect.get("error").and_then(|e| e.as_str()) {
+            Some("not-a-winning-hand") => {
+                assert_eq!(
+                    v["type"], "/problems/not-a-winning-hand",
+                    "{name}: guide expectation"
+                )
+            }
+            Some(_) => {
+                assert_eq!(r.status, 422, "{name}: guide expectation: {v}");
+                if let Some(p) = expect["pointer"].as_str() {
+                    assert!(
+                        v["errors"]
+                            .as_array()
+                            .is_some_and(|a| a.iter().any(|e| e["pointer"] == p)),
+                        "{name}: want pointer {p} in {v}"
+                    );
+                }
+            }
+            None => {
+                assert_eq!(
+                    v["total_faan"], expect["total_faan"],
+                    "{name}: guide total_faan"
+                );
+                if let Some(p) = expect.get("payments") {
+                    for seat in ["east", "south", "west", "north"] {
+                        assert_eq!(
+                            v["payments"][seat].as_i64(),
+                            Some(p[seat].as_i64().unwrap_or(0)),
+                            "{name}: guide payment of {seat}"
+                        );
+                    }
+                }
+            }
+        }
         let req = crate::common::request(&case["request"]);
         let Some(ruleset) = registry.get(&req.ruleset) else {
             assert_eq!(r.status, 404, "{name}: {v}");
