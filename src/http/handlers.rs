@@ -140,7 +140,13 @@ async fn read_body(
 }
 
 /// Deserialises JSON; syntax errors are 400, schema errors 422 with a pointer.
+///
+/// The common case (a valid body) takes serde_json's plain path; only a body
+/// that fails is parsed again with path tracking, to point at the field.
 pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    if let Ok(value) = serde_json::from_slice::<T>(bytes) {
+        return Ok(value);
+    }
     let mut de = serde_json::Deserializer::from_slice(bytes);
     let value: T = serde_path_to_error::deserialize(&mut de).map_err(|e| {
         // serde_json reports a non-string where an enum is expected as a
