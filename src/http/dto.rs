@@ -14,6 +14,87 @@ use serde::{Deserialize, Deserializer, Serialize};
 use std::fmt;
 use utoipa::ToSchema;
 
+// ------------------------------------------------------ objects only
+
+/// serde's derived `Deserialize` for a struct also accepts a JSON array (the
+/// fields by position), so `"house_rules": [1]` would read as `min_faan: 1`.
+/// These helpers accept an object only; anything else is a 422 at its pointer.
+pub mod object_only {
+    use serde::de::{
+        self, value::MapAccessDeserializer, Deserialize, Deserializer, MapAccess, SeqAccess,
+        Visitor,
+    };
+    use std::fmt;
+    use std::marker::PhantomData;
+
+    struct Object<T>(PhantomData<T>);
+
+    impl<'de, T: Deserialize<'de>> Visitor<'de> for Object<T> {
+        type Value = T;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a JSON object")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
+            T::deserialize(MapAccessDeserializer::new(map))
+        }
+    }
+
+    /// A struct, from an object only.
+    pub fn deserialize<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
+        d: D,
+    ) -> Result<T, D::Error> {
+        d.deserialize_map(Object(PhantomData))
+    }
+
+    /// An optional struct: absent or `null` is `None`, an object is `Some`.
+    pub fn option<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
+        d: D,
+    ) -> Result<Option<T>, D::Error> {
+        struct V<T>(PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for V<T> {
+            type Value = Option<T>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a JSON object or null")
+            }
+            fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(None)
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(None)
+            }
+            fn visit_some<D2: Deserializer<'de>>(self, d: D2) -> Result<Self::Value, D2::Error> {
+                deserialize(d).map(Some)
+            }
+        }
+        d.deserialize_option(V(PhantomData))
+    }
+
+    /// A list of structs, each from an object only.
+    pub fn vec<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Vec<T>, D::Error> {
+        struct Item<T>(T);
+        impl<'de, T: Deserialize<'de>> Deserialize<'de> for Item<T> {
+            fn deserialize<D2: Deserializer<'de>>(d: D2) -> Result<Self, D2::Error> {
+                deserialize(d).map(Item)
+            }
+        }
+        struct V<T>(PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for V<T> {
+            type Value = Vec<T>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a JSON array of objects")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
+                let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(16));
+                while let Some(Item(t)) = seq.next_element::<Item<T>>()? {
+                    out.push(t);
+                }
+                Ok(out)
+            }
+        }
+        d.deserialize_seq(V(PhantomData))
+    }
+}
+
 // ---------------------------------------------------------------- requests
 
 /// POST /v1/score: a hand, the circumstances of the win and a ruleset.
@@ -23,10 +104,12 @@ pub struct ScoreRequest {
     /// Ruleset id (GET /v1/rulesets lists them).
     #[schema(example = "hkma")]
     pub ruleset: String,
+    #[serde(deserialize_with = "object_only::deserialize")]
     pub hand: HandDto,
+    #[serde(deserialize_with = "object_only::deserialize")]
     pub context: ContextDto,
     /// Overrides of the ruleset for this request only.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "object_only::option")]
     pub house_rules: Option<HouseRulesDto>,
 }
 
@@ -38,7 +121,7 @@ pub struct HandDto {
     #[schema(example = "234m567m22p")]
     pub tiles: String,
     /// Sets declared before the win.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "object_only::vec")]
     pub melds: Vec<MeldDto>,
     /// The tile that completed the hand; one of `tiles`. Left out only for a flower win.
     #[serde(default)]
@@ -261,9 +344,11 @@ pub struct CompareRequest {
     /// A list of ruleset ids, or `"all"`.
     #[schema(example = json!(["hkma", "wisteria-court"]))]
     pub rulesets: RulesetsDto,
+    #[serde(deserialize_with = "object_only::deserialize")]
     pub hand: HandDto,
+    #[serde(deserialize_with = "object_only::deserialize")]
     pub context: ContextDto,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "object_only::option")]
     pub house_rules: Option<HouseRulesDto>,
 }
 
@@ -283,7 +368,7 @@ pub struct FalseWinRequest {
     pub ruleset: String,
     /// The seat that declared a false win.
     pub offender: WindDto,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "object_only::option")]
     pub house_rules: Option<HouseRulesDto>,
 }
 
@@ -899,9 +984,11 @@ pub struct WaitsRequest {
     #[schema(example = "hkma")]
     pub ruleset: String,
     /// 13 tiles plus one per kong, without `winning_tile`.
+    #[serde(deserialize_with = "object_only::deserialize")]
     pub hand: HandDto,
+    #[serde(deserialize_with = "object_only::deserialize")]
     pub context: WaitContextDto,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "object_only::option")]
     pub house_rules: Option<HouseRulesDto>,
 }
 

@@ -144,6 +144,12 @@ async fn read_body(
 /// The common case (a valid body) takes serde_json's plain path; only a body
 /// that fails is parsed again with path tracking, to point at the field.
 pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
+    if first.is_some_and(|&b| b != b'{')
+        && serde_json::from_slice::<serde_json::Value>(bytes).is_ok()
+    {
+        return Err(not_an_object());
+    }
     if let Ok(value) = serde_json::from_slice::<T>(bytes) {
         return Ok(value);
     }
@@ -172,7 +178,15 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
 
 /// Deserialises one already-parsed JSON value (a batch item).
 fn from_value<T: DeserializeOwned>(v: serde_json::Value) -> Result<T, ApiError> {
+    if !v.is_object() {
+        return Err(not_an_object());
+    }
     serde_path_to_error::deserialize(v).map_err(path_error)
+}
+
+/// A request body (or batch item) that is valid JSON but not an object.
+fn not_an_object() -> ApiError {
+    ApiError::field("", "invalid type: expected a JSON object")
 }
 
 /// The JSON pointer of a serde path.

@@ -751,6 +751,39 @@ fn catalogue() -> Vec<Case> {
             INVALID,
             Some("/offender"),
         ),
+        // --- arrays where objects belong (serde's derive would read them by position)
+        case(
+            "house rules as an array",
+            score,
+            with(&["house_rules"], json!([1])),
+            422,
+            INVALID,
+            Some("/house_rules"),
+        ),
+        case(
+            "hand as an array",
+            score,
+            with(&["hand"], json!(["234m567m345p22s789s", [], "2s"])),
+            422,
+            INVALID,
+            Some("/hand"),
+        ),
+        case(
+            "a meld as an array",
+            score,
+            with(&["hand", "melds"], json!([["pung", "777z"]])),
+            422,
+            INVALID,
+            Some("/hand/melds/0"),
+        ),
+        case(
+            "the whole request as an array",
+            score,
+            bytes(json!(["hkma", {"tiles": "234m567m345p22s789s"}, {}])),
+            422,
+            INVALID,
+            Some(""),
+        ),
     ]
 }
 
