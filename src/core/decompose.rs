@@ -52,13 +52,19 @@ impl Set {
 
     /// The set's tiles as MPSZ text (`234m`, `777z`, `1111s`).
     pub fn text(&self) -> String {
-        let n = self.tile.number();
-        let digits: String = match self.kind {
-            SetKind::Chow => format!("{}{}{}", n, n + 1, n + 2),
-            SetKind::Pung => format!("{n}{n}{n}"),
-            SetKind::Kong => format!("{n}{n}{n}{n}"),
-        };
-        format!("{digits}{}", self.tile.suit().letter())
+        let (buf, len) = self.text_bytes();
+        buf[..len].iter().map(|&b| b as char).collect()
+    }
+
+    /// The MPSZ text (`234m`, `777z`, `1111s`) as ASCII bytes, without allocating.
+    pub fn text_bytes(&self) -> ([u8; 5], usize) {
+        let n = b'0' + self.tile.number();
+        let letter = self.tile.suit().letter() as u8;
+        match self.kind {
+            SetKind::Chow => ([n, n + 1, n + 2, letter, 0], 4),
+            SetKind::Pung => ([n, n, n, letter, 0], 4),
+            SetKind::Kong => ([n, n, n, n, letter], 5),
+        }
     }
 }
 

@@ -226,11 +226,9 @@ pub fn hash(key: &str) -> KeyHash {
 }
 
 pub fn hex(h: &KeyHash) -> String {
-    let mut s = String::with_capacity(64);
-    for b in h {
-        let _ = write!(s, "{b:02x}");
-    }
-    s
+    let mut s = Vec::with_capacity(64);
+    super::render::hex_into(&mut s, h);
+    String::from_utf8(s).unwrap_or_default()
 }
 
 /// The bounded response cache (absent when its size is 0).

@@ -514,7 +514,7 @@ pub struct MoneyDto {
     pub payments: Option<MoneyPayments>,
 }
 
-fn money_dto(m: Money, cents: Option<[i64; 4]>) -> MoneyDto {
+pub(crate) fn money_dto(m: Money, cents: Option<[i64; 4]>) -> MoneyDto {
     MoneyDto {
         usd_per_100_chips: f64::from(m.cents_per_100_chips) / 100.0,
         bonus_chips: m.bonus_chips,

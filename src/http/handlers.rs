@@ -1,7 +1,7 @@
 //! Request handlers: read and check the body, call the core, render the
 //! answer. No scoring logic here.
 
-use super::cache::{canonical_key, hash, hex};
+use super::cache::{canonical_key, hash};
 use super::dto::{
     self, BatchRequest, BatchResponse, CompareRequest, CompareResponse, ContextDto,
     FalseWinRequest, FalseWinResponse, HandDto, Health, HouseRulesDto, RulesetDetail, RulesetList,
@@ -9,7 +9,7 @@ use super::dto::{
 };
 use super::dto::{WaitsRequest, WaitsResponse};
 use super::error::{ApiError, Problem};
-use super::AppState;
+use super::{render, AppState};
 use crate::core::{evaluate, hand, settle, HouseRules, Registry, Ruleset};
 use actix_web::http::header;
 use actix_web::web::{self, Bytes, BytesMut};
@@ -325,10 +325,7 @@ pub fn score_body(
     }
     state.metrics.miss();
     let score = evaluate::score_hand(&ruleset, &hand, &ctx)?;
-    let resp = ScoreResponse::new(ruleset_id, &ruleset, &ctx, &score, hex(&key));
-    let body = Bytes::from(serde_json::to_vec(&resp).map_err(|e| ApiError::Internal {
-        detail: e.to_string(),
-    })?);
+    let body = Bytes::from(render::score_json(ruleset_id, &ruleset, &ctx, &score, &key));
     state.cache.insert(key, body.clone());
     Ok((body, CacheStatus::Miss))
 }

@@ -1,0 +1,108 @@
+//! The score handler's own work, without the network: for each body of the
+//! benchmark corpus (`bench/corpus.jsonl`), the time `POST /v1/score`
+//! spends between having the body and having the response bytes.
+//!
+//! `cargo bench --bench service` times, as a pass over the corpus (time per
+//! hand = total / count):
+//! - `parse`: the body to a `ScoreRequest` (`parse_json`);
+//! - `miss`: parse, resolve the ruleset, validate, key, score, render the
+//!   JSON body (a cache of size 0);
+//! - `hit`: the same with every body already cached.
+//!
+//! Run it beside `bench/load.sh`: the load test's CPU per request minus
+//! these figures is what the framework and the kernel cost.
+
+use criterion::{black_box, Criterion, Throughput};
+use faan::core::Registry;
+use faan::http::cache::ScoreCache;
+use faan::http::dto::ScoreRequest;
+use faan::http::handlers::{parse_json, score_body};
+use faan::http::metrics::Metrics;
+use faan::http::{AppState, Limits};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
+
+fn state(cache_size: u64) -> AppState {
+    AppState {
+        registry: Arc::new(Registry::builtin().expect("built-in rulesets")),
+        cache: ScoreCache::new(cache_size, Duration::from_secs(3600)),
+        metrics: Arc::new(Metrics::new()),
+        limits: Limits {
+            body: 64 * 1024,
+            batch_body: 1 << 20,
+            batch: 100,
+            json_depth: 32,
+            body_timeout: Duration::from_secs(10),
+        },
+        shutting_down: Arc::new(AtomicBool::new(false)),
+    }
+}
+
+fn respond(state: &AppState, body: &[u8]) -> usize {
+    let r: ScoreRequest = parse_json(body).expect("corpus bodies parse");
+    let (bytes, _) = score_body(
+        state,
+        &r.ruleset,
+        "/ruleset",
+        &r.house_rules,
+        &r.hand,
+        &r.context,
+    )
+    .expect("corpus bodies score");
+    bytes.len()
+}
+
+fn main() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/bench/corpus.jsonl");
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let bodies: Vec<Vec<u8>> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.as_bytes().to_vec())
+        .collect();
+    let miss = state(0);
+    let hit = state(1 << 20);
+    let mut bytes = 0usize;
+    for b in &bodies {
+        bytes += respond(&hit, b);
+        assert_eq!(
+            respond(&miss, b),
+            respond(&hit, b),
+            "same body from the cache"
+        );
+    }
+    println!(
+        "{} corpus bodies, mean request {} bytes, mean response {} bytes",
+        bodies.len(),
+        bodies.iter().map(Vec::len).sum::<usize>() / bodies.len(),
+        bytes / bodies.len()
+    );
+
+    let mut c = Criterion::default().configure_from_args();
+    let mut g = c.benchmark_group("service");
+    g.throughput(Throughput::Elements(bodies.len() as u64));
+    g.bench_function("parse", |b| {
+        b.iter(|| {
+            for body in &bodies {
+                black_box(parse_json::<ScoreRequest>(black_box(body)).is_ok());
+            }
+        })
+    });
+    g.bench_function("miss", |b| {
+        b.iter(|| {
+            for body in &bodies {
+                black_box(respond(&miss, black_box(body)));
+            }
+        })
+    });
+    g.bench_function("hit", |b| {
+        b.iter(|| {
+            for body in &bodies {
+                black_box(respond(&hit, black_box(body)));
+            }
+        })
+    });
+    g.finish();
+    c.final_summary();
+}
