@@ -7,7 +7,10 @@
 //! - `parse`: the body to a `ScoreRequest` (`parse_json`);
 //! - `miss`: parse, resolve the ruleset, validate, key, score, render the
 //!   JSON body (a cache of size 0);
-//! - `hit`: the same with every body already cached.
+//! - `hit`: the same with every hand already cached (what another tile
+//!   order of a cached hand costs: parse, validate, key, look up);
+//! - `hit_same_bytes`: a repeat of cached request bytes (the cache's front
+//!   answers before parsing).
 //!
 //! Run it beside `bench/load.sh`: the load test's CPU per request minus
 //! these figures is what the framework and the kernel cost.
@@ -100,6 +103,41 @@ fn main() {
         b.iter(|| {
             for body in &bodies {
                 black_box(respond(&hit, black_box(body)));
+            }
+        })
+    });
+    let front = state(1 << 20);
+    for body in &bodies {
+        let b = actix_web::web::Bytes::copy_from_slice(body);
+        let r: ScoreRequest = parse_json(body).unwrap();
+        let (out, _) = score_body(
+            &front,
+            &r.ruleset,
+            "/ruleset",
+            &r.house_rules,
+            &r.hand,
+            &r.context,
+        )
+        .unwrap();
+        front.cache.remember_request(&b, &out);
+    }
+    let remembered = bodies
+        .iter()
+        .filter(|b| front.cache.get_by_request(b).is_some())
+        .count();
+    println!(
+        "{remembered} of {} bodies held by the cache's front",
+        bodies.len()
+    );
+    g.bench_function("hit_same_bytes", |b| {
+        b.iter(|| {
+            for body in &bodies {
+                black_box(
+                    front
+                        .cache
+                        .get_by_request(black_box(body))
+                        .map_or(0, |b| b.len()),
+                );
             }
         })
     });

@@ -187,7 +187,7 @@ pub fn readings(hand: &Hand, win_by: WinBy, flower_win: bool, special: Special) 
         by_discard,
         out: &mut out,
     };
-    for p in 0..KINDS {
+    for p in pair_candidates(&counts) {
         if counts[p] >= 2 {
             counts[p] -= 2;
             search.base.pair = Tile::from_index(p).expect("p < KINDS");
@@ -224,6 +224,36 @@ pub fn readings(hand: &Hand, win_by: WinBy, flower_win: bool, special: Special) 
         }
     }
     out
+}
+
+/// The tile kinds that can be the pair of a standard reading of `counts`.
+///
+/// Every set holds three tiles of one suit (honours only as pungs), so
+/// without the pair each suit's count is a multiple of three and each
+/// honour's count is 0 or 3: the pair lies in the one suit whose count is
+/// 2 mod 3, or is the one honour held twice. Anything else has no reading.
+fn pair_candidates(counts: &Counts) -> std::ops::Range<usize> {
+    let mut honour_pair = None;
+    for (i, &n) in counts[27..].iter().enumerate() {
+        match n {
+            0 | 3 => {}
+            2 if honour_pair.is_none() => honour_pair = Some(27 + i),
+            _ => return 0..0,
+        }
+    }
+    let mut pair_suit = None;
+    for (s, suit) in counts[..27].chunks_exact(9).enumerate() {
+        match suit.iter().map(|&n| u32::from(n)).sum::<u32>() % 3 {
+            0 => {}
+            2 if pair_suit.is_none() && honour_pair.is_none() => pair_suit = Some(s),
+            _ => return 0..0,
+        }
+    }
+    match (honour_pair, pair_suit) {
+        (Some(h), None) => h..h + 1,
+        (None, Some(s)) => s * 9..s * 9 + 9,
+        _ => 0..0,
+    }
 }
 
 struct Search<'a> {

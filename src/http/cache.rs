@@ -12,7 +12,9 @@ use actix_web::web::Bytes;
 use moka::sync::Cache;
 use sha2::{Digest, Sha256};
 use std::fmt::Write;
-use std::time::Duration;
+use std::hash::Hasher;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 /// SHA-256 of a canonical key.
 pub type KeyHash = [u8; 32];
@@ -232,9 +234,43 @@ pub fn hex(h: &KeyHash) -> String {
 }
 
 /// The bounded response cache (absent when its size is 0).
+///
+/// Two levels: the main cache maps the canonical key's hash to the body, so
+/// the same hand in any tile order hits; in front of it, a small
+/// direct-mapped table remembers the exact request bytes of recent bodies,
+/// so a repeated request is answered before it is even parsed. Both hold
+/// the same `Bytes` (one copy of each body) and both honour the TTL.
 #[derive(Clone)]
 pub struct ScoreCache {
     inner: Option<Cache<KeyHash, Bytes>>,
+    front: Option<Arc<Front>>,
+    ttl: Duration,
+}
+
+/// Requests longer than this are not remembered by their bytes (a score
+/// request is about 250 bytes; this bounds the front's memory).
+pub const FRONT_MAX_REQUEST: usize = 1024;
+/// Bodies longer than this are not remembered by request bytes.
+pub const FRONT_MAX_RESPONSE: usize = 8 * 1024;
+/// Most slots of the front table (fewer when the cache is smaller).
+pub const FRONT_SLOTS: usize = 2048;
+
+/// The request-bytes table: slot = hash of the bytes, one entry per slot.
+struct Front {
+    slots: Box<[Mutex<Option<FrontEntry>>]>,
+}
+
+struct FrontEntry {
+    hash: u64,
+    request: Bytes,
+    response: Bytes,
+    at: Instant,
+}
+
+fn body_hash(b: &[u8]) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    h.write(b);
+    h.finish()
 }
 
 impl ScoreCache {
@@ -245,7 +281,13 @@ impl ScoreCache {
                 .time_to_live(ttl)
                 .build()
         });
-        ScoreCache { inner }
+        let front = (max_entries > 0).then(|| {
+            let n = (max_entries.min(FRONT_SLOTS as u64) as usize).next_power_of_two();
+            Arc::new(Front {
+                slots: (0..n).map(|_| Mutex::new(None)).collect(),
+            })
+        });
+        ScoreCache { inner, front, ttl }
     }
 
     pub fn get(&self, k: &KeyHash) -> Option<Bytes> {
@@ -255,6 +297,39 @@ impl ScoreCache {
     pub fn insert(&self, k: KeyHash, body: Bytes) {
         if let Some(c) = &self.inner {
             c.insert(k, body);
+        }
+    }
+
+    /// The body answered to exactly these request bytes, if remembered and fresh.
+    pub fn get_by_request(&self, request: &[u8]) -> Option<Bytes> {
+        let front = self.front.as_ref()?;
+        if request.len() > FRONT_MAX_REQUEST {
+            return None;
+        }
+        let h = body_hash(request);
+        let slot = front.slots[h as usize & (front.slots.len() - 1)]
+            .lock()
+            .ok()?;
+        let e = slot.as_ref()?;
+        (e.hash == h && e.request == request && e.at.elapsed() < self.ttl)
+            .then(|| e.response.clone())
+    }
+
+    /// Remembers that `request` (the exact bytes) was answered with `response`.
+    pub fn remember_request(&self, request: &Bytes, response: &Bytes) {
+        let Some(front) = &self.front else { return };
+        if request.len() > FRONT_MAX_REQUEST || response.len() > FRONT_MAX_RESPONSE {
+            return;
+        }
+        let h = body_hash(request);
+        if let Ok(mut slot) = front.slots[h as usize & (front.slots.len() - 1)].lock() {
+            *slot = Some(FrontEntry {
+                hash: h,
+                // A copy: the request `Bytes` may be a view into a larger read buffer.
+                request: Bytes::copy_from_slice(request),
+                response: response.clone(),
+                at: Instant::now(),
+            });
         }
     }
 
@@ -275,6 +350,64 @@ mod tests {
     use super::*;
     use crate::core::hand::{self, ContextSpec, HandSpec, MeldKind, MeldSpec, WinBy};
     use crate::core::{evaluate, Registry, Wind};
+
+    #[test]
+    fn the_front_answers_exactly_the_remembered_bytes() {
+        let c = ScoreCache::new(100, Duration::from_secs(60));
+        let req = Bytes::from_static(br#"{"ruleset":"hkma"}"#);
+        let body = Bytes::from_static(b"{\"total_faan\":3}");
+        assert_eq!(c.get_by_request(&req), None, "nothing remembered yet");
+        c.remember_request(&req, &body);
+        assert_eq!(c.get_by_request(&req), Some(body.clone()), "same bytes");
+        assert_eq!(
+            c.get_by_request(br#"{"ruleset":"hkma" }"#),
+            None,
+            "one more space"
+        );
+        assert_eq!(
+            c.get_by_request(br#"{"ruleset":"hkmb"}"#),
+            None,
+            "one byte differs"
+        );
+        // A slot holds one request: on a collision the newest wins and the other misses.
+        let slots = 128; // 100 rounded up to a power of two
+        let other = (0u32..)
+            .map(|i| Bytes::from(format!("{{\"n\":{i}}}")))
+            .find(|b| {
+                body_hash(b) as usize % slots == body_hash(&req) as usize % slots && *b != req
+            })
+            .unwrap();
+        c.remember_request(&other, &Bytes::from_static(b"{}"));
+        assert_eq!(c.get_by_request(&req), None, "evicted by {other:?}");
+        assert_eq!(c.get_by_request(&other), Some(Bytes::from_static(b"{}")));
+    }
+
+    #[test]
+    fn the_front_holds_nothing_when_off_stale_or_large() {
+        let req = Bytes::from_static(b"{}");
+        let body = Bytes::from_static(b"{}");
+        let off = ScoreCache::new(0, Duration::from_secs(60));
+        off.remember_request(&req, &body);
+        assert_eq!(off.get_by_request(&req), None, "cache size 0");
+        let stale = ScoreCache::new(10, Duration::ZERO);
+        stale.remember_request(&req, &body);
+        assert_eq!(stale.get_by_request(&req), None, "TTL 0");
+        let c = ScoreCache::new(10, Duration::from_secs(60));
+        let long = Bytes::from(vec![b' '; FRONT_MAX_REQUEST + 1]);
+        c.remember_request(&long, &body);
+        assert_eq!(
+            c.get_by_request(&long),
+            None,
+            "request over {FRONT_MAX_REQUEST} bytes"
+        );
+        let big = Bytes::from(vec![b' '; FRONT_MAX_RESPONSE + 1]);
+        c.remember_request(&req, &big);
+        assert_eq!(
+            c.get_by_request(&req),
+            None,
+            "body over {FRONT_MAX_RESPONSE} bytes"
+        );
+    }
 
     #[test]
     fn fast_key_equals_the_reference_key() {

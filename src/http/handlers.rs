@@ -47,15 +47,29 @@ async fn read_json<T: DeserializeOwned>(
     payload: web::Payload,
     limit: usize,
 ) -> Result<T, ApiError> {
+    let body = read_json_body(req, state, payload, limit).await?;
+    parse_checked(state, &body)
+}
+
+/// Checks the content type and reads at most `limit` bytes (within the body timeout).
+async fn read_json_body(
+    req: &HttpRequest,
+    state: &AppState,
+    payload: web::Payload,
+    limit: usize,
+) -> Result<Bytes, ApiError> {
     check_json_content_type(req)?;
-    let body =
-        actix_web::rt::time::timeout(state.limits.body_timeout, read_body(req, payload, limit))
-            .await
-            .map_err(|_| ApiError::RequestTimeout {
-                limit_ms: state.limits.body_timeout.as_millis() as u64,
-            })??;
-    check_depth(&body, state.limits.json_depth)?;
-    parse_json(&body)
+    actix_web::rt::time::timeout(state.limits.body_timeout, read_body(req, payload, limit))
+        .await
+        .map_err(|_| ApiError::RequestTimeout {
+            limit_ms: state.limits.body_timeout.as_millis() as u64,
+        })?
+}
+
+/// Checks the nesting depth, then deserialises.
+fn parse_checked<T: DeserializeOwned>(state: &AppState, body: &[u8]) -> Result<T, ApiError> {
+    check_depth(body, state.limits.json_depth)?;
+    parse_json(body)
 }
 
 /// Rejects JSON nested deeper than `max` arrays and objects (a 400), in one
@@ -407,15 +421,27 @@ pub async fn score(
     req: HttpRequest,
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
-    let r: ScoreRequest = read_json(&req, &state, payload, state.limits.body).await?;
-    let (body, status) = score_body(
-        &state,
-        &r.ruleset,
-        "/ruleset",
-        &r.house_rules,
-        &r.hand,
-        &r.context,
-    )?;
+    let request = read_json_body(&req, &state, payload, state.limits.body).await?;
+    // The same bytes as a recent request: its body, unparsed.
+    let (body, status) = match state.cache.get_by_request(&request) {
+        Some(body) => {
+            state.metrics.hit();
+            (body, CacheStatus::Hit)
+        }
+        None => {
+            let r: ScoreRequest = parse_checked(&state, &request)?;
+            let (body, status) = score_body(
+                &state,
+                &r.ruleset,
+                "/ruleset",
+                &r.house_rules,
+                &r.hand,
+                &r.context,
+            )?;
+            state.cache.remember_request(&request, &body);
+            (body, status)
+        }
+    };
     let mut res = json_bytes(body);
     res.headers_mut().insert(
         header::HeaderName::from_static(X_CACHE),

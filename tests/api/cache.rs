@@ -25,6 +25,41 @@ async fn same_hand_in_another_order_is_a_hit_with_identical_body() {
     assert_eq!(hit.json()["hand_hash"], miss.json()["hand_hash"]);
 }
 
+/// A repeat of the exact request bytes is answered from the cache before
+/// parsing; the headers are still checked, and the body is the same.
+#[tokio::test]
+async fn the_same_bytes_again_are_a_hit_and_still_checked() {
+    let app = spawn_app().await;
+    let body = serde_json::to_vec(&quiet("123456m789p23455s")).unwrap();
+    let first = app
+        .post_raw("/v1/score", body.clone(), Some("application/json"))
+        .await;
+    assert_eq!(first.header("x-cache").as_deref(), Some("miss"));
+    for i in 0..3 {
+        let again = app
+            .post_raw("/v1/score", body.clone(), Some("application/json"))
+            .await;
+        assert_eq!(again.status, 200, "repeat {i}");
+        assert_eq!(
+            again.header("x-cache").as_deref(),
+            Some("hit"),
+            "repeat {i}"
+        );
+        assert_eq!(again.bytes, first.bytes, "repeat {i}: identical body");
+    }
+    let wrong_type = app
+        .post_raw("/v1/score", body.clone(), Some("text/plain"))
+        .await;
+    assert_eq!(wrong_type.status, 415, "{}", wrong_type.text());
+    // Other bytes for the same hand (spaces, key order) miss the front but hit by hand.
+    let spaced = format!(" {} ", String::from_utf8(body).unwrap());
+    let r = app
+        .post_raw("/v1/score", spaced, Some("application/json"))
+        .await;
+    assert_eq!(r.header("x-cache").as_deref(), Some("hit"));
+    assert_eq!(r.bytes, first.bytes);
+}
+
 #[tokio::test]
 async fn different_house_rules_or_context_is_a_miss() {
     let app = spawn_app().await;
