@@ -201,7 +201,9 @@ fn request_id(given: Option<&HeaderValue>) -> String {
     // Same text as format!("{nanos:016x}{pid:08x}{n:08x}"), without the formatter.
     let mut id = String::with_capacity(32);
     push_hex(&mut id, nanos, 16);
-    push_hex(&mut id, u64::from(std::process::id()), 8);
+    // The pid once per process: `std::process::id()` is a system call each time.
+    static PID: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    push_hex(&mut id, u64::from(*PID.get_or_init(std::process::id)), 8);
     push_hex(&mut id, n, 8);
     id
 }

@@ -153,14 +153,26 @@ pub struct Special {
 /// Every reading of a validated hand (an empty vector: not a winning hand).
 pub fn readings(hand: &Hand, win_by: WinBy, flower_win: bool, special: Special) -> Vec<Reading> {
     let mut out = Vec::with_capacity(8);
+    each_reading(hand, win_by, flower_win, special, |r| out.push(r));
+    out
+}
+
+/// Hands every reading of a validated hand to `out`, in the order of [`readings`].
+pub fn each_reading(
+    hand: &Hand,
+    win_by: WinBy,
+    flower_win: bool,
+    special: Special,
+    mut out: impl FnMut(Reading),
+) {
     if flower_win {
         if special.flower_win {
-            out.push(Reading::blank(Form::FlowerWin));
+            out(Reading::blank(Form::FlowerWin));
         }
-        return out;
+        return;
     }
     let Some(win) = hand.winning_tile else {
-        return out;
+        return;
     };
     let by_discard = win_by != WinBy::SelfDraw;
 
@@ -191,7 +203,8 @@ pub fn readings(hand: &Hand, win_by: WinBy, flower_win: bool, special: Special) 
         if counts[p] >= 2 {
             counts[p] -= 2;
             search.base.pair = Tile::from_index(p).expect("p < KINDS");
-            search.sets(&mut counts, declared, 0);
+            let held = (0..KINDS).fold(0u64, |m, i| m | (u64::from(counts[i] > 0) << i));
+            search.sets(&mut counts, held, declared);
             counts[p] += 2;
         }
     }
@@ -208,7 +221,7 @@ pub fn readings(hand: &Hand, win_by: WinBy, flower_win: bool, special: Special) 
                 }
             }
             r.win = WinPlace::Pair;
-            out.push(r);
+            out(r);
         }
         if special.thirteen_orphans {
             let orphan = |i: usize| Tile::from_index(i).is_some_and(|t| t.is_orphan());
@@ -218,12 +231,11 @@ pub fn readings(hand: &Hand, win_by: WinBy, flower_win: bool, special: Special) 
                     let mut r = Reading::blank(Form::ThirteenOrphans);
                     r.pair = Tile::from_index(d).expect("d < KINDS");
                     r.win = WinPlace::Pair;
-                    out.push(r);
+                    out(r);
                 }
             }
         }
     }
-    out
 }
 
 /// The tile kinds that can be the pair of a standard reading of `counts`.
@@ -231,14 +243,19 @@ pub fn readings(hand: &Hand, win_by: WinBy, flower_win: bool, special: Special) 
 /// Every set holds three tiles of one suit (honours only as pungs), so
 /// without the pair each suit's count is a multiple of three and each
 /// honour's count is 0 or 3: the pair lies in the one suit whose count is
-/// 2 mod 3, or is the one honour held twice. Anything else has no reading.
-fn pair_candidates(counts: &Counts) -> std::ops::Range<usize> {
+/// 2 mod 3, or is the one honour held twice. Within that suit, a chow on
+/// number `n` weighs `3n + 3` and a pung `3n` when each tile counts its
+/// number, both 0 mod 3; so the pair's number `p` has `2p` equal to the
+/// suit's weight mod 3, which leaves every third number. Anything else has
+/// no reading.
+fn pair_candidates(counts: &Counts) -> std::iter::StepBy<std::ops::Range<usize>> {
+    let none = (0..0).step_by(1);
     let mut honour_pair = None;
     for (i, &n) in counts[27..].iter().enumerate() {
         match n {
             0 | 3 => {}
             2 if honour_pair.is_none() => honour_pair = Some(27 + i),
-            _ => return 0..0,
+            _ => return none,
         }
     }
     let mut pair_suit = None;
@@ -246,37 +263,45 @@ fn pair_candidates(counts: &Counts) -> std::ops::Range<usize> {
         match suit.iter().map(|&n| u32::from(n)).sum::<u32>() % 3 {
             0 => {}
             2 if pair_suit.is_none() && honour_pair.is_none() => pair_suit = Some(s),
-            _ => return 0..0,
+            _ => return none,
         }
     }
     match (honour_pair, pair_suit) {
-        (Some(h), None) => h..h + 1,
-        (None, Some(s)) => s * 9..s * 9 + 9,
-        _ => 0..0,
+        (Some(h), None) => (h..h + 1).step_by(1),
+        (None, Some(s)) => {
+            let suit = &counts[s * 9..s * 9 + 9];
+            let weight: u32 = (0u32..).zip(suit).map(|(i, &n)| i * u32::from(n)).sum();
+            // 2p = weight (mod 3), and 2 is its own inverse mod 3.
+            let first = (2 * weight % 3) as usize;
+            (s * 9 + first..s * 9 + 9).step_by(3)
+        }
+        _ => none,
     }
 }
 
-struct Search<'a> {
+struct Search<'a, F: FnMut(Reading)> {
     base: Reading,
     declared: usize,
     win: Tile,
     by_discard: bool,
-    out: &'a mut Vec<Reading>,
+    out: &'a mut F,
 }
 
-impl Search<'_> {
-    /// Fills `base.sets[n..4]` from `counts`, starting the scan at tile `from`.
+impl<F: FnMut(Reading)> Search<'_, F> {
+    /// Fills `base.sets[n..4]` from `counts`; bit `i` of `held` is set when
+    /// `counts[i] > 0`.
     ///
     /// All copies of the lowest remaining tile are placed at once: at most one
     /// pung, and every other copy starts a chow. Choosing the count of each
     /// group kind (not an order of groups) keeps every partition unique.
-    fn sets(&mut self, counts: &mut Counts, n: usize, from: usize) {
-        let Some(i) = (from..KINDS).find(|&i| counts[i] > 0) else {
+    fn sets(&mut self, counts: &mut Counts, held: u64, n: usize) {
+        if held == 0 {
             if n == 4 {
                 self.place();
             }
             return;
-        };
+        }
+        let i = held.trailing_zeros() as usize;
         let t = Tile::from_index(i).expect("i < KINDS");
         let have = counts[i] as usize;
         for pung in [1usize, 0] {
@@ -307,11 +332,13 @@ impl Search<'_> {
                 m += 1;
             }
             counts[i] = 0;
+            let mut rest = held & !(1 << i);
             if let Some((b, c)) = next {
                 counts[b] -= chows as u8;
                 counts[c] -= chows as u8;
+                rest &= !(u64::from(counts[b] == 0) << b) & !(u64::from(counts[c] == 0) << c);
             }
-            self.sets(counts, m, i + 1);
+            self.sets(counts, rest, m);
             counts[i] = have as u8;
             if let Some((b, c)) = next {
                 counts[b] += chows as u8;
@@ -334,13 +361,13 @@ impl Search<'_> {
                     r.sets[i].concealed = false;
                 }
                 r.win = WinPlace::Set(i as u8);
-                self.out.push(r);
+                (self.out)(r);
             }
         }
         if self.base.pair == self.win {
             let mut r = self.base;
             r.win = WinPlace::Pair;
-            self.out.push(r);
+            (self.out)(r);
         }
     }
 }

@@ -8,7 +8,7 @@
 //! totals are capped at the limit. The chosen reading has the highest capped
 //! total, then the highest raw total, then comes first.
 
-use super::decompose::{readings, Reading, Special};
+use super::decompose::{each_reading, Reading, Special};
 use super::hand::{validate, Allowances, Context, ContextSpec, FieldError, Hand, HandSpec};
 use super::pattern::{count_all, Facts, PatternId, PatternSet, Shape};
 use super::ruleset::{HouseRules, Ruleset, Value};
@@ -169,22 +169,22 @@ pub fn score_hand(ruleset: &Ruleset, hand: &Hand, ctx: &Context) -> Result<Score
         thirteen_orphans: ruleset.pattern(PatternId::ThirteenOrphans).is_some(),
         flower_win: allowances(ruleset).flower_win,
     };
-    let found = readings(hand, ctx.win_by, ctx.flower_win, special);
-    if found.is_empty() {
-        return Err(not_winning(hand));
-    }
     let facts = Facts::new(hand, ctx, ruleset.bonus_tiles);
-    let mut scored = Vec::with_capacity(found.len());
+    // Two fit most hands and stay small enough for the allocator's fast path.
+    let mut scored: Vec<ScoredReading> = Vec::with_capacity(2);
     let mut chosen = 0;
-    for (i, r) in found.iter().enumerate() {
-        let s = evaluate(ruleset, r, &facts, ctx);
-        if i > 0 {
-            let best: &ScoredReading = &scored[chosen];
+    // Each reading is scored as the decomposer finds it (no list of readings).
+    each_reading(hand, ctx.win_by, ctx.flower_win, special, |r| {
+        let s = evaluate(ruleset, &r, &facts, ctx);
+        if let Some(best) = scored.get(chosen) {
             if (s.total_faan, s.raw_faan) > (best.total_faan, best.raw_faan) {
-                chosen = i;
+                chosen = scored.len();
             }
         }
         scored.push(s);
+    });
+    if scored.is_empty() {
+        return Err(not_winning(hand));
     }
     let total = scored[chosen].total_faan;
     let meets_minimum = total >= ruleset.min_faan;
