@@ -49,8 +49,8 @@ fn respond(state: &AppState, body: &[u8]) -> usize {
         &r.ruleset,
         "/ruleset",
         &r.house_rules,
-        &r.hand,
-        &r.context,
+        &r.hand.into_core(),
+        &r.context.to_core(),
     )
     .expect("corpus bodies score");
     bytes.len()
@@ -115,8 +115,8 @@ fn main() {
             &r.ruleset,
             "/ruleset",
             &r.house_rules,
-            &r.hand,
-            &r.context,
+            &r.hand.into_core(),
+            &r.context.to_core(),
         )
         .unwrap();
         front.cache.remember_request(&b, &out);

@@ -8,7 +8,7 @@
 use crate::core::evaluate::{self, Score};
 use crate::core::hand;
 use crate::core::Registry;
-use crate::http::cache::{canonical_key, hash, hex};
+use crate::http::cache::{hex, key_hash};
 use crate::http::dto::{self, ScoreRequest, ScoreResponse};
 use crate::http::error::ApiError;
 use crate::http::handlers::{parse_json, resolve, Resolved};
@@ -210,7 +210,7 @@ pub fn score_request(
         &req.context.to_core(),
         evaluate::allowances(&ruleset),
     )?;
-    let key = hash(&canonical_key(base, &house, &hand, &ctx));
+    let key = key_hash(base, &house, &hand, &ctx);
     let score = evaluate::score_hand(&ruleset, &hand, &ctx)?;
     Ok((
         ScoreResponse::new(&req.ruleset, &ruleset, &ctx, &score, hex(&key)),

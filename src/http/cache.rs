@@ -21,45 +21,64 @@ pub type KeyHash = [u8; 32];
 
 /// The canonical text of everything that decides a score.
 ///
-/// Built with plain pushes (no formatting machinery) on the hot path; the
-/// text, and so `hand_hash`, is byte-identical to `canonical_key_reference`.
+/// The text, and so `hand_hash`, is byte-identical to `canonical_key_reference`.
 pub fn canonical_key(ruleset: &Ruleset, house: &HouseRules, hand: &Hand, ctx: &Context) -> String {
-    let mut s = String::with_capacity(160 + ruleset.id.len());
-    s.push_str("faan-v1|ruleset=");
-    s.push_str(&ruleset.id);
-    s.push('@');
-    let _ = write!(s, "{}", ruleset.version);
-    s.push_str("|house=");
-    house_text(&mut s, house);
-    s.push_str("|hand=");
+    String::from_utf8_lossy(&canonical_key_bytes(ruleset, house, hand, ctx)).into_owned()
+}
+
+/// SHA-256 of the canonical key: the cache key and `hand_hash`.
+pub fn key_hash(ruleset: &Ruleset, house: &HouseRules, hand: &Hand, ctx: &Context) -> KeyHash {
+    Sha256::digest(canonical_key_bytes(ruleset, house, hand, ctx)).into()
+}
+
+/// [`canonical_key`] as bytes, built with plain pushes (no formatting
+/// machinery, no UTF-8 checks) on the hot path.
+fn canonical_key_bytes(
+    ruleset: &Ruleset,
+    house: &HouseRules,
+    hand: &Hand,
+    ctx: &Context,
+) -> Vec<u8> {
+    let mut s = Vec::with_capacity(192 + ruleset.id.len());
+    s.extend_from_slice(b"faan-v1|ruleset=");
+    s.extend_from_slice(ruleset.id.as_bytes());
+    s.push(b'@');
+    s.extend_from_slice(itoa::Buffer::new().format(ruleset.version).as_bytes());
+    s.extend_from_slice(b"|house=");
+    if !house.is_empty() {
+        let mut h = String::new();
+        house_text(&mut h, house);
+        s.extend_from_slice(h.as_bytes());
+    }
+    s.extend_from_slice(b"|hand=");
     for t in hand.concealed() {
         push_tile(&mut s, t);
     }
-    s.push_str("|melds=");
+    s.extend_from_slice(b"|melds=");
     for m in &hand.melds {
-        s.push_str(m.kind.name());
-        s.push(':');
+        s.extend_from_slice(m.kind.name().as_bytes());
+        s.push(b':');
         push_tile(&mut s, m.tile);
-        s.push(':');
-        s.push_str(bool_str(m.concealed));
-        s.push(':');
-        s.push_str(bool_str(m.added));
-        s.push(';');
+        s.push(b':');
+        s.extend_from_slice(bool_str(m.concealed).as_bytes());
+        s.push(b':');
+        s.extend_from_slice(bool_str(m.added).as_bytes());
+        s.push(b';');
     }
-    s.push_str("|win=");
+    s.extend_from_slice(b"|win=");
     if let Some(t) = hand.winning_tile {
         push_tile(&mut s, t);
     }
-    s.push_str("|flowers=");
+    s.extend_from_slice(b"|flowers=");
     for b in (0..8)
         .filter_map(Bonus::from_index)
         .filter(|b| hand.has_bonus(*b))
     {
-        s.push(if b.is_flower() { 'F' } else { 'S' });
-        s.push((b'1' + (b.index() % 4) as u8) as char);
+        s.push(if b.is_flower() { b'F' } else { b'S' });
+        s.push(b'1' + (b.index() % 4) as u8);
     }
     let w = |w: Option<crate::core::Wind>| w.map_or("-", |w| w.name());
-    s.push_str("|ctx=");
+    s.extend_from_slice(b"|ctx=");
     for (i, part) in [
         ctx.win_by.name(),
         ctx.seat_wind.name(),
@@ -81,9 +100,9 @@ pub fn canonical_key(ruleset: &Ruleset, house: &HouseRules, hand: &Hand, ctx: &C
     .enumerate()
     {
         if i > 0 {
-            s.push(':');
+            s.push(b':');
         }
-        s.push_str(part);
+        s.extend_from_slice(part.as_bytes());
     }
     s
 }
@@ -96,9 +115,9 @@ fn bool_str(b: bool) -> &'static str {
     }
 }
 
-fn push_tile(s: &mut String, t: Tile) {
-    s.push((b'0' + t.number()) as char);
-    s.push(t.suit().letter());
+fn push_tile(s: &mut Vec<u8>, t: Tile) {
+    s.push(b'0' + t.number());
+    s.push(t.suit().letter() as u8);
 }
 
 /// The house-rule part of the key (rare: only when a request sets some).
@@ -221,10 +240,6 @@ pub(crate) fn canonical_key_reference(
         ctx.flower_win,
     );
     s
-}
-
-pub fn hash(key: &str) -> KeyHash {
-    Sha256::digest(key.as_bytes()).into()
 }
 
 pub fn hex(h: &KeyHash) -> String {
@@ -466,10 +481,10 @@ mod tests {
                 allow.bonus_tiles = true;
                 let (hand, ctx) = hand::validate(&spec, &ctx, allow).expect("valid");
                 for house in &houses {
-                    assert_eq!(
-                        canonical_key(r, house, &hand, &ctx),
-                        canonical_key_reference(r, house, &hand, &ctx)
-                    );
+                    let reference = canonical_key_reference(r, house, &hand, &ctx);
+                    assert_eq!(canonical_key(r, house, &hand, &ctx), reference);
+                    let digest: KeyHash = Sha256::digest(reference.as_bytes()).into();
+                    assert_eq!(key_hash(r, house, &hand, &ctx), digest, "{reference}");
                 }
             }
         }

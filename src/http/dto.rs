@@ -374,6 +374,16 @@ pub struct FalseWinRequest {
 
 // ------------------------------------------------------- request → core
 
+impl From<MeldKindDto> for MeldKind {
+    fn from(k: MeldKindDto) -> Self {
+        match k {
+            MeldKindDto::Chow => MeldKind::Chow,
+            MeldKindDto::Pung => MeldKind::Pung,
+            MeldKindDto::Kong => MeldKind::Kong,
+        }
+    }
+}
+
 impl From<WindDto> for Wind {
     fn from(w: WindDto) -> Wind {
         match w {
@@ -397,6 +407,25 @@ impl From<Wind> for WindDto {
 }
 
 impl HandDto {
+    /// The core's hand, taking the strings (no copies).
+    pub fn into_core(self) -> HandSpec {
+        HandSpec {
+            melds: self
+                .melds
+                .into_iter()
+                .map(|m| MeldSpec {
+                    kind: m.kind.into(),
+                    tiles: m.tiles,
+                    concealed: m.concealed,
+                    added: m.added,
+                })
+                .collect(),
+            tiles: self.tiles,
+            winning_tile: self.winning_tile,
+            flowers: self.flowers,
+        }
+    }
+
     pub fn to_core(&self) -> HandSpec {
         HandSpec {
             tiles: self.tiles.clone(),
@@ -404,11 +433,7 @@ impl HandDto {
                 .melds
                 .iter()
                 .map(|m| MeldSpec {
-                    kind: match m.kind {
-                        MeldKindDto::Chow => MeldKind::Chow,
-                        MeldKindDto::Pung => MeldKind::Pung,
-                        MeldKindDto::Kong => MeldKind::Kong,
-                    },
+                    kind: m.kind.into(),
                     tiles: m.tiles.clone(),
                     concealed: m.concealed,
                     added: m.added,

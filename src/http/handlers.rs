@@ -1,16 +1,16 @@
 //! Request handlers: read and check the body, call the core, render the
 //! answer. No scoring logic here.
 
-use super::cache::{canonical_key, hash};
+use super::cache::key_hash;
 use super::dto::{
-    self, BatchRequest, BatchResponse, CompareRequest, CompareResponse, ContextDto,
-    FalseWinRequest, FalseWinResponse, HandDto, Health, HouseRulesDto, RulesetDetail, RulesetList,
-    RulesetSummary, RulesetsDto, ScoreRequest, ScoreResponse,
+    self, BatchRequest, BatchResponse, CompareRequest, CompareResponse, FalseWinRequest,
+    FalseWinResponse, Health, HouseRulesDto, RulesetDetail, RulesetList, RulesetSummary,
+    RulesetsDto, ScoreRequest, ScoreResponse,
 };
 use super::dto::{WaitsRequest, WaitsResponse};
 use super::error::{ApiError, Problem};
 use super::{render, AppState};
-use crate::core::{evaluate, hand, settle, HouseRules, Registry, Ruleset};
+use crate::core::{evaluate, hand, settle, ContextSpec, HandSpec, HouseRules, Registry, Ruleset};
 use actix_web::http::header;
 use actix_web::web::{self, Bytes, BytesMut};
 use actix_web::{HttpRequest, HttpResponse};
@@ -259,7 +259,7 @@ pub const MAX_TILE_DIGITS: usize = 32;
 pub const MAX_MELDS: usize = 4;
 
 /// Rejects hands of impossible size before the core sees them.
-pub fn check_hand_size(hand: &HandDto) -> Result<(), ApiError> {
+pub fn check_hand_size(hand: &HandSpec) -> Result<(), ApiError> {
     let digits = hand.tiles.bytes().filter(u8::is_ascii_digit).count();
     if digits > MAX_TILE_DIGITS {
         return Err(ApiError::field(
@@ -318,21 +318,17 @@ pub fn score_body(
     ruleset_id: &str,
     ruleset_pointer: &str,
     house: &Option<HouseRulesDto>,
-    hand_dto: &HandDto,
-    ctx_dto: &ContextDto,
+    hand_spec: &HandSpec,
+    ctx_spec: &ContextSpec,
 ) -> Result<(Bytes, CacheStatus), ApiError> {
     let Resolved {
         base,
         house,
         ruleset,
     } = resolve(&state.registry, ruleset_id, ruleset_pointer, house)?;
-    check_hand_size(hand_dto)?;
-    let (hand, ctx) = hand::validate(
-        &hand_dto.to_core(),
-        &ctx_dto.to_core(),
-        evaluate::allowances(&ruleset),
-    )?;
-    let key = hash(&canonical_key(base, &house, &hand, &ctx));
+    check_hand_size(hand_spec)?;
+    let (hand, ctx) = hand::validate(hand_spec, ctx_spec, evaluate::allowances(&ruleset))?;
+    let key = key_hash(base, &house, &hand, &ctx);
     if let Some(body) = state.cache.get(&key) {
         state.metrics.hit();
         return Ok((body, CacheStatus::Hit));
@@ -435,8 +431,8 @@ pub async fn score(
                 &r.ruleset,
                 "/ruleset",
                 &r.house_rules,
-                &r.hand,
-                &r.context,
+                &r.hand.into_core(),
+                &r.context.to_core(),
             )?;
             state.cache.remember_request(&request, &body);
             (body, status)
@@ -505,8 +501,8 @@ pub async fn score_batch(
                 &r.ruleset,
                 "/ruleset",
                 &r.house_rules,
-                &r.hand,
-                &r.context,
+                &r.hand.into_core(),
+                &r.context.to_core(),
             )
         });
         match result {
@@ -579,6 +575,7 @@ pub async fn compare(
             seen
         }
     };
+    let (hand, context) = (r.hand.to_core(), r.context.to_core());
     let mut out = Vec::with_capacity(64 + ids.len() * 1024);
     out.extend_from_slice(b"{\"results\":{");
     for (i, (id, pointer)) in ids.iter().enumerate() {
@@ -587,7 +584,7 @@ pub async fn compare(
         }
         out.extend_from_slice(&serde_json::to_vec(id).unwrap_or_else(|_| b"\"\"".to_vec()));
         out.push(b':');
-        match score_body(&state, id, pointer, &r.house_rules, &r.hand, &r.context) {
+        match score_body(&state, id, pointer, &r.house_rules, &hand, &context) {
             Ok((body, _)) => out.extend_from_slice(&body),
             Err(e) => out.extend_from_slice(&problem_bytes(&e)),
         }
@@ -630,8 +627,9 @@ pub async fn waits(
 ) -> Result<HttpResponse, ApiError> {
     let r: WaitsRequest = read_json(&req, &state, payload, state.limits.body).await?;
     let ruleset = resolve(&state.registry, &r.ruleset, "/ruleset", &r.house_rules)?.ruleset;
-    check_hand_size(&r.hand)?;
-    let found = crate::core::waits::waits(&ruleset, &r.hand.to_core(), &r.context.to_core())?;
+    let hand = r.hand.to_core();
+    check_hand_size(&hand)?;
+    let found = crate::core::waits::waits(&ruleset, &hand, &r.context.to_core())?;
     Ok(HttpResponse::Ok().json(WaitsResponse::new(&r.ruleset, &ruleset, &found)))
 }
 

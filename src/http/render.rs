@@ -228,7 +228,7 @@ mod tests {
     use crate::core::evaluate::{allowances, score_hand};
     use crate::core::hand::validate;
     use crate::core::Registry;
-    use crate::http::cache::{canonical_key, hash, hex};
+    use crate::http::cache::{hex, key_hash};
     use crate::http::dto::{ScoreRequest, ScoreResponse};
 
     /// Every built-in ruleset, hands of every form (with melds, flowers,
@@ -258,7 +258,7 @@ mod tests {
                 let Ok(score) = score_hand(r, &hand, &ctx) else {
                     continue;
                 };
-                let key = hash(&canonical_key(r, &Default::default(), &hand, &ctx));
+                let key = key_hash(r, &Default::default(), &hand, &ctx);
                 let serde =
                     serde_json::to_vec(&ScoreResponse::new(&r.id, r, &ctx, &score, hex(&key)))
                         .unwrap();
