@@ -18,8 +18,11 @@
 //! Environment:
 //! - `FAAN_CORPUS`: another corpus file (default `bench/corpus.jsonl`).
 //! - `FAAN_CORPUS_JSON=PATH`: also write the per-hand times as JSON to PATH
-//!   (`-` for stdout): `{"hands": [{"line": 0, "ruleset": "hkma", "ns": 123.4}, ...]}`,
-//!   `line` counting corpus lines from 0 (used by `bench/peers.py`).
+//!   (`-` for stdout): `{"hands": [{"line": 0, "ruleset": "hkma", "ns": 123.4,
+//!   "score_hand_ns": 80.1}, ...]}`, `line` counting corpus lines from 0, `ns`
+//!   the time of `score` and `score_hand_ns` (absent with
+//!   `FAAN_CORPUS_NO_SPLIT`) that of `score_hand` on the validated hand (used
+//!   by `bench/peers.py`).
 //! - `FAAN_CORPUS_NO_CRITERION=1`: stop after the per-hand tables.
 //! - `FAAN_CORPUS_NO_SPLIT=1`: skip the table that splits each hand's time
 //!   into `validate` and `score_hand`.
@@ -148,10 +151,13 @@ fn time_hand(r: &Ruleset, c: &Case, rounds: usize, batch_target: Duration) -> f6
 
 /// Medians across hands of the two halves of `score`: `validate` (parse and
 /// check the request) and `score_hand` (decompose, evaluate, choose, settle).
-fn split(cases: &[Case], rulesets: &[Arc<Ruleset>]) {
+///
+/// Returns each hand's `score_hand` time (for `FAAN_CORPUS_JSON`).
+fn split(cases: &[Case], rulesets: &[Arc<Ruleset>]) -> Vec<f64> {
     let rounds = 5;
     let batch = Duration::from_micros(20);
     let mut by: BTreeMap<&str, (Vec<f64>, Vec<f64>)> = BTreeMap::new();
+    let mut per_hand = Vec::with_capacity(cases.len());
     for (c, r) in cases.iter().zip(rulesets) {
         let allow = allowances(r);
         let v = time_calls(
@@ -172,6 +178,7 @@ fn split(cases: &[Case], rulesets: &[Arc<Ruleset>]) {
         let e = by.entry(c.ruleset.as_str()).or_default();
         e.0.push(v);
         e.1.push(s);
+        per_hand.push(s);
     }
     println!("\nWhere the time goes (median ns per hand; p99 in brackets):");
     println!("{:<18} {:>18} {:>18}", "ruleset", "validate", "score_hand");
@@ -187,6 +194,7 @@ fn split(cases: &[Case], rulesets: &[Arc<Ruleset>]) {
             percentile(&s, 99.0)
         );
     }
+    per_hand
 }
 
 /// Nearest-rank percentile of sorted values.
@@ -308,13 +316,23 @@ fn stream(cases: &[Case], rulesets: &[Arc<Ruleset>]) {
     }
 }
 
-fn write_json(path: &str, cases: &[Case], times: &[f64]) {
+fn write_json(path: &str, cases: &[Case], times: &[f64], score_hand: Option<&[f64]>) {
     let hands: Vec<Value> = cases
         .iter()
         .zip(times)
-        .map(|(c, &ns)| serde_json::json!({"line": c.line, "ruleset": c.ruleset, "ns": ns}))
+        .enumerate()
+        .map(|(i, (c, &ns))| {
+            let mut v = serde_json::json!({"line": c.line, "ruleset": c.ruleset, "ns": ns});
+            if let Some(sh) = score_hand {
+                v["score_hand_ns"] = sh[i].into();
+            }
+            v
+        })
         .collect();
-    let doc = serde_json::json!({ "unit": "ns per score() call", "hands": hands });
+    let doc = serde_json::json!({
+        "unit": "ns per call: `ns` of score() (validate + score_hand), `score_hand_ns` of score_hand() alone",
+        "hands": hands
+    });
     let text = serde_json::to_string(&doc).expect("json");
     if path == "-" {
         println!("{text}");
@@ -378,11 +396,11 @@ fn main() {
     let bench_mode = std::env::args().any(|a| a == "--bench");
     if bench_mode {
         let times = per_hand(&cases, &rulesets);
-        if std::env::var_os("FAAN_CORPUS_NO_SPLIT").is_none() {
-            split(&cases, &rulesets);
-        }
+        let score_hand_times = std::env::var_os("FAAN_CORPUS_NO_SPLIT")
+            .is_none()
+            .then(|| split(&cases, &rulesets));
         if let Ok(p) = std::env::var("FAAN_CORPUS_JSON") {
-            write_json(&p, &cases, &times);
+            write_json(&p, &cases, &times, score_hand_times.as_deref());
         }
         if std::env::var_os("FAAN_CORPUS_NO_CRITERION").is_some() {
             return;
