@@ -28,6 +28,8 @@
 //!   into `validate` and `score_hand`.
 //! - `FAAN_CORPUS_LOOP=N`: only score the whole corpus N times, untimed
 //!   (a driver for `valgrind --tool=callgrind` or `perf record`).
+//! - `FAAN_CORPUS_LOOP_CORE=N`: only call `score_hand` N times in a row on
+//!   each validated hand (warm, as the per-hand timing), for a profiler.
 //!
 //! Without `--bench` on the command line (`cargo test --benches`), it only
 //! checks the corpus and runs each criterion benchmark once.
@@ -390,6 +392,22 @@ fn main() {
         }
         let per = t.elapsed().as_nanos() as f64 / (f64::from(n) * cases.len() as f64);
         eprintln!("{n} passes, {per:.0} ns per hand (untimed driver mode)");
+        return;
+    }
+
+    if let Some(n) = std::env::var("FAAN_CORPUS_LOOP_CORE")
+        .ok()
+        .and_then(|s| s.parse::<u32>().ok())
+    {
+        let t = Instant::now();
+        for (c, r) in cases.iter().zip(&rulesets) {
+            let (h, cx) = validate(&c.hand, &c.context, allowances(r)).expect("checked");
+            for _ in 0..n {
+                black_box(score_hand(black_box(r), black_box(&h), black_box(&cx)).is_ok());
+            }
+        }
+        let per = t.elapsed().as_nanos() as f64 / (f64::from(n) * cases.len() as f64);
+        eprintln!("{n} calls per hand, {per:.0} ns per score_hand (untimed driver mode)");
         return;
     }
 

@@ -199,19 +199,27 @@ pub fn each_reading(
         by_discard,
         out: &mut out,
     };
-    for p in pair_candidates(&counts) {
+    // Bit i: tile kind i is held (concealed). Read from the hand, not the
+    // fresh local copy: reading a just-stored array at other offsets stalls.
+    let held = hand
+        .concealed_counts
+        .iter()
+        .enumerate()
+        .fold(0u64, |m, (i, &n)| m | (u64::from(n > 0) << i));
+    for p in pair_candidates(&hand.concealed_counts) {
         if counts[p] >= 2 {
             counts[p] -= 2;
             search.base.pair = Tile::from_index(p).expect("p < KINDS");
-            let held = (0..KINDS).fold(0u64, |m, i| m | (u64::from(counts[i] > 0) << i));
-            search.sets(&mut counts, held, declared);
+            let rest = held & !(u64::from(counts[p] == 0) << p);
+            search.sets(&mut counts, rest, declared);
             counts[p] += 2;
         }
     }
 
     if hand.melds.is_empty() && hand.concealed_len == 14 {
         let c = &hand.concealed_counts;
-        if special.seven_pairs && c.iter().all(|&n| n == 0 || n == 2) {
+        let kinds = held.count_ones();
+        if special.seven_pairs && kinds == 7 && c.iter().all(|&n| n == 0 || n == 2) {
             let mut r = Reading::blank(Form::SevenPairs);
             let mut k = 0;
             for (i, &n) in c.iter().enumerate() {
@@ -223,20 +231,29 @@ pub fn each_reading(
             r.win = WinPlace::Pair;
             out(r);
         }
-        if special.thirteen_orphans {
-            let orphan = |i: usize| Tile::from_index(i).is_some_and(|t| t.is_orphan());
-            let complete = (0..KINDS).all(|i| if orphan(i) { c[i] >= 1 } else { c[i] == 0 });
-            if complete {
-                if let Some(d) = (0..KINDS).find(|&i| c[i] == 2) {
-                    let mut r = Reading::blank(Form::ThirteenOrphans);
-                    r.pair = Tile::from_index(d).expect("d < KINDS");
-                    r.win = WinPlace::Pair;
-                    out(r);
-                }
+        if special.thirteen_orphans && held == ORPHANS {
+            if let Some(d) = (0..KINDS).find(|&i| c[i] == 2) {
+                let mut r = Reading::blank(Form::ThirteenOrphans);
+                r.pair = Tile::from_index(d).expect("d < KINDS");
+                r.win = WinPlace::Pair;
+                out(r);
             }
         }
     }
 }
+
+/// Bit i set for each terminal and honour kind (the thirteen orphans).
+const ORPHANS: u64 = {
+    let mut m = 0u64;
+    let mut i = 0;
+    while i < KINDS {
+        if i >= 27 || i % 9 == 0 || i % 9 == 8 {
+            m |= 1 << i;
+        }
+        i += 1;
+    }
+    m
+};
 
 /// The tile kinds that can be the pair of a standard reading of `counts`.
 ///
@@ -260,7 +277,8 @@ fn pair_candidates(counts: &Counts) -> std::iter::StepBy<std::ops::Range<usize>>
     }
     let mut pair_suit = None;
     for (s, suit) in counts[..27].chunks_exact(9).enumerate() {
-        match suit.iter().map(|&n| u32::from(n)).sum::<u32>() % 3 {
+        // At most 4 of each of 9 kinds: the sum fits a u8.
+        match suit.iter().sum::<u8>() % 3 {
             0 => {}
             2 if pair_suit.is_none() && honour_pair.is_none() => pair_suit = Some(s),
             _ => return none,

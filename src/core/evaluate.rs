@@ -79,6 +79,19 @@ pub struct ScoredReading {
     pub limit_hand: bool,
 }
 
+impl ScoredReading {
+    /// `reading` with no lines yet and zero totals.
+    pub fn blank(reading: Reading) -> Self {
+        ScoredReading {
+            reading,
+            lines: Lines::new(),
+            raw_faan: 0,
+            total_faan: 0,
+            limit_hand: false,
+        }
+    }
+}
+
 /// The full result of scoring a hand.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Score {
@@ -175,13 +188,14 @@ pub fn score_hand(ruleset: &Ruleset, hand: &Hand, ctx: &Context) -> Result<Score
     let mut chosen = 0;
     // Each reading is scored as the decomposer finds it (no list of readings).
     each_reading(hand, ctx.win_by, ctx.flower_win, special, |r| {
-        let s = evaluate(ruleset, &r, &facts, ctx);
-        if let Some(best) = scored.get(chosen) {
-            if (s.total_faan, s.raw_faan) > (best.total_faan, best.raw_faan) {
-                chosen = scored.len();
-            }
+        // Filled in place: a scored reading is a few hundred bytes.
+        scored.push(ScoredReading::blank(r));
+        let last = scored.len() - 1;
+        evaluate_into(ruleset, &facts, ctx, &mut scored[last]);
+        let (s, best) = (&scored[last], &scored[chosen]);
+        if (s.total_faan, s.raw_faan) > (best.total_faan, best.raw_faan) {
+            chosen = last;
         }
-        scored.push(s);
     });
     if scored.is_empty() {
         return Err(not_winning(hand));
@@ -208,6 +222,14 @@ pub fn score_hand(ruleset: &Ruleset, hand: &Hand, ctx: &Context) -> Result<Score
 
 /// The lines and totals of one reading.
 pub fn evaluate(ruleset: &Ruleset, r: &Reading, facts: &Facts, ctx: &Context) -> ScoredReading {
+    let mut s = ScoredReading::blank(*r);
+    evaluate_into(ruleset, facts, ctx, &mut s);
+    s
+}
+
+/// Fills the lines and totals of `out` (a [`ScoredReading::blank`]) for its reading.
+fn evaluate_into(ruleset: &Ruleset, facts: &Facts, ctx: &Context, out: &mut ScoredReading) {
+    let r = &out.reading;
     let shape = Shape::new(r);
     let held = count_all(&shape, facts, ctx, &ruleset.conditions);
     // Patterns this ruleset scores that hold, minus those another holding pattern contains.
@@ -225,7 +247,7 @@ pub fn evaluate(ruleset: &Ruleset, r: &Reading, facts: &Facts, ctx: &Context) ->
         }
     }
     let scoring = holding & !suppressed;
-    let mut lines = Lines::new();
+    let lines = &mut out.lines;
     let limits = scoring & ruleset.limits;
     if limits != 0 {
         let mut total = 0;
@@ -240,13 +262,10 @@ pub fn evaluate(ruleset: &Ruleset, r: &Reading, facts: &Facts, ctx: &Context) ->
                 });
             }
         }
-        return ScoredReading {
-            reading: *r,
-            lines,
-            raw_faan: total,
-            total_faan: total,
-            limit_hand: true,
-        };
+        out.raw_faan = total;
+        out.total_faan = total;
+        out.limit_hand = true;
+        return;
     }
     let mut raw = 0u32;
     for id in bits(scoring) {
@@ -271,13 +290,9 @@ pub fn evaluate(ruleset: &Ruleset, r: &Reading, facts: &Facts, ctx: &Context) ->
             raw = v;
         }
     }
-    ScoredReading {
-        reading: *r,
-        lines,
-        raw_faan: raw,
-        total_faan: raw.min(ruleset.limit),
-        limit_hand: false,
-    }
+    out.raw_faan = raw;
+    out.total_faan = raw.min(ruleset.limit);
+    out.limit_hand = false;
 }
 
 /// The pattern ids in a set, in id (contract) order.

@@ -10,7 +10,7 @@
 //! the difference is a per-ruleset [`Conditions`] switch.
 
 use super::decompose::{Form, Reading};
-use super::hand::{Context, Hand, Replacement, WinBy};
+use super::hand::{Context, Hand, MeldKind, Replacement, WinBy};
 use super::tile::{Counts, Suit, Tile};
 use std::fmt;
 use std::str::FromStr;
@@ -154,11 +154,19 @@ impl Default for Conditions {
     }
 }
 
+/// Bit i set for the terminals (1 and 9 of each suit).
+const TERMINALS: u64 = (1 | 1 << 8) * (1 | 1 << 9 | 1 << 18);
+/// Bit i set for the simples (2 to 8 of each suit).
+const SIMPLES: u64 = 0b0_1111_1110 * (1 | 1 << 9 | 1 << 18);
+
 /// Facts about the hand that every reading shares, computed once.
 #[derive(Clone, Copy, Debug)]
 pub struct Facts {
-    /// Every tile, concealed and declared.
-    pub all: Counts,
+    /// Bit i set: tile kind i is in the hand (concealed or declared).
+    pub kinds: u64,
+    /// The concealed tiles are 1112345678999 plus one of a single suit and
+    /// nothing is declared.
+    pub nine_gates: bool,
     /// Bit 0 m, 1 p, 2 s: numbered suits present.
     pub suits: u8,
     pub honors: bool,
@@ -178,23 +186,33 @@ pub struct Facts {
 
 impl Facts {
     pub fn new(hand: &Hand, ctx: &Context, bonus_tiles: bool) -> Facts {
-        let all = hand.all_counts();
-        let mut suits = 0u8;
-        let (mut terminals, mut simples) = (false, false);
-        for (s, suit) in all[..27].chunks_exact(9).enumerate() {
-            if suit.iter().any(|&n| n > 0) {
-                suits |= 1 << s;
-                terminals |= suit[0] > 0 || suit[8] > 0;
-                simples |= suit[1..8].iter().any(|&n| n > 0);
-            }
+        let mut kinds = hand
+            .concealed_counts
+            .iter()
+            .enumerate()
+            .fold(0u64, |m, (i, &n)| m | (u64::from(n > 0) << i));
+        for m in &hand.melds {
+            let run = if m.kind == MeldKind::Chow { 0b111 } else { 0b1 };
+            kinds |= run << m.tile.index();
         }
-        let honors = all[27..].iter().any(|&n| n > 0);
+        let mut suits = 0u8;
+        for s in 0..3 {
+            suits |= u8::from((kinds >> (9 * s)) & 0x1ff != 0) << s;
+        }
+        let terminals = kinds & TERMINALS != 0;
+        let simples = kinds & SIMPLES != 0;
+        let honors = kinds >> 27 != 0;
+        let nine_gates = hand.melds.is_empty()
+            && suits.count_ones() == 1
+            && !honors
+            && nine_gates(&hand.concealed_counts);
         let seat = ctx.seat_wind.index();
         let flowers = hand.flowers;
         let seat_flowers = ((flowers >> seat) & 1) + ((flowers >> (seat + 4)) & 1);
         let flower_sets = u8::from(flowers & 0x0f == 0x0f) + u8::from(flowers & 0xf0 == 0xf0);
         Facts {
-            all,
+            kinds,
+            nine_gates,
             suits,
             honors,
             terminals,
@@ -329,8 +347,7 @@ pub fn count_all(shape: &Shape<'_>, f: &Facts, ctx: &Context, cond: &Conditions)
         && shape.concealed_pungs == 4
         && (!cond.self_draw_only || ctx.win_by == WinBy::SelfDraw));
     c[P::AllKongs.index()] = b(standard && shape.kongs == 4);
-    c[P::NineGates.index()] =
-        b(standard && f.melds == 0 && f.one_suit() && !f.honors && nine_gates(&f.all));
+    c[P::NineGates.index()] = b(standard && f.nine_gates);
     c[P::ThirteenOrphans.index()] = b(r.form == Form::ThirteenOrphans);
     c[P::HeavenlyHand.index()] = b(ctx.heavenly);
     c[P::EarthlyHand.index()] = b(ctx.earthly);
@@ -357,7 +374,7 @@ fn colour_dragon(shape: &Shape<'_>, f: &Facts, suit: Suit, dragon: Tile, cond: &
         return 0;
     }
     // Honours present must all be that dragon.
-    let honors_ok = (27..34).all(|i| f.all[i] == 0 || i == dragon.index());
+    let honors_ok = (f.kinds >> 27) & !(1 << (dragon.index() - 27)) == 0;
     let pungs_ok = !cond.all_pungs || shape.pungs == 4;
     u8::from(honors_ok && shape.pung_of(dragon) && pungs_ok)
 }
@@ -365,6 +382,16 @@ fn colour_dragon(shape: &Shape<'_>, f: &Facts, suit: Suit, dragon: Tile, cond: &
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn terminal_and_simple_masks() {
+        for i in 0..27 {
+            let t = Tile::from_index(i).unwrap();
+            assert_eq!(TERMINALS >> i & 1 == 1, t.is_terminal(), "{t}");
+            assert_eq!(SIMPLES >> i & 1 == 1, !t.is_terminal(), "{t}");
+        }
+        assert_eq!((TERMINALS | SIMPLES) >> 27, 0, "no honours");
+    }
 
     #[test]
     fn ids_round_trip() {

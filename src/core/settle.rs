@@ -19,6 +19,7 @@ pub const fn share(base: u64, eighths: u32) -> i64 {
 }
 
 /// Payments for a win worth `base` points (ignores the minimum: callers zero a hand below it).
+#[inline]
 pub fn settle(ruleset: &Ruleset, ctx: &Context, base: u64) -> Payments {
     let p = &ruleset.payment;
     let winner = ctx.seat_wind;
@@ -77,6 +78,7 @@ pub fn false_win(ruleset: &Ruleset, offender: Wind) -> Payments {
 }
 
 /// Payments in US cents where the ruleset has a rate (the winner's share balances rounding).
+#[inline]
 pub fn money(ruleset: &Ruleset, pay: &Payments) -> Option<[i64; 4]> {
     let m = ruleset.money?;
     let rate = i128::from(m.cents_per_100_chips);
