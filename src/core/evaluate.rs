@@ -233,13 +233,7 @@ fn evaluate_into(ruleset: &Ruleset, facts: &Facts, ctx: &Context, out: &mut Scor
     let shape = Shape::new(r);
     let held = count_all(&shape, facts, ctx, &ruleset.conditions);
     // Patterns this ruleset scores that hold, minus those another holding pattern contains.
-    let mut holding: PatternSet = 0;
-    for (i, &n) in held.iter().enumerate() {
-        if n > 0 {
-            holding |= 1 << i;
-        }
-    }
-    holding &= ruleset.enabled;
+    let holding: PatternSet = held.set & ruleset.enabled;
     let mut suppressed: PatternSet = 0;
     for id in bits(holding) {
         if let Some(p) = ruleset.pattern(id) {
@@ -270,7 +264,7 @@ fn evaluate_into(ruleset: &Ruleset, facts: &Facts, ctx: &Context, out: &mut Scor
     let mut raw = 0u32;
     for id in bits(scoring) {
         if let Some(Value::Faan(v)) = ruleset.pattern(id).map(|p| p.value) {
-            for _ in 0..held[id.index()] {
+            for _ in 0..held.counts[id.index()] {
                 lines.push(Line {
                     pattern: id,
                     faan: v,

@@ -282,79 +282,136 @@ impl<'a> Shape<'a> {
 
 /// How many times `id` holds for the reading of `shape`.
 pub fn count(id: PatternId, shape: &Shape<'_>, f: &Facts, ctx: &Context, cond: &Conditions) -> u8 {
-    count_all(shape, f, ctx, cond)[id.index()]
+    count_all(shape, f, ctx, cond).counts[id.index()]
+}
+
+/// How many times each pattern holds, and the set of those that hold.
+#[derive(Clone, Copy, Debug)]
+pub struct Held {
+    /// By id index.
+    pub counts: [u8; PATTERNS],
+    /// Bit i set when `counts[i] > 0` (built as the counts are, not read back).
+    pub set: PatternSet,
+}
+
+impl Held {
+    fn put(&mut self, id: PatternId, n: u8) {
+        self.counts[id.index()] = n;
+        self.set |= PatternSet::from(n > 0) << id.index();
+    }
 }
 
 /// How many times every pattern holds for the reading of `shape`, by id index.
 ///
 /// `cond` holds every pattern's conditions at once (each condition belongs
 /// to one pattern), so one straight pass serves the whole ruleset.
-pub fn count_all(shape: &Shape<'_>, f: &Facts, ctx: &Context, cond: &Conditions) -> [u8; PATTERNS] {
+pub fn count_all(shape: &Shape<'_>, f: &Facts, ctx: &Context, cond: &Conditions) -> Held {
     use PatternId as P;
-    let mut c = [0u8; PATTERNS];
+    let mut c = Held {
+        counts: [0u8; PATTERNS],
+        set: 0,
+    };
     let b = |x: bool| u8::from(x);
     let r = shape.reading;
     if f.bonus_tiles {
-        c[P::EightFlowers.index()] = b(f.flowers == 0xff);
-        c[P::SeatFlower.index()] = f.seat_flowers;
-        c[P::FlowerSet.index()] = f.flower_sets;
+        c.put(P::EightFlowers, b(f.flowers == 0xff));
+        c.put(P::SeatFlower, f.seat_flowers);
+        c.put(P::FlowerSet, f.flower_sets);
     }
     if r.form == Form::FlowerWin {
         // A flower win scores its bonus tiles and nothing from the wall tiles.
         if f.bonus_tiles {
-            c[P::SevenFlowers.index()] = b(f.flowers.count_ones() == 7);
+            c.put(P::SevenFlowers, b(f.flowers.count_ones() == 7));
         }
         return c;
     }
     let standard = shape.standard;
     let value_pair =
         r.pair.is_dragon() || r.pair == ctx.seat_wind.tile() || r.pair == ctx.round_wind.tile();
-    c[P::AllChows.index()] =
-        b(standard && shape.pungs == 0 && (cond.pair_may_be_value_tile || !value_pair));
-    c[P::SelfDraw.index()] = b(ctx.win_by == WinBy::SelfDraw);
-    c[P::ConcealedHand.index()] = b(!f.claimed
-        && (cond.allow_concealed_kong || f.kongs == 0)
-        && !(cond.only_without_flowers && f.bonus_tiles));
-    c[P::DragonPung.index()] = shape.dragon_pungs;
-    c[P::SeatWind.index()] = b(shape.pung_of(ctx.seat_wind.tile()));
-    c[P::RoundWind.index()] = b(shape.pung_of(ctx.round_wind.tile()));
-    c[P::NoFlowers.index()] = b(f.bonus_tiles && f.flowers == 0);
-    c[P::ReplacementTile.index()] = b(match ctx.replacement {
-        Replacement::None => false,
-        Replacement::Kong => true,
-        Replacement::Flower => cond.on_flower_replacement,
-    });
-    c[P::RobbingKong.index()] = b(ctx.win_by == WinBy::RobbingKong);
-    c[P::LastTile.index()] = b(ctx.last_tile
-        && match ctx.win_by {
-            WinBy::SelfDraw => true,
-            WinBy::Discard => cond.on_discard,
-            WinBy::RobbingKong => false,
-        });
-    c[P::DoubleKong.index()] = b(ctx.double_kong);
-    c[P::AllPungs.index()] = b(standard && shape.pungs == 4);
-    c[P::MixedOneSuit.index()] = b(f.one_suit() && f.honors);
-    c[P::PureOneSuit.index()] = b(f.one_suit() && !f.honors);
-    c[P::MixedTerminals.index()] = b(standard && !f.simples && f.terminals && f.honors);
-    c[P::SevenPairs.index()] = b(r.form == Form::SevenPairs);
-    c[P::SmallThreeDragons.index()] = b(shape.dragon_pungs == 2 && standard && r.pair.is_dragon());
-    c[P::BigThreeDragons.index()] = b(shape.dragon_pungs == 3);
-    c[P::SmallFourWinds.index()] = b(shape.wind_pungs == 3 && standard && r.pair.is_wind());
-    c[P::BigFourWinds.index()] = b(shape.wind_pungs == 4);
-    c[P::AllHonors.index()] = b(f.suits == 0 && r.form != Form::ThirteenOrphans);
-    c[P::AllTerminals.index()] = b(!f.honors && !f.simples && r.form != Form::ThirteenOrphans);
-    c[P::FourConcealedPungs.index()] = b(standard
-        && shape.concealed_pungs == 4
-        && (!cond.self_draw_only || ctx.win_by == WinBy::SelfDraw));
-    c[P::AllKongs.index()] = b(standard && shape.kongs == 4);
-    c[P::NineGates.index()] = b(standard && f.nine_gates);
-    c[P::ThirteenOrphans.index()] = b(r.form == Form::ThirteenOrphans);
-    c[P::HeavenlyHand.index()] = b(ctx.heavenly);
-    c[P::EarthlyHand.index()] = b(ctx.earthly);
+    c.put(
+        P::AllChows,
+        b(standard && shape.pungs == 0 && (cond.pair_may_be_value_tile || !value_pair)),
+    );
+    c.put(P::SelfDraw, b(ctx.win_by == WinBy::SelfDraw));
+    c.put(
+        P::ConcealedHand,
+        b(!f.claimed
+            && (cond.allow_concealed_kong || f.kongs == 0)
+            && !(cond.only_without_flowers && f.bonus_tiles)),
+    );
+    c.put(P::DragonPung, shape.dragon_pungs);
+    c.put(P::SeatWind, b(shape.pung_of(ctx.seat_wind.tile())));
+    c.put(P::RoundWind, b(shape.pung_of(ctx.round_wind.tile())));
+    c.put(P::NoFlowers, b(f.bonus_tiles && f.flowers == 0));
+    c.put(
+        P::ReplacementTile,
+        b(match ctx.replacement {
+            Replacement::None => false,
+            Replacement::Kong => true,
+            Replacement::Flower => cond.on_flower_replacement,
+        }),
+    );
+    c.put(P::RobbingKong, b(ctx.win_by == WinBy::RobbingKong));
+    c.put(
+        P::LastTile,
+        b(ctx.last_tile
+            && match ctx.win_by {
+                WinBy::SelfDraw => true,
+                WinBy::Discard => cond.on_discard,
+                WinBy::RobbingKong => false,
+            }),
+    );
+    c.put(P::DoubleKong, b(ctx.double_kong));
+    c.put(P::AllPungs, b(standard && shape.pungs == 4));
+    c.put(P::MixedOneSuit, b(f.one_suit() && f.honors));
+    c.put(P::PureOneSuit, b(f.one_suit() && !f.honors));
+    c.put(
+        P::MixedTerminals,
+        b(standard && !f.simples && f.terminals && f.honors),
+    );
+    c.put(P::SevenPairs, b(r.form == Form::SevenPairs));
+    c.put(
+        P::SmallThreeDragons,
+        b(shape.dragon_pungs == 2 && standard && r.pair.is_dragon()),
+    );
+    c.put(P::BigThreeDragons, b(shape.dragon_pungs == 3));
+    c.put(
+        P::SmallFourWinds,
+        b(shape.wind_pungs == 3 && standard && r.pair.is_wind()),
+    );
+    c.put(P::BigFourWinds, b(shape.wind_pungs == 4));
+    c.put(
+        P::AllHonors,
+        b(f.suits == 0 && r.form != Form::ThirteenOrphans),
+    );
+    c.put(
+        P::AllTerminals,
+        b(!f.honors && !f.simples && r.form != Form::ThirteenOrphans),
+    );
+    c.put(
+        P::FourConcealedPungs,
+        b(standard
+            && shape.concealed_pungs == 4
+            && (!cond.self_draw_only || ctx.win_by == WinBy::SelfDraw)),
+    );
+    c.put(P::AllKongs, b(standard && shape.kongs == 4));
+    c.put(P::NineGates, b(standard && f.nine_gates));
+    c.put(P::ThirteenOrphans, b(r.form == Form::ThirteenOrphans));
+    c.put(P::HeavenlyHand, b(ctx.heavenly));
+    c.put(P::EarthlyHand, b(ctx.earthly));
     if shape.honor_pungs & 0b111_0000 != 0 && f.suits.count_ones() == 1 {
-        c[P::JadeDragon.index()] = colour_dragon(shape, f, Suit::Sou, Tile::GREEN, cond);
-        c[P::RubyDragon.index()] = colour_dragon(shape, f, Suit::Man, Tile::RED, cond);
-        c[P::PearlDragon.index()] = colour_dragon(shape, f, Suit::Pin, Tile::WHITE, cond);
+        c.put(
+            P::JadeDragon,
+            colour_dragon(shape, f, Suit::Sou, Tile::GREEN, cond),
+        );
+        c.put(
+            P::RubyDragon,
+            colour_dragon(shape, f, Suit::Man, Tile::RED, cond),
+        );
+        c.put(
+            P::PearlDragon,
+            colour_dragon(shape, f, Suit::Pin, Tile::WHITE, cond),
+        );
     }
     c
 }
