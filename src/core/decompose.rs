@@ -123,7 +123,7 @@ const NO_SET: Set = Set {
 };
 
 impl Reading {
-    fn blank(form: Form) -> Self {
+    pub(crate) const fn blank(form: Form) -> Self {
         Reading {
             form,
             sets: [NO_SET; 4],
@@ -153,8 +153,48 @@ pub struct Special {
 /// Every reading of a validated hand (an empty vector: not a winning hand).
 pub fn readings(hand: &Hand, win_by: WinBy, flower_win: bool, special: Special) -> Vec<Reading> {
     let mut out = Vec::with_capacity(8);
-    each_reading(hand, win_by, flower_win, special, |r| out.push(r));
+    each_reading(hand, win_by, flower_win, special, |p| out.push(p.reading()));
     out
+}
+
+/// One reading as the decomposer finds it: a partition of the hand and
+/// where the winning tile sits in it.
+///
+/// The consumer copies `base` to where it keeps readings and then applies
+/// the placement ([`Placed::apply`]): a reading copied whole just after a
+/// few of its bytes were written stalls the processor's store forwarding.
+#[derive(Clone, Copy, Debug)]
+pub struct Placed<'a> {
+    pub base: &'a Reading,
+    pub win: WinPlace,
+    /// A concealed pung completed by the discard: it counts as exposed.
+    pub opened: Option<u8>,
+}
+
+impl Placed<'_> {
+    /// Sets the placement on a copy of `base`.
+    pub fn apply(&self, r: &mut Reading) {
+        r.win = self.win;
+        if let Some(i) = self.opened {
+            r.sets[usize::from(i)].concealed = false;
+        }
+    }
+
+    /// The reading itself.
+    pub fn reading(&self) -> Reading {
+        let mut r = *self.base;
+        self.apply(&mut r);
+        r
+    }
+}
+
+/// A special-form reading, complete as it is.
+fn whole(r: &Reading) -> Placed<'_> {
+    Placed {
+        base: r,
+        win: r.win,
+        opened: None,
+    }
 }
 
 /// Hands every reading of a validated hand to `out`, in the order of [`readings`].
@@ -163,11 +203,11 @@ pub fn each_reading(
     win_by: WinBy,
     flower_win: bool,
     special: Special,
-    mut out: impl FnMut(Reading),
+    mut out: impl FnMut(Placed<'_>),
 ) {
     if flower_win {
         if special.flower_win {
-            out(Reading::blank(Form::FlowerWin));
+            out(whole(&Reading::blank(Form::FlowerWin)));
         }
         return;
     }
@@ -229,14 +269,14 @@ pub fn each_reading(
                 }
             }
             r.win = WinPlace::Pair;
-            out(r);
+            out(whole(&r));
         }
         if special.thirteen_orphans && held == ORPHANS {
             if let Some(d) = (0..KINDS).find(|&i| c[i] == 2) {
                 let mut r = Reading::blank(Form::ThirteenOrphans);
                 r.pair = Tile::from_index(d).expect("d < KINDS");
                 r.win = WinPlace::Pair;
-                out(r);
+                out(whole(&r));
             }
         }
     }
@@ -297,7 +337,7 @@ fn pair_candidates(counts: &Counts) -> std::iter::StepBy<std::ops::Range<usize>>
     }
 }
 
-struct Search<'a, F: FnMut(Reading)> {
+struct Search<'a, F: FnMut(Placed<'_>)> {
     base: Reading,
     declared: usize,
     win: Tile,
@@ -305,7 +345,7 @@ struct Search<'a, F: FnMut(Reading)> {
     out: &'a mut F,
 }
 
-impl<F: FnMut(Reading)> Search<'_, F> {
+impl<F: FnMut(Placed<'_>)> Search<'_, F> {
     /// Fills `base.sets[n..4]` from `counts`; bit `i` of `held` is set when
     /// `counts[i] > 0`.
     ///
@@ -374,18 +414,19 @@ impl<F: FnMut(Reading)> Search<'_, F> {
             if s.contains(self.win) && !seen[..k].contains(&Some((s.kind, s.tile))) {
                 seen[k] = Some((s.kind, s.tile));
                 k += 1;
-                let mut r = self.base;
-                if self.by_discard && s.kind == SetKind::Pung {
-                    r.sets[i].concealed = false;
-                }
-                r.win = WinPlace::Set(i as u8);
-                (self.out)(r);
+                (self.out)(Placed {
+                    base: &self.base,
+                    win: WinPlace::Set(i as u8),
+                    opened: (self.by_discard && s.kind == SetKind::Pung).then_some(i as u8),
+                });
             }
         }
         if self.base.pair == self.win {
-            let mut r = self.base;
-            r.win = WinPlace::Pair;
-            (self.out)(r);
+            (self.out)(Placed {
+                base: &self.base,
+                win: WinPlace::Pair,
+                opened: None,
+            });
         }
     }
 }

@@ -8,7 +8,7 @@
 //! totals are capped at the limit. The chosen reading has the highest capped
 //! total, then the highest raw total, then comes first.
 
-use super::decompose::{each_reading, Reading, Special};
+use super::decompose::{each_reading, Form, Reading, Special};
 use super::hand::{validate, Allowances, Context, ContextSpec, FieldError, Hand, HandSpec};
 use super::pattern::{count_all, Facts, PatternId, PatternSet, Shape};
 use super::ruleset::{HouseRules, Ruleset, Value};
@@ -41,7 +41,7 @@ impl Lines {
         limit: false,
     };
 
-    fn new() -> Self {
+    const fn new() -> Self {
         Lines {
             buf: [Self::EMPTY; MAX_LINES],
             len: 0,
@@ -80,8 +80,11 @@ pub struct ScoredReading {
 }
 
 impl ScoredReading {
+    /// A placeholder to fill in place.
+    const EMPTY: ScoredReading = ScoredReading::blank(Reading::blank(Form::Standard));
+
     /// `reading` with no lines yet and zero totals.
-    pub fn blank(reading: Reading) -> Self {
+    pub const fn blank(reading: Reading) -> Self {
         ScoredReading {
             reading,
             lines: Lines::new(),
@@ -187,10 +190,12 @@ pub fn score_hand(ruleset: &Ruleset, hand: &Hand, ctx: &Context) -> Result<Score
     let mut scored: Vec<ScoredReading> = Vec::with_capacity(2);
     let mut chosen = 0;
     // Each reading is scored as the decomposer finds it (no list of readings).
-    each_reading(hand, ctx.win_by, ctx.flower_win, special, |r| {
+    each_reading(hand, ctx.win_by, ctx.flower_win, special, |p| {
         // Filled in place: a scored reading is a few hundred bytes.
-        scored.push(ScoredReading::blank(r));
+        scored.push(ScoredReading::EMPTY);
         let last = scored.len() - 1;
+        scored[last].reading = *p.base;
+        p.apply(&mut scored[last].reading);
         evaluate_into(ruleset, &facts, ctx, &mut scored[last]);
         let (s, best) = (&scored[last], &scored[chosen]);
         if (s.total_faan, s.raw_faan) > (best.total_faan, best.raw_faan) {
