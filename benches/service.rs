@@ -4,7 +4,10 @@
 //!
 //! `cargo bench --bench service` times, as a pass over the corpus (time per
 //! hand = total / count):
-//! - `parse`: the body to a `ScoreRequest` (`parse_json`);
+//! - `parse`: the body to a `ScoreRequest` with serde (`parse_json`, the
+//!   general reader with error pointers);
+//! - `parse_quick`: the same with the handler's reader (`parse_score_request`:
+//!   the fast reader for the plain shape, serde otherwise);
 //! - `miss`: parse, resolve the ruleset, validate, key, score, render the
 //!   JSON body (a cache of size 0);
 //! - `hit`: the same with every hand already cached (what another tile
@@ -19,7 +22,7 @@ use criterion::{black_box, Criterion, Throughput};
 use faan::core::Registry;
 use faan::http::cache::ScoreCache;
 use faan::http::dto::ScoreRequest;
-use faan::http::handlers::{parse_json, score_body};
+use faan::http::handlers::{parse_json, parse_score_request, score_body};
 use faan::http::metrics::Metrics;
 use faan::http::{AppState, Limits};
 use std::sync::atomic::AtomicBool;
@@ -43,7 +46,7 @@ fn state(cache_size: u64) -> AppState {
 }
 
 fn respond(state: &AppState, body: &[u8]) -> usize {
-    let r: ScoreRequest = parse_json(body).expect("corpus bodies parse");
+    let r = parse_score_request(state, body).expect("corpus bodies parse");
     let (bytes, _) = score_body(
         state,
         &r.ruleset,
@@ -82,6 +85,14 @@ fn main() {
         bytes / bodies.len()
     );
 
+    println!(
+        "{} of {} bodies read by the fast reader (the rest by serde)",
+        bodies
+            .iter()
+            .filter(|b| faan::http::quick::score_request(b).is_some())
+            .count(),
+        bodies.len()
+    );
     let mut c = Criterion::default().configure_from_args();
     let mut g = c.benchmark_group("service");
     g.throughput(Throughput::Elements(bodies.len() as u64));
@@ -89,6 +100,13 @@ fn main() {
         b.iter(|| {
             for body in &bodies {
                 black_box(parse_json::<ScoreRequest>(black_box(body)).is_ok());
+            }
+        })
+    });
+    g.bench_function("parse_quick", |b| {
+        b.iter(|| {
+            for body in &bodies {
+                black_box(parse_score_request(&miss, black_box(body)).is_ok());
             }
         })
     });

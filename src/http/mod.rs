@@ -8,6 +8,7 @@ pub mod error;
 pub mod handlers;
 pub mod metrics;
 pub mod openapi;
+pub mod quick;
 pub mod render;
 // The calculator page (`web/`); named apart from `actix_web::web` used below.
 #[path = "web.rs"]
