@@ -5,7 +5,7 @@
 //! cargo run --release --example replay -- TARGET FILE_OR_DIR...   # replay inputs
 //! cargo run --release --example replay -- TARGET --random SECONDS [SEED]
 //! ```
-//! TARGET is `mpsz` or `score_core`. A panic is reported with the input's
+//! TARGET is `mpsz`, `score_core` or `score_json`. A panic is reported with the input's
 //! path and the process exits 1 after all inputs are run.
 
 use std::panic;
@@ -16,8 +16,9 @@ fn target(name: &str) -> fn(&[u8]) {
     match name {
         "mpsz" => faan_fuzz::mpsz,
         "score_core" => faan_fuzz::score_core,
+        "score_json" => faan_fuzz::score_json,
         other => {
-            eprintln!("unknown target {other}: mpsz or score_core");
+            eprintln!("unknown target {other}: mpsz, score_core or score_json");
             std::process::exit(2)
         }
     }

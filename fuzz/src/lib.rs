@@ -340,3 +340,59 @@ pub fn score_core(data: &[u8]) {
         }
     }
 }
+
+/// `score_json`: arbitrary bytes as a `POST /v1/score` body, the way the
+/// handler reads, checks, scores and writes it: the fast reader
+/// (`http::quick`) must agree with serde wherever it answers; a request
+/// that scores must keep the invariants, and its body written straight
+/// from the core (`http::render`) must be valid JSON equal byte for byte to
+/// serde's rendering of the schema type.
+pub fn score_json(data: &[u8]) {
+    use faan::core::hand::validate;
+    use faan::core::evaluate::{allowances, score_hand};
+    use faan::http::cache::{hex, key_hash};
+    use faan::http::dto::{house_rules, ScoreRequest, ScoreResponse};
+    use faan::http::handlers::parse_json;
+
+    let by_serde = parse_json::<ScoreRequest>(data);
+    if let Some(quick) = faan::http::quick::score_request(data) {
+        let serde = by_serde
+            .as_ref()
+            .unwrap_or_else(|e| panic!("the fast reader read what serde refuses: {:?}", e.problem()));
+        assert_eq!(format!("{quick:?}"), format!("{serde:?}"), "the readers disagree");
+    }
+    let Ok(req) = by_serde else { return };
+    let Some(base) = registry().get(&req.ruleset) else {
+        return;
+    };
+    let house = house_rules(&req.house_rules);
+    let applied;
+    let ruleset: &Ruleset = if house.is_empty() {
+        base
+    } else {
+        match base.with_house_rules(&house) {
+            Ok(r) => {
+                applied = r;
+                &applied
+            }
+            Err(_) => return,
+        }
+    };
+    let Ok((hand, ctx)) = validate(&req.hand.to_core(), &req.context.to_core(), allowances(ruleset))
+    else {
+        return;
+    };
+    let Ok(s) = score_hand(ruleset, &hand, &ctx) else {
+        return;
+    };
+    check_score(&s, "score_json");
+    let key = key_hash(base, &house, &hand, &ctx);
+    let direct = faan::http::render::score_json(&req.ruleset, ruleset, &ctx, &s, &key);
+    let schema = ScoreResponse::new(&req.ruleset, ruleset, &ctx, &s, hex(&key));
+    let by_serde = serde_json::to_vec(&schema).expect("a score serialises");
+    assert_eq!(
+        String::from_utf8_lossy(&direct),
+        String::from_utf8_lossy(&by_serde),
+        "the direct body differs from serde's"
+    );
+}
