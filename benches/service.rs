@@ -22,7 +22,7 @@ use criterion::{black_box, Criterion, Throughput};
 use faan::core::Registry;
 use faan::http::cache::ScoreCache;
 use faan::http::dto::ScoreRequest;
-use faan::http::handlers::{parse_json, parse_score_request, score_body};
+use faan::http::handlers::{parse_json, parse_score_request, score_request_body};
 use faan::http::metrics::Metrics;
 use faan::http::{AppState, Limits};
 use std::sync::atomic::AtomicBool;
@@ -47,15 +47,7 @@ fn state(cache_size: u64) -> AppState {
 
 fn respond(state: &AppState, body: &[u8]) -> usize {
     let r = parse_score_request(state, body).expect("corpus bodies parse");
-    let (bytes, _) = score_body(
-        state,
-        &r.ruleset,
-        "/ruleset",
-        &r.house_rules,
-        &r.hand.into_core(),
-        &r.context.to_core(),
-    )
-    .expect("corpus bodies score");
+    let (bytes, _) = score_request_body(state, r).expect("corpus bodies score");
     bytes.len()
 }
 
@@ -128,15 +120,7 @@ fn main() {
     for body in &bodies {
         let b = actix_web::web::Bytes::copy_from_slice(body);
         let r: ScoreRequest = parse_json(body).unwrap();
-        let (out, _) = score_body(
-            &front,
-            &r.ruleset,
-            "/ruleset",
-            &r.house_rules,
-            &r.hand.into_core(),
-            &r.context.to_core(),
-        )
-        .unwrap();
+        let (out, _) = score_request_body(&front, r).unwrap();
         front.cache.remember_request(&b, &out);
     }
     let remembered = bodies

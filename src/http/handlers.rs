@@ -323,6 +323,21 @@ pub fn resolve<'a>(
     })
 }
 
+/// [`score_body`] for a whole score request (the ruleset error points at `/ruleset`).
+pub fn score_request_body(
+    state: &AppState,
+    r: ScoreRequest,
+) -> Result<(Bytes, CacheStatus), ApiError> {
+    score_body(
+        state,
+        &r.ruleset,
+        "/ruleset",
+        &r.house_rules,
+        &r.hand.into_core(),
+        &r.context.to_core(),
+    )
+}
+
 /// Validates, looks up the cache and scores one hand; returns the response body.
 pub fn score_body(
     state: &AppState,
@@ -437,14 +452,7 @@ pub async fn score(
         }
         None => {
             let r = parse_score_request(&state, &request)?;
-            let (body, status) = score_body(
-                &state,
-                &r.ruleset,
-                "/ruleset",
-                &r.house_rules,
-                &r.hand.into_core(),
-                &r.context.to_core(),
-            )?;
+            let (body, status) = score_request_body(&state, r)?;
             state.cache.remember_request(&request, &body);
             (body, status)
         }
@@ -506,16 +514,7 @@ pub async fn score_batch(
         if i > 0 {
             out.push(b',');
         }
-        let result = from_value::<ScoreRequest>(item).and_then(|r| {
-            score_body(
-                &state,
-                &r.ruleset,
-                "/ruleset",
-                &r.house_rules,
-                &r.hand.into_core(),
-                &r.context.to_core(),
-            )
-        });
+        let result = from_value::<ScoreRequest>(item).and_then(|r| score_request_body(&state, r));
         match result {
             Ok((body, _)) => out.extend_from_slice(&body),
             Err(e) => out.extend_from_slice(&problem_bytes(&e)),
