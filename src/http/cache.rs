@@ -51,8 +51,12 @@ fn canonical_key_bytes(
         s.extend_from_slice(h.as_bytes());
     }
     s.extend_from_slice(b"|hand=");
-    for t in hand.concealed() {
-        push_tile(&mut s, t);
+    for (i, &n) in hand.concealed_counts.iter().enumerate() {
+        if let (true, Some(t)) = (n > 0, Tile::from_index(i)) {
+            for _ in 0..n {
+                push_tile(&mut s, t);
+            }
+        }
     }
     s.extend_from_slice(b"|melds=");
     for m in &hand.melds {

@@ -20,7 +20,13 @@ pub const DEPTH: usize = 4;
 
 /// The request, when the body has the plain shape; `None` to let serde read it.
 pub fn score_request(bytes: &[u8]) -> Option<ScoreRequest> {
-    let mut r = Reader { b: bytes, i: 0 };
+    // UTF-8 checked once for the whole body; strings are then slices of it.
+    let text = std::str::from_utf8(bytes).ok()?;
+    let mut r = Reader {
+        s: text,
+        b: bytes,
+        i: 0,
+    };
     let (mut ruleset, mut hand, mut context) = (None, None, None);
     r.object(|r, key| match key {
         b"ruleset" if ruleset.is_none() => {
@@ -50,6 +56,8 @@ pub fn score_request(bytes: &[u8]) -> Option<ScoreRequest> {
 }
 
 struct Reader<'a> {
+    /// The body as text, and as bytes.
+    s: &'a str,
     b: &'a [u8],
     i: usize,
 }
@@ -84,7 +92,8 @@ impl<'a> Reader<'a> {
                 _ => self.i += 1,
             }
         }
-        let s = std::str::from_utf8(&self.b[start..self.i]).ok()?;
+        // Between two ASCII quotes: character boundaries.
+        let s = self.s.get(start..self.i)?;
         self.i += 1;
         Some(s)
     }
