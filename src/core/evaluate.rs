@@ -225,15 +225,8 @@ pub fn score_hand(ruleset: &Ruleset, hand: &Hand, ctx: &Context) -> Result<Score
     })
 }
 
-/// The lines and totals of one reading.
-pub fn evaluate(ruleset: &Ruleset, r: &Reading, facts: &Facts, ctx: &Context) -> ScoredReading {
-    let mut s = ScoredReading::blank(*r);
-    evaluate_into(ruleset, facts, ctx, &mut s);
-    s
-}
-
 /// Fills the lines and totals of `out` (a [`ScoredReading::blank`]) for its reading.
-fn evaluate_into(ruleset: &Ruleset, facts: &Facts, ctx: &Context, out: &mut ScoredReading) {
+pub fn evaluate_into(ruleset: &Ruleset, facts: &Facts, ctx: &Context, out: &mut ScoredReading) {
     let r = &out.reading;
     let shape = Shape::new(r);
     let held = count_all(&shape, facts, ctx, &ruleset.conditions);

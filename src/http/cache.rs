@@ -19,9 +19,10 @@ use std::time::{Duration, Instant};
 /// SHA-256 of a canonical key.
 pub type KeyHash = [u8; 32];
 
-/// The canonical text of everything that decides a score.
-///
-/// The text, and so `hand_hash`, is byte-identical to `canonical_key_reference`.
+/// The canonical text of everything that decides a score (the text
+/// [`key_hash`] hashes; kept for the tests, which compare it with
+/// `canonical_key_reference`).
+#[cfg(test)]
 pub fn canonical_key(ruleset: &Ruleset, house: &HouseRules, hand: &Hand, ctx: &Context) -> String {
     String::from_utf8_lossy(&canonical_key_bytes(ruleset, house, hand, ctx)).into_owned()
 }
@@ -31,7 +32,7 @@ pub fn key_hash(ruleset: &Ruleset, house: &HouseRules, hand: &Hand, ctx: &Contex
     Sha256::digest(canonical_key_bytes(ruleset, house, hand, ctx)).into()
 }
 
-/// [`canonical_key`] as bytes, built with plain pushes (no formatting
+/// The canonical key text as bytes, built with plain pushes (no formatting
 /// machinery, no UTF-8 checks) on the hot path.
 fn canonical_key_bytes(
     ruleset: &Ruleset,
