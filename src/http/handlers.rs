@@ -17,7 +17,9 @@ use actix_web::{HttpRequest, HttpResponse};
 use futures_util::StreamExt;
 use serde::de::DeserializeOwned;
 use std::borrow::Cow;
+use std::future::Future;
 use std::sync::Arc;
+use std::task::Poll;
 
 /// Header that says whether a score came from the cache.
 pub const X_CACHE: &str = "x-cache";
@@ -59,7 +61,14 @@ async fn read_json_body(
     limit: usize,
 ) -> Result<Bytes, ApiError> {
     check_json_content_type(req)?;
-    actix_web::rt::time::timeout(state.limits.body_timeout, read_body(req, payload, limit))
+    let mut read = std::pin::pin!(read_body(req, payload, limit));
+    // A small body has usually arrived with the headers: read it without
+    // arming the body timer.
+    if let Poll::Ready(body) = std::future::poll_fn(|cx| Poll::Ready(read.as_mut().poll(cx))).await
+    {
+        return body;
+    }
+    actix_web::rt::time::timeout(state.limits.body_timeout, read)
         .await
         .map_err(|_| ApiError::RequestTimeout {
             limit_ms: state.limits.body_timeout.as_millis() as u64,
@@ -151,7 +160,21 @@ async fn read_body(
     if declared.is_some_and(|n| n > limit) {
         return Err(ApiError::PayloadTooLarge { limit });
     }
+    let Some(first) = payload.next().await else {
+        return Ok(Bytes::new());
+    };
+    let first = first.map_err(|e| ApiError::MalformedJson {
+        detail: format!("could not read the body: {e}"),
+    })?;
+    if first.len() > limit {
+        return Err(ApiError::PayloadTooLarge { limit });
+    }
+    if declared == Some(first.len()) {
+        // The whole body in one chunk: no copy.
+        return Ok(first);
+    }
     let mut body = BytesMut::with_capacity(declared.unwrap_or(1024).min(limit));
+    body.extend_from_slice(&first);
     while let Some(chunk) = payload.next().await {
         let chunk = chunk.map_err(|e| ApiError::MalformedJson {
             detail: format!("could not read the body: {e}"),
