@@ -305,6 +305,7 @@ impl Held {
 ///
 /// `cond` holds every pattern's conditions at once (each condition belongs
 /// to one pattern), so one straight pass serves the whole ruleset.
+#[inline]
 pub fn count_all(shape: &Shape<'_>, f: &Facts, ctx: &Context, cond: &Conditions) -> Held {
     use PatternId as P;
     let mut c = Held {
