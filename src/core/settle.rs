@@ -7,7 +7,7 @@
 //! others pay.
 
 use super::hand::{Context, WinBy};
-use super::ruleset::{Money, RobbingKongPayment, Ruleset};
+use super::ruleset::{RobbingKongPayment, Ruleset};
 use super::tile::Wind;
 
 /// Signed points by seat (East, South, West, North); positive for the winner.
@@ -19,51 +19,50 @@ pub const fn share(base: u64, eighths: u32) -> i64 {
 }
 
 /// Payments for a win worth `base` points (ignores the minimum: callers zero a hand below it).
+///
+/// Every case is one seat paying `lead` and each other loser paying `rest`
+/// (the liable seat or the discarder leads; on a plain self-draw no one does).
+/// The four amounts are computed as values, not written into an array one
+/// seat at a time: the array is read whole right after, and reading whole
+/// what was just written in parts stalls the processor's store forwarding.
 #[inline]
 pub fn settle(ruleset: &Ruleset, ctx: &Context, base: u64) -> Payments {
     let p = &ruleset.payment;
-    let winner = ctx.seat_wind;
-    let mut pay = [0i64; 4];
-    let others = Wind::ALL.into_iter().filter(|&w| w != winner);
+    let winner = ctx.seat_wind.index();
     let self_draw_each = share(base, p.self_draw);
-    let discard = |pay: &mut Payments, discarder: Wind| {
-        for w in Wind::ALL.into_iter().filter(|&w| w != winner) {
-            pay[w.index()] = if w == discarder {
-                share(base, p.discarder)
-            } else {
-                share(base, p.others)
-            };
+    let (lead, lead_amount, rest) = match (ctx.win_by, ctx.discarder) {
+        (WinBy::SelfDraw, _) | (_, None) => match ctx.liable {
+            Some(l) if l.index() != winner => (l.index(), 3 * self_draw_each, 0),
+            _ => (winner, 0, self_draw_each),
+        },
+        (WinBy::Discard, Some(d)) => (d.index(), share(base, p.discarder), share(base, p.others)),
+        (WinBy::RobbingKong, Some(d)) => match p.robbing_kong {
+            RobbingKongPayment::AsDiscard => {
+                (d.index(), share(base, p.discarder), share(base, p.others))
+            }
+            RobbingKongPayment::AdderPaysAll => (d.index(), 3 * self_draw_each, 0),
+        },
+    };
+    let bonus = ruleset.money.map_or(0, |m| i64::from(m.bonus_chips));
+    // What seat i pays (0 for the winner), with the per-payment bonus.
+    let owes = |i: usize| -> i64 {
+        let x = if i == winner {
+            0
+        } else if i == lead {
+            lead_amount
+        } else {
+            rest
+        };
+        if x > 0 {
+            x + bonus
+        } else {
+            x
         }
     };
-    match (ctx.win_by, ctx.discarder) {
-        (WinBy::SelfDraw, _) | (_, None) => match ctx.liable {
-            Some(l) if l != winner => pay[l.index()] = 3 * self_draw_each,
-            _ => others.for_each(|w| pay[w.index()] = self_draw_each),
-        },
-        (WinBy::Discard, Some(d)) => discard(&mut pay, d),
-        (WinBy::RobbingKong, Some(d)) => match p.robbing_kong {
-            RobbingKongPayment::AsDiscard => discard(&mut pay, d),
-            RobbingKongPayment::AdderPaysAll => pay[d.index()] = 3 * self_draw_each,
-        },
-    }
-    finish(pay, winner, ruleset.money)
-}
-
-/// Adds any per-payment bonus, then credits the winner with the sum.
-fn finish(mut pay: Payments, winner: Wind, money: Option<Money>) -> Payments {
-    let bonus = money.map_or(0, |m| m.bonus_chips as i64);
-    let mut total = 0;
-    for (i, p) in pay.iter_mut().enumerate() {
-        if i != winner.index() && *p > 0 {
-            *p += bonus;
-        }
-        if i != winner.index() {
-            total += *p;
-            *p = -*p;
-        }
-    }
-    pay[winner.index()] = total;
-    pay
+    let (a, b, c, d) = (owes(0), owes(1), owes(2), owes(3));
+    let total = a + b + c + d;
+    let signed = |i: usize, x: i64| if i == winner { total } else { -x };
+    [signed(0, a), signed(1, b), signed(2, c), signed(3, d)]
 }
 
 /// The false-win penalty: the offender pays each other player what that
@@ -82,24 +81,26 @@ pub fn false_win(ruleset: &Ruleset, offender: Wind) -> Payments {
 pub fn money(ruleset: &Ruleset, pay: &Payments) -> Option<[i64; 4]> {
     let m = ruleset.money?;
     let rate = i128::from(m.cents_per_100_chips);
-    let mut cents = [0i64; 4];
-    let mut winner = None;
-    let mut sum = 0i64;
-    for (i, &p) in pay.iter().enumerate() {
-        if p > 0 && winner.is_none() {
-            winner = Some(i);
-            continue;
+    // The winner is the first seat with a positive amount.
+    let winner = pay.iter().position(|&p| p > 0);
+    let cents = |i: usize| -> i64 {
+        if Some(i) == winner {
+            return 0;
         }
         // Round half away from zero; wide arithmetic, clamped (base points are at most 2^40).
-        let p = i128::from(p);
+        let p = i128::from(pay[i]);
         let c = (p * rate + p.signum() * 50) / 100;
-        cents[i] = i64::try_from(c).unwrap_or(if c < 0 { i64::MIN / 4 } else { i64::MAX / 4 });
-        sum = sum.saturating_add(cents[i]);
-    }
-    if let Some(w) = winner {
-        cents[w] = -sum;
-    }
-    Some(cents)
+        i64::try_from(c).unwrap_or(if c < 0 { i64::MIN / 4 } else { i64::MAX / 4 })
+    };
+    let (a, b, c, d) = (cents(0), cents(1), cents(2), cents(3));
+    let sum = a.saturating_add(b).saturating_add(c).saturating_add(d);
+    let balanced = |i: usize, x: i64| if Some(i) == winner { -sum } else { x };
+    Some([
+        balanced(0, a),
+        balanced(1, b),
+        balanced(2, c),
+        balanced(3, d),
+    ])
 }
 
 #[cfg(test)]
