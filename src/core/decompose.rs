@@ -14,7 +14,7 @@
 //! arrays: no allocation per reading besides the output vector.
 
 use super::hand::{Hand, MeldKind, WinBy};
-use super::tile::{Counts, Tile, KINDS};
+use super::tile::{kinds_held, Counts, Tile, KINDS};
 
 /// Kind of a set inside a reading.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -241,11 +241,7 @@ pub fn each_reading(
     };
     // Bit i: tile kind i is held (concealed). Read from the hand, not the
     // fresh local copy: reading a just-stored array at other offsets stalls.
-    let held = hand
-        .concealed_counts
-        .iter()
-        .enumerate()
-        .fold(0u64, |m, (i, &n)| m | (u64::from(n > 0) << i));
+    let held = kinds_held(&hand.concealed_counts);
     for p in pair_candidates(&hand.concealed_counts) {
         if counts[p] >= 2 {
             counts[p] -= 2;

@@ -11,7 +11,7 @@
 
 use super::decompose::{Form, Reading};
 use super::hand::{Context, Hand, MeldKind, Replacement, WinBy};
-use super::tile::{Counts, Suit, Tile};
+use super::tile::{kinds_held, Counts, Suit, Tile};
 use std::fmt;
 use std::str::FromStr;
 
@@ -186,11 +186,7 @@ pub struct Facts {
 
 impl Facts {
     pub fn new(hand: &Hand, ctx: &Context, bonus_tiles: bool) -> Facts {
-        let mut kinds = hand
-            .concealed_counts
-            .iter()
-            .enumerate()
-            .fold(0u64, |m, (i, &n)| m | (u64::from(n > 0) << i));
+        let mut kinds = kinds_held(&hand.concealed_counts);
         for m in &hand.melds {
             let run = if m.kind == MeldKind::Chow { 0b111 } else { 0b1 };
             kinds |= run << m.tile.index();

@@ -438,6 +438,27 @@ pub fn format_tiles(tiles: &[Tile]) -> String {
 /// Tile counts by kind.
 pub type Counts = [u8; KINDS];
 
+/// The kinds held in `counts` as a bit set: bit i set when `counts[i] > 0`.
+///
+/// Eight counts at a time (SWAR): a byte's top bit ends up set when any of
+/// its bits is, then one multiplication gathers the eight top bits.
+#[inline]
+pub fn kinds_held(counts: &Counts) -> u64 {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    const GATHER: u64 = 0x0102_0408_1020_4080;
+    let mut mask = 0u64;
+    for (k, chunk) in counts.chunks_exact(8).enumerate() {
+        let x = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
+        // Top bit of each byte: set when the byte is not zero.
+        let top = (((x & LOW7) + LOW7) | x) & !LOW7;
+        mask |= ((top >> 7).wrapping_mul(GATHER) >> 56) << (8 * k);
+    }
+    for i in KINDS / 8 * 8..KINDS {
+        mask |= u64::from(counts[i] > 0) << i;
+    }
+    mask
+}
+
 /// Counts of the given tiles.
 pub fn counts_of(tiles: &[Tile]) -> Counts {
     let mut c = [0u8; KINDS];
@@ -622,6 +643,32 @@ mod tests {
         }
         for s in ["F0", "F5", "X1", "S", "S12"] {
             assert!(s.parse::<Bonus>().is_err(), "{s} should be rejected");
+        }
+    }
+
+    #[test]
+    fn kinds_held_matches_counts() {
+        let mut counts = [0u8; KINDS];
+        assert_eq!(kinds_held(&counts), 0, "no tiles");
+        // Every kind alone, at every count a byte can hold.
+        for i in 0..KINDS {
+            for n in [1u8, 2, 4, 0x80, 0xff] {
+                counts = [0; KINDS];
+                counts[i] = n;
+                assert_eq!(kinds_held(&counts), 1 << i, "kind {i} x{n}");
+            }
+        }
+        // A pseudo-random mix against the plain definition.
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..2000 {
+            for c in counts.iter_mut() {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                *c = if seed % 3 == 0 { (seed >> 20) as u8 } else { 0 };
+            }
+            let want = (0..KINDS).fold(0u64, |m, i| m | (u64::from(counts[i] > 0) << i));
+            assert_eq!(kinds_held(&counts), want, "{counts:?}");
         }
     }
 }
