@@ -453,8 +453,8 @@ pub fn kinds_held(counts: &Counts) -> u64 {
         let top = (((x & LOW7) + LOW7) | x) & !LOW7;
         mask |= ((top >> 7).wrapping_mul(GATHER) >> 56) << (8 * k);
     }
-    for i in KINDS / 8 * 8..KINDS {
-        mask |= u64::from(counts[i] > 0) << i;
+    for (i, &n) in counts.iter().enumerate().skip(KINDS / 8 * 8) {
+        mask |= u64::from(n > 0) << i;
     }
     mask
 }
@@ -665,7 +665,11 @@ mod tests {
                 seed ^= seed << 13;
                 seed ^= seed >> 7;
                 seed ^= seed << 17;
-                *c = if seed % 3 == 0 { (seed >> 20) as u8 } else { 0 };
+                *c = if seed.is_multiple_of(3) {
+                    (seed >> 20) as u8
+                } else {
+                    0
+                };
             }
             let want = (0..KINDS).fold(0u64, |m, i| m | (u64::from(counts[i] > 0) << i));
             assert_eq!(kinds_held(&counts), want, "{counts:?}");
