@@ -436,3 +436,71 @@ const fn concealed_set(kind: SetKind, tile: Tile) -> Set {
         concealed: true,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `pair_candidates` by its definition, one count at a time.
+    fn candidates_by_definition(counts: &Counts) -> Vec<usize> {
+        let honour_pairs: Vec<usize> = (27..KINDS).filter(|&i| counts[i] == 2).collect();
+        if (27..KINDS).any(|i| ![0, 2, 3].contains(&counts[i])) || honour_pairs.len() > 1 {
+            return vec![];
+        }
+        let sums: Vec<u32> = (0..3)
+            .map(|s| counts[s * 9..s * 9 + 9].iter().map(|&n| u32::from(n)).sum())
+            .collect();
+        if sums.iter().any(|&n| n % 3 == 1) {
+            return vec![];
+        }
+        let pair_suits: Vec<usize> = (0..3).filter(|&s| sums[s] % 3 == 2).collect();
+        match (honour_pairs.as_slice(), pair_suits.as_slice()) {
+            ([h], []) => vec![*h],
+            ([], [s]) => {
+                let weight: u32 = (0..9)
+                    .map(|i| i * u32::from(counts[*s * 9 + i as usize]))
+                    .sum();
+                (0..9)
+                    .filter(|&p| (2 * p) % 3 == weight % 3)
+                    .map(|p| s * 9 + p as usize)
+                    .collect()
+            }
+            _ => vec![],
+        }
+    }
+
+    #[test]
+    fn pair_candidates_match_their_definition() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for round in 0..20_000 {
+            let mut counts = [0u8; KINDS];
+            // Counts 0 to 4 (a validated hand's), sparse in every other round.
+            for c in counts.iter_mut() {
+                let r = next();
+                *c = match r % 8 {
+                    0..=4 if round % 2 == 0 => 0,
+                    _ => (r >> 8) as u8 % 5,
+                };
+            }
+            let got: Vec<usize> = pair_candidates(&counts).collect();
+            assert_eq!(got, candidates_by_definition(&counts), "{counts:?}");
+        }
+        // Any honour counts (they are checked one by one), with suits that allow a pair.
+        for a in 0..=255u8 {
+            for b in [0u8, 1, 2, 3, 4, 5, 130] {
+                let mut counts = [0u8; KINDS];
+                counts[27] = a;
+                counts[33] = b;
+                counts[0] = 2;
+                let got: Vec<usize> = pair_candidates(&counts).collect();
+                assert_eq!(got, candidates_by_definition(&counts), "{counts:?}");
+            }
+        }
+    }
+}
