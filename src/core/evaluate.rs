@@ -262,7 +262,7 @@ pub fn evaluate_into(ruleset: &Ruleset, facts: &Facts, ctx: &Context, out: &mut 
     let mut raw = 0u32;
     for id in bits(scoring) {
         if let Some(Value::Faan(v)) = ruleset.pattern(id).map(|p| p.value) {
-            for _ in 0..held.counts[id.index()] {
+            for _ in 0..held.count(id) {
                 lines.push(Line {
                     pattern: id,
                     faan: v,

@@ -278,22 +278,40 @@ impl<'a> Shape<'a> {
 
 /// How many times `id` holds for the reading of `shape`.
 pub fn count(id: PatternId, shape: &Shape<'_>, f: &Facts, ctx: &Context, cond: &Conditions) -> u8 {
-    count_all(shape, f, ctx, cond).counts[id.index()]
+    count_all(shape, f, ctx, cond).count(id)
 }
 
-/// How many times each pattern holds, and the set of those that hold.
-#[derive(Clone, Copy, Debug)]
+/// The patterns that hold for one reading, and how many times.
+///
+/// Every pattern holds at most once except three, whose counts are kept
+/// apart: the set and those counts stay in registers while they are built.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Held {
-    /// By id index.
-    pub counts: [u8; PATTERNS],
-    /// Bit i set when `counts[i] > 0` (built as the counts are, not read back).
+    /// Bit i set when pattern i holds.
     pub set: PatternSet,
+    dragon_pungs: u8,
+    seat_flowers: u8,
+    flower_sets: u8,
 }
 
 impl Held {
-    fn put(&mut self, id: PatternId, n: u8) {
-        self.counts[id.index()] = n;
-        self.set |= PatternSet::from(n > 0) << id.index();
+    /// How many times `id` holds (0: not at all).
+    #[inline]
+    pub fn count(&self, id: PatternId) -> u8 {
+        if self.set & id.bit() == 0 {
+            return 0;
+        }
+        match id {
+            PatternId::DragonPung => self.dragon_pungs,
+            PatternId::SeatFlower => self.seat_flowers,
+            PatternId::FlowerSet => self.flower_sets,
+            _ => 1,
+        }
+    }
+
+    #[inline]
+    fn put(&mut self, id: PatternId, holds: bool) {
+        self.set |= PatternSet::from(holds) << id.index();
     }
 }
 
@@ -305,20 +323,21 @@ impl Held {
 pub fn count_all(shape: &Shape<'_>, f: &Facts, ctx: &Context, cond: &Conditions) -> Held {
     use PatternId as P;
     let mut c = Held {
-        counts: [0u8; PATTERNS],
         set: 0,
+        dragon_pungs: shape.dragon_pungs,
+        seat_flowers: f.seat_flowers,
+        flower_sets: f.flower_sets,
     };
-    let b = |x: bool| u8::from(x);
     let r = shape.reading;
     if f.bonus_tiles {
-        c.put(P::EightFlowers, b(f.flowers == 0xff));
-        c.put(P::SeatFlower, f.seat_flowers);
-        c.put(P::FlowerSet, f.flower_sets);
+        c.put(P::EightFlowers, f.flowers == 0xff);
+        c.put(P::SeatFlower, f.seat_flowers > 0);
+        c.put(P::FlowerSet, f.flower_sets > 0);
     }
     if r.form == Form::FlowerWin {
         // A flower win scores its bonus tiles and nothing from the wall tiles.
         if f.bonus_tiles {
-            c.put(P::SevenFlowers, b(f.flowers.count_ones() == 7));
+            c.put(P::SevenFlowers, f.flowers.count_ones() == 7);
         }
         return c;
     }
@@ -327,75 +346,75 @@ pub fn count_all(shape: &Shape<'_>, f: &Facts, ctx: &Context, cond: &Conditions)
         r.pair.is_dragon() || r.pair == ctx.seat_wind.tile() || r.pair == ctx.round_wind.tile();
     c.put(
         P::AllChows,
-        b(standard && shape.pungs == 0 && (cond.pair_may_be_value_tile || !value_pair)),
+        standard && shape.pungs == 0 && (cond.pair_may_be_value_tile || !value_pair),
     );
-    c.put(P::SelfDraw, b(ctx.win_by == WinBy::SelfDraw));
+    c.put(P::SelfDraw, ctx.win_by == WinBy::SelfDraw);
     c.put(
         P::ConcealedHand,
-        b(!f.claimed
+        !f.claimed
             && (cond.allow_concealed_kong || f.kongs == 0)
-            && !(cond.only_without_flowers && f.bonus_tiles)),
+            && !(cond.only_without_flowers && f.bonus_tiles),
     );
-    c.put(P::DragonPung, shape.dragon_pungs);
-    c.put(P::SeatWind, b(shape.pung_of(ctx.seat_wind.tile())));
-    c.put(P::RoundWind, b(shape.pung_of(ctx.round_wind.tile())));
-    c.put(P::NoFlowers, b(f.bonus_tiles && f.flowers == 0));
+    c.put(P::DragonPung, shape.dragon_pungs > 0);
+    c.put(P::SeatWind, shape.pung_of(ctx.seat_wind.tile()));
+    c.put(P::RoundWind, shape.pung_of(ctx.round_wind.tile()));
+    c.put(P::NoFlowers, f.bonus_tiles && f.flowers == 0);
     c.put(
         P::ReplacementTile,
-        b(match ctx.replacement {
+        match ctx.replacement {
             Replacement::None => false,
             Replacement::Kong => true,
             Replacement::Flower => cond.on_flower_replacement,
-        }),
+        },
     );
-    c.put(P::RobbingKong, b(ctx.win_by == WinBy::RobbingKong));
+    c.put(P::RobbingKong, ctx.win_by == WinBy::RobbingKong);
     c.put(
         P::LastTile,
-        b(ctx.last_tile
+        ctx.last_tile
             && match ctx.win_by {
                 WinBy::SelfDraw => true,
                 WinBy::Discard => cond.on_discard,
                 WinBy::RobbingKong => false,
-            }),
+            },
     );
-    c.put(P::DoubleKong, b(ctx.double_kong));
-    c.put(P::AllPungs, b(standard && shape.pungs == 4));
-    c.put(P::MixedOneSuit, b(f.one_suit() && f.honors));
-    c.put(P::PureOneSuit, b(f.one_suit() && !f.honors));
+    c.put(P::DoubleKong, ctx.double_kong);
+    c.put(P::AllPungs, standard && shape.pungs == 4);
+    c.put(P::MixedOneSuit, f.one_suit() && f.honors);
+    c.put(P::PureOneSuit, f.one_suit() && !f.honors);
     c.put(
         P::MixedTerminals,
-        b(standard && !f.simples && f.terminals && f.honors),
+        standard && !f.simples && f.terminals && f.honors,
     );
-    c.put(P::SevenPairs, b(r.form == Form::SevenPairs));
+    c.put(P::SevenPairs, r.form == Form::SevenPairs);
     c.put(
         P::SmallThreeDragons,
-        b(shape.dragon_pungs == 2 && standard && r.pair.is_dragon()),
+        shape.dragon_pungs == 2 && standard && r.pair.is_dragon(),
     );
-    c.put(P::BigThreeDragons, b(shape.dragon_pungs == 3));
+    c.put(P::BigThreeDragons, shape.dragon_pungs == 3);
     c.put(
         P::SmallFourWinds,
-        b(shape.wind_pungs == 3 && standard && r.pair.is_wind()),
+        shape.wind_pungs == 3 && standard && r.pair.is_wind(),
     );
-    c.put(P::BigFourWinds, b(shape.wind_pungs == 4));
+    c.put(P::BigFourWinds, shape.wind_pungs == 4);
     c.put(
         P::AllHonors,
-        b(f.suits == 0 && r.form != Form::ThirteenOrphans),
+        f.suits == 0 && r.form != Form::ThirteenOrphans,
     );
     c.put(
         P::AllTerminals,
-        b(!f.honors && !f.simples && r.form != Form::ThirteenOrphans),
+        !f.honors && !f.simples && r.form != Form::ThirteenOrphans,
     );
     c.put(
         P::FourConcealedPungs,
-        b(standard
+        standard
             && shape.concealed_pungs == 4
-            && (!cond.self_draw_only || ctx.win_by == WinBy::SelfDraw)),
+            && (!cond.self_draw_only || ctx.win_by == WinBy::SelfDraw),
     );
-    c.put(P::AllKongs, b(standard && shape.kongs == 4));
-    c.put(P::NineGates, b(standard && f.nine_gates));
-    c.put(P::ThirteenOrphans, b(r.form == Form::ThirteenOrphans));
-    c.put(P::HeavenlyHand, b(ctx.heavenly));
-    c.put(P::EarthlyHand, b(ctx.earthly));
+    c.put(P::AllKongs, standard && shape.kongs == 4);
+    c.put(P::NineGates, standard && f.nine_gates);
+    c.put(P::ThirteenOrphans, r.form == Form::ThirteenOrphans);
+    c.put(P::HeavenlyHand, ctx.heavenly);
+    c.put(P::EarthlyHand, ctx.earthly);
     if shape.honor_pungs & 0b111_0000 != 0 && f.suits.count_ones() == 1 {
         c.put(
             P::JadeDragon,
@@ -423,14 +442,20 @@ fn nine_gates(all: &Counts) -> bool {
 }
 
 /// A hand of one suit and the dragon of its colour, with a pung of that dragon.
-fn colour_dragon(shape: &Shape<'_>, f: &Facts, suit: Suit, dragon: Tile, cond: &Conditions) -> u8 {
+fn colour_dragon(
+    shape: &Shape<'_>,
+    f: &Facts,
+    suit: Suit,
+    dragon: Tile,
+    cond: &Conditions,
+) -> bool {
     if !shape.standard || f.suits != 1 << (suit as u8) {
-        return 0;
+        return false;
     }
     // Honours present must all be that dragon.
     let honors_ok = (f.kinds >> 27) & !(1 << (dragon.index() - 27)) == 0;
     let pungs_ok = !cond.all_pungs || shape.pungs == 4;
-    u8::from(honors_ok && shape.pung_of(dragon) && pungs_ok)
+    honors_ok && shape.pung_of(dragon) && pungs_ok
 }
 
 #[cfg(test)]
