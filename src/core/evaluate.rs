@@ -10,7 +10,7 @@
 
 use super::decompose::{each_reading, Form, Reading, Special};
 use super::hand::{validate, Allowances, Context, ContextSpec, FieldError, Hand, HandSpec};
-use super::pattern::{count_all, Facts, PatternId, PatternSet, Shape};
+use super::pattern::{count_all, Facts, PatternId, PatternSet, Shape, PATTERNS};
 use super::ruleset::{HouseRules, Ruleset, Value};
 use super::settle::{money, settle, Payments};
 use std::fmt;
@@ -233,26 +233,22 @@ pub fn evaluate_into(ruleset: &Ruleset, facts: &Facts, ctx: &Context, out: &mut 
     // Patterns this ruleset scores that hold, minus those another holding pattern contains.
     let holding: PatternSet = held.set & ruleset.enabled;
     let mut suppressed: PatternSet = 0;
-    for id in bits(holding) {
-        if let Some(p) = ruleset.pattern(id) {
-            suppressed |= p.contains;
-        }
+    for i in indices(holding) {
+        suppressed |= ruleset.contains[i];
     }
     let scoring = holding & !suppressed;
     let lines = &mut out.lines;
     let limits = scoring & ruleset.limits;
     if limits != 0 {
         let mut total = 0;
-        for id in bits(limits) {
-            if let Some(Value::Limit(v)) = ruleset.pattern(id).map(|p| p.value) {
-                let v = ruleset.limit_value(v);
-                total = total.max(v);
-                lines.push(Line {
-                    pattern: id,
-                    faan: v,
-                    limit: true,
-                });
-            }
+        for i in indices(limits) {
+            let v = ruleset.line_faan[i];
+            total = total.max(v);
+            lines.push(Line {
+                pattern: PatternId::ALL[i],
+                faan: v,
+                limit: true,
+            });
         }
         out.raw_faan = total;
         out.total_faan = total;
@@ -260,16 +256,16 @@ pub fn evaluate_into(ruleset: &Ruleset, facts: &Facts, ctx: &Context, out: &mut 
         return;
     }
     let mut raw = 0u32;
-    for id in bits(scoring) {
-        if let Some(Value::Faan(v)) = ruleset.pattern(id).map(|p| p.value) {
-            for _ in 0..held.count(id) {
-                lines.push(Line {
-                    pattern: id,
-                    faan: v,
-                    limit: false,
-                });
-                raw = raw.saturating_add(v);
-            }
+    for i in indices(scoring) {
+        let id = PatternId::ALL[i];
+        let v = ruleset.line_faan[i];
+        for _ in 0..held.count(id) {
+            lines.push(Line {
+                pattern: id,
+                faan: v,
+                limit: false,
+            });
+            raw = raw.saturating_add(v);
         }
     }
     if lines.is_empty() {
@@ -287,15 +283,16 @@ pub fn evaluate_into(ruleset: &Ruleset, facts: &Facts, ctx: &Context, out: &mut 
     out.limit_hand = false;
 }
 
-/// The pattern ids in a set, in id (contract) order.
-fn bits(mut set: PatternSet) -> impl Iterator<Item = PatternId> {
+/// The indices of the pattern ids in a set (each below [`PATTERNS`]), in id (contract) order.
+fn indices(mut set: PatternSet) -> impl Iterator<Item = usize> {
+    set &= (1 << PATTERNS) - 1;
     std::iter::from_fn(move || {
         if set == 0 {
             return None;
         }
         let i = set.trailing_zeros() as usize;
         set &= set - 1;
-        PatternId::ALL.get(i).copied()
+        Some(i)
     })
 }
 

@@ -225,6 +225,10 @@ pub struct Ruleset {
     pub(crate) enabled: PatternSet,
     pub(crate) limits: PatternSet,
     pub(crate) conditions: Conditions,
+    /// By id index: the faan one line of the pattern scores (a limit
+    /// pattern's: its limit value), and the lines it contains (0 when absent).
+    pub(crate) line_faan: [u32; PATTERNS],
+    pub(crate) contains: [PatternSet; PATTERNS],
 }
 
 const ABSENT: u8 = u8::MAX;
@@ -255,9 +259,16 @@ impl Ruleset {
         self.index = [ABSENT; PATTERNS];
         self.enabled = 0;
         self.limits = 0;
+        self.line_faan = [0; PATTERNS];
+        self.contains = [0; PATTERNS];
         let mut c = Conditions::default();
         for (i, p) in self.patterns.iter().enumerate() {
             self.index[p.id.index()] = i as u8;
+            self.line_faan[p.id.index()] = match p.value {
+                Value::Faan(v) => v,
+                Value::Limit(v) => v.unwrap_or(self.limit_faan).min(self.limit),
+            };
+            self.contains[p.id.index()] = p.contains;
             self.enabled |= p.id.bit();
             if matches!(p.value, Value::Limit(_)) {
                 self.limits |= p.id.bit();
@@ -474,6 +485,8 @@ impl Ruleset {
             enabled: 0,
             limits: 0,
             conditions: Conditions::default(),
+            line_faan: [0; PATTERNS],
+            contains: [0; PATTERNS],
         };
         if r.id.is_empty()
             || !r
