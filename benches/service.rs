@@ -32,7 +32,7 @@ use std::time::Duration;
 fn state(cache_size: u64) -> AppState {
     AppState {
         registry: Arc::new(Registry::builtin().expect("built-in rulesets")),
-        cache: ScoreCache::new(cache_size, Duration::from_secs(3600)),
+        cache: ScoreCache::new(cache_size, 64 << 20, Duration::from_secs(3600)),
         metrics: Arc::new(Metrics::new()),
         limits: Limits {
             body: 64 * 1024,

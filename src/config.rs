@@ -62,6 +62,9 @@ pub struct ServeArgs {
     /// Most cached score responses (0 disables the cache).
     #[arg(long, env = "FAAN_CACHE_SIZE", default_value_t = 100_000)]
     pub cache_size: u64,
+    /// Most bytes of cached score responses (whichever bound is reached first).
+    #[arg(long, env = "FAAN_CACHE_MAX_BYTES", default_value_t = 64 * 1024 * 1024)]
+    pub cache_max_bytes: u64,
     /// Seconds a cached score response lives.
     #[arg(long, env = "FAAN_CACHE_TTL", default_value_t = 3600)]
     pub cache_ttl: u64,
@@ -109,6 +112,7 @@ impl Default for ServeArgs {
             batch_body_limit: 1024 * 1024,
             batch_limit: 1000,
             cache_size: 100_000,
+            cache_max_bytes: 64 * 1024 * 1024,
             cache_ttl: 3600,
             shutdown_timeout: 30,
             shutdown_delay: 0,

@@ -62,7 +62,11 @@ impl Application {
         let shutting_down = Arc::new(AtomicBool::new(false));
         let state = web::Data::new(AppState {
             registry: Arc::new(registry),
-            cache: ScoreCache::new(config.cache_size, config.cache_ttl()),
+            cache: ScoreCache::new(
+                config.cache_size,
+                config.cache_max_bytes,
+                config.cache_ttl(),
+            ),
             metrics: Arc::new(Metrics::new()),
             limits: Limits {
                 body: config.body_limit,

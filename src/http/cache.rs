@@ -241,6 +241,9 @@ pub struct ScoreCache {
     ttl: Duration,
 }
 
+/// What an entry of the main cache costs beside its body (key, bookkeeping), in bytes.
+pub const ENTRY_OVERHEAD: u64 = 96;
+
 /// Requests longer than this are not remembered by their bytes (a score
 /// request is about 250 bytes; this bounds the front's memory).
 pub const FRONT_MAX_REQUEST: usize = 1024;
@@ -268,14 +271,26 @@ fn body_hash(b: &[u8]) -> u64 {
 }
 
 impl ScoreCache {
-    pub fn new(max_entries: u64, ttl: Duration) -> Self {
-        let inner = (max_entries > 0).then(|| {
+    /// A cache of at most `max_entries` bodies and `max_bytes` bytes of
+    /// them (whichever comes first; either 0 disables the cache).
+    ///
+    /// The main cache weighs each body by its bytes plus [`ENTRY_OVERHEAD`],
+    /// but at least `max_bytes / max_entries`: its total weight stays within
+    /// `max_bytes`, and no more than `max_entries` bodies fit in it.
+    pub fn new(max_entries: u64, max_bytes: u64, ttl: Duration) -> Self {
+        let on = max_entries > 0 && max_bytes > 0;
+        let floor = (max_bytes / max_entries.max(1)).min(u64::from(u32::MAX));
+        let inner = on.then(|| {
             Cache::builder()
-                .max_capacity(max_entries)
+                .max_capacity(max_bytes)
+                .weigher(move |_k: &KeyHash, v: &Bytes| {
+                    let w = (v.len() as u64 + ENTRY_OVERHEAD).max(floor);
+                    u32::try_from(w).unwrap_or(u32::MAX)
+                })
                 .time_to_live(ttl)
                 .build()
         });
-        let front = (max_entries > 0).then(|| {
+        let front = on.then(|| {
             let n = (max_entries.min(FRONT_SLOTS as u64) as usize).next_power_of_two();
             Arc::new(Front {
                 slots: (0..n).map(|_| Mutex::new(None)).collect(),
@@ -327,6 +342,18 @@ impl ScoreCache {
         }
     }
 
+    /// Bytes the main cache counts against its bound now (bodies plus
+    /// [`ENTRY_OVERHEAD`] each, at least the per-entry floor).
+    pub fn weighted_bytes(&self) -> u64 {
+        match &self.inner {
+            None => 0,
+            Some(c) => {
+                c.run_pending_tasks();
+                c.weighted_size()
+            }
+        }
+    }
+
     /// Entries held now (after pending maintenance).
     pub fn entries(&self) -> u64 {
         match &self.inner {
@@ -347,7 +374,7 @@ mod tests {
 
     #[test]
     fn the_front_answers_exactly_the_remembered_bytes() {
-        let c = ScoreCache::new(100, Duration::from_secs(60));
+        let c = ScoreCache::new(100, 1 << 20, Duration::from_secs(60));
         let req = Bytes::from_static(br#"{"ruleset":"hkma"}"#);
         let body = Bytes::from_static(b"{\"total_faan\":3}");
         assert_eq!(c.get_by_request(&req), None, "nothing remembered yet");
@@ -377,16 +404,61 @@ mod tests {
     }
 
     #[test]
+    fn the_main_cache_holds_to_both_bounds() {
+        let key = |i: u32| -> KeyHash {
+            let mut k = [0u8; 32];
+            k[..4].copy_from_slice(&i.to_le_bytes());
+            k
+        };
+        // Entries: 20 at most, small bodies (each weighs the floor, 1 MiB / 20).
+        let c = ScoreCache::new(20, 1 << 20, Duration::from_secs(60));
+        for i in 0..200 {
+            c.insert(key(i), Bytes::from_static(b"{}"));
+        }
+        assert!(c.entries() <= 20, "{} entries of at most 20", c.entries());
+        assert!(
+            c.entries() >= 10,
+            "{} entries: the cache still caches",
+            c.entries()
+        );
+        assert!(
+            c.weighted_bytes() <= 1 << 20,
+            "{} bytes",
+            c.weighted_bytes()
+        );
+        // Bytes: 64 KiB of 4 KiB bodies, though 1,000 entries are allowed.
+        let c = ScoreCache::new(1000, 64 << 10, Duration::from_secs(60));
+        for i in 0..200 {
+            c.insert(key(i), Bytes::from(vec![b' '; 4096]));
+        }
+        let (n, bytes) = (c.entries(), c.weighted_bytes());
+        assert!(bytes <= 64 << 10, "{bytes} bytes of at most 64 KiB");
+        assert!(
+            (8..=15).contains(&n),
+            "{n} entries of 4 KiB + {ENTRY_OVERHEAD} in 64 KiB"
+        );
+        assert_eq!(
+            bytes,
+            n * (4096 + ENTRY_OVERHEAD),
+            "each weighs its body and overhead"
+        );
+        // Either bound at 0 turns the cache off.
+        let off = ScoreCache::new(1000, 0, Duration::from_secs(60));
+        off.insert(key(1), Bytes::from_static(b"{}"));
+        assert_eq!((off.get(&key(1)), off.entries()), (None, 0), "max bytes 0");
+    }
+
+    #[test]
     fn the_front_holds_nothing_when_off_stale_or_large() {
         let req = Bytes::from_static(b"{}");
         let body = Bytes::from_static(b"{}");
-        let off = ScoreCache::new(0, Duration::from_secs(60));
+        let off = ScoreCache::new(0, 1 << 20, Duration::from_secs(60));
         off.remember_request(&req, &body);
         assert_eq!(off.get_by_request(&req), None, "cache size 0");
-        let stale = ScoreCache::new(10, Duration::ZERO);
+        let stale = ScoreCache::new(10, 1 << 20, Duration::ZERO);
         stale.remember_request(&req, &body);
         assert_eq!(stale.get_by_request(&req), None, "TTL 0");
-        let c = ScoreCache::new(10, Duration::from_secs(60));
+        let c = ScoreCache::new(10, 1 << 20, Duration::from_secs(60));
         let long = Bytes::from(vec![b' '; FRONT_MAX_REQUEST + 1]);
         c.remember_request(&long, &body);
         assert_eq!(

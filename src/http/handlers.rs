@@ -818,7 +818,9 @@ pub async fn readyz(state: web::Data<AppState>) -> HttpResponse {
         content_type = "text/plain; version=0.0.4", body = String))
 )]
 pub async fn metrics(state: web::Data<AppState>) -> HttpResponse {
-    let text = state.metrics.render(state.cache.entries());
+    let text = state
+        .metrics
+        .render(state.cache.entries(), state.cache.weighted_bytes());
     HttpResponse::Ok()
         .content_type("text/plain; version=0.0.4; charset=utf-8")
         .body(text)

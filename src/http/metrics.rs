@@ -67,7 +67,7 @@ impl Metrics {
     }
 
     /// The Prometheus text exposition (format 0.0.4).
-    pub fn render(&self, cache_entries: u64) -> String {
+    pub fn render(&self, cache_entries: u64, cache_bytes: u64) -> String {
         let mut s = String::with_capacity(4096);
         let (requests, latency) = match self.inner.lock() {
             Ok(inner) => (inner.requests.clone(), inner.latency.clone()),
@@ -124,6 +124,8 @@ impl Metrics {
         );
         s.push_str("# HELP faan_cache_entries Score responses in the cache.\n# TYPE faan_cache_entries gauge\n");
         let _ = writeln!(s, "faan_cache_entries {cache_entries}");
+        s.push_str("# HELP faan_cache_bytes Bytes the score cache counts against --cache-max-bytes.\n# TYPE faan_cache_bytes gauge\n");
+        let _ = writeln!(s, "faan_cache_bytes {cache_bytes}");
         s
     }
 }

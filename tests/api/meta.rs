@@ -179,7 +179,8 @@ async fn metrics_counters_move() {
         "context": {"win_by": "self_draw", "seat_wind": "south", "round_wind": "east"}});
     let ok = "faan_http_requests_total{route=\"/v1/score\",method=\"POST\",status=\"200\"}";
     let before = app.get("/metrics").await.text();
-    app.post("/v1/score", &req).await;
+    assert_eq!(counter(&before, "faan_cache_bytes"), 0, "{before}");
+    let body_len = app.post("/v1/score", &req).await.bytes.len() as u64;
     app.post("/v1/score", &req).await;
     app.get("/nowhere").await;
     let r = app.get("/metrics").await;
@@ -189,6 +190,12 @@ async fn metrics_counters_move() {
     assert_eq!(counter(&after, "faan_cache_misses_total"), 1);
     assert_eq!(counter(&after, "faan_cache_hits_total"), 1);
     assert_eq!(counter(&after, "faan_cache_entries"), 1);
+    // One body plus its overhead (96 bytes), or the floor of 64 MiB / 100,000 entries.
+    assert_eq!(
+        counter(&after, "faan_cache_bytes"),
+        (body_len + 96).max(64 * 1024 * 1024 / 100_000),
+        "{after}"
+    );
     assert!(after.contains("route=\"unmatched\",method=\"GET\",status=\"404\""));
     assert!(
         after.contains(
