@@ -58,6 +58,11 @@ fn resource(path: &str, route: actix_web::Route, allowed: &'static str) -> actix
     ))
 }
 
+/// A route for GET that also answers HEAD (the same status and headers, no body).
+pub(crate) fn get() -> actix_web::Route {
+    web::route().guard(actix_web::guard::Any(actix_web::guard::Get()).or(actix_web::guard::Head()))
+}
+
 /// Registers every route of the API.
 pub fn configure(cfg: &mut web::ServiceConfig) {
     let routes: [(&str, actix_web::Route, &'static str); 12] = [
@@ -76,23 +81,23 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         ),
         (
             "/v1/rulesets",
-            web::get().to(handlers::list_rulesets),
-            "GET",
+            get().to(handlers::list_rulesets),
+            "GET, HEAD",
         ),
         (
             "/v1/rulesets/{id}",
-            web::get().to(handlers::get_ruleset),
-            "GET",
+            get().to(handlers::get_ruleset),
+            "GET, HEAD",
         ),
         (
             "/openapi.json",
-            web::get().to(handlers::openapi_json),
-            "GET",
+            get().to(handlers::openapi_json),
+            "GET, HEAD",
         ),
-        ("/docs", web::get().to(handlers::docs), "GET"),
-        ("/healthz", web::get().to(handlers::healthz), "GET"),
-        ("/readyz", web::get().to(handlers::readyz), "GET"),
-        ("/metrics", web::get().to(handlers::metrics), "GET"),
+        ("/docs", get().to(handlers::docs), "GET, HEAD"),
+        ("/healthz", get().to(handlers::healthz), "GET, HEAD"),
+        ("/readyz", get().to(handlers::readyz), "GET, HEAD"),
+        ("/metrics", get().to(handlers::metrics), "GET, HEAD"),
     ];
     for (path, route, allowed) in routes {
         cfg.service(resource(path, route, allowed));

@@ -39,12 +39,16 @@ pub async fn style_css() -> HttpResponse {
 
 /// Registers the page's routes (other methods answer 405 like the API's).
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.service(super::resource("/", web::get().to(index), "GET"))
-        .service(super::resource("/app.js", web::get().to(app_js), "GET"))
+    cfg.service(super::resource("/", super::get().to(index), "GET, HEAD"))
+        .service(super::resource(
+            "/app.js",
+            super::get().to(app_js),
+            "GET, HEAD",
+        ))
         .service(super::resource(
             "/style.css",
-            web::get().to(style_css),
-            "GET",
+            super::get().to(style_css),
+            "GET, HEAD",
         ));
 }
 

@@ -171,7 +171,36 @@ async fn unknown_path_is_404_and_wrong_method_is_405() {
 
     let r = app.post("/v1/rulesets", &json!({})).await;
     assert_eq!(r.status, 405);
-    assert_eq!(r.header("allow").as_deref(), Some("GET"));
+    assert_eq!(r.header("allow").as_deref(), Some("GET, HEAD"));
+
+    // HEAD answers where GET does: the same status and length, no body.
+    for path in [
+        "/healthz",
+        "/v1/rulesets",
+        "/v1/rulesets/hkma",
+        "/openapi.json",
+        "/",
+    ] {
+        let get = app.get(path).await;
+        let head = app
+            .send(app.client.head(format!("{}{path}", app.base)))
+            .await;
+        assert_eq!((head.status, get.status), (200, 200), "HEAD {path}");
+        assert!(head.bytes.is_empty(), "HEAD {path}: no body");
+        assert_eq!(
+            head.header("content-length"),
+            Some(get.bytes.len().to_string()),
+            "HEAD {path}: the GET body's length"
+        );
+    }
+    let r = app
+        .send(app.client.head(format!("{}/v1/score", app.base)))
+        .await;
+    assert_eq!(
+        (r.status, r.header("allow").as_deref()),
+        (405, Some("POST")),
+        "HEAD on a POST route"
+    );
 
     let r = app.get("/v1/rulesets/riichi").await;
     assert_eq!(r.status, 404);
