@@ -360,7 +360,7 @@ impl ScoreCache {
     }
 
     /// Remembers that `request` (the exact bytes) was answered with `response`.
-    pub fn remember_request(&self, request: &Bytes, response: &Bytes) {
+    pub fn remember_request(&self, request: &[u8], response: &Bytes) {
         let Some(front) = &self.front else { return };
         if request.len() > FRONT_MAX_REQUEST || response.len() > FRONT_MAX_RESPONSE {
             return;

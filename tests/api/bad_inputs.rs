@@ -911,6 +911,23 @@ async fn serde_recursion_limit_still_answers_400() {
         let r = app
             .post_raw(path, body.clone(), Some("application/json"))
             .await;
+        // A batch whose item is deep: the batch is well formed, so the item
+        // gets its problem in place (an array where a request belongs).
+        if r.status == 200 && path == "/v1/score/batch" {
+            let results = r.json()["results"].clone();
+            assert_eq!(
+                results.as_array().map(Vec::len),
+                Some(1),
+                "{path}: {results}"
+            );
+            let item = results[0].clone();
+            assert!(
+                item["status"] == 400 || item["status"] == 422,
+                "{path} ({} bytes): item {item}",
+                body.len()
+            );
+            continue;
+        }
         // 400 from serde_json's recursion limit, or 422 where the typed
         // parse stops first (an array where a string belongs): a problem either way.
         assert!(

@@ -128,3 +128,35 @@ async fn batch_and_compare_use_the_cache() {
     let metrics = app.get("/metrics").await.text();
     assert!(metrics.contains("faan_cache_hits_total 1\n"), "{metrics}");
 }
+
+/// A batch item is read as a `POST /v1/score` body: its result is that
+/// body byte for byte, and repeated items are answered from the cache.
+#[tokio::test]
+async fn batch_items_are_score_bodies_and_repeats_hit() {
+    let app = spawn_app().await;
+    let item = serde_json::to_string(&quiet("123456m789p23455s")).unwrap();
+    let other = serde_json::to_string(&quiet("55s987p234s654m321m")).unwrap();
+    let body = format!("{{\"requests\": [{item}, {item},\n {other}, {item}]}}");
+    let r = app
+        .post_raw("/v1/score/batch", body, Some("application/json"))
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    let single = app
+        .post_raw("/v1/score", item.clone(), Some("application/json"))
+        .await;
+    assert_eq!(
+        single.header("x-cache").as_deref(),
+        Some("hit"),
+        "scored in the batch"
+    );
+    let text = r.text();
+    let want = format!(
+        "{{\"results\":[{s},{s},{s},{s}]}}",
+        s = String::from_utf8(single.bytes).unwrap()
+    );
+    assert_eq!(text, want, "every item is the single body, byte for byte");
+    let metrics = app.get("/metrics").await.text();
+    // Item 1 misses; items 2, 3 (same hand, other order) and 4 hit; then the single request.
+    assert!(metrics.contains("faan_cache_misses_total 1\n"), "{metrics}");
+    assert!(metrics.contains("faan_cache_hits_total 4\n"), "{metrics}");
+}
