@@ -349,3 +349,114 @@ fn known_reading_counts() {
         assert_eq!(found.len(), want, "{tiles} win {win}: readings {found:?}");
     }
 }
+
+/// A reading keeps at most `MAX_LINES` lines. House rules can make every
+/// pattern an ordinary faan pattern (limits included), which gives the most
+/// lines a hand can have: under every built-in ruleset so changed, no
+/// corpus hand and none of the fullest hands built here comes near the
+/// bound, and no line is dropped (the raw total is the number of lines).
+#[test]
+fn no_reading_outgrows_its_lines() {
+    use faan::core::evaluate::{score_request, MAX_LINES};
+    use faan::core::pattern::PatternId;
+    use faan::core::{HouseRules, PatternOverride};
+    use faan::http::dto::ScoreRequest;
+
+    let every_pattern_one_faan = HouseRules {
+        flowers: Some(true),
+        patterns: PatternId::ALL
+            .iter()
+            .map(|id| (id.as_str().to_string(), PatternOverride::Faan(1)))
+            .collect(),
+        ..HouseRules::default()
+    };
+    let full = |tiles: &str, melds: &[(MeldKind, &str, bool)], win: &str, flowers: &[&str]| {
+        let hand = HandSpec {
+            tiles: tiles.into(),
+            melds: melds
+                .iter()
+                .map(|&(kind, t, concealed)| MeldSpec {
+                    kind,
+                    tiles: t.into(),
+                    concealed,
+                    added: false,
+                })
+                .collect(),
+            winning_tile: Some(win.into()),
+            flowers: flowers.iter().map(|f| f.to_string()).collect(),
+        };
+        let mut ctx = ContextSpec::new(WinBy::SelfDraw, Wind::East, Wind::East, None);
+        if melds.is_empty() {
+            ctx.heavenly = true;
+        } else {
+            ctx.replacement = faan::core::hand::Replacement::Kong;
+            ctx.last_tile = true;
+            ctx.double_kong = true;
+        }
+        (hand, ctx)
+    };
+    let eight = ["F1", "F2", "F3", "F4", "S1", "S2", "S3", "S4"];
+    let mut cases = vec![
+        // Three dragon kongs and the seat and round wind's kong, concealed,
+        // on a kong replacement after a kong, the last tile, eight flowers.
+        full(
+            "22z",
+            &[
+                (MeldKind::Kong, "1111z", true),
+                (MeldKind::Kong, "5555z", true),
+                (MeldKind::Kong, "6666z", true),
+                (MeldKind::Kong, "7777z", true),
+            ],
+            "2z",
+            &eight,
+        ),
+        // Four winds and a dragon pair.
+        full(
+            "55z",
+            &[
+                (MeldKind::Kong, "1111z", true),
+                (MeldKind::Kong, "2222z", true),
+                (MeldKind::Kong, "3333z", true),
+                (MeldKind::Kong, "4444z", true),
+            ],
+            "5z",
+            &eight,
+        ),
+        // Terminals and dragons in one suit, concealed, heavenly.
+        full("111999m55566677z", &[], "9m", &eight),
+    ];
+    let text = include_str!("../bench/corpus.jsonl");
+    for line in text.lines() {
+        let r: ScoreRequest = serde_json::from_str(line).expect("corpus line");
+        cases.push((r.hand.to_core(), r.context.to_core()));
+    }
+    let reg = Registry::builtin().unwrap();
+    for (hand, ctx) in &cases[..3] {
+        let r = reg.get("wisteria-court").unwrap();
+        let s = score_request(r, &every_pattern_one_faan, hand, ctx);
+        assert!(s.is_ok(), "{:?}: {s:?}", hand.tiles);
+    }
+    let mut most = 0;
+    for ruleset in reg.all() {
+        for (hand, ctx) in &cases {
+            let Ok(s) = score_request(ruleset, &every_pattern_one_faan, hand, ctx) else {
+                continue;
+            };
+            for r in &s.readings {
+                assert_eq!(
+                    r.raw_faan as usize,
+                    r.lines.len(),
+                    "{}: {:?}: a line was dropped",
+                    ruleset.id,
+                    hand.tiles
+                );
+                most = most.max(r.lines.len());
+            }
+        }
+    }
+    assert!(most >= 15, "the fullest hands hold {most} lines");
+    assert!(
+        most + 8 <= MAX_LINES,
+        "{most} lines: within 8 of MAX_LINES ({MAX_LINES})"
+    );
+}
