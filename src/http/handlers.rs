@@ -191,7 +191,7 @@ async fn read_body(
 ///
 /// The common case (a valid body) takes serde_json's plain path; only a body
 /// that fails is parsed again with path tracking, to point at the field.
-pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+pub fn parse_json<'a, T: serde::Deserialize<'a>>(bytes: &'a [u8]) -> Result<T, ApiError> {
     let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
     if first.is_some_and(|&b| b != b'{')
         && serde_json::from_slice::<serde_json::Value>(bytes).is_ok()
@@ -231,22 +231,6 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
 struct BatchBody<'a> {
     #[serde(borrow)]
     requests: Vec<&'a serde_json::value::RawValue>,
-}
-
-/// [`parse_json`] for a type that borrows from the body.
-fn parse_json_borrowed<'a, T: serde::Deserialize<'a>>(bytes: &'a [u8]) -> Result<T, ApiError> {
-    let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
-    if first.is_some_and(|&b| b != b'{')
-        && serde_json::from_slice::<serde::de::IgnoredAny>(bytes).is_ok()
-    {
-        return Err(not_an_object());
-    }
-    let mut de = serde_json::Deserializer::from_slice(bytes);
-    let value: T = serde_path_to_error::deserialize(&mut de).map_err(path_error)?;
-    de.end().map_err(|e| ApiError::MalformedJson {
-        detail: e.to_string(),
-    })?;
-    Ok(value)
 }
 
 /// A request body (or batch item) that is valid JSON but not an object.
@@ -545,7 +529,7 @@ pub async fn score_batch(
     check_depth(&body, state.limits.json_depth)?;
     // Items stay raw JSON text: each is then read as a `POST /v1/score` body
     // (the fast reader, the cache's front), not through a `Value` tree.
-    let batch: BatchBody<'_> = parse_json_borrowed(&body)?;
+    let batch: BatchBody<'_> = parse_json(&body)?;
     if batch.requests.len() > state.limits.batch {
         return Err(ApiError::BatchTooLarge {
             got: batch.requests.len(),
