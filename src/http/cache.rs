@@ -40,7 +40,9 @@ fn canonical_key_bytes(
     hand: &Hand,
     ctx: &Context,
 ) -> Vec<u8> {
-    let mut s = Vec::with_capacity(192 + ruleset.id.len());
+    // Room for the longest key without house rules (about 265 bytes besides
+    // the id: four melds, eight flowers, the longest context words): no regrowth.
+    let mut s = Vec::with_capacity(320 + ruleset.id.len());
     s.extend_from_slice(b"faan-v1|ruleset=");
     s.extend_from_slice(ruleset.id.as_bytes());
     s.push(b'@');
