@@ -216,10 +216,14 @@ fn int(out: &mut Vec<u8>, v: i64) {
 /// Lowercase hex of a hash, appended.
 pub fn hex_into(out: &mut Vec<u8>, h: &KeyHash) {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    for &b in h {
-        out.push(DIGITS[usize::from(b >> 4)]);
-        out.push(DIGITS[usize::from(b & 15)]);
+    // Into a fixed buffer, then one copy of known length (64 pushes each
+    // checked the capacity and stored the length).
+    let mut buf = [0u8; 64];
+    for (pair, &b) in buf.chunks_exact_mut(2).zip(h) {
+        pair[0] = DIGITS[usize::from(b >> 4)];
+        pair[1] = DIGITS[usize::from(b & 15)];
     }
+    out.extend_from_slice(&buf);
 }
 
 #[cfg(test)]
