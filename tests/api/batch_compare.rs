@@ -44,6 +44,21 @@ async fn batch_must_be_a_list_of_requests() {
     assert_eq!(r.status, 422);
     let r = app.post("/v1/score/batch", &json!({"requests": []})).await;
     assert_eq!(r.json(), json!({"results": []}));
+    // An item is read as a POST /v1/score body: a repeated key is the same 422 in place.
+    let item = r#"{"ruleset":"hkma","ruleset":"hkma","hand":{"tiles":"123456m789p23455s","winning_tile":"9p"},"context":{"win_by":"self_draw","seat_wind":"south","round_wind":"east"}}"#;
+    let single = app
+        .post_raw("/v1/score", item, Some("application/json"))
+        .await;
+    assert_eq!(single.status, 422, "{}", single.text());
+    let r = app
+        .post_raw(
+            "/v1/score/batch",
+            format!("{{\"requests\":[{item}]}}"),
+            Some("application/json"),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert_eq!(r.json()["results"][0], single.json());
 }
 
 #[tokio::test]
