@@ -53,6 +53,21 @@ async fn read_json<T: DeserializeOwned>(
     parse_checked(state, &body)
 }
 
+/// Returns `Pending` once after asking to be polled again at once (the
+/// waker is woken now, so no timer or I/O is involved).
+fn yield_once() -> impl Future<Output = ()> {
+    let mut yielded = false;
+    std::future::poll_fn(move |cx| {
+        if yielded {
+            Poll::Ready(())
+        } else {
+            yielded = true;
+            cx.waker().wake_by_ref();
+            Poll::Pending
+        }
+    })
+}
+
 /// Checks the content type and reads at most `limit` bytes (within the body timeout).
 async fn read_json_body(
     req: &HttpRequest,
@@ -62,11 +77,19 @@ async fn read_json_body(
 ) -> Result<Bytes, ApiError> {
     check_json_content_type(req)?;
     let mut read = std::pin::pin!(read_body(req, payload, limit));
-    // A small body has usually arrived with the headers: read it without
-    // arming the body timer.
-    if let Poll::Ready(body) = std::future::poll_fn(|cx| Poll::Ready(read.as_mut().poll(cx))).await
-    {
-        return body;
+    // A small body has usually arrived with the headers, but actix calls the
+    // handler before it hands the body to the payload: poll, let the
+    // connection's task run once, poll again, and only then arm the body
+    // timer (arming and dropping a timer cost every request about 0.1 µs).
+    for attempt in 0..2 {
+        if let Poll::Ready(body) =
+            std::future::poll_fn(|cx| Poll::Ready(read.as_mut().poll(cx))).await
+        {
+            return body;
+        }
+        if attempt == 0 {
+            yield_once().await;
+        }
     }
     actix_web::rt::time::timeout(state.limits.body_timeout, read)
         .await
