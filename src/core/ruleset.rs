@@ -266,7 +266,7 @@ impl Ruleset {
             self.index[p.id.index()] = i as u8;
             self.line_faan[p.id.index()] = match p.value {
                 Value::Faan(v) => v,
-                Value::Limit(v) => v.unwrap_or(self.limit_faan).min(self.limit),
+                Value::Limit(v) => self.limit_value(v),
             };
             self.contains[p.id.index()] = p.contains;
             self.enabled |= p.id.bit();
