@@ -471,13 +471,7 @@ mod tests {
 
     #[test]
     fn pair_candidates_match_their_definition() {
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = crate::core::tile::xorshift(0x2545_f491_4f6c_dd1d);
         for round in 0..20_000 {
             let mut counts = [0u8; KINDS];
             // Counts 0 to 4 (a validated hand's), sparse in every other round.

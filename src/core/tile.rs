@@ -435,6 +435,17 @@ pub fn format_tiles(tiles: &[Tile]) -> String {
     s
 }
 
+/// A xorshift generator for the unit tests' pseudo-random inputs.
+#[cfg(test)]
+pub(crate) fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+    move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    }
+}
+
 /// Tile counts by kind.
 pub type Counts = [u8; KINDS];
 
@@ -541,13 +552,7 @@ mod tests {
     /// 20,000 pseudo-random strings over digits, suit letters, spaces and junk.
     #[test]
     fn ascii_fast_path_equals_the_general_parser() {
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = xorshift(0x2545_f491_4f6c_dd1d);
         let mut oks = 0;
         for k in 0..20_000 {
             let len = (next() % 40) as usize;
@@ -659,12 +664,10 @@ mod tests {
             }
         }
         // A pseudo-random mix against the plain definition.
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
         for _ in 0..2000 {
             for c in counts.iter_mut() {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
+                let seed = next();
                 *c = if seed.is_multiple_of(3) {
                     (seed >> 20) as u8
                 } else {

@@ -362,13 +362,7 @@ mod tests {
             assert_eq!(quick(b.as_bytes()), serde(b.as_bytes()), "{b}");
         }
         let alphabet = b" \t\n{}[]:,\"\\0123456789tfnulxe-.ab";
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = crate::core::tile::xorshift(0x9e37_79b9_7f4a_7c15);
         let (mut read, mut declined) = (0, 0);
         for k in 0..20_000 {
             let mut b = bodies[k % bodies.len()].as_bytes().to_vec();
