@@ -330,7 +330,7 @@ fn known_reading_counts() {
         ("119m19p19s1234567z", "1m", 0), // thirteen orphans has no standard reading
     ];
     for &(tiles, win, want) in cases {
-        let spec = HandSpec {
+        let spec: HandSpec = HandSpec {
             tiles: tiles.into(),
             melds: vec![],
             winning_tile: Some(win.into()),

@@ -27,25 +27,48 @@ impl MeldKind {
     }
 }
 
-/// A meld as the client wrote it.
+/// A meld as the client wrote it (`S`: owned `String`s, or `&str`s
+/// borrowed from a request body).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct MeldSpec {
+pub struct MeldSpec<S = String> {
     pub kind: MeldKind,
-    pub tiles: String,
+    pub tiles: S,
     /// A kong declared from the hand.
     pub concealed: bool,
     /// A kong promoted from an exposed pung.
     pub added: bool,
 }
 
-/// A hand as the client wrote it.
+/// A hand as the client wrote it (`S`: owned `String`s, or `&str`s
+/// borrowed from a request body).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct HandSpec {
+pub struct HandSpec<S = String> {
     /// Concealed tiles, winning tile included.
-    pub tiles: String,
-    pub melds: Vec<MeldSpec>,
-    pub winning_tile: Option<String>,
-    pub flowers: Vec<String>,
+    pub tiles: S,
+    pub melds: Vec<MeldSpec<S>>,
+    pub winning_tile: Option<S>,
+    pub flowers: Vec<S>,
+}
+
+impl HandSpec<&str> {
+    /// The same hand with owned strings.
+    pub fn to_owned_spec(&self) -> HandSpec {
+        HandSpec {
+            tiles: self.tiles.to_owned(),
+            melds: self
+                .melds
+                .iter()
+                .map(|m| MeldSpec {
+                    kind: m.kind,
+                    tiles: m.tiles.to_owned(),
+                    concealed: m.concealed,
+                    added: m.added,
+                })
+                .collect(),
+            winning_tile: self.winning_tile.map(str::to_owned),
+            flowers: self.flowers.iter().map(|f| (*f).to_owned()).collect(),
+        }
+    }
 }
 
 /// How the hand was won.
@@ -248,8 +271,8 @@ pub struct Allowances<'a> {
 /// Checks a hand and context; on success returns the parsed forms.
 ///
 /// Every problem found is reported, not only the first.
-pub fn validate(
-    spec: &HandSpec,
+pub fn validate<S: AsRef<str>>(
+    spec: &HandSpec<S>,
     ctx: &ContextSpec,
     allow: Allowances<'_>,
 ) -> Result<(Hand, Context), Vec<FieldError>> {
@@ -257,7 +280,7 @@ pub fn validate(
 
     let mut concealed_counts = [0u8; KINDS];
     let mut concealed_len = 0usize;
-    let parsed = parse_each(&spec.tiles, |t| {
+    let parsed = parse_each(spec.tiles.as_ref(), |t| {
         concealed_counts[t.index()] = concealed_counts[t.index()].saturating_add(1);
         concealed_len += 1;
     });
@@ -288,7 +311,7 @@ pub fn validate(
         }
         let mut buf = [Tile::WHITE; 4];
         let mut n = 0usize;
-        let parsed = parse_each(&m.tiles, |t| {
+        let parsed = parse_each(m.tiles.as_ref(), |t| {
             if n < buf.len() {
                 buf[n] = t;
             }
@@ -343,7 +366,7 @@ pub fn validate(
             }
             None
         }
-        Some(w) => match w.parse::<Tile>() {
+        Some(w) => match w.as_ref().parse::<Tile>() {
             Ok(t) => {
                 if concealed_len > 0 && concealed_counts[t.index()] == 0 {
                     errs.push(FieldError::new(
@@ -362,7 +385,7 @@ pub fn validate(
 
     let mut flowers = 0u8;
     for (i, f) in spec.flowers.iter().enumerate() {
-        match f.parse::<Bonus>() {
+        match f.as_ref().parse::<Bonus>() {
             Ok(b) => {
                 let bit = 1u8 << b.index();
                 if flowers & bit != 0 {

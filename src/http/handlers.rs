@@ -98,15 +98,19 @@ async fn read_json_body(
         })?
 }
 
-/// A score request: the fast reader for the plain shape, else serde (which
-/// gives the same value, or the error with its pointer).
-pub fn parse_score_request(state: &AppState, body: &[u8]) -> Result<ScoreRequest, ApiError> {
+/// Reads and scores one `POST /v1/score` body (or batch item): the fast
+/// reader for the plain shape, straight into the core's types, else serde
+/// (which gives the same request, or the error with its pointer).
+pub fn score_request_bytes(
+    state: &AppState,
+    body: &[u8],
+) -> Result<(Bytes, CacheStatus), ApiError> {
     if state.limits.json_depth >= super::quick::DEPTH {
-        if let Some(r) = super::quick::score_request(body) {
-            return Ok(r);
+        if let Some(q) = super::quick::score_request(body) {
+            return score_body(state, q.ruleset, "/ruleset", &None, &q.hand, &q.context);
         }
     }
-    parse_checked(state, body)
+    score_request_body(state, parse_checked(state, body)?)
 }
 
 /// Checks the nesting depth, then deserialises.
@@ -317,8 +321,13 @@ pub const MAX_TILE_DIGITS: usize = 32;
 pub const MAX_MELDS: usize = 4;
 
 /// Rejects hands of impossible size before the core sees them.
-pub fn check_hand_size(hand: &HandSpec) -> Result<(), ApiError> {
-    let digits = hand.tiles.bytes().filter(u8::is_ascii_digit).count();
+pub fn check_hand_size<S: AsRef<str>>(hand: &HandSpec<S>) -> Result<(), ApiError> {
+    let digits = hand
+        .tiles
+        .as_ref()
+        .bytes()
+        .filter(u8::is_ascii_digit)
+        .count();
     if digits > MAX_TILE_DIGITS {
         return Err(ApiError::field(
             "/hand/tiles",
@@ -386,12 +395,12 @@ pub fn score_request_body(
 }
 
 /// Validates, looks up the cache and scores one hand; returns the response body.
-pub fn score_body(
+pub fn score_body<S: AsRef<str>>(
     state: &AppState,
     ruleset_id: &str,
     ruleset_pointer: &str,
     house: &Option<HouseRulesDto>,
-    hand_spec: &HandSpec,
+    hand_spec: &HandSpec<S>,
     ctx_spec: &ContextSpec,
 ) -> Result<(Bytes, CacheStatus), ApiError> {
     let Resolved {
@@ -498,8 +507,7 @@ pub async fn score(
             (body, CacheStatus::Hit)
         }
         None => {
-            let r = parse_score_request(&state, &request)?;
-            let (body, status) = score_request_body(&state, r)?;
+            let (body, status) = score_request_bytes(&state, &request)?;
             state.cache.remember_request(&request, &body);
             (body, status)
         }
@@ -571,12 +579,10 @@ pub async fn score_batch(
                 state.metrics.hit();
                 Ok(body)
             }
-            None => parse_score_request(&state, item)
-                .and_then(|r| score_request_body(&state, r))
-                .map(|(body, _)| {
-                    state.cache.remember_request(item, &body);
-                    body
-                }),
+            None => score_request_bytes(&state, item).map(|(body, _)| {
+                state.cache.remember_request(item, &body);
+                body
+            }),
         };
         match result {
             Ok(body) => out.extend_from_slice(&body),
