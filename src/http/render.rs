@@ -31,22 +31,29 @@ pub fn score_json(
     out.extend_from_slice(b",\"hand_hash\":\"");
     hex_into(&mut out, hand_hash);
     out.extend_from_slice(b"\",\"decompositions\":[");
+    let chosen = score.chosen.min(score.readings.len().saturating_sub(1));
+    // Where the chosen reading's lines were written: the top-level `lines`
+    // are the same bytes, copied rather than written again.
+    let mut chosen_lines = 0..0;
     for (i, sr) in score.readings.iter().enumerate() {
         if i > 0 {
             out.push(b',');
         }
-        decomposition(&mut out, ruleset, sr, on_discard);
+        let at = decomposition(&mut out, ruleset, sr, on_discard);
+        if i == chosen {
+            chosen_lines = at;
+        }
     }
     out.extend_from_slice(b"],\"chosen\":");
-    let chosen = score.chosen.min(score.readings.len().saturating_sub(1));
     let best = score.readings.get(chosen);
     uint(&mut out, chosen as u64);
     out.extend_from_slice(b",\"form\":\"");
     out.extend_from_slice(best.map_or("", |b| b.reading.form.name()).as_bytes());
     out.extend_from_slice(b"\",\"lines\":");
-    match best {
-        Some(b) => lines(&mut out, ruleset, b, on_discard),
-        None => out.extend_from_slice(b"[]"),
+    if chosen_lines.is_empty() {
+        out.extend_from_slice(b"[]");
+    } else {
+        out.extend_from_within(chosen_lines);
     }
     out.extend_from_slice(b",\"raw_faan\":");
     uint(&mut out, best.map_or(0, |b| b.raw_faan).into());
@@ -90,7 +97,13 @@ pub fn score_json(
     out
 }
 
-fn decomposition(out: &mut Vec<u8>, ruleset: &Ruleset, sr: &ScoredReading, on_discard: bool) {
+/// Writes one reading; returns where its `lines` array is in `out`.
+fn decomposition(
+    out: &mut Vec<u8>,
+    ruleset: &Ruleset,
+    sr: &ScoredReading,
+    on_discard: bool,
+) -> std::ops::Range<usize> {
     let r = &sr.reading;
     let sets = r.sets();
     out.extend_from_slice(b"{\"form\":\"");
@@ -141,7 +154,9 @@ fn decomposition(out: &mut Vec<u8>, ruleset: &Ruleset, sr: &ScoredReading, on_di
     out.extend_from_slice(b"],\"winning_in_pair\":");
     boolean(out, r.win == WinPlace::Pair);
     out.extend_from_slice(b",\"lines\":");
+    let start = out.len();
     lines(out, ruleset, sr, on_discard);
+    let at = start..out.len();
     out.extend_from_slice(b",\"raw_faan\":");
     uint(out, sr.raw_faan.into());
     out.extend_from_slice(b",\"total_faan\":");
@@ -149,6 +164,7 @@ fn decomposition(out: &mut Vec<u8>, ruleset: &Ruleset, sr: &ScoredReading, on_di
     out.extend_from_slice(b",\"limit_hand\":");
     boolean(out, sr.limit_hand);
     out.push(b'}');
+    at
 }
 
 fn lines(out: &mut Vec<u8>, ruleset: &Ruleset, sr: &ScoredReading, on_discard: bool) {
@@ -192,7 +208,11 @@ fn pair_text(out: &mut Vec<u8>, t: Tile) {
 
 /// A JSON string: as is when nothing needs escaping (names, ids), else serde_json's escaping.
 fn string(out: &mut Vec<u8>, s: &str) {
-    if s.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
+    // Folded without an early exit, so the check is vectorised.
+    let plain = s
+        .bytes()
+        .fold(true, |ok, b| ok & (b >= 0x20) & (b != b'"') & (b != b'\\'));
+    if plain {
         out.push(b'"');
         out.extend_from_slice(s.as_bytes());
         out.push(b'"');
@@ -201,12 +221,24 @@ fn string(out: &mut Vec<u8>, s: &str) {
     }
 }
 
+// Each branch copies a constant length (inlined stores); one copy of a
+// length chosen at run time is a call to `memcpy`.
 fn boolean(out: &mut Vec<u8>, b: bool) {
-    out.extend_from_slice(if b { b"true" } else { b"false" });
+    if b {
+        out.extend_from_slice(b"true");
+    } else {
+        out.extend_from_slice(b"false");
+    }
 }
 
 fn uint(out: &mut Vec<u8>, v: u64) {
-    out.extend_from_slice(itoa::Buffer::new().format(v).as_bytes());
+    if v < 10 {
+        out.push(b'0' + v as u8);
+    } else if v < 100 {
+        out.extend_from_slice(&[b'0' + (v / 10) as u8, b'0' + (v % 10) as u8]);
+    } else {
+        out.extend_from_slice(itoa::Buffer::new().format(v).as_bytes());
+    }
 }
 
 fn int(out: &mut Vec<u8>, v: i64) {
@@ -291,6 +323,20 @@ mod tests {
             let mut out = Vec::new();
             string(&mut out, s);
             assert_eq!(out, serde_json::to_vec(s).unwrap(), "{s:?}");
+        }
+    }
+
+    #[test]
+    fn numbers_and_booleans_are_written_as_serde_writes_them() {
+        for v in (0..=1000).chain([u64::from(u32::MAX), u64::MAX]) {
+            let mut out = Vec::new();
+            uint(&mut out, v);
+            assert_eq!(out, serde_json::to_vec(&v).unwrap(), "{v}");
+        }
+        for b in [true, false] {
+            let mut out = Vec::new();
+            boolean(&mut out, b);
+            assert_eq!(out, serde_json::to_vec(&b).unwrap(), "{b}");
         }
     }
 
