@@ -5,8 +5,8 @@
 //! tile order in the request does not matter) and before scoring. Its
 //! SHA-256 is the response's `hand_hash`: stable across restarts and builds.
 
-use crate::core::hand::{Context, Hand, Replacement};
-use crate::core::tile::{Bonus, Tile};
+use crate::core::hand::{Context, Hand, MeldKind, Replacement, WinBy};
+use crate::core::tile::{Bonus, Tile, Wind};
 use crate::core::{HouseRules, PatternOverride, PointsSpec, Ruleset};
 use actix_web::web::Bytes;
 use moka::sync::Cache;
@@ -63,13 +63,16 @@ fn canonical_key_bytes(
     }
     s.extend_from_slice(b"|melds=");
     for m in &hand.melds {
-        s.extend_from_slice(m.kind.name().as_bytes());
-        s.push(b':');
+        match m.kind {
+            MeldKind::Chow => s.extend_from_slice(b"chow:"),
+            MeldKind::Pung => s.extend_from_slice(b"pung:"),
+            MeldKind::Kong => s.extend_from_slice(b"kong:"),
+        }
         push_tile(&mut s, m.tile);
         s.push(b':');
-        s.extend_from_slice(bool_str(m.concealed).as_bytes());
+        push_bool(&mut s, m.concealed);
         s.push(b':');
-        s.extend_from_slice(bool_str(m.added).as_bytes());
+        push_bool(&mut s, m.added);
         s.push(b';');
     }
     s.extend_from_slice(b"|win=");
@@ -81,50 +84,61 @@ fn canonical_key_bytes(
         .filter_map(Bonus::from_index)
         .filter(|b| hand.has_bonus(*b))
     {
-        s.push(if b.is_flower() { b'F' } else { b'S' });
-        s.push(b'1' + (b.index() % 4) as u8);
+        s.extend_from_slice(&[
+            if b.is_flower() { b'F' } else { b'S' },
+            b'1' + (b.index() % 4) as u8,
+        ]);
     }
-    let w = |w: Option<crate::core::Wind>| w.map_or("-", |w| w.name());
     s.extend_from_slice(b"|ctx=");
-    for (i, part) in [
-        ctx.win_by.name(),
-        ctx.seat_wind.name(),
-        ctx.round_wind.name(),
-        w(ctx.discarder),
-        match ctx.replacement {
-            Replacement::None => "None",
-            Replacement::Kong => "Kong",
-            Replacement::Flower => "Flower",
-        },
-        bool_str(ctx.double_kong),
-        bool_str(ctx.last_tile),
-        bool_str(ctx.heavenly),
-        bool_str(ctx.earthly),
-        w(ctx.liable),
-        bool_str(ctx.flower_win),
-    ]
-    .into_iter()
-    .enumerate()
-    {
-        if i > 0 {
-            s.push(b':');
-        }
-        s.extend_from_slice(part.as_bytes());
+    match ctx.win_by {
+        WinBy::SelfDraw => s.extend_from_slice(b"self_draw:"),
+        WinBy::Discard => s.extend_from_slice(b"discard:"),
+        WinBy::RobbingKong => s.extend_from_slice(b"robbing_kong:"),
     }
+    push_wind(&mut s, Some(ctx.seat_wind));
+    s.push(b':');
+    push_wind(&mut s, Some(ctx.round_wind));
+    s.push(b':');
+    push_wind(&mut s, ctx.discarder);
+    match ctx.replacement {
+        Replacement::None => s.extend_from_slice(b":None:"),
+        Replacement::Kong => s.extend_from_slice(b":Kong:"),
+        Replacement::Flower => s.extend_from_slice(b":Flower:"),
+    }
+    for flag in [ctx.double_kong, ctx.last_tile, ctx.heavenly, ctx.earthly] {
+        push_bool(&mut s, flag);
+        s.push(b':');
+    }
+    push_wind(&mut s, ctx.liable);
+    s.push(b':');
+    push_bool(&mut s, ctx.flower_win);
     s
 }
 
-fn bool_str(b: bool) -> &'static str {
+// The pushes below copy a constant length in each branch (inlined stores);
+// one copy of a length chosen at run time is a call to `memcpy`.
+
+fn push_bool(s: &mut Vec<u8>, b: bool) {
     if b {
-        "true"
+        s.extend_from_slice(b"true");
     } else {
-        "false"
+        s.extend_from_slice(b"false");
+    }
+}
+
+/// A wind's name, or `-` for none.
+fn push_wind(s: &mut Vec<u8>, w: Option<Wind>) {
+    match w {
+        Some(Wind::East) => s.extend_from_slice(b"east"),
+        Some(Wind::South) => s.extend_from_slice(b"south"),
+        Some(Wind::West) => s.extend_from_slice(b"west"),
+        Some(Wind::North) => s.extend_from_slice(b"north"),
+        None => s.push(b'-'),
     }
 }
 
 fn push_tile(s: &mut Vec<u8>, t: Tile) {
-    s.push(b'0' + t.number());
-    s.push(t.suit().letter() as u8);
+    s.extend_from_slice(&[b'0' + t.number(), t.suit().letter() as u8]);
 }
 
 /// The house-rule part of the key (rare: only when a request sets some).
@@ -605,5 +619,108 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Every value of every context field (one field varied at a time), and
+    /// the hands of the whole benchmark corpus: the fast key is the reference key.
+    #[test]
+    fn fast_key_equals_the_reference_key_on_every_context_field_and_the_corpus() {
+        use crate::core::hand::Replacement;
+        let reg = Registry::builtin().unwrap();
+        let r = reg.get("hkma").unwrap();
+        let house = HouseRules::default();
+        let spec = HandSpec {
+            tiles: "234m567m22p".to_string(),
+            melds: vec![
+                MeldSpec {
+                    kind: MeldKind::Chow,
+                    tiles: "789s".to_string(),
+                    concealed: false,
+                    added: false,
+                },
+                MeldSpec {
+                    kind: MeldKind::Kong,
+                    tiles: "1111s".to_string(),
+                    concealed: false,
+                    added: true,
+                },
+            ],
+            winning_tile: Some("2p".to_string()),
+            flowers: vec![],
+        };
+        let mut allow = evaluate::allowances(r);
+        allow.bonus_tiles = true;
+        let base = ContextSpec::new(WinBy::Discard, Wind::South, Wind::East, Some(Wind::West));
+        let (hand, _) = hand::validate(&spec, &base, allow).expect("valid");
+        let winds = [Wind::East, Wind::South, Wind::West, Wind::North];
+        let mut contexts = vec![base];
+        for w in [WinBy::SelfDraw, WinBy::Discard, WinBy::RobbingKong] {
+            contexts.push(ContextSpec { win_by: w, ..base });
+        }
+        for w in winds {
+            contexts.push(ContextSpec {
+                seat_wind: w,
+                ..base
+            });
+            contexts.push(ContextSpec {
+                round_wind: w,
+                ..base
+            });
+        }
+        for w in winds.map(Some).into_iter().chain([None]) {
+            contexts.push(ContextSpec {
+                discarder: w,
+                ..base
+            });
+            contexts.push(ContextSpec { liable: w, ..base });
+        }
+        for rep in [Replacement::None, Replacement::Kong, Replacement::Flower] {
+            contexts.push(ContextSpec {
+                replacement: rep,
+                ..base
+            });
+        }
+        for b in [false, true] {
+            contexts.push(ContextSpec {
+                double_kong: b,
+                ..base
+            });
+            contexts.push(ContextSpec {
+                last_tile: b,
+                ..base
+            });
+            contexts.push(ContextSpec {
+                heavenly: b,
+                ..base
+            });
+            contexts.push(ContextSpec { earthly: b, ..base });
+            contexts.push(ContextSpec {
+                flower_win: b,
+                ..base
+            });
+        }
+        for ctx in &contexts {
+            let reference = canonical_key_reference(r, &house, &hand, ctx);
+            assert_eq!(canonical_key(r, &house, &hand, ctx), reference, "{ctx:?}");
+        }
+
+        let corpus = include_str!("../../bench/corpus.jsonl");
+        let mut checked = 0;
+        for line in corpus.lines().filter(|l| !l.is_empty()) {
+            let req: crate::http::dto::ScoreRequest = serde_json::from_str(line).unwrap();
+            let r = reg.get(&req.ruleset).unwrap();
+            let house = crate::http::dto::house_rules(&req.house_rules);
+            let mut allow = evaluate::allowances(r);
+            allow.bonus_tiles = true;
+            let Ok((hand, ctx)) =
+                hand::validate(&req.hand.to_core(), &req.context.to_core(), allow)
+            else {
+                continue;
+            };
+            let reference = canonical_key_reference(r, &house, &hand, &ctx);
+            assert_eq!(canonical_key(r, &house, &hand, &ctx), reference, "{line}");
+            checked += 1;
+        }
+        assert!(checked >= 2000, "only {checked} corpus hands checked");
     }
 }
