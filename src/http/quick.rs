@@ -50,10 +50,14 @@ pub fn core_parts(r: &ScoreRequest) -> Option<(String, HandSpec, ContextSpec)> {
 
 /// The request, when the body has the plain shape; `None` to let serde read it.
 pub fn score_request(bytes: &[u8]) -> Option<QuickRequest<'_>> {
-    // No UTF-8 check of the whole body: every byte is either matched by
-    // the grammar below (all ASCII) or inside a string, whose bytes must be
-    // printable ASCII; anything else is declined.
-    let mut r = Reader { b: bytes, i: 0 };
+    // UTF-8 checked once for the whole body (one pass with an ASCII fast
+    // path); strings are then slices of it.
+    let text = std::str::from_utf8(bytes).ok()?;
+    let mut r = Reader {
+        s: text,
+        b: bytes,
+        i: 0,
+    };
     let (mut ruleset, mut hand, mut context) = (None, None, None);
     r.object(|r, key| match key {
         b"ruleset" if ruleset.is_none() => {
@@ -82,6 +86,8 @@ pub fn score_request(bytes: &[u8]) -> Option<QuickRequest<'_>> {
 }
 
 struct Reader<'a> {
+    /// The body as text, and as bytes.
+    s: &'a str,
     b: &'a [u8],
     i: usize,
 }
@@ -155,8 +161,8 @@ impl<'a> Reader<'a> {
             return None;
         }
         self.i = end + 1;
-        // Printable ASCII: valid UTF-8 (checked anyway; it is a short scan).
-        std::str::from_utf8(&self.b[start..end]).ok()
+        // Between two ASCII quotes: character boundaries.
+        self.s.get(start..end)
     }
 
     /// A literal word (`true`, `false`, `null`).
@@ -434,7 +440,15 @@ mod tests {
                         .position(|&b| !plain(b))
                         .filter(|&p| body[1 + p] == b'"')
                         .map(|p| std::str::from_utf8(&body[1..1 + p]).unwrap().to_string());
-                    let mut r = Reader { b: &body, i: 0 };
+                    let Ok(text) = std::str::from_utf8(&body) else {
+                        assert_eq!(expected, None, "{body:?}");
+                        continue;
+                    };
+                    let mut r = Reader {
+                        s: text,
+                        b: &body,
+                        i: 0,
+                    };
                     let got = r.string().map(str::to_string);
                     assert_eq!(got, expected, "{:?}", String::from_utf8_lossy(&body));
                     if let Some(s) = got {
