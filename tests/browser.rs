@@ -68,11 +68,35 @@ struct Browser {
 
 impl Drop for Browser {
     fn drop(&mut self) {
-        // The session ends with its driver; kill only the process we started.
+        // Ask the driver to close the browser (killing the driver alone
+        // leaves Chromium running), then stop the driver we started.
+        // Blocking and bounded: `drop` also runs when the test panics.
+        if !self.session.is_empty() {
+            if let Some(addr) = self.driver.strip_prefix("http://") {
+                let _ = delete_session(addr, &self.session);
+            }
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
         let _ = std::fs::remove_dir_all(&self.profile);
     }
+}
+
+/// `DELETE /session/{id}` over a plain socket, waiting at most 10 s for the answer.
+fn delete_session(addr: &str, session: &str) -> std::io::Result<()> {
+    use std::io::{Read, Write};
+    let addr: std::net::SocketAddr = addr
+        .parse()
+        .map_err(|_| std::io::Error::other("driver address"))?;
+    let mut s = std::net::TcpStream::connect_timeout(&addr, Duration::from_secs(2))?;
+    s.set_read_timeout(Some(Duration::from_secs(10)))?;
+    write!(
+        s,
+        "DELETE /session/{session} HTTP/1.1\r\nHost: {addr}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+    )?;
+    let mut answer = Vec::new();
+    s.read_to_end(&mut answer)?;
+    Ok(())
 }
 
 /// Why a WebDriver command failed.
