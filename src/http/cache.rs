@@ -6,7 +6,7 @@
 //! SHA-256 is the response's `hand_hash`: stable across restarts and builds.
 
 use crate::core::hand::{Context, Hand, MeldKind, Replacement, WinBy};
-use crate::core::tile::{Bonus, Tile, Wind};
+use crate::core::tile::{kinds_held, Bonus, Tile, Wind, KINDS};
 use crate::core::{HouseRules, PatternOverride, PointsSpec, Ruleset};
 use actix_web::web::Bytes;
 use moka::sync::Cache;
@@ -54,10 +54,15 @@ fn canonical_key_bytes(
         s.extend_from_slice(h.as_bytes());
     }
     s.extend_from_slice(b"|hand=");
-    for (i, &n) in hand.concealed_counts.iter().enumerate() {
-        if let (true, Some(t)) = (n > 0, Tile::from_index(i)) {
+    // The kinds held, lowest first (a loop over all 34 counts branched
+    // unpredictably on each).
+    let mut held = kinds_held(&hand.concealed_counts);
+    while held != 0 {
+        let i = held.trailing_zeros() as usize;
+        held &= held - 1;
+        if let (Some(code), Some(&n)) = (TILE_CODES.get(i), hand.concealed_counts.get(i)) {
             for _ in 0..n {
-                push_tile(&mut s, t);
+                s.extend_from_slice(code);
             }
         }
     }
@@ -137,8 +142,19 @@ fn push_wind(s: &mut Vec<u8>, w: Option<Wind>) {
     }
 }
 
+/// The MPSZ text of each tile kind, by index (`1m` to `7z`).
+const TILE_CODES: [[u8; 2]; KINDS] = {
+    let mut codes = [[0u8; 2]; KINDS];
+    let mut i = 0;
+    while i < KINDS {
+        codes[i] = [b'1' + (i % 9) as u8, b"mpsz"[i / 9]];
+        i += 1;
+    }
+    codes
+};
+
 fn push_tile(s: &mut Vec<u8>, t: Tile) {
-    s.extend_from_slice(&[b'0' + t.number(), t.suit().letter() as u8]);
+    s.extend_from_slice(&TILE_CODES[t.index()]);
 }
 
 /// The house-rule part of the key (rare: only when a request sets some).
@@ -618,6 +634,14 @@ mod tests {
                     assert_eq!(key_hash(r, house, &hand, &ctx), digest, "{reference}");
                 }
             }
+        }
+    }
+
+    #[test]
+    fn tile_codes_are_the_tiles_text() {
+        for (i, code) in TILE_CODES.iter().enumerate() {
+            let t = Tile::from_index(i).unwrap();
+            assert_eq!(code, t.to_string().as_bytes(), "tile {i}");
         }
     }
 
