@@ -24,158 +24,286 @@ pub fn score_json(
     score: &Score,
     hand_hash: &KeyHash,
 ) -> Vec<u8> {
+    SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
+        Ok(mut buf) => score_json_in(&mut buf, ruleset_id, ruleset, ctx, score, hand_hash),
+        // Not reached (nothing here re-enters), but never a panic.
+        Err(_) => score_json_in(&mut [], ruleset_id, ruleset, ctx, score, hand_hash),
+    })
+}
+
+/// Bytes of a thread's scratch buffer: more than any body of the corpus
+/// (the largest is 4.8 KB).
+const SCRATCH_LEN: usize = 16 * 1024;
+
+thread_local! {
+    /// Where a body is written before it is copied out at its exact length
+    /// (a fresh buffer cost a `memset` or the allocator's slow path for
+    /// sizes over 1 KB each time).
+    static SCRATCH: std::cell::RefCell<Vec<u8>> = std::cell::RefCell::new(vec![0; SCRATCH_LEN]);
+}
+
+/// [`score_json`] written through a cursor into `buf` (one bounds check a
+/// write) and copied out at its length; a body that does not fit is
+/// written again into a growing `Vec`.
+fn score_json_in(
+    buf: &mut [u8],
+    ruleset_id: &str,
+    ruleset: &Ruleset,
+    ctx: &Context,
+    score: &Score,
+    hand_hash: &KeyHash,
+) -> Vec<u8> {
+    let mut cursor = Cursor {
+        buf,
+        pos: 0,
+        full: false,
+    };
+    write_score(&mut cursor, ruleset_id, ruleset, ctx, score, hand_hash);
+    if !cursor.full {
+        let len = cursor.pos;
+        return cursor.buf[..len].to_vec();
+    }
+    let mut out = Vec::with_capacity(2 * SCRATCH_LEN);
+    write_score(&mut out, ruleset_id, ruleset, ctx, score, hand_hash);
+    out
+}
+
+/// Where the writer puts bytes: a growing `Vec`, or a [`Cursor`] into space made beforehand.
+trait Sink {
+    fn put(&mut self, bytes: &[u8]);
+    fn byte(&mut self, b: u8);
+    /// Bytes written so far.
+    fn pos(&self) -> usize;
+    /// Appends a copy of bytes already written.
+    fn copy_within(&mut self, range: std::ops::Range<usize>);
+}
+
+impl Sink for Vec<u8> {
+    fn put(&mut self, bytes: &[u8]) {
+        self.extend_from_slice(bytes);
+    }
+
+    fn byte(&mut self, b: u8) {
+        self.push(b);
+    }
+
+    fn pos(&self) -> usize {
+        self.len()
+    }
+
+    fn copy_within(&mut self, range: std::ops::Range<usize>) {
+        self.extend_from_within(range);
+    }
+}
+
+/// Writes into a slice made beforehand. Its pointer, length and position
+/// stay in registers, where a `Vec` reloads and checks its length and
+/// capacity at every write. When the slice is full, `full` is set and
+/// later writes are dropped (the caller writes again into a `Vec`).
+struct Cursor<'a> {
+    buf: &'a mut [u8],
+    pos: usize,
+    full: bool,
+}
+
+impl Sink for Cursor<'_> {
+    #[inline]
+    fn put(&mut self, bytes: &[u8]) {
+        let end = self.pos + bytes.len();
+        match self.buf.get_mut(self.pos..end) {
+            Some(dst) => {
+                dst.copy_from_slice(bytes);
+                self.pos = end;
+            }
+            None => self.full = true,
+        }
+    }
+
+    #[inline]
+    fn byte(&mut self, b: u8) {
+        match self.buf.get_mut(self.pos) {
+            Some(dst) => {
+                *dst = b;
+                self.pos += 1;
+            }
+            None => self.full = true,
+        }
+    }
+
+    fn pos(&self) -> usize {
+        self.pos
+    }
+
+    fn copy_within(&mut self, range: std::ops::Range<usize>) {
+        let end = self.pos + range.len();
+        if range.start <= range.end && range.end <= self.pos && end <= self.buf.len() {
+            self.buf.copy_within(range, self.pos);
+            self.pos = end;
+        } else {
+            self.full = true;
+        }
+    }
+}
+
+fn write_score<S: Sink>(
+    out: &mut S,
+    ruleset_id: &str,
+    ruleset: &Ruleset,
+    ctx: &Context,
+    score: &Score,
+    hand_hash: &KeyHash,
+) {
     let on_discard = ctx.win_by == WinBy::Discard;
-    let mut out = Vec::with_capacity(512 + 900 * score.readings.len());
-    out.extend_from_slice(b"{\"ruleset\":");
-    string(&mut out, ruleset_id);
-    out.extend_from_slice(b",\"hand_hash\":\"");
-    hex_into(&mut out, hand_hash);
-    out.extend_from_slice(b"\",\"decompositions\":[");
+    out.put(b"{\"ruleset\":");
+    string(out, ruleset_id);
+    out.put(b",\"hand_hash\":\"");
+    hex_to(out, hand_hash);
+    out.put(b"\",\"decompositions\":[");
     let chosen = score.chosen.min(score.readings.len().saturating_sub(1));
     // Where the chosen reading's lines were written: the top-level `lines`
     // are the same bytes, copied rather than written again.
     let mut chosen_lines = 0..0;
     for (i, sr) in score.readings.iter().enumerate() {
         if i > 0 {
-            out.push(b',');
+            out.byte(b',');
         }
-        let at = decomposition(&mut out, ruleset, sr, on_discard);
+        let at = decomposition(out, ruleset, sr, on_discard);
         if i == chosen {
             chosen_lines = at;
         }
     }
-    out.extend_from_slice(b"],\"chosen\":");
+    out.put(b"],\"chosen\":");
     let best = score.readings.get(chosen);
-    uint(&mut out, chosen as u64);
-    out.extend_from_slice(b",\"form\":\"");
-    out.extend_from_slice(best.map_or("", |b| b.reading.form.name()).as_bytes());
-    out.extend_from_slice(b"\",\"lines\":");
+    uint(out, chosen as u64);
+    out.put(b",\"form\":\"");
+    out.put(best.map_or("", |b| b.reading.form.name()).as_bytes());
+    out.put(b"\",\"lines\":");
     if chosen_lines.is_empty() {
-        out.extend_from_slice(b"[]");
+        out.put(b"[]");
     } else {
-        out.extend_from_within(chosen_lines);
+        out.copy_within(chosen_lines);
     }
-    out.extend_from_slice(b",\"raw_faan\":");
-    uint(&mut out, best.map_or(0, |b| b.raw_faan).into());
-    out.extend_from_slice(b",\"total_faan\":");
-    uint(&mut out, best.map_or(0, |b| b.total_faan).into());
-    out.extend_from_slice(b",\"limit_hand\":");
-    boolean(&mut out, best.is_some_and(|b| b.limit_hand));
-    out.extend_from_slice(b",\"limit\":");
-    uint(&mut out, ruleset.limit.into());
-    out.extend_from_slice(b",\"min_faan\":");
-    uint(&mut out, score.min_faan.into());
-    out.extend_from_slice(b",\"meets_minimum\":");
-    boolean(&mut out, score.meets_minimum);
-    out.extend_from_slice(b",\"missing_faan\":");
-    uint(&mut out, score.missing_faan.into());
-    out.extend_from_slice(b",\"base_points\":");
-    uint(&mut out, score.base_points);
-    out.extend_from_slice(b",\"winner\":\"");
-    out.extend_from_slice(ctx.seat_wind.name().as_bytes());
-    out.extend_from_slice(b"\",\"payments\":{");
+    out.put(b",\"raw_faan\":");
+    uint(out, best.map_or(0, |b| b.raw_faan).into());
+    out.put(b",\"total_faan\":");
+    uint(out, best.map_or(0, |b| b.total_faan).into());
+    out.put(b",\"limit_hand\":");
+    boolean(out, best.is_some_and(|b| b.limit_hand));
+    out.put(b",\"limit\":");
+    uint(out, ruleset.limit.into());
+    out.put(b",\"min_faan\":");
+    uint(out, score.min_faan.into());
+    out.put(b",\"meets_minimum\":");
+    boolean(out, score.meets_minimum);
+    out.put(b",\"missing_faan\":");
+    uint(out, score.missing_faan.into());
+    out.put(b",\"base_points\":");
+    uint(out, score.base_points);
+    out.put(b",\"winner\":\"");
+    out.put(ctx.seat_wind.name().as_bytes());
+    out.put(b"\",\"payments\":{");
     for (i, (seat, v)) in ["east", "south", "west", "north"]
         .iter()
         .zip(score.payments)
         .enumerate()
     {
         if i > 0 {
-            out.push(b',');
+            out.byte(b',');
         }
-        out.push(b'"');
-        out.extend_from_slice(seat.as_bytes());
-        out.extend_from_slice(b"\":");
-        int(&mut out, v);
+        out.byte(b'"');
+        out.put(seat.as_bytes());
+        out.put(b"\":");
+        int(out, v);
     }
-    out.push(b'}');
+    out.byte(b'}');
     if let Some(m) = ruleset.money {
-        out.extend_from_slice(b",\"money\":");
+        out.put(b",\"money\":");
         // Floats: serde_json's own formatting (ryu), as the schema type gets.
-        let _ = serde_json::to_writer(&mut out, &money_dto(m, score.money_cents));
+        let money = serde_json::to_vec(&money_dto(m, score.money_cents)).unwrap_or_default();
+        out.put(&money);
     }
-    out.push(b'}');
-    out
+    out.byte(b'}');
 }
 
 /// Writes one reading; returns where its `lines` array is in `out`.
-fn decomposition(
-    out: &mut Vec<u8>,
+fn decomposition<S: Sink>(
+    out: &mut S,
     ruleset: &Ruleset,
     sr: &ScoredReading,
     on_discard: bool,
 ) -> std::ops::Range<usize> {
     let r = &sr.reading;
     let sets = r.sets();
-    out.extend_from_slice(b"{\"form\":\"");
-    out.extend_from_slice(r.form.name().as_bytes());
-    out.extend_from_slice(b"\",\"sets\":[");
+    out.put(b"{\"form\":\"");
+    out.put(r.form.name().as_bytes());
+    out.put(b"\",\"sets\":[");
     for (i, s) in sets.iter().enumerate() {
         if i > 0 {
-            out.push(b',');
+            out.byte(b',');
         }
         set_text(out, s);
     }
-    out.extend_from_slice(b"],\"pair\":");
+    out.put(b"],\"pair\":");
     match r.form {
         Form::Standard | Form::ThirteenOrphans => pair_text(out, r.pair),
-        Form::SevenPairs | Form::FlowerWin => out.extend_from_slice(b"null"),
+        Form::SevenPairs | Form::FlowerWin => out.put(b"null"),
     }
     if r.form == Form::SevenPairs {
-        out.extend_from_slice(b",\"pairs\":[");
+        out.put(b",\"pairs\":[");
         for (i, &t) in r.pairs.iter().enumerate() {
             if i > 0 {
-                out.push(b',');
+                out.byte(b',');
             }
             pair_text(out, t);
         }
-        out.push(b']');
+        out.byte(b']');
     }
-    out.extend_from_slice(b",\"set_details\":[");
+    out.put(b",\"set_details\":[");
     for (i, s) in sets.iter().enumerate() {
         if i > 0 {
-            out.push(b',');
+            out.byte(b',');
         }
-        out.extend_from_slice(b"{\"tiles\":");
+        out.put(b"{\"tiles\":");
         set_text(out, s);
-        out.extend_from_slice(b",\"kind\":\"");
-        out.extend_from_slice(match s.kind {
+        out.put(b",\"kind\":\"");
+        out.put(match s.kind {
             SetKind::Chow => b"chow",
             SetKind::Pung => b"pung",
             SetKind::Kong => b"kong",
         });
-        out.extend_from_slice(b"\",\"concealed\":");
+        out.put(b"\",\"concealed\":");
         boolean(out, s.concealed);
-        out.extend_from_slice(b",\"declared\":");
+        out.put(b",\"declared\":");
         boolean(out, s.declared);
-        out.extend_from_slice(b",\"winning\":");
+        out.put(b",\"winning\":");
         boolean(out, r.win == WinPlace::Set(i as u8));
-        out.push(b'}');
+        out.byte(b'}');
     }
-    out.extend_from_slice(b"],\"winning_in_pair\":");
+    out.put(b"],\"winning_in_pair\":");
     boolean(out, r.win == WinPlace::Pair);
-    out.extend_from_slice(b",\"lines\":");
-    let start = out.len();
+    out.put(b",\"lines\":");
+    let start = out.pos();
     lines(out, ruleset, sr, on_discard);
-    let at = start..out.len();
-    out.extend_from_slice(b",\"raw_faan\":");
+    let at = start..out.pos();
+    out.put(b",\"raw_faan\":");
     uint(out, sr.raw_faan.into());
-    out.extend_from_slice(b",\"total_faan\":");
+    out.put(b",\"total_faan\":");
     uint(out, sr.total_faan.into());
-    out.extend_from_slice(b",\"limit_hand\":");
+    out.put(b",\"limit_hand\":");
     boolean(out, sr.limit_hand);
-    out.push(b'}');
+    out.byte(b'}');
     at
 }
 
-fn lines(out: &mut Vec<u8>, ruleset: &Ruleset, sr: &ScoredReading, on_discard: bool) {
-    out.push(b'[');
+fn lines<S: Sink>(out: &mut S, ruleset: &Ruleset, sr: &ScoredReading, on_discard: bool) {
+    out.byte(b'[');
     for (i, l) in sr.lines.iter().enumerate() {
         if i > 0 {
-            out.push(b',');
+            out.byte(b',');
         }
-        out.extend_from_slice(b"{\"pattern\":\"");
-        out.extend_from_slice(l.pattern.as_str().as_bytes());
-        out.extend_from_slice(b"\",\"name\":");
+        out.put(b"{\"pattern\":\"");
+        out.put(l.pattern.as_str().as_bytes());
+        out.put(b"\",\"name\":");
         let name = match ruleset.pattern(l.pattern) {
             Some(p) => match (&p.name_on_discard, on_discard) {
                 (Some(n), true) => n.as_str(),
@@ -184,69 +312,73 @@ fn lines(out: &mut Vec<u8>, ruleset: &Ruleset, sr: &ScoredReading, on_discard: b
             None => l.pattern.default_name(),
         };
         string(out, name);
-        out.extend_from_slice(b",\"faan\":");
+        out.put(b",\"faan\":");
         uint(out, l.faan.into());
-        out.extend_from_slice(b",\"limit\":");
+        out.put(b",\"limit\":");
         boolean(out, l.limit);
-        out.push(b'}');
+        out.byte(b'}');
     }
-    out.push(b']');
+    out.byte(b']');
 }
 
-fn set_text(out: &mut Vec<u8>, s: &Set) {
+fn set_text<S: Sink>(out: &mut S, s: &Set) {
     let (buf, len) = s.text_bytes();
-    out.push(b'"');
-    out.extend_from_slice(&buf[..len]);
-    out.push(b'"');
+    out.byte(b'"');
+    out.put(&buf[..len]);
+    out.byte(b'"');
 }
 
 /// A tile twice, as a pair: `"55p"`.
-fn pair_text(out: &mut Vec<u8>, t: Tile) {
+fn pair_text<S: Sink>(out: &mut S, t: Tile) {
     let n = b'0' + t.number();
-    out.extend_from_slice(&[b'"', n, n, t.suit().letter() as u8, b'"']);
+    out.put(&[b'"', n, n, t.suit().letter() as u8, b'"']);
 }
 
 /// A JSON string: as is when nothing needs escaping (names, ids), else serde_json's escaping.
-fn string(out: &mut Vec<u8>, s: &str) {
+fn string<S: Sink>(out: &mut S, s: &str) {
     // Folded without an early exit, so the check is vectorised.
     let plain = s
         .bytes()
         .fold(true, |ok, b| ok & (b >= 0x20) & (b != b'"') & (b != b'\\'));
     if plain {
-        out.push(b'"');
-        out.extend_from_slice(s.as_bytes());
-        out.push(b'"');
+        out.byte(b'"');
+        out.put(s.as_bytes());
+        out.byte(b'"');
     } else {
-        let _ = serde_json::to_writer(&mut *out, s);
+        out.put(&serde_json::to_vec(s).unwrap_or_default());
     }
 }
 
 // Each branch copies a constant length (inlined stores); one copy of a
 // length chosen at run time is a call to `memcpy`.
-fn boolean(out: &mut Vec<u8>, b: bool) {
+fn boolean<S: Sink>(out: &mut S, b: bool) {
     if b {
-        out.extend_from_slice(b"true");
+        out.put(b"true");
     } else {
-        out.extend_from_slice(b"false");
+        out.put(b"false");
     }
 }
 
-fn uint(out: &mut Vec<u8>, v: u64) {
+fn uint<S: Sink>(out: &mut S, v: u64) {
     if v < 10 {
-        out.push(b'0' + v as u8);
+        out.byte(b'0' + v as u8);
     } else if v < 100 {
-        out.extend_from_slice(&[b'0' + (v / 10) as u8, b'0' + (v % 10) as u8]);
+        out.put(&[b'0' + (v / 10) as u8, b'0' + (v % 10) as u8]);
     } else {
-        out.extend_from_slice(itoa::Buffer::new().format(v).as_bytes());
+        out.put(itoa::Buffer::new().format(v).as_bytes());
     }
 }
 
-fn int(out: &mut Vec<u8>, v: i64) {
-    out.extend_from_slice(itoa::Buffer::new().format(v).as_bytes());
+fn int<S: Sink>(out: &mut S, v: i64) {
+    out.put(itoa::Buffer::new().format(v).as_bytes());
 }
 
 /// Lowercase hex of a hash, appended.
 pub fn hex_into(out: &mut Vec<u8>, h: &KeyHash) {
+    hex_to(out, h);
+}
+
+fn hex_to<S: Sink>(out: &mut S, h: &KeyHash) {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
     // Into a fixed buffer, then one copy of known length (64 pushes each
     // checked the capacity and stored the length).
@@ -255,7 +387,7 @@ pub fn hex_into(out: &mut Vec<u8>, h: &KeyHash) {
         pair[0] = DIGITS[usize::from(b >> 4)];
         pair[1] = DIGITS[usize::from(b & 15)];
     }
-    out.extend_from_slice(&buf);
+    out.put(&buf);
 }
 
 #[cfg(test)]
@@ -299,6 +431,24 @@ mod tests {
                     serde_json::to_vec(&ScoreResponse::new(&r.id, r, &ctx, &score, hex(&key)))
                         .unwrap();
                 let direct = score_json(&r.id, r, &ctx, &score, &key);
+                // Every size of room, from none to more than enough: the
+                // cursor and its fallback write the same bytes.
+                for room in [
+                    0,
+                    1,
+                    10,
+                    100,
+                    direct.len() - 1,
+                    direct.len(),
+                    direct.len() + 1,
+                ] {
+                    assert_eq!(
+                        score_json_in(&mut vec![0; room], &r.id, r, &ctx, &score, &key),
+                        direct,
+                        "room {room}: {} {h}",
+                        r.id
+                    );
+                }
                 assert_eq!(
                     String::from_utf8(direct).unwrap(),
                     String::from_utf8(serde).unwrap(),
