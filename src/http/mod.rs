@@ -10,6 +10,7 @@ pub mod metrics;
 pub mod openapi;
 pub mod quick;
 pub mod render;
+pub mod sink;
 // The calculator page (`web/`); named apart from `actix_web::web` used below.
 #[path = "web.rs"]
 pub mod webpage;
