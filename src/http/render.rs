@@ -107,12 +107,10 @@ fn write_score<S: Sink>(
     } else {
         out.copy_within(chosen_lines);
     }
-    out.put(b",\"raw_faan\":");
-    uint(out, best.map_or(0, |b| b.raw_faan).into());
-    out.put(b",\"total_faan\":");
-    uint(out, best.map_or(0, |b| b.total_faan).into());
-    out.put(b",\"limit_hand\":");
-    boolean(out, best.is_some_and(|b| b.limit_hand));
+    match best {
+        Some(b) => totals(out, b),
+        None => out.put(b",\"raw_faan\":0,\"total_faan\":0,\"limit_hand\":false"),
+    }
     out.put(b",\"limit\":");
     uint(out, ruleset.limit.into());
     out.put(b",\"min_faan\":");
@@ -209,14 +207,19 @@ fn decomposition<S: Sink>(
     let start = out.pos();
     lines(out, ruleset, sr, on_discard);
     let at = start..out.pos();
+    totals(out, sr);
+    out.byte(b'}');
+    at
+}
+
+/// A reading's `raw_faan`, `total_faan` and `limit_hand` fields.
+fn totals<S: Sink>(out: &mut S, sr: &ScoredReading) {
     out.put(b",\"raw_faan\":");
     uint(out, sr.raw_faan.into());
     out.put(b",\"total_faan\":");
     uint(out, sr.total_faan.into());
     out.put(b",\"limit_hand\":");
     boolean(out, sr.limit_hand);
-    out.byte(b'}');
-    at
 }
 
 fn lines<S: Sink>(out: &mut S, ruleset: &Ruleset, sr: &ScoredReading, on_discard: bool) {
