@@ -4,7 +4,9 @@
 # (after a short warm-up). Prints requests/s, p50 and p99 per scenario with
 # ratios to GET /healthz, then the server's resident memory. The scenarios
 # run ROUNDS times, interleaved, and the table shows medians (a shared
-# machine is noisy).
+# machine is noisy). It also prints paired ratios: each round's hit and miss
+# runs against the /healthz run seconds before them on the same server
+# (healthz_nocache is that run for the misses).
 #
 #   bench/load.sh                   # 10 s per scenario, 2 s warm-up
 #   DURATION=5 CONNS=32 bench/load.sh
@@ -102,12 +104,15 @@ for round in $(seq "$ROUNDS"); do
   stop_server
 
   start_server 0
+  # The same ceiling measured again right before the misses, on their server,
+  # for the paired ratio below.
+  run healthz_nocache bench/get.lua /healthz "$round"
   run score_miss bench/score_cycle.lua /v1/score "$round"
   RSS_NOCACHE=$(rss_kib)
   stop_server
 done
 declare -A M_RPS M_P50 M_P99 M_CPU
-for n in healthz score_hit score_miss batch_100 score_corpus_cached; do
+for n in healthz healthz_nocache score_hit score_miss batch_100 score_corpus_cached; do
   M_RPS[$n]=$(median RPS "$n"); M_P50[$n]=$(median P50 "$n")
   M_P99[$n]=$(median P99 "$n"); M_CPU[$n]=$(median CPU "$n")
 done
@@ -115,7 +120,7 @@ done
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0) print "-"; else printf "%.2f", a / b }'; }
 echo
 printf '%-22s %10s %9s %9s %8s %8s %11s  %s\n' scenario "req/s" "p50 µs" "p99 µs" "rps/hz" "p99/hz" "cpu µs/req" "statuses (every round)"
-for n in healthz score_hit score_miss batch_100 score_corpus_cached; do
+for n in healthz healthz_nocache score_hit score_miss batch_100 score_corpus_cached; do
   printf '%-22s %10.0f %9.0f %9.0f %8s %8s %11s  %s\n' "$n" "${M_RPS[$n]}" "${M_P50[$n]}" "${M_P99[$n]}" \
     "$(ratio "${M_RPS[$n]}" "${M_RPS[healthz]}")" "$(ratio "${M_P99[$n]}" "${M_P99[healthz]}")" "${M_CPU[$n]}" "${INFO[$n]}"
 done
@@ -129,6 +134,17 @@ miss_ok=$(awk -v a="${M_RPS[score_miss]}" -v b="${M_RPS[healthz]}" 'BEGIN { prin
 p99_ok=$(awk -v h="${M_P99[score_hit]}" -v m="${M_P99[score_miss]}" -v z="${M_P99[healthz]}" 'BEGIN { print (h <= 1.5 * z && m <= 1.5 * z) ? "PASS" : "FAIL" }')
 order_ok=$(awk -v h="${M_RPS[score_hit]}" -v m="${M_RPS[score_miss]}" 'BEGIN { print (h >= m) ? "PASS" : "FAIL" }')
 rss_ok=$(awk -v r="$RSS_DEFAULT" 'BEGIN { print (r < 64 * 1024) ? "PASS" : "FAIL" }')
+# Paired ratios: each round's scenario against the /healthz run just before it
+# on the same server (a shared machine drifts between rounds; within a round
+# the two runs are seconds apart). Reported beside the medians above.
+paired() { # scenario reference
+  local r out=()
+  for r in $(seq "$ROUNDS"); do out+=("$(ratio "${RPS[$1.$r]}" "${RPS[$2.$r]}")"); done
+  printf '%s ' "${out[@]}"
+  printf '(median %s)' "$(printf '%s\n' "${out[@]}" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')"
+}
+echo "paired rps ratios per round: hit/healthz $(paired score_hit healthz); miss/healthz $(paired score_miss healthz_nocache)"
+echo
 echo "target hit >= 90% of healthz rps: $hit_ok"
 echo "target miss >= 80% of healthz rps: $miss_ok"
 echo "target p99 of hit and miss <= 1.5x healthz: $p99_ok"
