@@ -54,15 +54,10 @@ fn score_json_in(
     score: &Score,
     hand_hash: &KeyHash,
 ) -> Vec<u8> {
-    let mut cursor = Cursor {
-        buf,
-        pos: 0,
-        full: false,
-    };
+    let mut cursor = Cursor::new(buf);
     write_score(&mut cursor, ruleset_id, ruleset, ctx, score, hand_hash);
-    if !cursor.full {
-        let len = cursor.pos;
-        return cursor.buf[..len].to_vec();
+    if let Some(body) = cursor.written() {
+        return body.to_vec();
     }
     let mut out = Vec::with_capacity(2 * SCRATCH_LEN);
     write_score(&mut out, ruleset_id, ruleset, ctx, score, hand_hash);

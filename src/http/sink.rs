@@ -34,9 +34,9 @@ impl Sink for Vec<u8> {
 /// capacity at every write. When the slice is full, `full` is set and
 /// later writes are dropped (the caller writes again into a `Vec`).
 pub struct Cursor<'a> {
-    pub buf: &'a mut [u8],
-    pub pos: usize,
-    pub full: bool,
+    buf: &'a mut [u8],
+    pos: usize,
+    full: bool,
 }
 
 impl Sink for Cursor<'_> {
