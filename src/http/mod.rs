@@ -1,6 +1,7 @@
 //! The HTTP layer: routes, request/response bodies, errors, cache, metrics,
 //! OpenAPI and the documentation page. Thin: scoring is `crate::core`.
 
+pub mod body_wait;
 pub mod cache;
 pub mod docs;
 pub mod dto;

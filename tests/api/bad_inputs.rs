@@ -946,6 +946,68 @@ async fn serde_recursion_limit_still_answers_400() {
     assert_eq!(app.get("/healthz").await.status, 200);
 }
 
+/// Pipelined requests (sent in one write, answered in turn) are read whole,
+/// and a pipelined body that stalls still gets its 408: it is read after the
+/// request before it, not when its head arrives, and the handler waiting for
+/// it is woken by its worker's ticker (`http::body_wait`).
+#[tokio::test]
+async fn pipelined_bodies_are_read_and_a_stalled_one_times_out() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let app = crate::helpers::spawn_with(faan::config::ServeArgs {
+        body_timeout_ms: 300,
+        ..faan::config::ServeArgs::for_tests()
+    })
+    .await;
+    let addr = app.base.trim_start_matches("http://").to_string();
+    let body = r#"{"ruleset":"wisteria-court","hand":{"tiles":"123456m789p23455s","winning_tile":"9p"},"context":{"win_by":"self_draw","seat_wind":"south","round_wind":"east"}}"#;
+    let request = |close: bool| {
+        format!(
+            "POST /v1/score HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: {}\r\n{}\r\n{body}",
+            body.len(),
+            if close { "Connection: close\r\n" } else { "" }
+        )
+    };
+    let read_all = |mut s: tokio::net::TcpStream| async move {
+        let mut got = Vec::new();
+        tokio::time::timeout(Duration::from_secs(6), s.read_to_end(&mut got))
+            .await
+            .expect("the server answers and closes")
+            .ok();
+        String::from_utf8_lossy(&got).into_owned()
+    };
+
+    // Three whole requests in one write.
+    let mut s = tokio::net::TcpStream::connect(&addr).await.unwrap();
+    let three = format!("{}{}{}", request(false), request(false), request(true));
+    s.write_all(three.as_bytes()).await.unwrap();
+    let text = read_all(s).await;
+    assert_eq!(text.matches("HTTP/1.1 200 OK").count(), 3, "{text}");
+    assert_eq!(text.matches("\"payments\":{\"east\":-32,").count(), 3, "{text}");
+
+    // A whole request, then one whose body stops after 20 bytes.
+    let started = Instant::now();
+    let mut s = tokio::net::TcpStream::connect(&addr).await.unwrap();
+    let stalled = request(true);
+    let cut = stalled.len() - body.len() + 20;
+    let two = format!("{}{}", request(false), &stalled[..cut]);
+    s.write_all(two.as_bytes()).await.unwrap();
+    let text = read_all(s).await;
+    assert!(text.starts_with("HTTP/1.1 200 OK"), "first: {text}");
+    assert_eq!(
+        text.matches("HTTP/1.1 408").count(),
+        1,
+        "stalled second: {text}"
+    );
+    assert!(text.contains("/problems/request-timeout"), "{text}");
+    // Body timeout (0.3 s) after one to two ticks of 1 s.
+    assert!(
+        started.elapsed() < Duration::from_secs(4),
+        "answered after {:?}",
+        started.elapsed()
+    );
+    assert_eq!(app.get("/healthz").await.status, 200);
+}
+
 /// Slow clients are cut off: headers that never finish (slowloris) get a
 /// 408 and a closed connection; a body that stalls gets a 408 problem.
 #[tokio::test]
