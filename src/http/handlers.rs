@@ -143,6 +143,9 @@ fn check_json_content_type(req: &HttpRequest) -> Result<(), ApiError> {
     let Some(ct) = req.headers().get(header::CONTENT_TYPE) else {
         return Err(ApiError::UnsupportedMediaType { got: None });
     };
+    if ct.as_bytes() == b"application/json" {
+        return Ok(());
+    }
     let ct = ct.to_str().unwrap_or("");
     let essence = ct.split(';').next().unwrap_or("").trim().as_bytes();
     let starts = |p: &[u8]| essence.len() >= p.len() && essence[..p.len()].eq_ignore_ascii_case(p);
@@ -408,9 +411,18 @@ pub fn score_body<S: AsRef<str>>(
     Ok((body, CacheStatus::Miss))
 }
 
+/// `Content-Type: application/json` from a static value (a `&str` is
+/// checked and copied into a new allocation for every response).
+fn json_content_type() -> (header::HeaderName, header::HeaderValue) {
+    (
+        header::CONTENT_TYPE,
+        header::HeaderValue::from_static("application/json"),
+    )
+}
+
 fn json_bytes(body: Bytes) -> HttpResponse {
     HttpResponse::Ok()
-        .content_type("application/json")
+        .insert_header(json_content_type())
         .body(body)
 }
 
@@ -577,7 +589,7 @@ pub async fn score_batch(
     }
     out.extend_from_slice(b"]}");
     Ok(HttpResponse::Ok()
-        .content_type("application/json")
+        .insert_header(json_content_type())
         .body(out))
 }
 
@@ -656,7 +668,7 @@ pub async fn compare(
     }
     out.extend_from_slice(b"}}");
     Ok(HttpResponse::Ok()
-        .content_type("application/json")
+        .insert_header(json_content_type())
         .body(out))
 }
 
@@ -793,7 +805,7 @@ pub async fn false_win(
 )]
 pub async fn openapi_json() -> HttpResponse {
     HttpResponse::Ok()
-        .content_type("application/json")
+        .insert_header(json_content_type())
         .body(super::openapi::cached())
 }
 

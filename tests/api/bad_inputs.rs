@@ -982,7 +982,11 @@ async fn pipelined_bodies_are_read_and_a_stalled_one_times_out() {
     s.write_all(three.as_bytes()).await.unwrap();
     let text = read_all(s).await;
     assert_eq!(text.matches("HTTP/1.1 200 OK").count(), 3, "{text}");
-    assert_eq!(text.matches("\"payments\":{\"east\":-32,").count(), 3, "{text}");
+    assert_eq!(
+        text.matches("\"payments\":{\"east\":-32,").count(),
+        3,
+        "{text}"
+    );
 
     // A whole request, then one whose body stops after 20 bytes.
     let started = Instant::now();
