@@ -176,25 +176,21 @@ fn decomposition<S: Sink>(
         out.byte(b']');
     }
     out.put(b",\"set_details\":[");
+    let tails = &*SET_TAILS;
     for (i, s) in sets.iter().enumerate() {
         if i > 0 {
             out.byte(b',');
         }
         out.put(b"{\"tiles\":");
         set_text(out, s);
-        out.put(b",\"kind\":\"");
-        out.put(match s.kind {
-            SetKind::Chow => b"chow",
-            SetKind::Pung => b"pung",
-            SetKind::Kong => b"kong",
-        });
-        out.put(b"\",\"concealed\":");
-        boolean(out, s.concealed);
-        out.put(b",\"declared\":");
-        boolean(out, s.declared);
-        out.put(b",\"winning\":");
-        boolean(out, r.win == WinPlace::Set(i as u8));
-        out.byte(b'}');
+        out.put(
+            &tails[set_tail(
+                s.kind,
+                s.concealed,
+                s.declared,
+                r.win == WinPlace::Set(i as u8),
+            )],
+        );
     }
     out.put(b"],\"winning_in_pair\":");
     boolean(out, r.win == WinPlace::Pair);
@@ -205,6 +201,33 @@ fn decomposition<S: Sink>(
     totals(out, sr);
     out.byte(b'}');
     at
+}
+
+/// The rest of a `set_details` item after its tiles, for each kind and
+/// flags: `,"kind":"chow","concealed":true,"declared":false,"winning":false}`
+/// (one copy instead of seven writes).
+static SET_TAILS: std::sync::LazyLock<Vec<Vec<u8>>> = std::sync::LazyLock::new(|| {
+    let mut tails = Vec::with_capacity(24);
+    for kind in ["chow", "pung", "kong"] {
+        for flags in 0..8u8 {
+            let (concealed, declared, winning) = (flags & 4 != 0, flags & 2 != 0, flags & 1 != 0);
+            tails.push(
+                format!(",\"kind\":\"{kind}\",\"concealed\":{concealed},\"declared\":{declared},\"winning\":{winning}}}")
+                    .into_bytes(),
+            );
+        }
+    }
+    tails
+});
+
+/// Where a set's tail is in [`SET_TAILS`].
+fn set_tail(kind: SetKind, concealed: bool, declared: bool, winning: bool) -> usize {
+    let k = match kind {
+        SetKind::Chow => 0,
+        SetKind::Pung => 1,
+        SetKind::Kong => 2,
+    };
+    k * 8 + usize::from(concealed) * 4 + usize::from(declared) * 2 + usize::from(winning)
 }
 
 /// A reading's `raw_faan`, `total_faan` and `limit_hand` fields.
