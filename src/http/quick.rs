@@ -130,6 +130,7 @@ impl<'a> Reader<'a> {
     }
 
     /// A string of printable ASCII without escapes.
+    #[inline(always)]
     fn string(&mut self) -> Option<&'a str> {
         self.eat(b'"')?;
         let start = self.i;
