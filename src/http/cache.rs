@@ -7,6 +7,7 @@
 
 use super::sink::{Cursor, Sink};
 use crate::core::hand::{Context, Hand};
+use crate::core::hash::quick_hash;
 use crate::core::tile::{Wind, KINDS};
 use crate::core::{HouseRules, PatternOverride, PointsSpec, Ruleset};
 use actix_web::web::Bytes;
@@ -189,24 +190,6 @@ struct FrontEntry {
     at: Instant,
 }
 
-/// A quick hash of request bytes to pick the front's slot. Not SipHash: a
-/// slot's entry is used only when its bytes are equal, so a weak or even
-/// adversarial hash costs hits, never correctness, and SipHash of every
-/// request body was a tenth of a cache hit.
-fn body_hash(b: &[u8]) -> u64 {
-    const K: u64 = 0x9e37_79b9_7f4a_7c15;
-    let mut h = (b.len() as u64).wrapping_mul(K);
-    let mut chunks = b.chunks_exact(8);
-    for c in &mut chunks {
-        let w = u64::from_le_bytes(c.try_into().expect("8 bytes"));
-        h = (h ^ w).wrapping_mul(K).rotate_left(29);
-    }
-    let mut tail = [0u8; 8];
-    tail[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
-    h = (h ^ u64::from_le_bytes(tail)).wrapping_mul(K);
-    h ^ (h >> 32)
-}
-
 /// The main cache's hasher: its keys are SHA-256 outputs, already uniform,
 /// so the first eight bytes serve (SipHash over them again was a cost of
 /// every lookup).
@@ -275,7 +258,7 @@ impl ScoreCache {
         if request.len() > FRONT_MAX_REQUEST {
             return None;
         }
-        let h = body_hash(request);
+        let h = quick_hash(request);
         let slot = front.slots[h as usize & (front.slots.len() - 1)]
             .lock()
             .ok()?;
@@ -290,7 +273,7 @@ impl ScoreCache {
         if request.len() > FRONT_MAX_REQUEST || response.len() > FRONT_MAX_RESPONSE {
             return;
         }
-        let h = body_hash(request);
+        let h = quick_hash(request);
         if let Ok(mut slot) = front.slots[h as usize & (front.slots.len() - 1)].lock() {
             *slot = Some(FrontEntry {
                 hash: h,
@@ -355,7 +338,7 @@ mod tests {
         let other = (0u32..)
             .map(|i| Bytes::from(format!("{{\"n\":{i}}}")))
             .find(|b| {
-                body_hash(b) as usize % slots == body_hash(&req) as usize % slots && *b != req
+                quick_hash(b) as usize % slots == quick_hash(&req) as usize % slots && *b != req
             })
             .unwrap();
         c.remember_request(&other, &Bytes::from_static(b"{}"));
@@ -371,7 +354,7 @@ mod tests {
         let text = include_str!("../../bench/corpus.jsonl");
         let slots: std::collections::HashSet<u64> = text
             .lines()
-            .map(|l| body_hash(l.as_bytes()) % 2048)
+            .map(|l| quick_hash(l.as_bytes()) % 2048)
             .collect();
         assert!(slots.len() >= 1350, "{} slots of 2048 used", slots.len());
         // One byte apart, anywhere (also in the tail): another hash.
@@ -379,7 +362,7 @@ mod tests {
         for i in [0, 7, 8, base.len() / 2, base.len() - 1] {
             let mut other = base.clone();
             other[i] ^= 1;
-            assert_ne!(body_hash(&other), body_hash(&base), "byte {i} flipped");
+            assert_ne!(quick_hash(&other), quick_hash(&base), "byte {i} flipped");
         }
         let mut key = [0u8; 32];
         key[..8].copy_from_slice(&0x0123_4567_89ab_cdefu64.to_le_bytes());
