@@ -25,11 +25,27 @@ pub fn score_json(
     score: &Score,
     hand_hash: &KeyHash,
 ) -> Vec<u8> {
+    let parts = Parts {
+        ruleset_id,
+        ruleset,
+        ctx,
+        score,
+        hand_hash,
+    };
     SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
-        Ok(mut buf) => score_json_in(&mut buf, ruleset_id, ruleset, ctx, score, hand_hash),
+        Ok(mut buf) => score_json_in(&mut buf, &parts),
         // Not reached (nothing here re-enters), but never a panic.
-        Err(_) => score_json_in(&mut [], ruleset_id, ruleset, ctx, score, hand_hash),
+        Err(_) => score_json_in(&mut [], &parts),
     })
+}
+
+/// What a score body is written from (the arguments of [`score_json`]).
+struct Parts<'a> {
+    ruleset_id: &'a str,
+    ruleset: &'a Ruleset,
+    ctx: &'a Context,
+    score: &'a Score,
+    hand_hash: &'a KeyHash,
 }
 
 /// Bytes of a thread's scratch buffer: more than any body of the corpus
@@ -46,32 +62,25 @@ thread_local! {
 /// [`score_json`] written through a cursor into `buf` (one bounds check a
 /// write) and copied out at its length; a body that does not fit is
 /// written again into a growing `Vec`.
-fn score_json_in(
-    buf: &mut [u8],
-    ruleset_id: &str,
-    ruleset: &Ruleset,
-    ctx: &Context,
-    score: &Score,
-    hand_hash: &KeyHash,
-) -> Vec<u8> {
+fn score_json_in(buf: &mut [u8], parts: &Parts<'_>) -> Vec<u8> {
     let mut cursor = Cursor::new(buf);
-    write_score(&mut cursor, ruleset_id, ruleset, ctx, score, hand_hash);
+    write_score(&mut cursor, parts);
     if let Some(body) = cursor.written() {
         return body.to_vec();
     }
     let mut out = Vec::with_capacity(2 * SCRATCH_LEN);
-    write_score(&mut out, ruleset_id, ruleset, ctx, score, hand_hash);
+    write_score(&mut out, parts);
     out
 }
 
-fn write_score<S: Sink>(
-    out: &mut S,
-    ruleset_id: &str,
-    ruleset: &Ruleset,
-    ctx: &Context,
-    score: &Score,
-    hand_hash: &KeyHash,
-) {
+fn write_score<S: Sink>(out: &mut S, parts: &Parts<'_>) {
+    let Parts {
+        ruleset_id,
+        ruleset,
+        ctx,
+        score,
+        hand_hash,
+    } = *parts;
     let on_discard = ctx.win_by == WinBy::Discard;
     out.put(b"{\"ruleset\":");
     string(out, ruleset_id);
@@ -388,7 +397,16 @@ mod tests {
                     direct.len() + 1,
                 ] {
                     assert_eq!(
-                        score_json_in(&mut vec![0; room], &r.id, r, &ctx, &score, &key),
+                        score_json_in(
+                            &mut vec![0; room],
+                            &Parts {
+                                ruleset_id: &r.id,
+                                ruleset: r,
+                                ctx: &ctx,
+                                score: &score,
+                                hand_hash: &key
+                            }
+                        ),
                         direct,
                         "room {room}: {} {h}",
                         r.id
