@@ -35,11 +35,11 @@
 //! checks the corpus and runs each criterion benchmark once.
 
 use criterion::{black_box, Criterion, Throughput};
+use faan::api::json::parse;
+use faan::api::ScoreRequest;
 use faan::core::evaluate::{allowances, score, score_hand};
 use faan::core::hand::validate;
 use faan::core::{ContextSpec, HandSpec, Registry, Ruleset};
-use faan::http::dto::ScoreRequest;
-use faan::http::handlers::parse_json;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -57,15 +57,16 @@ struct Case {
 /// A corpus line parsed exactly as `POST /v1/score` parses a body, then converted to core types.
 fn case(v: &Value, line: usize) -> Case {
     let bad = |what: &str| -> ! { panic!("corpus line {}: {what}", line + 1) };
+    let text = v.to_string();
     let req: ScoreRequest =
-        parse_json(v.to_string().as_bytes()).unwrap_or_else(|e| bad(&format!("{:?}", e.problem())));
+        parse(text.as_bytes()).unwrap_or_else(|e| bad(&format!("{:?}", e.problem())));
     if req.house_rules.is_some() {
         bad("house_rules are not supported by the corpus benchmark");
     }
     Case {
         line,
-        ruleset: req.ruleset.clone(),
-        hand: req.hand.to_core(),
+        ruleset: req.ruleset.to_string(),
+        hand: req.hand.to_core().to_owned_spec(),
         context: req.context.to_core(),
     }
 }

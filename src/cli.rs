@@ -5,13 +5,10 @@
 //! (one request, or JSON lines) and writes one result or problem per line,
 //! exactly the bodies `POST /v1/score` would answer.
 
-use crate::core::evaluate::{self, Score};
-use crate::core::hand;
+use crate::api::json::parse;
+use crate::api::{ApiError, RulesetSummary, ScoreRequest, ScoreResponse};
 use crate::core::Registry;
-use crate::http::cache::{hex, key_hash};
-use crate::http::dto::{self, ScoreRequest, ScoreResponse};
-use crate::http::error::ApiError;
-use crate::http::handlers::{parse_json, resolve, Resolved};
+use crate::service::Service;
 use clap::{Args, ValueEnum};
 use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
@@ -195,29 +192,6 @@ fn last_tile_written(tiles: &str) -> Option<String> {
     Some(format!("{digit}{suit}"))
 }
 
-/// Scores one parsed request the way `POST /v1/score` does (without the cache).
-pub fn score_request(
-    registry: &Registry,
-    req: &ScoreRequest,
-) -> Result<(ScoreResponse, Score), ApiError> {
-    let Resolved {
-        base,
-        house,
-        ruleset,
-    } = resolve(registry, &req.ruleset, "/ruleset", &req.house_rules)?;
-    let (hand, ctx) = hand::validate(
-        &req.hand.to_core(),
-        &req.context.to_core(),
-        evaluate::allowances(&ruleset),
-    )?;
-    let key = key_hash(base, &house, &hand, &ctx);
-    let score = evaluate::score_hand(&ruleset, &hand, &ctx)?;
-    Ok((
-        ScoreResponse::new(&req.ruleset, &ruleset, &ctx, &score, hex(&key)),
-        score,
-    ))
-}
-
 /// The built-in rulesets, or the exit code after reporting why they failed to load.
 fn builtin() -> Result<Registry, ExitCode> {
     Registry::builtin().map_err(|e| {
@@ -228,12 +202,12 @@ fn builtin() -> Result<Registry, ExitCode> {
 
 /// `faan score`.
 pub fn run_score(args: &ScoreArgs) -> ExitCode {
-    let registry = match builtin() {
-        Ok(r) => r,
+    let service = match builtin() {
+        Ok(r) => Service::uncached(r),
         Err(code) => return code,
     };
     if args.json {
-        return run_json(&registry, args);
+        return run_json(&service, args);
     }
     let req = match args.to_request_json() {
         Ok(v) => v,
@@ -242,19 +216,13 @@ pub fn run_score(args: &ScoreArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let parsed: Result<ScoreRequest, ApiError> = parse_json(req.to_string().as_bytes());
-    match parsed.and_then(|r| score_request(&registry, &r)) {
-        Ok((resp, _)) => {
-            print!(
-                "{}",
-                render(
-                    &resp,
-                    registry
-                        .get(&resp.ruleset)
-                        .map(|r| r.name.as_str())
-                        .unwrap_or("")
-                )
-            );
+    let text = req.to_string();
+    let scored = parse::<ScoreRequest>(text.as_bytes())
+        .and_then(|r| service.evaluate(&r).map(|e| (r.ruleset.to_string(), e)));
+    match scored {
+        Ok((id, evaluated)) => {
+            let name = service.registry().get(&id).map_or("", |r| r.name.as_str());
+            print!("{}", render(&evaluated.response(&id), name));
             ExitCode::SUCCESS
         }
         Err(e) => {
@@ -264,7 +232,7 @@ pub fn run_score(args: &ScoreArgs) -> ExitCode {
     }
 }
 
-fn run_json(registry: &Registry, args: &ScoreArgs) -> ExitCode {
+fn run_json(service: &Service, args: &ScoreArgs) -> ExitCode {
     let mut text = String::new();
     let read = match args.input.as_deref() {
         None => std::io::stdin().read_to_string(&mut text),
@@ -287,17 +255,18 @@ fn run_json(registry: &Registry, args: &ScoreArgs) -> ExitCode {
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut failed = 0usize;
     for (i, item) in items.iter().enumerate() {
-        let line = match parse_json::<ScoreRequest>(item.as_bytes())
-            .and_then(|r| score_request(registry, &r))
-        {
-            Ok((resp, _)) => serde_json::to_string(&resp),
+        let line = match service.score_body(item.as_bytes()) {
+            Ok((body, _)) => body.to_vec(),
             Err(e) => {
                 failed += 1;
-                serde_json::to_string(&e.problem())
+                e.to_json()
             }
         };
-        let line = line.unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
-        if writeln!(out, "{line}").is_err() {
+        if out
+            .write_all(&line)
+            .and_then(|()| out.write_all(b"\n"))
+            .is_err()
+        {
             return ExitCode::FAILURE;
         }
         if progress && (i % 100 == 0 || i + 1 == total) {
@@ -331,12 +300,21 @@ pub fn render(resp: &ScoreResponse, ruleset_name: &str) -> String {
     let _ = writeln!(s, "Readings considered: {}", resp.decompositions.len());
     for (i, d) in resp.decompositions.iter().enumerate() {
         let mark = if i == resp.chosen { "*" } else { " " };
-        let mut shape = d.sets.join(" ");
+        let mut shape = d
+            .sets
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(" ");
         if let Some(p) = &d.pair {
             shape.push_str(&format!(" | {p}"));
         }
         if let Some(pairs) = &d.pairs {
-            shape = pairs.join(" ");
+            shape = pairs
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(" ");
         }
         let _ = writeln!(
             s,
@@ -411,10 +389,10 @@ pub fn run_rulesets(args: &RulesetsArgs) -> ExitCode {
         Err(code) => return code,
     };
     if args.json {
-        let list: Vec<dto::RulesetSummary> = registry
+        let list: Vec<RulesetSummary> = registry
             .all()
             .iter()
-            .map(|r| dto::RulesetSummary::from(r.as_ref()))
+            .map(|r| RulesetSummary::from(r.as_ref()))
             .collect();
         println!(
             "{}",

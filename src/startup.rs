@@ -4,7 +4,8 @@
 
 use crate::config::{HealthcheckArgs, LogFormat, ServeArgs};
 use crate::core::Registry;
-use crate::http::{self, cache::ScoreCache, handlers, metrics::Metrics, AppState, Limits};
+use crate::http::{self, meta, metrics::Metrics, AppState, Limits};
+use crate::service::{self, cache::ScoreCache};
 use actix_web::dev::{Server, Service};
 use actix_web::http::header::{HeaderName, HeaderValue};
 use actix_web::http::KeepAlive;
@@ -61,18 +62,22 @@ impl Application {
         let port = listener.local_addr().map_err(bind_err)?.port();
         let shutting_down = Arc::new(AtomicBool::new(false));
         let state = web::Data::new(AppState {
-            registry: Arc::new(registry),
-            cache: ScoreCache::new(
-                config.cache_size,
-                config.cache_max_bytes,
-                config.cache_ttl(),
+            service: service::Service::new(
+                Arc::new(registry),
+                ScoreCache::new(
+                    config.cache_size,
+                    config.cache_max_bytes,
+                    config.cache_ttl(),
+                ),
+                service::Limits {
+                    json_depth: config.json_depth_limit,
+                    batch: config.batch_limit,
+                },
             ),
             metrics: Arc::new(Metrics::new()),
             limits: Limits {
                 body: config.body_limit,
                 batch_body: config.batch_body_limit,
-                batch: config.batch_limit,
-                json_depth: config.json_depth_limit,
                 body_timeout: Duration::from_millis(config.body_timeout_ms),
             },
             shutting_down: shutting_down.clone(),
@@ -81,7 +86,7 @@ impl Application {
             App::new()
                 .app_data(state.clone())
                 .configure(http::configure)
-                .default_service(web::to(handlers::not_found))
+                .default_service(web::to(meta::not_found))
                 .wrap_fn(|req, srv| {
                     let start = Instant::now();
                     let request_id = request_id(req.headers().get(X_REQUEST_ID));

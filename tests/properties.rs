@@ -357,10 +357,10 @@ fn known_reading_counts() {
 /// bound, and no line is dropped (the raw total is the number of lines).
 #[test]
 fn no_reading_outgrows_its_lines() {
+    use faan::api::ScoreRequest;
     use faan::core::evaluate::{score_request, MAX_LINES};
     use faan::core::pattern::PatternId;
     use faan::core::{HouseRules, PatternOverride};
-    use faan::http::dto::ScoreRequest;
 
     let every_pattern_one_faan = HouseRules {
         flowers: Some(true),
@@ -428,7 +428,7 @@ fn no_reading_outgrows_its_lines() {
     let text = include_str!("../bench/corpus.jsonl");
     for line in text.lines() {
         let r: ScoreRequest = serde_json::from_str(line).expect("corpus line");
-        cases.push((r.hand.to_core(), r.context.to_core()));
+        cases.push((r.hand.to_core().to_owned_spec(), r.context.to_core()));
     }
     let reg = Registry::builtin().unwrap();
     for (hand, ctx) in &cases[..3] {

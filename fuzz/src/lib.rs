@@ -341,62 +341,30 @@ pub fn score_core(data: &[u8]) {
     }
 }
 
-/// `score_json`: arbitrary bytes as a `POST /v1/score` body, the way the
-/// handler reads, checks, scores and writes it: the fast reader
-/// (`http::quick`) must agree with serde wherever it answers; a request
-/// that scores must keep the invariants, and its body written straight
-/// from the core (`http::render`) must be valid JSON equal byte for byte to
-/// serde's rendering of the schema type.
+/// `score_json`: arbitrary bytes as a `POST /v1/score` body, through the
+/// pipeline every entry point calls (`faan::service`): never a panic; a
+/// request that scores keeps the invariants, and its body is valid JSON
+/// with the result's totals.
 pub fn score_json(data: &[u8]) {
-    use faan::core::hand::validate;
-    use faan::core::evaluate::{allowances, score_hand};
-    use faan::http::cache::{hex, key_hash};
-    use faan::http::dto::{house_rules, ScoreRequest, ScoreResponse};
-    use faan::http::handlers::parse_json;
+    use faan::api::json::parse;
+    use faan::api::ScoreRequest;
+    use faan::service::{render, Service};
+    use std::sync::OnceLock;
 
-    let by_serde = parse_json::<ScoreRequest>(data);
-    if let Some(quick) = faan::http::quick::score_request(data) {
-        let serde = by_serde
-            .as_ref()
-            .unwrap_or_else(|e| panic!("the fast reader read what serde refuses: {:?}", e.problem()));
-        assert_eq!(
-            Some(quick.to_owned_parts()),
-            faan::http::quick::core_parts(serde),
-            "the readers disagree"
-        );
-    }
-    let Ok(req) = by_serde else { return };
-    let Some(base) = registry().get(&req.ruleset) else {
+    static SERVICE: OnceLock<Service> = OnceLock::new();
+    let service = SERVICE.get_or_init(|| Service::uncached(Registry::builtin().expect("built in")));
+    let body = service.score_body(data);
+    let Ok(req) = parse::<ScoreRequest>(data) else {
+        assert!(body.is_err(), "serde refuses what the pipeline scored");
         return;
     };
-    let house = house_rules(&req.house_rules);
-    let applied;
-    let ruleset: &Ruleset = if house.is_empty() {
-        base
-    } else {
-        match base.with_house_rules(&house) {
-            Ok(r) => {
-                applied = r;
-                &applied
-            }
-            Err(_) => return,
-        }
-    };
-    let Ok((hand, ctx)) = validate(&req.hand.to_core(), &req.context.to_core(), allowances(ruleset))
-    else {
+    let Ok(evaluated) = service.evaluate(&req) else {
+        assert!(body.is_err(), "the pipeline scored what evaluate refuses");
         return;
     };
-    let Ok(s) = score_hand(ruleset, &hand, &ctx) else {
-        return;
-    };
-    check_score(&s, "score_json");
-    let key = key_hash(base, &house, &hand, &ctx);
-    let direct = faan::http::render::score_json(&req.ruleset, ruleset, &ctx, &s, &key);
-    let schema = ScoreResponse::new(&req.ruleset, ruleset, &ctx, &s, hex(&key));
-    let by_serde = serde_json::to_vec(&schema).expect("a score serialises");
-    assert_eq!(
-        String::from_utf8_lossy(&direct),
-        String::from_utf8_lossy(&by_serde),
-        "the direct body differs from serde's"
-    );
+    check_score(&evaluated.score, "score_json");
+    let (bytes, _) = body.expect("evaluate scored it, so does the pipeline");
+    assert_eq!(bytes, render(&evaluated.response(&req.ruleset)), "one serializer");
+    let v: serde_json::Value = serde_json::from_slice(&bytes).expect("a body is JSON");
+    assert_eq!(v["total_faan"], evaluated.score.total_faan(), "total_faan");
 }

@@ -31,9 +31,9 @@ pub struct WaitContext {
 ///
 /// A tile whose four copies are all in the hand is still listed when it
 /// would complete the hand, with `unseen` 0: the wait exists but cannot come.
-pub fn waits(
+pub fn waits<S: AsRef<str>>(
     ruleset: &Ruleset,
-    hand: &HandSpec,
+    hand: &HandSpec<S>,
     ctx: &WaitContext,
 ) -> Result<Vec<Wait>, ScoreError> {
     let draw = ContextSpec {
@@ -89,7 +89,7 @@ mod tests {
     fn wait_tiles(ruleset: &str, tiles: &str) -> Vec<(String, u8, Option<u32>, Option<u32>)> {
         let reg = Registry::builtin().unwrap();
         let r = reg.get(ruleset).unwrap();
-        let hand = HandSpec {
+        let hand: HandSpec = HandSpec {
             tiles: tiles.into(),
             ..HandSpec::default()
         };
@@ -144,7 +144,7 @@ mod tests {
         // sc-hk13 guide: all chows + concealed hand = 2 on a discard, 3 by self-draw.
         let reg = Registry::builtin().unwrap();
         let r = reg.get("sc-hk13").unwrap();
-        let hand = HandSpec {
+        let hand: HandSpec = HandSpec {
             tiles: "234m567m345p789s2s".into(),
             ..HandSpec::default()
         };
@@ -167,7 +167,7 @@ mod tests {
     fn more_than_one_tile_short_is_an_error() {
         let reg = Registry::builtin().unwrap();
         let r = reg.get("hkma").unwrap();
-        let hand = HandSpec {
+        let hand: HandSpec = HandSpec {
             tiles: "234m567m345p789s".into(),
             ..HandSpec::default()
         };

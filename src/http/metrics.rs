@@ -3,7 +3,6 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -29,8 +28,6 @@ struct Inner {
 #[derive(Default)]
 pub struct Metrics {
     inner: Mutex<Inner>,
-    pub cache_hits: AtomicU64,
-    pub cache_misses: AtomicU64,
 }
 
 impl Metrics {
@@ -58,16 +55,8 @@ impl Metrics {
         h.sum += secs;
     }
 
-    pub fn hit(&self) {
-        self.cache_hits.fetch_add(1, Ordering::Relaxed);
-    }
-
-    pub fn miss(&self) {
-        self.cache_misses.fetch_add(1, Ordering::Relaxed);
-    }
-
     /// The Prometheus text exposition (format 0.0.4).
-    pub fn render(&self, cache_entries: u64, cache_bytes: u64) -> String {
+    pub fn render(&self, hits: u64, misses: u64, cache_entries: u64, cache_bytes: u64) -> String {
         let mut s = String::with_capacity(4096);
         let (requests, latency) = match self.inner.lock() {
             Ok(inner) => (inner.requests.clone(), inner.latency.clone()),
@@ -111,17 +100,9 @@ impl Metrics {
             );
         }
         s.push_str("# HELP faan_cache_hits_total Score cache hits.\n# TYPE faan_cache_hits_total counter\n");
-        let _ = writeln!(
-            s,
-            "faan_cache_hits_total {}",
-            self.cache_hits.load(Ordering::Relaxed)
-        );
+        let _ = writeln!(s, "faan_cache_hits_total {hits}");
         s.push_str("# HELP faan_cache_misses_total Score cache misses.\n# TYPE faan_cache_misses_total counter\n");
-        let _ = writeln!(
-            s,
-            "faan_cache_misses_total {}",
-            self.cache_misses.load(Ordering::Relaxed)
-        );
+        let _ = writeln!(s, "faan_cache_misses_total {misses}");
         s.push_str("# HELP faan_cache_entries Score responses in the cache.\n# TYPE faan_cache_entries gauge\n");
         let _ = writeln!(s, "faan_cache_entries {cache_entries}");
         s.push_str("# HELP faan_cache_bytes Bytes the score cache counts against --cache-max-bytes.\n# TYPE faan_cache_bytes gauge\n");

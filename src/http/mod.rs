@@ -1,47 +1,38 @@
-//! The HTTP layer: routes, request/response bodies, errors, cache, metrics,
-//! OpenAPI and the documentation page. Thin: scoring is `crate::core`.
+//! The HTTP layer: routes, body reading, problem answers, metrics, OpenAPI
+//! and the documentation page. Thin: every endpoint hands its body to the
+//! pipeline (`crate::service`).
 
-pub mod body_wait;
-pub mod cache;
+pub mod body;
 pub mod docs;
-pub mod dto;
-pub mod error;
-pub mod handlers;
+pub mod meta;
 pub mod metrics;
 pub mod openapi;
-pub mod quick;
-pub mod render;
-pub mod sink;
+pub mod problem;
+pub mod scoring;
 // The calculator page (`web/`); named apart from `actix_web::web` used below.
 #[path = "web.rs"]
 pub mod webpage;
 
-use crate::core::Registry;
+use crate::api::ApiError;
+use crate::service::Service;
 use actix_web::web;
-use cache::ScoreCache;
-use error::ApiError;
 use metrics::Metrics;
 use std::sync::Arc;
 
-/// Per-route limits.
+/// Body limits and the body timeout (the pipeline's own limits are in `service::Limits`).
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
     /// Body limit of single requests, in bytes.
     pub body: usize,
     /// Body limit of batch and compare, in bytes.
     pub batch_body: usize,
-    /// Most requests in one batch.
-    pub batch: usize,
-    /// Deepest JSON nesting accepted in a body.
-    pub json_depth: usize,
     /// Time allowed to read a whole body once the headers are in.
     pub body_timeout: std::time::Duration,
 }
 
 /// Shared by every worker.
 pub struct AppState {
-    pub registry: Arc<Registry>,
-    pub cache: ScoreCache,
+    pub service: Service,
     pub metrics: Arc<Metrics>,
     pub limits: Limits,
     /// Set when shutdown has begun: /readyz answers 503 from then on.
@@ -68,38 +59,30 @@ pub(crate) fn get() -> actix_web::Route {
 /// Registers every route of the API.
 pub fn configure(cfg: &mut web::ServiceConfig) {
     let routes: [(&str, actix_web::Route, &'static str); 12] = [
-        ("/v1/score", web::post().to(handlers::score), "POST"),
+        ("/v1/score", web::post().to(scoring::score), "POST"),
         (
             "/v1/score/batch",
-            web::post().to(handlers::score_batch),
+            web::post().to(scoring::score_batch),
             "POST",
         ),
-        ("/v1/compare", web::post().to(handlers::compare), "POST"),
-        ("/v1/waits", web::post().to(handlers::waits), "POST"),
+        ("/v1/compare", web::post().to(scoring::compare), "POST"),
+        ("/v1/waits", web::post().to(scoring::waits), "POST"),
         (
             "/v1/penalties/false-win",
-            web::post().to(handlers::false_win),
+            web::post().to(scoring::false_win),
             "POST",
         ),
-        (
-            "/v1/rulesets",
-            get().to(handlers::list_rulesets),
-            "GET, HEAD",
-        ),
+        ("/v1/rulesets", get().to(meta::list_rulesets), "GET, HEAD"),
         (
             "/v1/rulesets/{id}",
-            get().to(handlers::get_ruleset),
+            get().to(meta::get_ruleset),
             "GET, HEAD",
         ),
-        (
-            "/openapi.json",
-            get().to(handlers::openapi_json),
-            "GET, HEAD",
-        ),
-        ("/docs", get().to(handlers::docs), "GET, HEAD"),
-        ("/healthz", get().to(handlers::healthz), "GET, HEAD"),
-        ("/readyz", get().to(handlers::readyz), "GET, HEAD"),
-        ("/metrics", get().to(handlers::metrics), "GET, HEAD"),
+        ("/openapi.json", get().to(meta::openapi_json), "GET, HEAD"),
+        ("/docs", get().to(meta::docs), "GET, HEAD"),
+        ("/healthz", get().to(meta::healthz), "GET, HEAD"),
+        ("/readyz", get().to(meta::readyz), "GET, HEAD"),
+        ("/metrics", get().to(meta::metrics), "GET, HEAD"),
     ];
     for (path, route, allowed) in routes {
         cfg.service(resource(path, route, allowed));

@@ -2,31 +2,30 @@
 //! Committed as `openapi/openapi.json`; regenerate it with
 //! `cargo run -- openapi > openapi/openapi.json`.
 
-use super::dto::*;
-use super::error::{Problem, ProblemError};
-use super::handlers;
+use super::{meta, scoring};
+use crate::api::*;
 use utoipa::OpenApi;
 
 #[derive(OpenApi)]
 #[openapi(
     info(
         title = "faan",
-        description = "Hong Kong mahjong scoring as a service: faan, base points and payments under eleven published rulesets. Errors are application/problem+json (RFC 9457) with a JSON Pointer per broken rule.",
+        description = "Hong Kong mahjong scoring as a service: faan, base points and payments under the published rulesets built in. Errors are application/problem+json (RFC 9457) with a JSON Pointer per broken rule.",
         license(name = "MIT")
     ),
     paths(
-        handlers::score,
-        handlers::score_batch,
-        handlers::compare,
-        handlers::waits,
-        handlers::false_win,
-        handlers::list_rulesets,
-        handlers::get_ruleset,
-        handlers::openapi_json,
-        handlers::docs,
-        handlers::healthz,
-        handlers::readyz,
-        handlers::metrics,
+        scoring::score,
+        scoring::score_batch,
+        scoring::compare,
+        scoring::waits,
+        scoring::false_win,
+        meta::list_rulesets,
+        meta::get_ruleset,
+        meta::openapi_json,
+        meta::docs,
+        meta::healthz,
+        meta::readyz,
+        meta::metrics,
     ),
     components(schemas(
         ScoreRequest, HandDto, MeldDto, MeldKindDto, ContextDto, WinByDto, WindDto, ReplacementDto,

@@ -3,9 +3,9 @@
 //! written exactly as a client posts them.
 #![allow(dead_code)]
 
+use faan::api::json::parse;
+use faan::api::ScoreRequest;
 use faan::core::{ContextSpec, HandSpec, HouseRules};
-use faan::http::dto::ScoreRequest;
-use faan::http::handlers::parse_json;
 use serde_json::Value;
 
 pub struct Request {
@@ -17,13 +17,15 @@ pub struct Request {
 
 /// Parses a request exactly as `POST /v1/score` parses its body, into core types.
 pub fn request(v: &Value) -> Request {
-    let req: ScoreRequest = parse_json(v.to_string().as_bytes())
+    let text = v.to_string();
+    let req: ScoreRequest = parse(text.as_bytes())
         .unwrap_or_else(|e| panic!("not a score request: {:?}\n{v}", e.problem()));
+    let hand = req.hand.to_core();
     Request {
-        hand: req.hand.to_core(),
+        hand: hand.to_owned_spec(),
         context: req.context.to_core(),
-        house: faan::http::dto::house_rules(&req.house_rules),
-        ruleset: req.ruleset,
+        house: faan::api::house_rules(&req.house_rules),
+        ruleset: req.ruleset.to_string(),
     }
 }
 

@@ -1,9 +1,7 @@
-//! The one error type of the HTTP layer, rendered as
-//! `application/problem+json` (RFC 9457).
+//! The one error type of the API, rendered as `application/problem+json`
+//! (RFC 9457) by the HTTP layer and printed by the CLI.
 
 use crate::core::{FieldError, ScoreError};
-use actix_web::http::{header, StatusCode};
-use actix_web::{HttpResponse, ResponseError};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use utoipa::ToSchema;
@@ -96,10 +94,6 @@ pub enum ApiError {
         method: String,
         allowed: &'static str,
     },
-    /// A bug on our side (never caused by request data).
-    Internal {
-        detail: String,
-    },
 }
 
 impl ApiError {
@@ -123,18 +117,18 @@ impl ApiError {
         }
     }
 
-    pub fn status(&self) -> StatusCode {
+    /// The HTTP status of the problem.
+    pub fn status(&self) -> u16 {
         match self {
-            ApiError::MalformedJson { .. } => StatusCode::BAD_REQUEST,
+            ApiError::MalformedJson { .. } => 400,
             ApiError::Invalid { .. }
             | ApiError::NotWinning { .. }
-            | ApiError::BatchTooLarge { .. } => StatusCode::UNPROCESSABLE_ENTITY,
-            ApiError::UnknownRuleset { .. } | ApiError::NotFound { .. } => StatusCode::NOT_FOUND,
-            ApiError::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
-            ApiError::RequestTimeout { .. } => StatusCode::REQUEST_TIMEOUT,
-            ApiError::UnsupportedMediaType { .. } => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
-            ApiError::Internal { .. } => StatusCode::INTERNAL_SERVER_ERROR,
+            | ApiError::BatchTooLarge { .. } => 422,
+            ApiError::UnknownRuleset { .. } | ApiError::NotFound { .. } => 404,
+            ApiError::PayloadTooLarge { .. } => 413,
+            ApiError::RequestTimeout { .. } => 408,
+            ApiError::UnsupportedMediaType { .. } => 415,
+            ApiError::MethodNotAllowed { .. } => 405,
         }
     }
 
@@ -151,7 +145,6 @@ impl ApiError {
             ApiError::UnsupportedMediaType { .. } => "unsupported-media-type",
             ApiError::NotFound { .. } => "not-found",
             ApiError::MethodNotAllowed { .. } => "method-not-allowed",
-            ApiError::Internal { .. } => "internal-error",
         }
     }
 
@@ -167,7 +160,6 @@ impl ApiError {
             ApiError::UnsupportedMediaType { .. } => "Unsupported media type",
             ApiError::NotFound { .. } => "Not found",
             ApiError::MethodNotAllowed { .. } => "Method not allowed",
-            ApiError::Internal { .. } => "Internal error",
         }
     }
 
@@ -225,12 +217,11 @@ impl ApiError {
                 format!("{method} is not allowed here; allowed: {allowed}"),
                 vec![],
             ),
-            ApiError::Internal { detail } => (detail.clone(), vec![]),
         };
         Problem {
             type_: format!("/problems/{}", self.slug()),
             title: self.title().into(),
-            status: self.status().as_u16(),
+            status: self.status(),
             detail,
             errors,
         }
@@ -263,18 +254,9 @@ impl From<Vec<FieldError>> for ApiError {
     }
 }
 
-impl ResponseError for ApiError {
-    fn status_code(&self) -> StatusCode {
-        self.status()
-    }
-
-    fn error_response(&self) -> HttpResponse {
-        let body = serde_json::to_vec(&self.problem()).unwrap_or_else(|_| b"{}".to_vec());
-        let mut res = HttpResponse::build(self.status());
-        res.insert_header((header::CONTENT_TYPE, PROBLEM_JSON));
-        if let ApiError::MethodNotAllowed { allowed, .. } = self {
-            res.insert_header((header::ALLOW, *allowed));
-        }
-        res.body(body)
+impl ApiError {
+    /// The problem document as JSON bytes.
+    pub fn to_json(&self) -> Vec<u8> {
+        serde_json::to_vec(&self.problem()).unwrap_or_else(|_| b"{}".to_vec())
     }
 }

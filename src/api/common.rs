@@ -1,0 +1,219 @@
+//! Shapes shared by several endpoints: winds and win kinds, payments and
+//! money, and the object-only readers serde's derive lacks.
+
+use crate::core::ruleset::Money;
+use crate::core::{MeldKind, Wind};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+// ------------------------------------------------------ objects only
+
+/// serde's derived `Deserialize` for a struct also accepts a JSON array (the
+/// fields by position), so `"house_rules": [1]` would read as `min_faan: 1`.
+/// These helpers accept an object only; anything else is a 422 at its pointer.
+pub mod object_only {
+    use serde::de::{
+        self, value::MapAccessDeserializer, Deserialize, Deserializer, MapAccess, SeqAccess,
+        Visitor,
+    };
+    use std::fmt;
+    use std::marker::PhantomData;
+
+    struct Object<T>(PhantomData<T>);
+
+    impl<'de, T: Deserialize<'de>> Visitor<'de> for Object<T> {
+        type Value = T;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a JSON object")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
+            T::deserialize(MapAccessDeserializer::new(map))
+        }
+    }
+
+    /// A struct, from an object only.
+    pub fn deserialize<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
+        d: D,
+    ) -> Result<T, D::Error> {
+        d.deserialize_map(Object(PhantomData))
+    }
+
+    /// An optional struct: absent or `null` is `None`, an object is `Some`.
+    pub fn option<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
+        d: D,
+    ) -> Result<Option<T>, D::Error> {
+        struct V<T>(PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for V<T> {
+            type Value = Option<T>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a JSON object or null")
+            }
+            fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(None)
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(None)
+            }
+            fn visit_some<D2: Deserializer<'de>>(self, d: D2) -> Result<Self::Value, D2::Error> {
+                deserialize(d).map(Some)
+            }
+        }
+        d.deserialize_option(V(PhantomData))
+    }
+
+    /// A list of structs, each from an object only.
+    pub fn vec<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Vec<T>, D::Error> {
+        struct Item<T>(T);
+        impl<'de, T: Deserialize<'de>> Deserialize<'de> for Item<T> {
+            fn deserialize<D2: Deserializer<'de>>(d: D2) -> Result<Self, D2::Error> {
+                deserialize(d).map(Item)
+            }
+        }
+        struct V<T>(PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for V<T> {
+            type Value = Vec<T>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a JSON array of objects")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
+                let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(16));
+                while let Some(Item(t)) = seq.next_element::<Item<T>>()? {
+                    out.push(t);
+                }
+                Ok(out)
+            }
+        }
+        d.deserialize_seq(V(PhantomData))
+    }
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, ToSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum MeldKindDto {
+    Chow,
+    Pung,
+    Kong,
+}
+
+/// A seat or a wind.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, ToSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum WindDto {
+    East,
+    South,
+    West,
+    North,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, ToSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum WinByDto {
+    SelfDraw,
+    Discard,
+    RobbingKong,
+}
+
+/// Which replacement draw, if any, was the winning tile.
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, ToSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum ReplacementDto {
+    #[default]
+    None,
+    Kong,
+    Flower,
+}
+
+impl From<MeldKindDto> for MeldKind {
+    fn from(k: MeldKindDto) -> Self {
+        match k {
+            MeldKindDto::Chow => MeldKind::Chow,
+            MeldKindDto::Pung => MeldKind::Pung,
+            MeldKindDto::Kong => MeldKind::Kong,
+        }
+    }
+}
+
+impl From<WindDto> for Wind {
+    fn from(w: WindDto) -> Wind {
+        match w {
+            WindDto::East => Wind::East,
+            WindDto::South => Wind::South,
+            WindDto::West => Wind::West,
+            WindDto::North => Wind::North,
+        }
+    }
+}
+
+impl From<Wind> for WindDto {
+    fn from(w: Wind) -> WindDto {
+        match w {
+            Wind::East => WindDto::East,
+            Wind::South => WindDto::South,
+            Wind::West => WindDto::West,
+            Wind::North => WindDto::North,
+        }
+    }
+}
+
+// ---------------------------------------------------------------- responses
+
+/// Signed points by seat; positive for the winner, summing to zero.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
+pub struct Payments {
+    pub east: i64,
+    pub south: i64,
+    pub west: i64,
+    pub north: i64,
+}
+
+impl From<[i64; 4]> for Payments {
+    fn from(p: [i64; 4]) -> Self {
+        Payments {
+            east: p[0],
+            south: p[1],
+            west: p[2],
+            north: p[3],
+        }
+    }
+}
+
+/// Signed amounts in US dollars by seat.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, ToSchema, PartialEq)]
+pub struct MoneyPayments {
+    pub east: f64,
+    pub south: f64,
+    pub west: f64,
+    pub north: f64,
+}
+
+/// The payments in money, where the ruleset has a rate.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, ToSchema, PartialEq)]
+pub struct MoneyDto {
+    pub usd_per_100_chips: f64,
+    /// Chips each paying player adds to every payment.
+    pub bonus_chips: u32,
+    /// Dollars by seat (absent on the false-win and ruleset endpoints).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub payments: Option<MoneyPayments>,
+}
+
+pub fn money_dto(m: Money, cents: Option<[i64; 4]>) -> MoneyDto {
+    MoneyDto {
+        usd_per_100_chips: f64::from(m.cents_per_100_chips) / 100.0,
+        bonus_chips: m.bonus_chips,
+        payments: cents.map(|c| MoneyPayments {
+            east: c[0] as f64 / 100.0,
+            south: c[1] as f64 / 100.0,
+            west: c[2] as f64 / 100.0,
+            north: c[3] as f64 / 100.0,
+        }),
+    }
+}
+
+/// GET /healthz and /readyz.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
+pub struct Health {
+    #[schema(example = "ok")]
+    pub status: String,
+    /// Rulesets loaded.
+    pub rulesets: usize,
+}

@@ -1,0 +1,21 @@
+//! The v1 wire model (`shared/api-contract.md`): request and response
+//! bodies with their OpenAPI schemas, the problem document, and reading JSON
+//! into them. No HTTP here: the service pipeline, the HTTP layer and the CLI
+//! all speak these types.
+
+pub mod common;
+pub mod json;
+pub mod penalty;
+pub mod problem;
+pub mod request;
+pub mod response;
+pub mod rulesets;
+pub mod waits;
+
+pub use common::*;
+pub use penalty::*;
+pub use problem::{ApiError, Problem, ProblemError, PROBLEM_JSON};
+pub use request::*;
+pub use response::*;
+pub use rulesets::*;
+pub use waits::*;

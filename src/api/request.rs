@@ -1,0 +1,318 @@
+//! The score request (`POST /v1/score`, each batch item, compare) and its
+//! house rules, with their conversions to the core's specs.
+
+use super::common::{object_only, MeldKindDto, ReplacementDto, WinByDto, WindDto};
+use crate::core::{
+    ContextSpec, DiscardPayment, HandSpec, HouseRules, MeldSpec, PatternOverride, PointsSpec,
+    Replacement, WinBy,
+};
+use serde::de::{self, MapAccess, Visitor};
+use serde::{Deserialize, Deserializer, Serialize};
+use std::borrow::Cow;
+use std::fmt;
+use utoipa::ToSchema;
+
+/// POST /v1/score: a hand, the circumstances of the win and a ruleset.
+// Strings borrow from the body where they can (no copies on the way to the core).
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ScoreRequest<'a> {
+    /// Ruleset id (GET /v1/rulesets lists them).
+    #[serde(borrow)]
+    #[schema(example = "hkma", value_type = String)]
+    pub ruleset: Cow<'a, str>,
+    #[serde(borrow, deserialize_with = "object_only::deserialize")]
+    pub hand: HandDto<'a>,
+    #[serde(deserialize_with = "object_only::deserialize")]
+    pub context: ContextDto,
+    /// Overrides of the ruleset for this request only.
+    #[serde(default, deserialize_with = "object_only::option")]
+    pub house_rules: Option<HouseRulesDto>,
+}
+
+/// The tiles of the winning hand.
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct HandDto<'a> {
+    /// The concealed tiles in MPSZ notation, winning tile included.
+    #[serde(borrow)]
+    #[schema(example = "234m567m22p", value_type = String)]
+    pub tiles: Cow<'a, str>,
+    /// Sets declared before the win.
+    #[serde(borrow, default, deserialize_with = "object_only::vec")]
+    pub melds: Vec<MeldDto<'a>>,
+    /// The tile that completed the hand; one of `tiles`. Left out only for a flower win.
+    #[serde(borrow, default)]
+    #[schema(example = "2p", value_type = Option<String>)]
+    pub winning_tile: Option<Cow<'a, str>>,
+    /// Bonus tiles: `F1`..`F4` (flowers), `S1`..`S4` (seasons); the number is the seat.
+    #[serde(borrow, default)]
+    #[schema(example = json!(["F1", "S3"]), value_type = Vec<String>)]
+    pub flowers: Vec<Cow<'a, str>>,
+}
+
+/// A set declared before the win.
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MeldDto<'a> {
+    pub kind: MeldKindDto,
+    /// The meld's tiles in MPSZ notation (`777z`, `1111s`).
+    #[serde(borrow)]
+    #[schema(example = "777z", value_type = String)]
+    pub tiles: Cow<'a, str>,
+    /// A kong declared from the hand (not claimed).
+    #[serde(default)]
+    pub concealed: bool,
+    /// A kong promoted from an exposed pung.
+    #[serde(default)]
+    pub added: bool,
+}
+
+/// The circumstances of the win.
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ContextDto {
+    pub win_by: WinByDto,
+    pub seat_wind: WindDto,
+    pub round_wind: WindDto,
+    /// The seat that discarded (or added the robbed kong); required for `discard` and `robbing_kong`, rejected for `self_draw`.
+    #[serde(default)]
+    pub discarder: Option<WindDto>,
+    #[serde(default)]
+    pub replacement: ReplacementDto,
+    /// Won on the replacement of a kong made from a kong replacement.
+    #[serde(default)]
+    pub double_kong: bool,
+    /// Won on the last wall tile, or the discard after it.
+    #[serde(default)]
+    pub last_tile: bool,
+    /// Blessing of heaven.
+    #[serde(default)]
+    pub heavenly: bool,
+    /// Blessing of earth.
+    #[serde(default)]
+    pub earthly: bool,
+    /// A seat that pays for everyone (包).
+    #[serde(default)]
+    pub liable: Option<WindDto>,
+    /// The hand wins on its seven or eight bonus tiles.
+    #[serde(default)]
+    pub flower_win: bool,
+}
+
+/// Overrides of the ruleset for one request (the editable table).
+#[derive(Clone, Debug, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct HouseRulesDto {
+    #[serde(default)]
+    pub min_faan: Option<u32>,
+    /// The faan cap.
+    #[serde(default)]
+    pub limit: Option<u32>,
+    /// Are bonus tiles in play.
+    #[serde(default)]
+    pub flowers: Option<bool>,
+    /// `full_spicy`, `half_spicy`, or base points by faan from 0 up to the limit.
+    #[serde(default)]
+    #[schema(example = "half_spicy")]
+    pub points: Option<PointsDto>,
+    #[serde(default)]
+    pub discard_payment: Option<DiscardPaymentDto>,
+    /// Pattern id to faan (a number), `"limit"` (a limit pattern), or `null` (not scored), applied in order.
+    #[serde(default)]
+    #[schema(value_type = Object, example = json!({"small_four_winds": 6, "seven_pairs": null}))]
+    pub patterns: PatternOverrides,
+}
+
+/// The points curve of a house rule: a curve name, or base points by faan from 0.
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(untagged)]
+pub enum PointsDto {
+    Curve(CurveDto),
+    Table(Vec<u64>),
+}
+
+/// `full_spicy`: B = 2^faan; `half_spicy`: 1, 2, 4, 8, 16, then x1.5 and x4/3 in turn.
+#[derive(Clone, Copy, Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum CurveDto {
+    FullSpicy,
+    HalfSpicy,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, ToSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum DiscardPaymentDto {
+    DiscarderPaysAll,
+    DiscarderPaysHalf,
+    DiscarderPaysDouble,
+}
+
+/// Pattern overrides in request order; `null` (off) is kept apart from absent.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PatternOverrides(pub Vec<(String, PatternOverride)>);
+
+impl<'de> Deserialize<'de> for PatternOverrides {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = PatternOverrides;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an object of pattern id to a number, \"limit\" or null")
+            }
+            fn visit_map<A: MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<PatternOverrides, A::Error> {
+                let mut out = Vec::new();
+                while let Some(key) = map.next_key::<String>()? {
+                    let v = map.next_value::<Option<OverrideValue>>()?;
+                    let ov = match v {
+                        None => PatternOverride::Off,
+                        Some(OverrideValue(ov)) => ov,
+                    };
+                    out.push((key, ov));
+                }
+                Ok(PatternOverrides(out))
+            }
+        }
+        d.deserialize_map(V)
+    }
+}
+
+/// A number or `"limit"`.
+struct OverrideValue(PatternOverride);
+
+impl<'de> Deserialize<'de> for OverrideValue {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = OverrideValue;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a whole number of faan, \"limit\" or null")
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<OverrideValue, E> {
+                Ok(OverrideValue(PatternOverride::Faan(v)))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<OverrideValue, E> {
+                Ok(OverrideValue(PatternOverride::Faan(
+                    i64::try_from(v).unwrap_or(i64::MAX),
+                )))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<OverrideValue, E> {
+                if v == "limit" {
+                    Ok(OverrideValue(PatternOverride::Limit))
+                } else {
+                    Err(E::invalid_value(de::Unexpected::Str(v), &self))
+                }
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// POST /v1/score/batch.
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BatchRequest<'a> {
+    /// Score requests; each is checked and scored on its own.
+    #[serde(borrow)]
+    #[schema(value_type = Vec<ScoreRequest>)]
+    pub requests: Vec<&'a serde_json::value::RawValue>,
+}
+
+/// POST /v1/compare: a score request with `rulesets` in place of `ruleset`.
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CompareRequest<'a> {
+    /// A list of ruleset ids, or `"all"`.
+    #[schema(example = json!(["hkma", "wisteria-court"]))]
+    pub rulesets: RulesetsDto,
+    #[serde(borrow, deserialize_with = "object_only::deserialize")]
+    pub hand: HandDto<'a>,
+    #[serde(deserialize_with = "object_only::deserialize")]
+    pub context: ContextDto,
+    #[serde(default, deserialize_with = "object_only::option")]
+    pub house_rules: Option<HouseRulesDto>,
+}
+
+/// `"all"` or a list of ids.
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(untagged)]
+pub enum RulesetsDto {
+    List(Vec<String>),
+    Word(String),
+}
+
+impl HandDto<'_> {
+    /// The core's hand spec, its strings borrowed from this DTO.
+    pub fn to_core(&self) -> HandSpec<&str> {
+        HandSpec {
+            tiles: &self.tiles,
+            melds: self
+                .melds
+                .iter()
+                .map(|m| MeldSpec {
+                    kind: m.kind.into(),
+                    tiles: &*m.tiles,
+                    concealed: m.concealed,
+                    added: m.added,
+                })
+                .collect(),
+            winning_tile: self.winning_tile.as_deref(),
+            flowers: self.flowers.iter().map(|f| &**f).collect(),
+        }
+    }
+}
+
+impl ContextDto {
+    pub fn to_core(&self) -> ContextSpec {
+        ContextSpec {
+            win_by: match self.win_by {
+                WinByDto::SelfDraw => WinBy::SelfDraw,
+                WinByDto::Discard => WinBy::Discard,
+                WinByDto::RobbingKong => WinBy::RobbingKong,
+            },
+            seat_wind: self.seat_wind.into(),
+            round_wind: self.round_wind.into(),
+            discarder: self.discarder.map(Into::into),
+            replacement: match self.replacement {
+                ReplacementDto::None => Replacement::None,
+                ReplacementDto::Kong => Replacement::Kong,
+                ReplacementDto::Flower => Replacement::Flower,
+            },
+            double_kong: self.double_kong,
+            last_tile: self.last_tile,
+            heavenly: self.heavenly,
+            earthly: self.earthly,
+            liable: self.liable.map(Into::into),
+            flower_win: self.flower_win,
+        }
+    }
+}
+
+impl HouseRulesDto {
+    pub fn to_core(&self) -> HouseRules {
+        HouseRules {
+            min_faan: self.min_faan,
+            limit: self.limit,
+            flowers: self.flowers,
+            points: self.points.as_ref().map(|p| match p {
+                PointsDto::Curve(CurveDto::FullSpicy) => PointsSpec::FullSpicy,
+                PointsDto::Curve(CurveDto::HalfSpicy) => PointsSpec::HalfSpicy,
+                PointsDto::Table(t) => PointsSpec::Table(t.clone()),
+            }),
+            discard_payment: self.discard_payment.map(|d| match d {
+                DiscardPaymentDto::DiscarderPaysAll => DiscardPayment::DiscarderPaysAll,
+                DiscardPaymentDto::DiscarderPaysHalf => DiscardPayment::DiscarderPaysHalf,
+                DiscardPaymentDto::DiscarderPaysDouble => DiscardPayment::DiscarderPaysDouble,
+            }),
+            patterns: self.patterns.0.clone(),
+        }
+    }
+}
+
+/// House rules of an optional DTO (absent: none).
+pub fn house_rules(dto: &Option<HouseRulesDto>) -> HouseRules {
+    dto.as_ref().map(HouseRulesDto::to_core).unwrap_or_default()
+}

@@ -1,0 +1,208 @@
+//! `GET /v1/rulesets` and `GET /v1/rulesets/{id}`: the charts.
+
+use super::common::{money_dto, MoneyDto};
+use crate::core::pattern::PatternId;
+use crate::core::ruleset::{PatternRule, RobbingKongPayment, Value};
+use crate::core::Ruleset;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+/// A ruleset in the list.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
+pub struct RulesetSummary {
+    #[schema(example = "wisteria-court")]
+    pub id: String,
+    pub name: String,
+    pub version: u32,
+    /// The guide file(s) it comes from.
+    pub source: Vec<String>,
+    pub summary: String,
+    pub min_faan: u32,
+    pub limit: u32,
+    pub bonus_tiles: bool,
+}
+
+impl From<&Ruleset> for RulesetSummary {
+    fn from(r: &Ruleset) -> Self {
+        RulesetSummary {
+            id: r.id.clone(),
+            name: r.name.clone(),
+            version: r.version,
+            source: r.source.clone(),
+            summary: r.summary.clone(),
+            min_faan: r.min_faan,
+            limit: r.limit,
+            bonus_tiles: r.bonus_tiles,
+        }
+    }
+}
+
+/// GET /v1/rulesets.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
+pub struct RulesetList {
+    pub rulesets: Vec<RulesetSummary>,
+}
+
+/// A pattern as a ruleset scores it.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
+pub struct PatternDto {
+    pub id: String,
+    pub name: String,
+    /// The name shown when the win was on a discard, where it differs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name_on_discard: Option<String>,
+    /// Faan as a number, or `"limit"` for a limit pattern.
+    #[schema(schema_with = pattern_value_schema, example = 3)]
+    pub value: serde_json::Value,
+    /// What the pattern scores: its faan, or the limit value of a limit pattern.
+    pub faan: u32,
+    pub limit: bool,
+    /// Pattern ids this one contains or replaces (not scored beside it).
+    pub contains: Vec<String>,
+    /// The ruleset's switches for this pattern (only those that apply to it).
+    #[schema(value_type = Object)]
+    pub conditions: serde_json::Map<String, serde_json::Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// Schema of `PatternDto::value`: a non-negative integer or `"limit"`.
+fn pattern_value_schema() -> utoipa::openapi::schema::Schema {
+    use utoipa::openapi::schema::{ObjectBuilder, OneOfBuilder, Schema, Type};
+    Schema::OneOf(
+        OneOfBuilder::new()
+            .item(
+                ObjectBuilder::new()
+                    .schema_type(Type::Integer)
+                    .minimum(Some(0)),
+            )
+            .item(
+                ObjectBuilder::new()
+                    .schema_type(Type::String)
+                    .enum_values(Some(["limit"])),
+            )
+            .description(Some(
+                "Faan as a number, or `\"limit\"` for a limit pattern.",
+            ))
+            .build(),
+    )
+}
+
+fn pattern_dto(r: &Ruleset, p: &PatternRule) -> PatternDto {
+    use PatternId as P;
+    let (value, faan, limit) = match p.value {
+        Value::Faan(n) => (serde_json::Value::from(n), n, false),
+        Value::Limit(v) => (serde_json::Value::from("limit"), r.limit_value(v), true),
+    };
+    let c = &p.conditions;
+    let mut conditions = serde_json::Map::new();
+    let mut put = |k: &str, v: bool| {
+        conditions.insert(k.into(), v.into());
+    };
+    match p.id {
+        P::AllChows => put("pair_may_be_value_tile", c.pair_may_be_value_tile),
+        P::ConcealedHand => {
+            put("allow_concealed_kong", c.allow_concealed_kong);
+            put("only_without_flowers", c.only_without_flowers);
+        }
+        P::ReplacementTile => put("on_flower_replacement", c.on_flower_replacement),
+        P::LastTile => put("on_discard", c.on_discard),
+        P::FourConcealedPungs => put("self_draw_only", c.self_draw_only),
+        P::JadeDragon | P::RubyDragon | P::PearlDragon => put("all_pungs", c.all_pungs),
+        _ => {}
+    }
+    PatternDto {
+        id: p.id.as_str().into(),
+        name: p.name.clone(),
+        name_on_discard: p.name_on_discard.clone(),
+        value,
+        faan,
+        limit,
+        contains: PatternId::ALL
+            .iter()
+            .filter(|id| p.contains & id.bit() != 0)
+            .map(|id| id.as_str().into())
+            .collect(),
+        conditions,
+        note: p.note.clone(),
+    }
+}
+
+/// Base points by faan.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
+pub struct PointsDtoOut {
+    /// `full_spicy`, `half_spicy` or `table`.
+    pub curve: String,
+    /// Base points for 0, 1, ... faan up to the limit.
+    pub table: Vec<u64>,
+}
+
+/// Who pays, in multiples of the base points B.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema, PartialEq)]
+pub struct PaymentDto {
+    /// Discard win: the discarder pays this times B.
+    pub discarder: f64,
+    /// Discard win: each of the two others pays this times B.
+    pub others: f64,
+    /// Self-draw: each of the three others pays this times B.
+    pub self_draw: f64,
+    /// `as_discard` (paid as a discard by the player who added the kong) or `adder_pays_all`.
+    pub robbing_kong: String,
+}
+
+/// GET /v1/rulesets/{id}: the whole chart.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema, PartialEq)]
+pub struct RulesetDetail {
+    pub id: String,
+    pub name: String,
+    pub version: u32,
+    pub source: Vec<String>,
+    pub summary: String,
+    /// Every interpretation made where the guide is silent or ambiguous.
+    pub notes: Vec<String>,
+    pub min_faan: u32,
+    /// The minimum settings a house rule may choose (empty: any).
+    pub min_faan_settings: Vec<u32>,
+    pub limit: u32,
+    /// What a limit pattern scores.
+    pub limit_faan: u32,
+    pub bonus_tiles: bool,
+    pub points: PointsDtoOut,
+    pub payment: PaymentDto,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub money: Option<MoneyDto>,
+    pub patterns: Vec<PatternDto>,
+}
+
+impl From<&Ruleset> for RulesetDetail {
+    fn from(r: &Ruleset) -> Self {
+        let x = |e: u32| f64::from(e) / 8.0;
+        RulesetDetail {
+            id: r.id.clone(),
+            name: r.name.clone(),
+            version: r.version,
+            source: r.source.clone(),
+            summary: r.summary.clone(),
+            notes: r.notes.clone(),
+            min_faan: r.min_faan,
+            min_faan_settings: r.min_faan_settings.clone(),
+            limit: r.limit,
+            limit_faan: r.limit_faan,
+            bonus_tiles: r.bonus_tiles,
+            points: PointsDtoOut {
+                curve: r.points.name().into(),
+                table: r.points_table.clone(),
+            },
+            payment: PaymentDto {
+                discarder: x(r.payment.discarder),
+                others: x(r.payment.others),
+                self_draw: x(r.payment.self_draw),
+                robbing_kong: match r.payment.robbing_kong {
+                    RobbingKongPayment::AsDiscard => "as_discard".into(),
+                    RobbingKongPayment::AdderPaysAll => "adder_pays_all".into(),
+                },
+            },
+            money: r.money.map(|m| money_dto(m, None)),
+            patterns: r.patterns.iter().map(|p| pattern_dto(r, p)).collect(),
+        }
+    }
+}

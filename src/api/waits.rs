@@ -1,0 +1,109 @@
+//! `POST /v1/waits`.
+
+use super::common::{object_only, Payments, WindDto};
+use super::request::{HandDto, HouseRulesDto};
+use super::response::{lines_dto, LineDto};
+use crate::core::evaluate::Score;
+use crate::core::Ruleset;
+use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
+use utoipa::ToSchema;
+/// POST /v1/waits: a hand one tile short (no `winning_tile`), and the seat.
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WaitsRequest<'a> {
+    #[serde(borrow)]
+    #[schema(example = "hkma", value_type = String)]
+    pub ruleset: Cow<'a, str>,
+    /// 13 tiles plus one per kong, without `winning_tile`.
+    #[serde(borrow, deserialize_with = "object_only::deserialize")]
+    pub hand: HandDto<'a>,
+    #[serde(deserialize_with = "object_only::deserialize")]
+    pub context: WaitContextDto,
+    #[serde(default, deserialize_with = "object_only::option")]
+    pub house_rules: Option<HouseRulesDto>,
+}
+
+/// The circumstances that apply whatever the winning tile (no `win_by`, no `discarder`).
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WaitContextDto {
+    pub seat_wind: WindDto,
+    pub round_wind: WindDto,
+    /// The win would be on the last wall tile (or the discard after it).
+    #[serde(default)]
+    pub last_tile: bool,
+}
+
+impl WaitContextDto {
+    pub fn to_core(&self) -> crate::core::waits::WaitContext {
+        crate::core::waits::WaitContext {
+            seat_wind: self.seat_wind.into(),
+            round_wind: self.round_wind.into(),
+            last_tile: self.last_tile,
+        }
+    }
+}
+
+/// The best evaluation of a win on one wait.
+#[derive(Clone, Debug, Serialize, ToSchema, PartialEq, Eq)]
+pub struct WaitScore<'a> {
+    pub lines: Vec<LineDto<'a>>,
+    pub total_faan: u32,
+    pub meets_minimum: bool,
+    pub base_points: u64,
+    pub payments: Payments,
+}
+
+/// One tile that completes the hand.
+#[derive(Clone, Debug, Serialize, ToSchema, PartialEq, Eq)]
+pub struct WaitDto<'a> {
+    #[schema(example = "5m")]
+    pub tile: String,
+    /// Copies not in the hand or its melds.
+    pub unseen: u8,
+    /// The win on a discard from the seat before the winner (null: not a win that way).
+    pub discard: Option<WaitScore<'a>>,
+    /// The win on a self-draw (null: not a win that way).
+    pub self_draw: Option<WaitScore<'a>>,
+}
+
+/// POST /v1/waits, 200.
+#[derive(Clone, Debug, Serialize, ToSchema, PartialEq, Eq)]
+pub struct WaitsResponse<'a> {
+    pub ruleset: &'a str,
+    /// Every wait, in tile order (empty: the hand is not waiting).
+    pub waits: Vec<WaitDto<'a>>,
+}
+
+fn wait_score<'a>(ruleset: &'a Ruleset, s: &Score, on_discard: bool) -> WaitScore<'a> {
+    let best = s.best();
+    WaitScore {
+        lines: lines_dto(ruleset, best, on_discard),
+        total_faan: best.total_faan,
+        meets_minimum: s.meets_minimum,
+        base_points: s.base_points,
+        payments: s.payments.into(),
+    }
+}
+
+impl<'a> WaitsResponse<'a> {
+    pub fn new(
+        ruleset_id: &'a str,
+        ruleset: &'a Ruleset,
+        waits: &[crate::core::waits::Wait],
+    ) -> Self {
+        WaitsResponse {
+            ruleset: ruleset_id,
+            waits: waits
+                .iter()
+                .map(|w| WaitDto {
+                    tile: w.tile.to_string(),
+                    unseen: w.unseen,
+                    discard: w.discard.as_ref().map(|s| wait_score(ruleset, s, true)),
+                    self_draw: w.self_draw.as_ref().map(|s| wait_score(ruleset, s, false)),
+                })
+                .collect(),
+        }
+    }
+}

@@ -1,0 +1,226 @@
+//! The scoring endpoints: read the body, hand it to the pipeline
+//! (`crate::service`), answer its bytes. No scoring logic here.
+
+use super::body::read_json_body;
+use super::problem::{BodyProblems, RulesetProblem};
+use super::AppState;
+use crate::api::{
+    ApiError, BatchRequest, BatchResponse, CompareRequest, CompareResponse, FalseWinRequest,
+    FalseWinResponse, Problem, ScoreRequest, ScoreResponse, WaitsRequest, WaitsResponse,
+};
+use actix_web::http::header::{self, HeaderName, HeaderValue};
+use actix_web::web::{self, Bytes};
+use actix_web::{HttpRequest, HttpResponse};
+
+/// Header that says whether a score came from the cache.
+pub const X_CACHE: &str = "x-cache";
+
+/// A `200 application/json` answer.
+pub fn json(body: impl Into<Bytes>) -> HttpResponse {
+    HttpResponse::Ok()
+        .insert_header((
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        ))
+        .body(body.into())
+}
+
+/// Score one hand.
+///
+/// Validates the hand and context under the ruleset (with any house rules),
+/// reads it every way it can be read, and answers every reading with its
+/// faan lines, the chosen one, the base points and who pays whom. Answers
+/// from the cache when the same hand (in any tile order) was scored before.
+#[utoipa::path(
+    post,
+    path = "/v1/score",
+    tag = "scoring",
+    request_body(
+        content = ScoreRequest,
+        content_type = "application/json",
+        examples(
+            ("wisteria_plain_hand" = (
+                summary = "Wisteria Court: a plain hand (0 faan; discarder pays 2, others 1, winner +4)",
+                value = json!({"ruleset": "wisteria-court",
+                    "hand": {"tiles": "567m34599p888s", "melds": [{"kind": "chow", "tiles": "234m"}], "winning_tile": "5p", "flowers": ["F1"]},
+                    "context": {"win_by": "discard", "seat_wind": "south", "round_wind": "east", "discarder": "west"}}))),
+            ("wisteria_quiet_hand" = (
+                summary = "Wisteria Court: a quiet hand (all chows, concealed, no flowers, self-draw: 4 faan; each pays 32)",
+                value = json!({"ruleset": "wisteria-court",
+                    "hand": {"tiles": "123456m789p23455s", "winning_tile": "9p"},
+                    "context": {"win_by": "self_draw", "seat_wind": "south", "round_wind": "east"}}))),
+            ("wisteria_strong_hand" = (
+                summary = "Wisteria Court: a strong hand (all pungs 3, dragon pung 1, seat wind 1: 5 faan; discarder 48, others 24)",
+                value = json!({"ruleset": "wisteria-court",
+                    "hand": {"tiles": "88s", "melds": [{"kind": "pung", "tiles": "777z"}, {"kind": "pung", "tiles": "222z"}, {"kind": "pung", "tiles": "333m"}, {"kind": "pung", "tiles": "666p"}], "winning_tile": "8s", "flowers": ["F1"]},
+                    "context": {"win_by": "discard", "seat_wind": "south", "round_wind": "east", "discarder": "west"}}))),
+            ("hkma_one_suit_with_honours" = (
+                summary = "HKMA: one suit with honours 3, red dragon pung 1, self-draw 1: 5 faan; each pays 48",
+                value = json!({"ruleset": "hkma",
+                    "hand": {"tiles": "234m567m345m99m", "melds": [{"kind": "pung", "tiles": "777z"}], "winning_tile": "9m"},
+                    "context": {"win_by": "self_draw", "seat_wind": "south", "round_wind": "east"}}))),
+            ("hkma_small_three_dragons" = (
+                summary = "HKMA: small three dragons on a discard: 8 faan; the discarder pays 256",
+                value = json!({"ruleset": "hkma",
+                    "hand": {"tiles": "222m888p77z", "melds": [{"kind": "pung", "tiles": "555z"}, {"kind": "pung", "tiles": "666z"}], "winning_tile": "8p"},
+                    "context": {"win_by": "discard", "seat_wind": "south", "round_wind": "east", "discarder": "west"}}))),
+            ("house_rules" = (
+                summary = "House rules: minimum 0 and small four winds at 6",
+                value = json!({"ruleset": "hkma",
+                    "hand": {"tiles": "234m567m22p", "melds": [{"kind": "pung", "tiles": "777z"}, {"kind": "kong", "tiles": "1111s", "concealed": true}], "winning_tile": "2p"},
+                    "context": {"win_by": "discard", "seat_wind": "south", "round_wind": "east", "discarder": "west"},
+                    "house_rules": {"min_faan": 0, "patterns": {"small_four_winds": 6}}})))
+        )
+    ),
+    responses(
+        (status = 200, description = "The score (the example is the answer to the `wisteria_quiet_hand` request)", body = ScoreResponse,
+            headers(("X-Cache" = String, description = "`hit` when the body came from the cache, else `miss`")),
+            example = json!({"ruleset": "wisteria-court", "hand_hash": "4e3ace6cdd3b8c65edd07044a10528eb4b4dea9dff1fc12da98dfb71ece69b51", "decompositions": [{"form": "standard", "sets": ["123m", "456m", "789p", "234s"], "pair": "55s", "set_details": [{"tiles": "123m", "kind": "chow", "concealed": true, "declared": false, "winning": false}, {"tiles": "456m", "kind": "chow", "concealed": true, "declared": false, "winning": false}, {"tiles": "789p", "kind": "chow", "concealed": true, "declared": false, "winning": true}, {"tiles": "234s", "kind": "chow", "concealed": true, "declared": false, "winning": false}], "winning_in_pair": false, "lines": [{"pattern": "all_chows", "name": "All chows", "faan": 1, "limit": false}, {"pattern": "self_draw", "name": "Self-drawn win", "faan": 1, "limit": false}, {"pattern": "concealed_hand", "name": "Concealed hand", "faan": 1, "limit": false}, {"pattern": "no_flowers", "name": "No flowers", "faan": 1, "limit": false}], "raw_faan": 4, "total_faan": 4, "limit_hand": false}], "chosen": 0, "form": "standard", "lines": [{"pattern": "all_chows", "name": "All chows", "faan": 1, "limit": false}, {"pattern": "self_draw", "name": "Self-drawn win", "faan": 1, "limit": false}, {"pattern": "concealed_hand", "name": "Concealed hand", "faan": 1, "limit": false}, {"pattern": "no_flowers", "name": "No flowers", "faan": 1, "limit": false}], "raw_faan": 4, "total_faan": 4, "limit_hand": false, "limit": 10, "min_faan": 0, "meets_minimum": true, "missing_faan": 0, "base_points": 16, "winner": "south", "payments": {"east": -32, "south": 96, "west": -32, "north": -32}})),
+        BodyProblems,
+        RulesetProblem,
+        (status = 422, description = "The request breaks a rule (`/problems/invalid-request`, with a pointer per error) or the tiles are not a winning hand (`/problems/not-a-winning-hand`)",
+            body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn score(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    payload: web::Payload,
+) -> Result<HttpResponse, ApiError> {
+    let request = read_json_body(&req, &state, payload, state.limits.body).await?;
+    let (body, status) = state.service.score_body(&request)?;
+    let mut res = json(body);
+    res.headers_mut().insert(
+        HeaderName::from_static(X_CACHE),
+        HeaderValue::from_static(status.as_str()),
+    );
+    Ok(res)
+}
+
+/// Score many hands.
+///
+/// Each item of `requests` is a score request, checked and scored on its
+/// own (with the cache). `results` holds, in the same order, a score result
+/// or a problem document; problem pointers are relative to the item.
+#[utoipa::path(
+    post,
+    path = "/v1/score/batch",
+    tag = "scoring",
+    request_body(
+        content = BatchRequest,
+        content_type = "application/json",
+        example = json!({"requests": [
+            {"ruleset": "wisteria-court",
+             "hand": {"tiles": "123456m789p23455s", "winning_tile": "9p"},
+             "context": {"win_by": "self_draw", "seat_wind": "south", "round_wind": "east"}},
+            {"ruleset": "no-such-ruleset",
+             "hand": {"tiles": "123456m789p23455s", "winning_tile": "9p"},
+             "context": {"win_by": "self_draw", "seat_wind": "south", "round_wind": "east"}}
+        ]})
+    ),
+    responses(
+        (status = 200, description = "One result or problem per request, in order", body = BatchResponse),
+        BodyProblems,
+        (status = 422, description = "Not a batch (`/problems/invalid-request`) or more requests than allowed (`/problems/batch-too-large`, 1000 by default)",
+            body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn score_batch(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    payload: web::Payload,
+) -> Result<HttpResponse, ApiError> {
+    let body = read_json_body(&req, &state, payload, state.limits.batch_body).await?;
+    Ok(json(state.service.batch(&body)?))
+}
+
+/// Score one hand under several rulesets.
+///
+/// `rulesets` is a list of ids or `"all"`. `results` maps each id to its
+/// score result or problem document (an unknown id is a 404 problem with
+/// pointer `/rulesets/<index>`).
+#[utoipa::path(
+    post,
+    path = "/v1/compare",
+    tag = "scoring",
+    request_body(
+        content = CompareRequest,
+        content_type = "application/json",
+        example = json!({"rulesets": "all",
+            "hand": {"tiles": "222m888p77z", "melds": [{"kind": "pung", "tiles": "555z"}, {"kind": "pung", "tiles": "666z"}], "winning_tile": "8p"},
+            "context": {"win_by": "discard", "seat_wind": "south", "round_wind": "east", "discarder": "west"}})
+    ),
+    responses(
+        (status = 200, description = "Ruleset id to result or problem", body = CompareResponse),
+        BodyProblems,
+        (status = 422, description = "The request breaks the schema (e.g. `rulesets` neither a list nor \"all\")", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn compare(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    payload: web::Payload,
+) -> Result<HttpResponse, ApiError> {
+    let body = read_json_body(&req, &state, payload, state.limits.batch_body).await?;
+    Ok(json(state.service.compare(&body)?))
+}
+
+/// Every tile that completes a hand one tile short.
+///
+/// For each wait: how many copies are unseen, and the best evaluation of a
+/// win on it by discard (from the seat before the winner) and by self-draw.
+#[utoipa::path(
+    post,
+    path = "/v1/waits",
+    tag = "scoring",
+    request_body(
+        content = WaitsRequest,
+        content_type = "application/json",
+        example = json!({"ruleset": "hkma",
+            "hand": {"tiles": "1112345678999m"},
+            "context": {"seat_wind": "south", "round_wind": "east"}})
+    ),
+    responses(
+        (status = 200, description = "The waits in tile order", body = WaitsResponse),
+        BodyProblems,
+        RulesetProblem,
+        (status = 422, description = "The request breaks a rule (e.g. a winning tile given, or the wrong number of tiles)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn waits(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    payload: web::Payload,
+) -> Result<HttpResponse, ApiError> {
+    let body = read_json_body(&req, &state, payload, state.limits.body).await?;
+    Ok(json(state.service.waits(&body)?))
+}
+
+/// The false-win penalty (詐糊).
+///
+/// The offender pays each of the other three players what that player would
+/// collect on a self-drawn win at the ruleset's minimum faan.
+#[utoipa::path(
+    post,
+    path = "/v1/penalties/false-win",
+    tag = "scoring",
+    request_body(
+        content = FalseWinRequest,
+        content_type = "application/json",
+        example = json!({"ruleset": "wisteria-court", "offender": "north", "house_rules": {"min_faan": 3}})
+    ),
+    responses(
+        (status = 200, description = "The penalty", body = FalseWinResponse),
+        BodyProblems,
+        RulesetProblem,
+        (status = 422, description = "The request breaks a rule", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn false_win(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    payload: web::Payload,
+) -> Result<HttpResponse, ApiError> {
+    let body = read_json_body(&req, &state, payload, state.limits.body).await?;
+    Ok(json(state.service.false_win(&body)?))
+}

@@ -1,0 +1,225 @@
+//! The bounded score cache: serialised result bodies.
+//!
+//! Two moka caches holding the same `Bytes` (one copy of each body): the
+//! main one keyed by `hand_hash`, so the same hand in any tile order hits;
+//! and in front of it one keyed by the exact request bytes, so a repeated
+//! request is answered before it is even parsed. Both are bounded in
+//! entries and bytes and honour the TTL.
+
+use crate::api::KeyHash;
+use bytes::Bytes;
+use moka::sync::Cache;
+use std::time::Duration;
+
+/// What an entry costs beside its body (key, bookkeeping), in bytes.
+pub const ENTRY_OVERHEAD: u64 = 96;
+/// Requests longer than this are not remembered by their bytes (a score
+/// request is about 250 bytes).
+pub const FRONT_MAX_REQUEST: usize = 1024;
+/// The share of the byte bound the front may use: one part in this many.
+const FRONT_SHARE: u64 = 4;
+
+#[derive(Clone)]
+pub struct ScoreCache {
+    inner: Option<Cache<KeyHash, Bytes>>,
+    front: Option<Cache<Bytes, Bytes>>,
+}
+
+impl ScoreCache {
+    /// A cache of at most `max_entries` bodies and `max_bytes` bytes of
+    /// them (whichever comes first; either 0 disables the cache).
+    ///
+    /// The main cache weighs each body by its bytes plus [`ENTRY_OVERHEAD`],
+    /// but at least `max_bytes / max_entries`: its total weight stays within
+    /// `max_bytes`, and no more than `max_entries` bodies fit in it. The
+    /// front weighs request and body and holds a quarter of that.
+    pub fn new(max_entries: u64, max_bytes: u64, ttl: Duration) -> Self {
+        let on = max_entries > 0 && max_bytes > 0;
+        let floor = (max_bytes / max_entries.max(1)).min(u64::from(u32::MAX));
+        let weight = move |w: u64| u32::try_from(w.max(floor)).unwrap_or(u32::MAX);
+        let inner = on.then(|| {
+            Cache::builder()
+                .max_capacity(max_bytes)
+                .weigher(move |_k: &KeyHash, v: &Bytes| weight(v.len() as u64 + ENTRY_OVERHEAD))
+                .time_to_live(ttl)
+                .build()
+        });
+        let front = on.then(|| {
+            Cache::builder()
+                .max_capacity(max_bytes / FRONT_SHARE)
+                .weigher(move |k: &Bytes, v: &Bytes| {
+                    weight((k.len() + v.len()) as u64 + ENTRY_OVERHEAD)
+                })
+                .time_to_live(ttl)
+                .build()
+        });
+        ScoreCache { inner, front }
+    }
+
+    pub fn get(&self, k: &KeyHash) -> Option<Bytes> {
+        self.inner.as_ref()?.get(k)
+    }
+
+    pub fn insert(&self, k: KeyHash, body: Bytes) {
+        if let Some(c) = &self.inner {
+            c.insert(k, body);
+        }
+    }
+
+    /// The body answered to exactly these request bytes, if remembered and fresh.
+    pub fn get_by_request(&self, request: &[u8]) -> Option<Bytes> {
+        if request.len() > FRONT_MAX_REQUEST {
+            return None;
+        }
+        self.front.as_ref()?.get(request)
+    }
+
+    /// Remembers that `request` (the exact bytes) was answered with `response`.
+    pub fn remember_request(&self, request: &[u8], response: &Bytes) {
+        if let Some(front) = &self.front {
+            if request.len() <= FRONT_MAX_REQUEST {
+                // A copy: the request may be a view into a larger read buffer.
+                front.insert(Bytes::copy_from_slice(request), response.clone());
+            }
+        }
+    }
+
+    /// Bytes the main cache counts against its bound now.
+    pub fn weighted_bytes(&self) -> u64 {
+        self.inner.as_ref().map_or(0, |c| {
+            c.run_pending_tasks();
+            c.weighted_size()
+        })
+    }
+
+    /// Bytes the front counts against its bound now.
+    pub fn front_weighted_bytes(&self) -> u64 {
+        self.front.as_ref().map_or(0, |c| {
+            c.run_pending_tasks();
+            c.weighted_size()
+        })
+    }
+
+    /// Entries of the main cache now (after pending maintenance).
+    pub fn entries(&self) -> u64 {
+        self.inner.as_ref().map_or(0, |c| {
+            c.run_pending_tasks();
+            c.entry_count()
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(i: u32) -> KeyHash {
+        let mut k = [0u8; 32];
+        k[..4].copy_from_slice(&i.to_le_bytes());
+        k
+    }
+
+    #[test]
+    fn the_front_answers_exactly_the_remembered_bytes() {
+        let c = ScoreCache::new(100, 1 << 20, Duration::from_secs(60));
+        let req = br#"{"ruleset":"hkma"}"#;
+        let body = Bytes::from_static(b"{\"total_faan\":3}");
+        assert_eq!(c.get_by_request(req), None, "case: nothing remembered yet");
+        c.remember_request(req, &body);
+        assert_eq!(
+            c.get_by_request(req),
+            Some(body.clone()),
+            "case: same bytes"
+        );
+        assert_eq!(
+            c.get_by_request(br#"{"ruleset":"hkma" }"#),
+            None,
+            "case: one more space"
+        );
+        assert_eq!(
+            c.get_by_request(br#"{"ruleset":"hkmb"}"#),
+            None,
+            "case: one byte differs"
+        );
+    }
+
+    #[test]
+    fn the_main_cache_holds_to_both_bounds() {
+        // Entries: 20 at most, small bodies (each weighs the floor, 1 MiB / 20).
+        let c = ScoreCache::new(20, 1 << 20, Duration::from_secs(60));
+        for i in 0..200 {
+            c.insert(key(i), Bytes::from_static(b"{}"));
+        }
+        assert!(
+            c.entries() <= 20,
+            "case: entry bound: {} entries",
+            c.entries()
+        );
+        assert!(
+            c.entries() >= 10,
+            "case: still caches: {} entries",
+            c.entries()
+        );
+        assert!(
+            c.weighted_bytes() <= 1 << 20,
+            "case: byte bound: {}",
+            c.weighted_bytes()
+        );
+        // Bytes: 64 KiB of 4 KiB bodies, though 1,000 entries are allowed.
+        let c = ScoreCache::new(1000, 64 << 10, Duration::from_secs(60));
+        for i in 0..200 {
+            c.insert(key(i), Bytes::from(vec![b' '; 4096]));
+        }
+        let (n, bytes) = (c.entries(), c.weighted_bytes());
+        assert!(
+            bytes <= 64 << 10,
+            "case: 4 KiB bodies: {bytes} bytes of at most 64 KiB"
+        );
+        assert!((8..=15).contains(&n), "case: 4 KiB bodies: {n} entries");
+        assert_eq!(
+            bytes,
+            n * (4096 + ENTRY_OVERHEAD),
+            "case: each weighs its body and overhead"
+        );
+        // Either bound at 0 turns the cache off.
+        let off = ScoreCache::new(1000, 0, Duration::from_secs(60));
+        off.insert(key(1), Bytes::from_static(b"{}"));
+        assert_eq!(
+            (off.get(&key(1)), off.entries()),
+            (None, 0),
+            "case: max bytes 0"
+        );
+    }
+
+    #[test]
+    fn the_front_holds_nothing_when_off_stale_or_long_and_stays_bounded() {
+        let req = b"{}";
+        let body = Bytes::from_static(b"{}");
+        let off = ScoreCache::new(0, 1 << 20, Duration::from_secs(60));
+        off.remember_request(req, &body);
+        assert_eq!(off.get_by_request(req), None, "case: cache size 0");
+        let stale = ScoreCache::new(10, 1 << 20, Duration::ZERO);
+        stale.remember_request(req, &body);
+        assert_eq!(stale.get_by_request(req), None, "case: TTL 0");
+        let c = ScoreCache::new(10_000, 1 << 20, Duration::from_secs(60));
+        let long = vec![b' '; FRONT_MAX_REQUEST + 1];
+        c.remember_request(&long, &body);
+        assert_eq!(
+            c.get_by_request(&long),
+            None,
+            "case: request over {FRONT_MAX_REQUEST} bytes"
+        );
+        // 10,000 distinct 1 KiB requests: the front keeps to a quarter of 1 MiB.
+        for i in 0..10_000u32 {
+            let mut r = vec![b' '; FRONT_MAX_REQUEST];
+            r[..4].copy_from_slice(&i.to_le_bytes());
+            c.remember_request(&r, &body);
+        }
+        let w = c.front_weighted_bytes();
+        assert!(w <= (1 << 20) / 4, "case: front bound: {w} bytes");
+        assert!(
+            w >= (1 << 20) / 8,
+            "case: the front still remembers: {w} bytes"
+        );
+    }
+}

@@ -1,0 +1,338 @@
+//! The canonical key of a score request and its SHA-256, `hand_hash`.
+//!
+//! The key is computed after validation (the core's `Hand` is sorted, so
+//! tile order in the request does not matter) and before scoring. Its
+//! SHA-256 is the response's `hand_hash` and the cache key: stable across
+//! restarts and builds.
+
+use crate::api::KeyHash;
+use crate::core::hand::{Context, Hand};
+use crate::core::tile::{Wind, KINDS};
+use crate::core::{HouseRules, PatternOverride, PointsSpec, Ruleset};
+use sha2::{Digest, Sha256};
+use std::fmt::Write;
+
+/// SHA-256 of the canonical key: the cache key and `hand_hash`.
+pub fn key_hash(ruleset: &Ruleset, house: &HouseRules, hand: &Hand, ctx: &Context) -> KeyHash {
+    Sha256::digest(canonical_key(ruleset, house, hand, ctx)).into()
+}
+
+/// The canonical key of everything that decides a score: the bytes
+/// [`key_hash`] hashes, in this layout (version 2; a fixed layout, so two
+/// different inputs never give the same key, and short: a plain request's
+/// key is one SHA-256 block):
+///
+/// | bytes | what |
+/// |---|---|
+/// | 2 | `F2`, the format |
+/// | varint + n | the ruleset id |
+/// | varint | the ruleset version |
+/// | varint + n | the house-rule text (empty without house rules) |
+/// | 17 | the 34 concealed counts, two per byte (low nibble first) |
+/// | 1 + 2 per meld | the melds in canonical order: tile index, then kind (0 chow, 1 pung, 2 kong) + 4 if concealed + 8 if added |
+/// | 1 | the winning tile's index, 255 for none |
+/// | 1 | the bonus tiles (bit set, F1 = bit 0 … S4 = bit 7) |
+/// | 4 | win_by + 4 x replacement + 16 double_kong + 32 last_tile + 64 heavenly + 128 earthly; seat + 4 x round + 16 flower_win; discarder; liable (wind index, 4 for none) |
+///
+/// Counts of a validated hand are at most 4, so a nibble holds them.
+pub fn canonical_key(ruleset: &Ruleset, house: &HouseRules, hand: &Hand, ctx: &Context) -> Vec<u8> {
+    let mut house_rules = String::new();
+    if !house.is_empty() {
+        house_text(&mut house_rules, house);
+    }
+    let mut s = Vec::with_capacity(64 + ruleset.id.len() + house_rules.len());
+    s.extend_from_slice(b"F2");
+    push_varint(&mut s, ruleset.id.len() as u64);
+    s.extend_from_slice(ruleset.id.as_bytes());
+    push_varint(&mut s, u64::from(ruleset.version));
+    push_varint(&mut s, house_rules.len() as u64);
+    s.extend_from_slice(house_rules.as_bytes());
+    let c = &hand.concealed_counts;
+    s.extend((0..KINDS / 2).map(|i| c[2 * i].min(15) | c[2 * i + 1].min(15) << 4));
+    s.push(hand.melds.len() as u8);
+    for m in &hand.melds {
+        s.extend_from_slice(&[
+            m.tile.index() as u8,
+            m.kind as u8 | u8::from(m.concealed) << 2 | u8::from(m.added) << 3,
+        ]);
+    }
+    let wind = |w: Option<Wind>| w.map_or(4, |w| w.index() as u8);
+    s.extend_from_slice(&[
+        hand.winning_tile.map_or(255, |t| t.index() as u8),
+        hand.flowers,
+        ctx.win_by as u8
+            | (ctx.replacement as u8) << 2
+            | u8::from(ctx.double_kong) << 4
+            | u8::from(ctx.last_tile) << 5
+            | u8::from(ctx.heavenly) << 6
+            | u8::from(ctx.earthly) << 7,
+        ctx.seat_wind.index() as u8
+            | (ctx.round_wind.index() as u8) << 2
+            | u8::from(ctx.flower_win) << 4,
+        wind(ctx.discarder),
+        wind(ctx.liable),
+    ]);
+    s
+}
+
+/// LEB128: seven bits a byte, low first, the top bit set on all but the last.
+fn push_varint(s: &mut Vec<u8>, mut n: u64) {
+    while n >= 0x80 {
+        s.push(n as u8 | 0x80);
+        n >>= 7;
+    }
+    s.push(n as u8);
+}
+
+/// The house-rule part of the key (rare: only when a request sets some).
+fn house_text(s: &mut String, house: &HouseRules) {
+    let opt = |s: &mut String, name: &str, v: Option<String>| {
+        if let Some(v) = v {
+            let _ = write!(s, "{name}:{v};");
+        }
+    };
+    opt(s, "min_faan", house.min_faan.map(|v| v.to_string()));
+    opt(s, "limit", house.limit.map(|v| v.to_string()));
+    opt(s, "flowers", house.flowers.map(|v| v.to_string()));
+    opt(
+        s,
+        "points",
+        house.points.as_ref().map(|p| match p {
+            PointsSpec::Table(t) => format!("{t:?}"),
+            other => other.name().to_string(),
+        }),
+    );
+    opt(
+        s,
+        "discard_payment",
+        house.discard_payment.map(|d| d.name().to_string()),
+    );
+    for (id, ov) in &house.patterns {
+        let v = match ov {
+            PatternOverride::Faan(n) => n.to_string(),
+            PatternOverride::Limit => "limit".into(),
+            PatternOverride::Off => "off".into(),
+        };
+        let _ = write!(s, "pattern:{id:?}={v};");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::HashHex;
+    use crate::core::hand::{self, ContextSpec, HandSpec, MeldKind, MeldSpec, WinBy};
+    use crate::core::{evaluate, Registry, Wind};
+
+    #[test]
+    fn house_rules_change_the_key_and_a_plain_key_fits_one_block() {
+        let reg = Registry::builtin().unwrap();
+        let hands = [
+            (
+                "123456m789p23455s",
+                vec![],
+                "9p",
+                vec![],
+                WinBy::SelfDraw,
+                None,
+            ),
+            (
+                "234m567m22p",
+                vec![("pung", "777z", false), ("kong", "1111s", true)],
+                "2p",
+                vec!["F1", "S3"],
+                WinBy::Discard,
+                Some(Wind::West),
+            ),
+        ];
+        let houses = [
+            HouseRules::default(),
+            HouseRules {
+                min_faan: Some(0),
+                limit: Some(13),
+                flowers: Some(true),
+                ..HouseRules::default()
+            },
+        ];
+        for id in ["hkma", "wisteria-court", "sc-hk13"] {
+            let r = reg.get(id).unwrap();
+            for (tiles, melds, win, flowers, win_by, discarder) in &hands {
+                let spec = HandSpec {
+                    tiles: tiles.to_string(),
+                    melds: melds
+                        .iter()
+                        .map(|(k, t, c)| MeldSpec {
+                            kind: if *k == "pung" {
+                                MeldKind::Pung
+                            } else {
+                                MeldKind::Kong
+                            },
+                            tiles: t.to_string(),
+                            concealed: *c,
+                            added: false,
+                        })
+                        .collect(),
+                    winning_tile: Some(win.to_string()),
+                    flowers: flowers.iter().map(|f| f.to_string()).collect(),
+                };
+                let mut ctx = ContextSpec::new(*win_by, Wind::South, Wind::East, *discarder);
+                ctx.last_tile = true;
+                let mut allow = evaluate::allowances(r);
+                allow.bonus_tiles = true;
+                let (hand, ctx) = hand::validate(&spec, &ctx, allow).expect("valid");
+                let keys = houses
+                    .each_ref()
+                    .map(|house| canonical_key(r, house, &hand, &ctx));
+                assert_ne!(keys[0], keys[1], "{id} {tiles}: house rules are in the key");
+                assert!(
+                    keys[0].len() <= 55,
+                    "{id} {tiles}: {} bytes, one SHA-256 block",
+                    keys[0].len()
+                );
+            }
+        }
+    }
+
+    /// The README's hand, its key worked out byte by byte from the layout.
+    #[test]
+    fn the_key_of_a_worked_hand() {
+        let reg = Registry::builtin().unwrap();
+        let r = reg.get("wisteria-court").unwrap();
+        let spec = HandSpec {
+            tiles: "123456m789p23455s".to_string(),
+            melds: vec![],
+            winning_tile: Some("9p".to_string()),
+            flowers: vec![],
+        };
+        let ctx = ContextSpec::new(WinBy::SelfDraw, Wind::South, Wind::East, None);
+        let (hand, ctx) = hand::validate(&spec, &ctx, evaluate::allowances(r)).expect("valid");
+        let mut want = b"F2\x0ewisteria-court\x01\x00".to_vec();
+        // Counts by index, two a byte: 1m-6m (0-5), 7p-9p (15-17), 2s-4s (19-21), 5s x2 (22).
+        want.extend_from_slice(&[
+            0x11, 0x11, 0x11, 0x00, 0x00, 0x00, 0x00, 0x10, 0x11, 0x10, 0x11, 0x02, 0, 0, 0, 0, 0,
+        ]);
+        // No melds; winning tile 9p (17); no bonus tiles; self-draw, no
+        // replacement, no flags; seat south (1), round east (0); no discarder, no liable seat.
+        want.extend_from_slice(&[0, 17, 0, 0, 1, 4, 4]);
+        let key = canonical_key(r, &HouseRules::default(), &hand, &ctx);
+        assert_eq!(key, want, "{key:?}");
+        assert_eq!(
+            HashHex(key_hash(r, &HouseRules::default(), &hand, &ctx)).to_string(),
+            "4e3ace6cdd3b8c65edd07044a10528eb4b4dea9dff1fc12da98dfb71ece69b51",
+            "the README's hand_hash"
+        );
+    }
+
+    /// Every value of every context field (one field varied at a time), and
+    /// the hands of the whole benchmark corpus: different inputs, different
+    /// keys.
+    #[test]
+    fn different_inputs_never_share_a_key() {
+        use crate::core::hand::Replacement;
+        let reg = Registry::builtin().unwrap();
+        let r = reg.get("hkma").unwrap();
+        let house = HouseRules::default();
+        let spec = HandSpec {
+            tiles: "234m567m22p".to_string(),
+            melds: vec![
+                MeldSpec {
+                    kind: MeldKind::Chow,
+                    tiles: "789s".to_string(),
+                    concealed: false,
+                    added: false,
+                },
+                MeldSpec {
+                    kind: MeldKind::Kong,
+                    tiles: "1111s".to_string(),
+                    concealed: false,
+                    added: true,
+                },
+            ],
+            winning_tile: Some("2p".to_string()),
+            flowers: vec![],
+        };
+        let mut allow = evaluate::allowances(r);
+        allow.bonus_tiles = true;
+        let base = ContextSpec::new(WinBy::Discard, Wind::South, Wind::East, Some(Wind::West));
+        let (hand, _) = hand::validate(&spec, &base, allow).expect("valid");
+        let winds = [Wind::East, Wind::South, Wind::West, Wind::North];
+        let mut contexts = vec![base];
+        for w in [WinBy::SelfDraw, WinBy::Discard, WinBy::RobbingKong] {
+            contexts.push(ContextSpec { win_by: w, ..base });
+        }
+        for w in winds {
+            contexts.push(ContextSpec {
+                seat_wind: w,
+                ..base
+            });
+            contexts.push(ContextSpec {
+                round_wind: w,
+                ..base
+            });
+        }
+        for w in winds.map(Some).into_iter().chain([None]) {
+            contexts.push(ContextSpec {
+                discarder: w,
+                ..base
+            });
+            contexts.push(ContextSpec { liable: w, ..base });
+        }
+        for rep in [Replacement::None, Replacement::Kong, Replacement::Flower] {
+            contexts.push(ContextSpec {
+                replacement: rep,
+                ..base
+            });
+        }
+        for b in [false, true] {
+            contexts.push(ContextSpec {
+                double_kong: b,
+                ..base
+            });
+            contexts.push(ContextSpec {
+                last_tile: b,
+                ..base
+            });
+            contexts.push(ContextSpec {
+                heavenly: b,
+                ..base
+            });
+            contexts.push(ContextSpec { earthly: b, ..base });
+            contexts.push(ContextSpec {
+                flower_win: b,
+                ..base
+            });
+        }
+        let distinct: std::collections::HashSet<ContextSpec> = contexts.iter().copied().collect();
+        let keys: std::collections::HashSet<Vec<u8>> = contexts
+            .iter()
+            .map(|ctx| canonical_key(r, &house, &hand, ctx))
+            .collect();
+        assert_eq!(keys.len(), distinct.len(), "one key per context");
+        assert!(distinct.len() >= 20, "{} contexts", distinct.len());
+
+        let corpus = include_str!("../../bench/corpus.jsonl");
+        let mut checked = 0;
+        let mut seen = std::collections::HashMap::new();
+        for line in corpus.lines().filter(|l| !l.is_empty()) {
+            let req: crate::api::ScoreRequest = serde_json::from_str(line).unwrap();
+            let r = reg.get(&req.ruleset).unwrap();
+            let house = crate::api::house_rules(&req.house_rules);
+            let mut allow = evaluate::allowances(r);
+            allow.bonus_tiles = true;
+            let Ok((hand, ctx)) =
+                hand::validate(&req.hand.to_core(), &req.context.to_core(), allow)
+            else {
+                continue;
+            };
+            let key = canonical_key(r, &house, &hand, &ctx);
+            let input = (req.ruleset.to_string(), hand, ctx);
+            if let Some(other) = seen.insert(key, input.clone()) {
+                assert_eq!(other, input, "two inputs share a key: {line}");
+            }
+            checked += 1;
+        }
+        assert!(checked >= 2000, "only {checked} corpus hands checked");
+        // The corpus repeats some hands under the same ruleset and context.
+        assert!(seen.len() >= 2000, "{} distinct keys", seen.len());
+    }
+}

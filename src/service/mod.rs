@@ -1,0 +1,415 @@
+//! The scoring pipeline every entry point calls (HTTP handlers, the CLI):
+//! read the request, resolve the ruleset and house rules, validate, key
+//! (`hand_hash`), look up the cache, score, serialise. No HTTP here.
+//!
+//! ```text
+//! request bytes ─► same bytes lately? (cache front) ─► hit: stored body
+//!       │
+//!       ▼
+//! api::json::parse ─► resolve ─► core::hand::validate ─► key::key_hash ─► cache? ─► hit
+//!                                                                  │
+//!                                  core::evaluate::score_hand ◄────┘ miss
+//!                                                  │
+//!                          api::ScoreResponse (serde) ─► body (cached)
+//! ```
+
+pub mod cache;
+pub mod key;
+
+use crate::api::json::parse_checked;
+use crate::api::{
+    self, ApiError, BatchRequest, CompareRequest, FalseWinRequest, FalseWinResponse, HouseRulesDto,
+    RulesetsDto, ScoreRequest, ScoreResponse, WaitsRequest, WaitsResponse,
+};
+use crate::core::hand::{Context, HandSpec};
+use crate::core::{evaluate, hand, settle, ContextSpec, HouseRules, Registry, Ruleset, Score};
+use bytes::Bytes;
+use cache::ScoreCache;
+use std::borrow::Cow;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+/// Limits the pipeline enforces on what it reads (the body limits are the
+/// transport's).
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Deepest JSON nesting accepted in a body.
+    pub json_depth: usize,
+    /// Most requests in one batch.
+    pub batch: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            json_depth: 32,
+            batch: 1000,
+        }
+    }
+}
+
+/// Whether a score body came from the cache.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CacheStatus {
+    Hit,
+    Miss,
+}
+
+impl CacheStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CacheStatus::Hit => "hit",
+            CacheStatus::Miss => "miss",
+        }
+    }
+}
+
+/// Most tile digits in `hand.tiles` and most melds: far above any real hand
+/// (18 tiles, 4 melds), low enough that no tile count can overflow later.
+pub const MAX_TILE_DIGITS: usize = 32;
+pub const MAX_MELDS: usize = 4;
+
+/// The rulesets, the cache and the counts of hits and misses.
+pub struct Service {
+    registry: Arc<Registry>,
+    cache: ScoreCache,
+    limits: Limits,
+    hits: AtomicU64,
+    misses: AtomicU64,
+}
+
+/// A ruleset looked up by id, with a request's house rules applied.
+pub struct Resolved<'a> {
+    /// The ruleset as built in (its id and version key the cache).
+    pub base: &'a Arc<Ruleset>,
+    pub house: HouseRules,
+    /// The ruleset in force: `base`, or a copy with the house rules applied.
+    pub ruleset: Cow<'a, Ruleset>,
+}
+
+/// A scored hand with everything its result body is made from.
+pub struct Evaluated<'a> {
+    pub resolved: Resolved<'a>,
+    pub context: Context,
+    pub score: Score,
+    pub hand_hash: api::KeyHash,
+}
+
+impl<'a> Evaluated<'a> {
+    /// The result as its wire view (`ruleset_id` as the client named it).
+    pub fn response(&'a self, ruleset_id: &'a str) -> ScoreResponse<'a> {
+        ScoreResponse::new(
+            ruleset_id,
+            &self.resolved.ruleset,
+            &self.context,
+            &self.score,
+            self.hand_hash,
+        )
+    }
+}
+
+/// Looks up `id` (a 404 pointing at `pointer` when unknown) and applies the house rules (422s).
+pub fn resolve<'a>(
+    registry: &'a Registry,
+    id: &str,
+    pointer: &str,
+    house: &Option<HouseRulesDto>,
+) -> Result<Resolved<'a>, ApiError> {
+    let base = registry.get(id).ok_or_else(|| ApiError::UnknownRuleset {
+        id: id.to_string(),
+        pointer: pointer.into(),
+    })?;
+    let house = api::house_rules(house);
+    let ruleset = if house.is_empty() {
+        Cow::Borrowed(base.as_ref())
+    } else {
+        Cow::Owned(base.with_house_rules(&house)?)
+    };
+    Ok(Resolved {
+        base,
+        house,
+        ruleset,
+    })
+}
+
+/// Rejects hands of impossible size before the core sees them.
+pub fn check_hand_size<S: AsRef<str>>(hand: &HandSpec<S>) -> Result<(), ApiError> {
+    let digits = hand
+        .tiles
+        .as_ref()
+        .bytes()
+        .filter(u8::is_ascii_digit)
+        .count();
+    if digits > MAX_TILE_DIGITS {
+        return Err(ApiError::field(
+            "/hand/tiles",
+            format!("{digits} tiles listed; a hand holds at most 18 (14 plus one per kong)"),
+        ));
+    }
+    if hand.melds.len() > MAX_MELDS {
+        return Err(ApiError::field(
+            "/hand/melds",
+            format!(
+                "{} melds listed; a hand has at most {MAX_MELDS}",
+                hand.melds.len()
+            ),
+        ));
+    }
+    Ok(())
+}
+
+thread_local! {
+    /// A result body is serialised here, then copied out at its length
+    /// (growing a fresh `Vec` through serde's small writes cost more).
+    static SCRATCH: std::cell::RefCell<Vec<u8>> = std::cell::RefCell::new(Vec::with_capacity(16 * 1024));
+}
+
+/// The JSON body of a result.
+pub fn render(response: &ScoreResponse<'_>) -> Bytes {
+    let _span = tracing::debug_span!("render").entered();
+    SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
+        Ok(mut buf) => {
+            response.write_json(&mut buf);
+            Bytes::copy_from_slice(&buf)
+        }
+        // Not reached (nothing here re-enters), but never a panic.
+        Err(_) => {
+            let mut buf = Vec::new();
+            response.write_json(&mut buf);
+            Bytes::from(buf)
+        }
+    })
+}
+
+impl Service {
+    pub fn new(registry: Arc<Registry>, cache: ScoreCache, limits: Limits) -> Self {
+        Service {
+            registry,
+            cache,
+            limits,
+            hits: AtomicU64::new(0),
+            misses: AtomicU64::new(0),
+        }
+    }
+
+    /// The built-in rulesets, no cache: what the CLI uses.
+    pub fn uncached(registry: Registry) -> Self {
+        Service::new(
+            Arc::new(registry),
+            ScoreCache::new(0, 0, std::time::Duration::ZERO),
+            Limits::default(),
+        )
+    }
+
+    pub fn registry(&self) -> &Registry {
+        &self.registry
+    }
+
+    pub fn cache(&self) -> &ScoreCache {
+        &self.cache
+    }
+
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    /// Score results answered from the cache and scored, since start.
+    pub fn cache_counts(&self) -> (u64, u64) {
+        (
+            self.hits.load(Ordering::Relaxed),
+            self.misses.load(Ordering::Relaxed),
+        )
+    }
+
+    fn count(&self, status: CacheStatus) {
+        let c = match status {
+            CacheStatus::Hit => &self.hits,
+            CacheStatus::Miss => &self.misses,
+        };
+        c.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// One `POST /v1/score` body (or batch item): the result body.
+    pub fn score_body(&self, body: &[u8]) -> Result<(Bytes, CacheStatus), ApiError> {
+        if let Some(hit) = self.cache.get_by_request(body) {
+            self.count(CacheStatus::Hit);
+            return Ok((hit, CacheStatus::Hit));
+        }
+        let request: ScoreRequest = {
+            let _span = tracing::debug_span!("parse").entered();
+            parse_checked(body, self.limits.json_depth)?
+        };
+        let (result, status) = self.score(&request)?;
+        self.cache.remember_request(body, &result);
+        Ok((result, status))
+    }
+
+    /// A parsed score request: the result body.
+    pub fn score(&self, r: &ScoreRequest<'_>) -> Result<(Bytes, CacheStatus), ApiError> {
+        self.score_spec(
+            &r.ruleset,
+            "/ruleset",
+            &r.house_rules,
+            &r.hand.to_core(),
+            &r.context.to_core(),
+        )
+    }
+
+    /// Validates, keys, looks up the cache, and scores on a miss.
+    fn score_spec(
+        &self,
+        ruleset_id: &str,
+        ruleset_pointer: &str,
+        house: &Option<HouseRulesDto>,
+        hand: &HandSpec<&str>,
+        ctx: &ContextSpec,
+    ) -> Result<(Bytes, CacheStatus), ApiError> {
+        let resolved = resolve(&self.registry, ruleset_id, ruleset_pointer, house)?;
+        let (valid_hand, context) = {
+            let _span = tracing::debug_span!("validate").entered();
+            check_hand_size(hand)?;
+            hand::validate(hand, ctx, evaluate::allowances(&resolved.ruleset))?
+        };
+        let hand_hash = key::key_hash(resolved.base, &resolved.house, &valid_hand, &context);
+        if let Some(body) = self.cache.get(&hand_hash) {
+            self.count(CacheStatus::Hit);
+            return Ok((body, CacheStatus::Hit));
+        }
+        self.count(CacheStatus::Miss);
+        let score = {
+            let _span = tracing::debug_span!("score").entered();
+            evaluate::score_hand(&resolved.ruleset, &valid_hand, &context)?
+        };
+        let body = render(&ScoreResponse::new(
+            ruleset_id,
+            &resolved.ruleset,
+            &context,
+            &score,
+            hand_hash,
+        ));
+        self.cache.insert(hand_hash, body.clone());
+        Ok((body, CacheStatus::Miss))
+    }
+
+    /// Scores a parsed request without the cache, keeping the parts (the CLI's table).
+    pub fn evaluate<'s>(&'s self, r: &ScoreRequest<'_>) -> Result<Evaluated<'s>, ApiError> {
+        let resolved = resolve(&self.registry, &r.ruleset, "/ruleset", &r.house_rules)?;
+        let spec = r.hand.to_core();
+        check_hand_size(&spec)?;
+        let (valid_hand, context) = hand::validate(
+            &spec,
+            &r.context.to_core(),
+            evaluate::allowances(&resolved.ruleset),
+        )?;
+        let hand_hash = key::key_hash(resolved.base, &resolved.house, &valid_hand, &context);
+        let score = evaluate::score_hand(&resolved.ruleset, &valid_hand, &context)?;
+        Ok(Evaluated {
+            resolved,
+            context,
+            score,
+            hand_hash,
+        })
+    }
+
+    /// `POST /v1/score/batch`: `{"results": [...]}`, one result body or
+    /// problem per item, in order. Each item is read like a score body.
+    pub fn batch(&self, body: &[u8]) -> Result<Vec<u8>, ApiError> {
+        let batch: BatchRequest<'_> = parse_checked(body, self.limits.json_depth)?;
+        if batch.requests.len() > self.limits.batch {
+            return Err(ApiError::BatchTooLarge {
+                got: batch.requests.len(),
+                max: self.limits.batch,
+            });
+        }
+        let mut out = Vec::with_capacity(64 + batch.requests.len() * 1024);
+        out.extend_from_slice(b"{\"results\":[");
+        for (i, item) in batch.requests.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            match self.score_body(item.get().as_bytes()) {
+                Ok((body, _)) => out.extend_from_slice(&body),
+                Err(e) => out.extend_from_slice(&e.to_json()),
+            }
+        }
+        out.extend_from_slice(b"]}");
+        Ok(out)
+    }
+
+    /// `POST /v1/compare`: `{"results": {id: result or problem}}`.
+    pub fn compare(&self, body: &[u8]) -> Result<Vec<u8>, ApiError> {
+        let r: CompareRequest<'_> = parse_checked(body, self.limits.json_depth)?;
+        let ids: Vec<(String, String)> = match &r.rulesets {
+            RulesetsDto::Word(w) if w == "all" => self
+                .registry
+                .ids()
+                .map(|id| (id.to_string(), "/rulesets".into()))
+                .collect(),
+            RulesetsDto::Word(w) => {
+                return Err(ApiError::field(
+                    "/rulesets",
+                    format!("expected a list of ruleset ids or \"all\", got {w:?}"),
+                ))
+            }
+            RulesetsDto::List(list) if list.is_empty() => {
+                return Err(ApiError::field(
+                    "/rulesets",
+                    "give at least one ruleset id, or \"all\"",
+                ))
+            }
+            RulesetsDto::List(list) => {
+                let mut seen: Vec<(String, String)> = Vec::with_capacity(list.len());
+                for (i, id) in list.iter().enumerate() {
+                    if !seen.iter().any(|(s, _)| s == id) {
+                        seen.push((id.clone(), format!("/rulesets/{i}")));
+                    }
+                }
+                seen
+            }
+        };
+        let (hand, context) = (r.hand.to_core(), r.context.to_core());
+        let mut out = Vec::with_capacity(64 + ids.len() * 1024);
+        out.extend_from_slice(b"{\"results\":{");
+        for (i, (id, pointer)) in ids.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            // An id is a JSON string key: serde_json's escaping.
+            let _ = serde_json::to_writer(&mut out, id);
+            out.push(b':');
+            match self.score_spec(id, pointer, &r.house_rules, &hand, &context) {
+                Ok((body, _)) => out.extend_from_slice(&body),
+                Err(e) => out.extend_from_slice(&e.to_json()),
+            }
+        }
+        out.extend_from_slice(b"}}");
+        Ok(out)
+    }
+
+    /// `POST /v1/waits`.
+    pub fn waits(&self, body: &[u8]) -> Result<Vec<u8>, ApiError> {
+        let r: WaitsRequest<'_> = parse_checked(body, self.limits.json_depth)?;
+        let ruleset = resolve(&self.registry, &r.ruleset, "/ruleset", &r.house_rules)?.ruleset;
+        let hand = r.hand.to_core();
+        check_hand_size(&hand)?;
+        let found = crate::core::waits::waits(&ruleset, &hand, &r.context.to_core())?;
+        Ok(to_json(&WaitsResponse::new(&r.ruleset, &ruleset, &found)))
+    }
+
+    /// `POST /v1/penalties/false-win`.
+    pub fn false_win(&self, body: &[u8]) -> Result<Vec<u8>, ApiError> {
+        let r: FalseWinRequest = parse_checked(body, self.limits.json_depth)?;
+        let ruleset = resolve(&self.registry, &r.ruleset, "/ruleset", &r.house_rules)?.ruleset;
+        let offender = r.offender.into();
+        let payments = settle::false_win(&ruleset, offender);
+        Ok(to_json(&FalseWinResponse::new(
+            &r.ruleset, &ruleset, offender, payments,
+        )))
+    }
+}
+
+/// A response body by serde. The API's types always serialise (every map
+/// key is a string), so there is no error to report.
+pub fn to_json<T: serde::Serialize>(value: &T) -> Vec<u8> {
+    serde_json::to_vec(value).unwrap_or_default()
+}
