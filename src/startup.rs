@@ -184,11 +184,6 @@ impl Application {
         self.server.await
     }
 
-    /// Marks the server as shutting down (/readyz answers 503).
-    pub fn shutting_down(&self) -> Arc<AtomicBool> {
-        self.shutting_down.clone()
-    }
-
     /// A handle to stop the server.
     pub fn handle(&self) -> actix_web::dev::ServerHandle {
         self.server.handle()

@@ -7,6 +7,7 @@
 //! in a body that is valid JSON is a schema error at the path reached.
 
 use super::problem::ApiError;
+pub use crate::core::ruleset::escape_pointer;
 use serde::Deserialize;
 use serde_json::error::Category;
 
@@ -150,11 +151,6 @@ pub fn pointer_of(path: &serde_path_to_error::Path) -> String {
         }
     }
     pointer
-}
-
-/// One reference token of a JSON pointer: `~` and `/` escaped.
-pub fn escape_pointer(s: &str) -> String {
-    s.replace('~', "~0").replace('/', "~1")
 }
 
 #[cfg(test)]

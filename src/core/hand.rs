@@ -696,7 +696,6 @@ fn validate_context(
             );
         }
     }
-    let _ = KINDS;
 }
 
 #[cfg(test)]

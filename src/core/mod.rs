@@ -5,7 +5,6 @@
 pub mod decompose;
 pub mod evaluate;
 pub mod hand;
-pub mod hash;
 pub mod pattern;
 pub mod registry;
 pub mod ruleset;

@@ -631,7 +631,8 @@ pub fn default_contains(id: PatternId) -> PatternSet {
     }
 }
 
-fn escape_pointer(s: &str) -> String {
+/// One reference token of a JSON pointer (RFC 6901): `~` and `/` escaped.
+pub fn escape_pointer(s: &str) -> String {
     s.replace('~', "~0").replace('/', "~1")
 }
 

@@ -22,9 +22,8 @@ pub const fn share(base: u64, eighths: u32) -> i64 {
 ///
 /// Every case is one seat paying `lead` and each other loser paying `rest`
 /// (the liable seat or the discarder leads; on a plain self-draw no one does).
-/// The four amounts are computed as values, not written into an array one
-/// seat at a time: the array is read whole right after, and reading whole
-/// what was just written in parts stalls the processor's store forwarding.
+/// The four amounts are computed as values, not written seat by seat
+/// (faster; bench/corpus-and-peers.md).
 #[inline]
 pub fn settle(ruleset: &Ruleset, ctx: &Context, base: u64) -> Payments {
     let p = &ruleset.payment;
