@@ -24,9 +24,11 @@ RUN touch src/main.rs src/lib.rs \
 
 # ---- run
 FROM debian:bookworm-slim
-RUN useradd --system --uid 10001 --no-create-home --shell /usr/sbin/nologin faan
+RUN groupadd --system --gid 10001 faan \
+    && useradd --system --uid 10001 --gid 10001 --no-create-home --shell /usr/sbin/nologin faan
 COPY --from=builder /src/target/release/faan /usr/local/bin/faan
-USER faan
+# Numeric, so that a pod with runAsNonRoot can be verified (a name cannot).
+USER 10001:10001
 ENV FAAN_ADDR=0.0.0.0:8080 \
     FAAN_LOG_FORMAT=json
 EXPOSE 8080

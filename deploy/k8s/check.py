@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+"""What the Kubernetes schemas cannot check in the rendered overlays.
+
+Run by deploy/k8s/validate.sh on `kubectl kustomize` output (needs PyYAML,
+which kubernetes-validate brings). Each check names the overlay and the
+field; any failure exits 1.
+"""
+
+import argparse
+import re
+import sys
+
+import yaml
+
+# Memory a pod needs beyond the cache's byte bound (FAAN_CACHE_MAX_BYTES),
+# measured with deploy/loopback/cache_fill.lua (deploy/README.md, "Memory"):
+# the cache's own bookkeeping on top of the bytes it counts, the front (at
+# most 2048 slots of a 1 KiB request and an 8 KiB answer: 18 MiB), the
+# process itself (about 7 MiB), and request bodies in flight.
+CACHE_OVERHEAD = 1.25
+FRONT_MAX = 18 * 2**20
+PROCESS = 8 * 2**20
+IN_FLIGHT = 16 * 2**20
+
+MEMORY_UNITS = {"Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "K": 10**3, "M": 10**6, "G": 10**9, "": 1}
+
+errors = []
+
+
+def check(ok, overlay, what):
+    if not ok:
+        errors.append(f"{overlay}: {what}")
+
+
+def memory_bytes(q):
+    m = re.fullmatch(r"(\d+)(Ki|Mi|Gi|K|M|G|)", str(q))
+    if not m:
+        raise ValueError(f"memory quantity {q!r}")
+    return int(m.group(1)) * MEMORY_UNITS[m.group(2)]
+
+
+def cpu_cores(q):
+    q = str(q)
+    return int(q[:-1]) / 1000 if q.endswith("m") else float(q)
+
+
+def by_kind(docs):
+    out = {}
+    for d in docs:
+        out.setdefault(d["kind"], []).append(d)
+    return out
+
+
+def matches(selector, labels):
+    return all(labels.get(k) == v for k, v in selector.items())
+
+
+def check_overlay(name, docs, image_uid):
+    k = by_kind(docs)
+    for kind in ("Deployment", "Service", "HorizontalPodAutoscaler", "PodDisruptionBudget",
+                 "ConfigMap"):
+        check(len(k.get(kind, [])) == 1, name, f"one {kind}, found {len(k.get(kind, []))}")
+    if errors:
+        return
+    dep, svc, hpa, pdb, cm = (k[x][0] for x in ("Deployment", "Service",
+                                                "HorizontalPodAutoscaler",
+                                                "PodDisruptionBudget", "ConfigMap"))
+    pod = dep["spec"]["template"]
+    labels = pod["metadata"]["labels"]
+    spec = pod["spec"]
+    (c,) = [c for c in spec["containers"] if c["name"] == "faan"]
+    config = cm["data"]
+
+    # Probes.
+    check(c["readinessProbe"]["httpGet"]["path"] == "/readyz", name, "readiness probe on /readyz")
+    check(c["livenessProbe"]["httpGet"]["path"] == "/healthz", name, "liveness probe on /healthz")
+
+    # The environment: the ConfigMap, and FAAN_WORKERS from the CPU limit.
+    check([e["configMapRef"]["name"] for e in c.get("envFrom", [])] == [cm["metadata"]["name"]],
+          name, "the container reads the FAAN_* ConfigMap (envFrom)")
+    check(all(key.startswith("FAAN_") for key in config), name, "the ConfigMap holds FAAN_* only")
+    env = {e["name"]: e for e in c.get("env", [])}
+    ref = env.get("FAAN_WORKERS", {}).get("valueFrom", {}).get("resourceFieldRef", {})
+    check(ref.get("resource") == "limits.cpu" and ref.get("containerName") == "faan"
+          and str(ref.get("divisor")) == "1", name,
+          "FAAN_WORKERS comes from the container's CPU limit (resourceFieldRef, divisor 1)")
+    check("FAAN_WORKERS" not in config, name, "FAAN_WORKERS is not also set in the ConfigMap")
+
+    # Resources: requests and limits for both, Guaranteed QoS.
+    res = c["resources"]
+    for kind in ("cpu", "memory"):
+        check(kind in res.get("requests", {}) and kind in res.get("limits", {}), name,
+              f"{kind} request and limit")
+    check(res["requests"] == res["limits"], name, "requests equal limits (Guaranteed QoS)")
+    check(cpu_cores(res["limits"]["cpu"]) >= 0.5, name, "at least half a core")
+    cache = int(config["FAAN_CACHE_MAX_BYTES"])
+    need = cache * CACHE_OVERHEAD + FRONT_MAX + PROCESS + IN_FLIGHT
+    have = memory_bytes(res["limits"]["memory"])
+    check(have >= need, name,
+          f"memory limit {res['limits']['memory']} ({have / 2**20:.0f} MiB) covers the cache "
+          f"bound {cache / 2**20:.0f} MiB x {CACHE_OVERHEAD} + front + process + bodies "
+          f"({need / 2**20:.0f} MiB)")
+
+    # Drain: the kubelet waits longer than faan's delay plus its timeout.
+    delay = int(config["FAAN_SHUTDOWN_DELAY"])
+    timeout = int(config["FAAN_SHUTDOWN_TIMEOUT"])
+    grace = spec["terminationGracePeriodSeconds"]
+    check(delay >= 1, name, "FAAN_SHUTDOWN_DELAY gives load balancers time to drop the pod")
+    check(grace > delay + timeout, name,
+          f"terminationGracePeriodSeconds {grace} > FAAN_SHUTDOWN_DELAY {delay} + "
+          f"FAAN_SHUTDOWN_TIMEOUT {timeout}")
+
+    # Security: non-root by number, the image's own UID, nothing to escalate with.
+    psc, csc = spec.get("securityContext", {}), c.get("securityContext", {})
+    check(psc.get("runAsNonRoot") is True, name, "runAsNonRoot")
+    uid = psc.get("runAsUser")
+    check(isinstance(uid, int) and uid > 0, name, "runAsUser is a non-zero number")
+    check(uid == image_uid, name, f"runAsUser {uid} is the Dockerfile's USER {image_uid}")
+    check(psc.get("seccompProfile", {}).get("type") == "RuntimeDefault", name,
+          "seccompProfile RuntimeDefault")
+    check(csc.get("readOnlyRootFilesystem") is True, name, "readOnlyRootFilesystem")
+    check(csc.get("allowPrivilegeEscalation") is False, name, "allowPrivilegeEscalation false")
+    check(csc.get("capabilities", {}).get("drop") == ["ALL"], name, "capabilities: drop ALL")
+    check(not csc.get("capabilities", {}).get("add"), name, "no capability added")
+    check(spec.get("automountServiceAccountToken") is False, name, "no service account token")
+
+    # Wiring: selectors find the pods, the HPA scales this Deployment on CPU.
+    check(matches(dep["spec"]["selector"]["matchLabels"], labels), name, "Deployment selector")
+    check(matches(svc["spec"]["selector"], labels), name, "Service selector matches the pods")
+    port = {p["name"]: p["containerPort"] for p in c["ports"]}
+    check(str(config["FAAN_ADDR"]).endswith(f":{port.get('http')}"), name,
+          "FAAN_ADDR listens on the container's http port")
+    check(pdb["apiVersion"] == "policy/v1" and matches(pdb["spec"]["selector"]["matchLabels"],
+                                                        labels), name, "PDB (policy/v1) selects the pods")
+    check(hpa["apiVersion"] == "autoscaling/v2", name, "HPA is autoscaling/v2")
+    check(hpa["spec"]["scaleTargetRef"]["name"] == dep["metadata"]["name"], name, "HPA target")
+    check([m["resource"]["name"] for m in hpa["spec"]["metrics"]] == ["cpu"], name, "HPA on CPU")
+    check(hpa["spec"]["minReplicas"] == dep["spec"]["replicas"], name,
+          "HPA minReplicas equals the Deployment's replicas")
+    return dep, config, k
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--dockerfile", required=True)
+    ap.add_argument("--production", required=True)
+    ap.add_argument("--dev", required=True)
+    args = ap.parse_args()
+
+    users = re.findall(r"^USER\s+(\S+)", open(args.dockerfile).read(), re.M)
+    check(len(users) == 1 and re.fullmatch(r"\d+(:\d+)?", users[0] if users else ""),
+          "Dockerfile", f"USER is numeric (uid:gid), got {users}")
+    image_uid = int(users[0].split(":")[0]) if errors == [] else None
+
+    prod = check_overlay("production", list(yaml.safe_load_all(open(args.production))), image_uid)
+    dev = check_overlay("dev", list(yaml.safe_load_all(open(args.dev))), image_uid)
+    if prod and dev:
+        pdep, pconfig, pk = prod
+        ddep, _, dk = dev
+        check(pdep["spec"]["replicas"] > 2, "production", "more replicas than the base's 2")
+        check(pconfig["FAAN_LOG_FORMAT"] == "json", "production", "JSON logs")
+        ingresses = pk.get("Ingress", [])
+        check(len(ingresses) == 1, "production", "one Ingress")
+        if ingresses:
+            ann = ingresses[0]["metadata"].get("annotations", {})
+            check(ann.get("nginx.ingress.kubernetes.io/upstream-hash-by") == "$http_x_faan_key",
+                  "production", "Ingress hashes on $http_x_faan_key")
+            retry = ann.get("nginx.ingress.kubernetes.io/proxy-next-upstream", "").split()
+            check({"error", "timeout", "http_502", "http_503", "non_idempotent"} <= set(retry),
+                  "production", "Ingress retries POSTs on error, timeout, 502 and 503")
+        check(pdep["metadata"]["namespace"] != ddep["metadata"]["namespace"], "dev",
+              "its own namespace")
+        check(not dk.get("Ingress"), "dev", "no Ingress")
+
+    if errors:
+        for e in errors:
+            print(f"check.py: FAIL {e}", file=sys.stderr)
+        return 1
+    print("check.py: production and dev: probes, drain, workers, memory, security and "
+          "routing checks all hold")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# Three faan instances behind nginx (deploy/nginx/faan.conf) on 127.0.0.1,
+# under a bounded load (deploy/loopback/cluster.py): every answer checked
+# against the CLI's, keyed and unkeyed cache hit rates, a rolling restart
+# with zero failed requests, then a SIGKILL with its failures counted.
+#
+#   deploy/loopback/cluster.sh                        # target/debug/faan
+#   deploy/loopback/cluster.sh target/release/faan    # or FAAN_BIN=...
+#   THROUGHPUT=10 deploy/loopback/cluster.sh target/release/faan
+#       # then wrk for 10 s through nginx (three instances) and for 10 s
+#       # straight at one instance, and prints both rates
+#
+# Needs nginx (Debian's package), python3, and wrk for THROUGHPUT. A missing
+# tool is an error. nginx runs unprivileged (as nobody when started by
+# root) with its prefix, configuration and logs in target/loopback/.
+# Loopback only; the load is bounded in time (cluster.py: 60 s at most).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+BIN=${1:-${FAAN_BIN:-target/debug/faan}}
+THROUGHPUT=${THROUGHPUT:-0}
+[ -x "$BIN" ] || { echo "cluster.sh: no faan binary at $BIN (cargo build first)" >&2; exit 1; }
+NGINX=$(command -v nginx || echo /usr/sbin/nginx)
+[ -x "$NGINX" ] || { echo "cluster.sh: nginx is missing (apt-get install nginx)" >&2; exit 1; }
+command -v python3 >/dev/null || { echo "cluster.sh: python3 is missing" >&2; exit 1; }
+if [ "$THROUGHPUT" != 0 ]; then
+  command -v wrk >/dev/null || { echo "cluster.sh: wrk is missing (apt-get install wrk)" >&2; exit 1; }
+fi
+
+T0=$(date +%s%N)
+WORK=$(pwd)/target/loopback
+rm -rf "$WORK"
+mkdir -p "$WORK/logs"
+
+# Four free loopback ports: nginx and the three instances.
+read -r NGINX_PORT P1 P2 P3 < <(python3 -c '
+import socket
+socks = [socket.socket() for _ in range(4)]
+for s in socks: s.bind(("127.0.0.1", 0))
+print(*[s.getsockname()[1] for s in socks])')
+
+# The shipped configuration with this run's ports, inside a minimal main
+# configuration whose paths all lie in $WORK.
+sed -e "s/127\.0\.0\.1:8081/127.0.0.1:$P1/; s/127\.0\.0\.1:8082/127.0.0.1:$P2/" \
+    -e "s/127\.0\.0\.1:8083/127.0.0.1:$P3/; s/listen 127\.0\.0\.1:8080;/listen 127.0.0.1:$NGINX_PORT;/" \
+    deploy/nginx/faan.conf > "$WORK/faan.conf"
+for p in "$P1" "$P2" "$P3" "$NGINX_PORT"; do
+  grep -q "127.0.0.1:$p" "$WORK/faan.conf" || { echo "cluster.sh: port $p not set in faan.conf" >&2; exit 1; }
+done
+cat > "$WORK/nginx.conf" <<EOF
+daemon off;
+worker_processes 1;
+pid $WORK/nginx.pid;
+error_log $WORK/logs/error.log warn;
+events { worker_connections 1024; }
+http {
+    log_format faan '\$status upstream="\$upstream_addr" upstream_status="\$upstream_status" key="\$http_x_faan_key" rt=\$request_time';
+    access_log $WORK/logs/access.log faan;
+    keepalive_requests 100000;
+    client_body_temp_path $WORK/client_body;
+    proxy_temp_path $WORK/proxy;
+    fastcgi_temp_path $WORK/fastcgi;
+    uwsgi_temp_path $WORK/uwsgi;
+    scgi_temp_path $WORK/scgi;
+    include $WORK/faan.conf;
+}
+EOF
+
+# Unprivileged: as root, drop to nobody for nginx (it needs no privilege on
+# these ports), with $WORK its own.
+RUN_AS=()
+if [ "$(id -u)" = 0 ]; then
+  chown -R 65534:65534 "$WORK"
+  RUN_AS=(setpriv --reuid=65534 --regid=65534 --clear-groups --)
+fi
+"${RUN_AS[@]}" "$NGINX" -t -q -p "$WORK" -c "$WORK/nginx.conf" -e "$WORK/logs/error.log"
+"${RUN_AS[@]}" "$NGINX" -p "$WORK" -c "$WORK/nginx.conf" -e "$WORK/logs/error.log" &
+NGINX_PID=$!
+FAAN_PIDS=""
+cleanup() {
+  for p in $FAAN_PIDS; do kill -TERM "$p" 2>/dev/null || true; done
+  kill -QUIT "$NGINX_PID" 2>/dev/null || true
+  wait "$NGINX_PID" 2>/dev/null || true
+}
+trap cleanup EXIT
+for _ in $(seq 50); do
+  python3 -c "import socket; socket.create_connection(('127.0.0.1', $NGINX_PORT), 1)" 2>/dev/null && break
+  kill -0 "$NGINX_PID" 2>/dev/null || { cat "$WORK/logs/error.log" >&2; echo "cluster.sh: nginx did not start" >&2; exit 1; }
+  sleep 0.1
+done
+
+LEAVE=()
+[ "$THROUGHPUT" != 0 ] && LEAVE=(--leave-running)
+python3 deploy/loopback/cluster.py --bin "$BIN" --corpus bench/corpus.jsonl \
+  --nginx-port "$NGINX_PORT" --ports "$P1,$P2,$P3" --logdir "$WORK/logs" \
+  --access-log "$WORK/logs/access.log" --summary "$WORK/summary.json" "${LEAVE[@]}"
+
+if [ "$THROUGHPUT" != 0 ]; then
+  FAAN_PIDS=$(cat "$WORK/logs/pids")
+  rate() { # url
+    wrk -t2 -c32 -d"${THROUGHPUT}s" --timeout 5s -s deploy/loopback/score_keyed.lua "$1/v1/score" \
+      | grep '^RESULT'
+  }
+  # A short pass first, so that every instance has its share cached.
+  wrk -t1 -c8 -d2s -s deploy/loopback/score_keyed.lua "http://127.0.0.1:$NGINX_PORT/v1/score" >/dev/null
+  VIA_NGINX=$(rate "http://127.0.0.1:$NGINX_PORT")
+  wrk -t1 -c8 -d2s -s deploy/loopback/score_keyed.lua "http://127.0.0.1:$P1/v1/score" >/dev/null
+  DIRECT=$(rate "http://127.0.0.1:$P1")
+  echo "throughput, 3 instances through nginx: $VIA_NGINX"
+  echo "throughput, 1 instance directly:       $DIRECT"
+fi
+
+MS=$(( ($(date +%s%N) - T0) / 1000000 ))
+printf 'cluster.sh: PASS in %d.%d s (figures: %s)\n' $((MS / 1000)) $((MS % 1000 / 100)) "$WORK/summary.json"
