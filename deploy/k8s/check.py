@@ -12,11 +12,12 @@ import sys
 
 import yaml
 
-# Memory a pod needs beyond the cache's byte bound (FAAN_CACHE_MAX_BYTES),
-# measured with deploy/loopback/cache_fill.lua (deploy/README.md, "Memory"):
-# the cache's own bookkeeping on top of the bytes it counts, the front (at
-# most 2048 slots of a 1 KiB request and an 8 KiB answer: 18 MiB), the
-# process itself (about 7 MiB), and request bodies in flight.
+# Memory a pod needs beyond the cache's byte bound (FAAN_CACHE_MAX_BYTES).
+# Measured with deploy/loopback/cache_fill.lua (deploy/README.md, "Memory"):
+# 6.3 MiB at start, 92.3 MiB with the cache at its 64 MiB bound, the front
+# included; so the cache's bookkeeping adds about a quarter to the bytes it
+# counts. On top: the front at worst (2048 slots of a 1 KiB request and an
+# 8 KiB answer: 18 MiB), the process, and request bodies in flight.
 CACHE_OVERHEAD = 1.25
 FRONT_MAX = 18 * 2**20
 PROCESS = 8 * 2**20

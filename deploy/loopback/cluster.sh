@@ -12,7 +12,7 @@
 #
 # Needs nginx (Debian's package), python3, and wrk for THROUGHPUT. A missing
 # tool is an error. nginx runs unprivileged (as nobody when started by
-# root) with its prefix, configuration and logs in target/loopback/.
+# root) with its prefix, configuration and logs in target/loopback/nginx/.
 # Loopback only; the load is bounded in time (cluster.py: 60 s at most).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -39,53 +39,68 @@ socks = [socket.socket() for _ in range(4)]
 for s in socks: s.bind(("127.0.0.1", 0))
 print(*[s.getsockname()[1] for s in socks])')
 
+# nginx's prefix: its configuration, pid, temp and log files. Unprivileged:
+# as root, nginx runs as nobody (it needs no privilege on these ports) in a
+# prefix it owns; should nobody be unable to reach target/ (a checkout
+# under a private home), the prefix moves to a fresh directory in /tmp.
+NGX=$WORK/nginx
+mkdir -p "$NGX"
+RUN_AS=()
+if [ "$(id -u)" = 0 ]; then
+  RUN_AS=(setpriv --reuid=65534 --regid=65534 --clear-groups --)
+  chown 65534:65534 "$NGX"
+  if ! "${RUN_AS[@]}" test -w "$NGX"; then
+    rmdir "$NGX"
+    NGX=$(mktemp -d /tmp/faan-loopback-nginx.XXXXXX)
+    chown 65534:65534 "$NGX"
+    echo "cluster.sh: nobody cannot reach $WORK; nginx's prefix is $NGX"
+  fi
+fi
+
 # The shipped configuration with this run's ports, inside a minimal main
-# configuration whose paths all lie in $WORK.
+# configuration whose paths all lie in the prefix.
 sed -e "s/127\.0\.0\.1:8081/127.0.0.1:$P1/; s/127\.0\.0\.1:8082/127.0.0.1:$P2/" \
     -e "s/127\.0\.0\.1:8083/127.0.0.1:$P3/; s/listen 127\.0\.0\.1:8080;/listen 127.0.0.1:$NGINX_PORT;/" \
-    deploy/nginx/faan.conf > "$WORK/faan.conf"
+    deploy/nginx/faan.conf > "$NGX/faan.conf"
 for p in "$P1" "$P2" "$P3" "$NGINX_PORT"; do
-  grep -q "127.0.0.1:$p" "$WORK/faan.conf" || { echo "cluster.sh: port $p not set in faan.conf" >&2; exit 1; }
+  grep -q "127.0.0.1:$p" "$NGX/faan.conf" || { echo "cluster.sh: port $p not set in faan.conf" >&2; exit 1; }
 done
-cat > "$WORK/nginx.conf" <<EOF
+cat > "$NGX/nginx.conf" <<CONF
 daemon off;
 worker_processes 1;
-pid $WORK/nginx.pid;
-error_log $WORK/logs/error.log warn;
+pid $NGX/nginx.pid;
+error_log $NGX/error.log warn;
 events { worker_connections 1024; }
 http {
     log_format faan '\$status upstream="\$upstream_addr" upstream_status="\$upstream_status" key="\$http_x_faan_key" rt=\$request_time';
-    access_log $WORK/logs/access.log faan;
+    access_log $NGX/access.log faan;
     keepalive_requests 100000;
-    client_body_temp_path $WORK/client_body;
-    proxy_temp_path $WORK/proxy;
-    fastcgi_temp_path $WORK/fastcgi;
-    uwsgi_temp_path $WORK/uwsgi;
-    scgi_temp_path $WORK/scgi;
-    include $WORK/faan.conf;
+    client_body_temp_path $NGX/client_body;
+    proxy_temp_path $NGX/proxy;
+    fastcgi_temp_path $NGX/fastcgi;
+    uwsgi_temp_path $NGX/uwsgi;
+    scgi_temp_path $NGX/scgi;
+    include $NGX/faan.conf;
 }
-EOF
+CONF
 
-# Unprivileged: as root, drop to nobody for nginx (it needs no privilege on
-# these ports), with $WORK its own.
-RUN_AS=()
-if [ "$(id -u)" = 0 ]; then
-  chown -R 65534:65534 "$WORK"
-  RUN_AS=(setpriv --reuid=65534 --regid=65534 --clear-groups --)
-fi
-"${RUN_AS[@]}" "$NGINX" -t -q -p "$WORK" -c "$WORK/nginx.conf" -e "$WORK/logs/error.log"
-"${RUN_AS[@]}" "$NGINX" -p "$WORK" -c "$WORK/nginx.conf" -e "$WORK/logs/error.log" &
+"${RUN_AS[@]}" "$NGINX" -t -q -p "$NGX" -c "$NGX/nginx.conf" -e "$NGX/error.log"
+"${RUN_AS[@]}" "$NGINX" -p "$NGX" -c "$NGX/nginx.conf" -e "$NGX/error.log" &
 NGINX_PID=$!
 FAAN_PIDS=""
 cleanup() {
   for p in $FAAN_PIDS; do kill -TERM "$p" 2>/dev/null || true; done
   kill -QUIT "$NGINX_PID" 2>/dev/null || true
   wait "$NGINX_PID" 2>/dev/null || true
+  if [ "$NGX" != "$WORK/nginx" ]; then
+    cp "$NGX"/*.log "$WORK/logs/" 2>/dev/null || true
+    rm -rf "$NGX"
+  fi
 }
 trap cleanup EXIT
 for _ in $(seq 50); do
   python3 -c "import socket; socket.create_connection(('127.0.0.1', $NGINX_PORT), 1)" 2>/dev/null && break
-  kill -0 "$NGINX_PID" 2>/dev/null || { cat "$WORK/logs/error.log" >&2; echo "cluster.sh: nginx did not start" >&2; exit 1; }
+  kill -0 "$NGINX_PID" 2>/dev/null || { cat "$NGX/error.log" >&2; echo "cluster.sh: nginx did not start" >&2; exit 1; }
   sleep 0.1
 done
 
@@ -93,21 +108,30 @@ LEAVE=()
 [ "$THROUGHPUT" != 0 ] && LEAVE=(--leave-running)
 python3 deploy/loopback/cluster.py --bin "$BIN" --corpus bench/corpus.jsonl \
   --nginx-port "$NGINX_PORT" --ports "$P1,$P2,$P3" --logdir "$WORK/logs" \
-  --access-log "$WORK/logs/access.log" --summary "$WORK/summary.json" "${LEAVE[@]}"
+  --access-log "$NGX/access.log" --summary "$WORK/summary.json" "${LEAVE[@]}"
 
 if [ "$THROUGHPUT" != 0 ]; then
   FAAN_PIDS=$(cat "$WORK/logs/pids")
-  rate() { # url
-    wrk -t2 -c32 -d"${THROUGHPUT}s" --timeout 5s -s deploy/loopback/score_keyed.lua "$1/v1/score" \
-      | grep '^RESULT'
+  NGINX_PIDS="$NGINX_PID $(cat "/proc/$NGINX_PID/task/$NGINX_PID/children")"
+  TCK=$(getconf CLK_TCK)
+  ticks() { local t=0 p; for p in "$@"; do t=$((t + $(awk '{print $14 + $15}' "/proc/$p/stat"))); done; echo $t; }
+  rate() { # label url
+    local n0 f0 line n1 f1 reqs
+    n0=$(ticks $NGINX_PIDS); f0=$(ticks $FAAN_PIDS)
+    line=$(wrk -t2 -c32 -d"${THROUGHPUT}s" --timeout 5s -s deploy/loopback/score_keyed.lua "$2/v1/score" | grep '^RESULT')
+    n1=$(ticks $NGINX_PIDS); f1=$(ticks $FAAN_PIDS)
+    reqs=$(sed -E 's/.*requests=([0-9]+).*/\1/' <<<"$line")
+    printf '%s: %s req/s; CPU per request: nginx %s us, faan %s us\n    %s\n' "$1" \
+      "$(sed -E 's/.* rps=([0-9]+).*/\1/' <<<"$line")" \
+      $(( (n1 - n0) * 1000000 / TCK / reqs )) $(( (f1 - f0) * 1000000 / TCK / reqs )) "$line"
   }
   # A short pass first, so that every instance has its share cached.
   wrk -t1 -c8 -d2s -s deploy/loopback/score_keyed.lua "http://127.0.0.1:$NGINX_PORT/v1/score" >/dev/null
-  VIA_NGINX=$(rate "http://127.0.0.1:$NGINX_PORT")
   wrk -t1 -c8 -d2s -s deploy/loopback/score_keyed.lua "http://127.0.0.1:$P1/v1/score" >/dev/null
-  DIRECT=$(rate "http://127.0.0.1:$P1")
-  echo "throughput, 3 instances through nginx: $VIA_NGINX"
-  echo "throughput, 1 instance directly:       $DIRECT"
+  for round in 1 2 3; do
+    rate "round $round, 3 instances through nginx" "http://127.0.0.1:$NGINX_PORT"
+    rate "round $round, 1 instance directly      " "http://127.0.0.1:$P1"
+  done
 fi
 
 MS=$(( ($(date +%s%N) - T0) / 1000000 ))
