@@ -39,10 +39,22 @@ pub enum ReplacementArg {
     Flower,
 }
 
+/// Which names of a pattern to print.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Lang {
+    /// The English name.
+    En,
+    /// The Traditional Chinese name.
+    Zh,
+    /// Both.
+    #[default]
+    Both,
+}
+
 /// Options of `faan score`.
 #[derive(Args, Debug, Clone)]
 pub struct ScoreArgs {
-    /// Concealed tiles in MPSZ notation, winning tile included (e.g. 234m567m345p22s789s).
+    /// Concealed tiles, winning tile included: MPSZ (e.g. 234m567m345p22s789s), Unicode mahjong tiles (🀇🀈🀉...) or both mixed.
     #[arg(required_unless_present = "json")]
     pub tiles: Option<String>,
     /// Read score requests as JSON (one request, or one per line) from FILE or standard input, and write JSON lines.
@@ -92,6 +104,9 @@ pub struct ScoreArgs {
     /// House rules as the API's JSON object, e.g. '{"min_faan": 0, "points": "full_spicy"}'.
     #[arg(long, value_name = "JSON")]
     pub house_rules: Option<String>,
+    /// Pattern names to print: English, Traditional Chinese, or both.
+    #[arg(long, value_enum, default_value_t = Lang::Both)]
+    pub lang: Lang,
 }
 
 fn wind(w: WindArg) -> &'static str {
@@ -184,12 +199,22 @@ impl ScoreArgs {
     }
 }
 
-/// The last tile of an MPSZ string, as text (`"234m55p"` → `"5p"`).
+/// The last tile written, as MPSZ text (`"234m55p"` → `"5p"`, `"🀇🀈🀉🀄"` → `"7z"`).
 fn last_tile_written(tiles: &str) -> Option<String> {
-    let compact: String = tiles.chars().filter(|c| !c.is_whitespace()).collect();
-    let suit = compact.chars().last().filter(|c| "mpsz".contains(*c))?;
-    let digit = compact.chars().rev().nth(1).filter(char::is_ascii_digit)?;
-    Some(format!("{digit}{suit}"))
+    if let Ok(parsed) = crate::core::tile::parse_tiles(tiles) {
+        return parsed.last().map(ToString::to_string);
+    }
+    // Tiles that do not parse (validation says why): the last tile recognisable.
+    let chars: Vec<char> = tiles.chars().filter(|c| !c.is_whitespace()).collect();
+    (0..chars.len()).rev().find_map(|i| {
+        if let Some(t) = crate::core::tile::unicode_tile(chars[i]) {
+            return Some(t.to_string());
+        }
+        let digit = chars[..i].last().filter(|d| d.is_ascii_digit());
+        digit
+            .filter(|_| "mpsz".contains(chars[i]))
+            .map(|d| format!("{d}{}", chars[i]))
+    })
 }
 
 /// The built-in rulesets, or the exit code after reporting why they failed to load.
@@ -222,7 +247,7 @@ pub fn run_score(args: &ScoreArgs) -> ExitCode {
     match scored {
         Ok((id, evaluated)) => {
             let name = service.registry().get(&id).map_or("", |r| r.name.as_str());
-            print!("{}", render(&evaluated.response(&id), name));
+            print!("{}", render(&evaluated.response(&id), name, args.lang));
             ExitCode::SUCCESS
         }
         Err(e) => {
@@ -293,7 +318,7 @@ fn run_json(service: &Service, args: &ScoreArgs) -> ExitCode {
 }
 
 /// A readable breakdown of a score response.
-pub fn render(resp: &ScoreResponse, ruleset_name: &str) -> String {
+pub fn render(resp: &ScoreResponse, ruleset_name: &str, lang: Lang) -> String {
     use std::fmt::Write as _;
     let mut s = String::new();
     let _ = writeln!(s, "Ruleset: {} ({})", ruleset_name, resp.ruleset);
@@ -316,6 +341,10 @@ pub fn render(resp: &ScoreResponse, ruleset_name: &str) -> String {
                 .collect::<Vec<_>>()
                 .join(" ");
         }
+        if let (Some(singles), Some(p)) = (&d.singles, &d.pair) {
+            let singles: Vec<String> = singles.iter().map(ToString::to_string).collect();
+            shape = format!("{} | {p}", singles.join(" "));
+        }
         let _ = writeln!(
             s,
             " {mark} {}. [{}] {shape}: {} faan",
@@ -329,7 +358,12 @@ pub fn render(resp: &ScoreResponse, ruleset_name: &str) -> String {
         let _ = writeln!(s, "  (none)");
     }
     for l in &resp.lines {
-        let _ = writeln!(s, "  {:<36} {:>3}", l.name, l.faan);
+        let name = match lang {
+            Lang::En => pad(l.name, 36),
+            Lang::Zh => pad(l.name_zh, 36),
+            Lang::Both => format!("{}{}", pad(l.name, 26), pad(l.name_zh, 10)),
+        };
+        let _ = writeln!(s, "  {name} {:>3}", l.faan);
     }
     let limit = if resp.limit_hand {
         ", a limit hand"
@@ -363,6 +397,13 @@ pub fn render(resp: &ScoreResponse, ruleset_name: &str) -> String {
         );
     }
     s
+}
+
+/// `text` padded with spaces to `cols` terminal columns (a CJK character takes two).
+fn pad(text: &str, cols: usize) -> String {
+    let wide = |c: char| matches!(c, '\u{1100}'..='\u{115f}' | '\u{2e80}'..='\u{a4cf}' | '\u{ac00}'..='\u{d7a3}' | '\u{f900}'..='\u{faff}' | '\u{fe30}'..='\u{fe4f}' | '\u{ff00}'..='\u{ff60}' | '\u{ffe0}'..='\u{ffe6}');
+    let width: usize = text.chars().map(|c| if wide(c) { 2 } else { 1 }).sum();
+    format!("{text}{}", " ".repeat(cols.saturating_sub(width)))
 }
 
 fn render_problem(e: &ApiError) -> String {

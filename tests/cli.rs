@@ -136,6 +136,165 @@ fn readable_breakdown_of_the_guides_examples() {
 }
 
 #[test]
+fn pattern_names_in_english_chinese_or_both() {
+    // wisteria-court-faan-chart.txt, "A quiet hand": all chows, self-draw, concealed, no flowers.
+    let hand = [
+        "score",
+        "234m567m345p789s22s",
+        "-r",
+        "wisteria-court",
+        "--seat",
+        "south",
+    ];
+    let both = [
+        ("All chows", "平糊"),
+        ("Self-drawn win", "自摸"),
+        ("Concealed hand", "門前清"),
+        ("No flowers", "無花"),
+    ];
+    // (--lang, English shown, Chinese shown)
+    for (lang, en, zh) in [
+        (None, true, true),
+        (Some("both"), true, true),
+        (Some("en"), true, false),
+        (Some("zh"), false, true),
+    ] {
+        let mut args = hand.to_vec();
+        if let Some(l) = lang {
+            args.extend(["--lang", l]);
+        }
+        let (ok, out, err) = run(&args);
+        assert!(ok, "faan {args:?}: {err}");
+        for (name, name_zh) in both {
+            assert_eq!(
+                out.contains(name),
+                en,
+                "--lang {lang:?}: {name:?} in\n{out}"
+            );
+            assert_eq!(
+                out.contains(name_zh),
+                zh,
+                "--lang {lang:?}: {name_zh:?} in\n{out}"
+            );
+            if en && zh {
+                let line = out.lines().find(|l| l.contains(name)).unwrap();
+                assert!(
+                    line.contains(name_zh) && line.trim_end().ends_with('1'),
+                    "one line, both names, 1 faan: {line:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn unicode_tiles_print_what_mpsz_prints() {
+    // (MPSZ arguments, the same hand in Unicode tiles)
+    let cases: &[(&[&str], &[&str])] = &[
+        (
+            &[
+                "score",
+                "234m567m345p789s22s",
+                "-r",
+                "wisteria-court",
+                "--seat",
+                "south",
+            ],
+            &[
+                "score",
+                "🀈🀉🀊🀋🀌🀍🀛🀜🀝🀖🀗🀘🀑🀑",
+                "-r",
+                "wisteria-court",
+                "--seat",
+                "south",
+            ],
+        ),
+        (
+            &[
+                "score",
+                "234m567m345m99m",
+                "--meld",
+                "pung:777z",
+                "-r",
+                "hkma",
+                "--seat",
+                "south",
+            ],
+            &[
+                "score",
+                "🀈🀉🀊 567m 🀉🀊🀋 9m🀏",
+                "--meld",
+                "pung:🀄🀄🀄",
+                "-r",
+                "hkma",
+                "--seat",
+                "south",
+            ],
+        ),
+        (
+            &[
+                "score",
+                "555p88s",
+                "--meld",
+                "pung:777z",
+                "--meld",
+                "pung:222z",
+                "--meld",
+                "pung:333m",
+                "--flowers",
+                "F1",
+                "-r",
+                "wisteria-court",
+                "--seat",
+                "south",
+                "--win-by",
+                "discard",
+                "--discarder",
+                "north",
+            ],
+            &[
+                "score",
+                "🀝🀝🀝🀗🀗",
+                "--meld",
+                "pung:🀄🀄🀄",
+                "--meld",
+                "pung:🀁🀁🀁",
+                "--meld",
+                "pung:🀉🀉🀉",
+                "--flowers",
+                "🀢",
+                "-r",
+                "wisteria-court",
+                "--seat",
+                "south",
+                "--win-by",
+                "discard",
+                "--discarder",
+                "north",
+                "--win",
+                "🀗",
+            ],
+        ),
+    ];
+    for (mpsz, unicode) in cases {
+        let (ok, want, err) = run(mpsz);
+        assert!(ok, "faan {mpsz:?}: {err}");
+        let (ok, got, err) = run(unicode);
+        assert!(ok, "faan {unicode:?}: {err}");
+        assert_eq!(
+            got, want,
+            "faan {unicode:?} prints what faan {mpsz:?} prints"
+        );
+    }
+    let (ok, _, err) = run(&["score", "🀈🀉🀊x", "-r", "hkma"]);
+    assert!(!ok, "a character that is not a tile fails");
+    assert!(
+        err.contains("/hand/tiles: character 4 ('x') is not a tile"),
+        "{err}"
+    );
+}
+
+#[test]
 fn bad_input_is_a_clear_error_and_a_failing_exit() {
     let (ok, _, err) = run(&["score", "22222m567m22p777z", "-r", "hkma"]);
     assert!(!ok, "five of one tile must fail");
@@ -205,19 +364,8 @@ fn json_lines_over_every_fixture_case() {
 fn rulesets_lists_every_ruleset() {
     let (ok, out, _) = run(&["rulesets"]);
     assert!(ok);
-    for id in [
-        "wisteria-court",
-        "hkma",
-        "sc-hk13",
-        "sc-hk13-half-laak",
-        "hefen-new-style",
-        "mjtime",
-        "mjb",
-        "dragon-society",
-        "liu",
-        "wikipedia",
-        "l2",
-    ] {
+    let registry = faan::core::Registry::builtin().unwrap();
+    for id in registry.ids() {
         assert!(
             out.lines().any(|l| l.starts_with(id)),
             "{id} missing from\n{out}"

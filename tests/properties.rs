@@ -318,6 +318,73 @@ proptest! {
     }
 }
 
+/// A tile as its Unicode character, written from `api-contract.md`'s
+/// mapping (not the core's): winds U+1F000.., red U+1F004, green U+1F005,
+/// white U+1F006, characters U+1F007.., bamboo U+1F010.., dots U+1F019...
+fn glyph(t: Tile) -> char {
+    let n = u32::from(t.number());
+    let u = match (t.to_string().as_bytes()[1], n) {
+        (b'm', _) => 0x1F007 + n - 1,
+        (b's', _) => 0x1F010 + n - 1,
+        (b'p', _) => 0x1F019 + n - 1,
+        (_, 1..=4) => 0x1F000 + n - 1,
+        (_, 5) => 0x1F006,
+        (_, 6) => 0x1F005,
+        _ => 0x1F004,
+    };
+    char::from_u32(u).unwrap()
+}
+
+/// The tiles written tile by tile, each as its glyph or as MPSZ by `picks`.
+fn mixed(tiles: &[Tile], picks: &[bool]) -> String {
+    tiles
+        .iter()
+        .zip(picks.iter().cycle())
+        .map(|(&t, &g)| {
+            if g {
+                glyph(t).to_string()
+            } else {
+                format!("{t} ")
+            }
+        })
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    /// Unicode tiles, alone or mixed with MPSZ, read as the MPSZ text of the same tiles.
+    #[test]
+    fn unicode_and_mixed_tiles_read_as_mpsz(kinds in proptest::collection::vec(0usize..KINDS, 0..20), picks in proptest::collection::vec(any::<bool>(), 1..20)) {
+        let tiles: Vec<Tile> = kinds.iter().map(|&k| Tile::from_index(k).unwrap()).collect();
+        let mpsz = format_tiles(&tiles);
+        let want = faan::core::tile::parse_tiles(&mpsz).unwrap();
+        prop_assert_eq!(&want, &tiles);
+        for text in [mixed(&tiles, &picks), mixed(&tiles, &[true])] {
+            prop_assert_eq!(faan::core::tile::parse_tiles(&text), Ok(want.clone()), "{:?} vs {}", text, mpsz);
+        }
+    }
+
+    /// A hand written in Unicode (tiles, melds, winning tile) scores as its MPSZ text.
+    #[test]
+    fn a_hand_in_unicode_scores_as_in_mpsz(seed in 1u64.., melds in 0usize..3, picks in proptest::collection::vec(any::<bool>(), 1..8)) {
+        let registry = Registry::builtin().unwrap();
+        let mut rng = Rng(seed);
+        let Some((spec, _)) = random_hand(&mut rng, &ALL_KINDS, melds) else { return Ok(()) };
+        let unicode = |text: &str| mixed(&faan::core::tile::parse_tiles(text).unwrap(), &picks);
+        let written = HandSpec {
+            tiles: unicode(&spec.tiles),
+            melds: spec.melds.iter().map(|m| MeldSpec { tiles: unicode(&m.tiles), ..m.clone() }).collect(),
+            winning_tile: spec.winning_tile.as_deref().map(|w| glyph(w.parse().unwrap()).to_string()),
+            flowers: spec.flowers.clone(),
+        };
+        let ctx = ContextSpec::new(WinBy::SelfDraw, Wind::South, Wind::East, None);
+        for r in registry.all() {
+            prop_assert_eq!(score(r, &spec, &ctx), score(r, &written, &ctx), "{} {:?} vs {:?}", r.id, spec, written);
+        }
+    }
+}
+
 #[test]
 fn known_reading_counts() {
     // (concealed tiles, winning tile, expected number of readings)

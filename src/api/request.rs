@@ -34,18 +34,18 @@ pub struct ScoreRequest<'a> {
 #[derive(Clone, Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct HandDto<'a> {
-    /// The concealed tiles in MPSZ notation, winning tile included.
+    /// The concealed tiles, winning tile included: MPSZ (`234m567m22p`), Unicode mahjong tiles (U+1F000..U+1F021, `🀊🀋🀌`) or both mixed.
     #[serde(borrow)]
     #[schema(example = "234m567m22p", value_type = String)]
     pub tiles: Cow<'a, str>,
     /// Sets declared before the win.
     #[serde(borrow, default, deserialize_with = "object_only::vec")]
     pub melds: Vec<MeldDto<'a>>,
-    /// The tile that completed the hand; one of `tiles`. Left out only for a flower win.
+    /// The tile that completed the hand (MPSZ or one Unicode tile); one of `tiles`. Left out only for a flower win.
     #[serde(borrow, default)]
     #[schema(example = "2p", value_type = Option<String>)]
     pub winning_tile: Option<Cow<'a, str>>,
-    /// Bonus tiles: `F1`..`F4` (flowers), `S1`..`S4` (seasons); the number is the seat.
+    /// Bonus tiles: `F1`..`F4` (flowers), `S1`..`S4` (seasons), the number being the seat; or their Unicode tiles (U+1F022..U+1F029).
     #[serde(borrow, default)]
     #[schema(example = json!(["F1", "S3"]), value_type = Vec<String>)]
     pub flowers: Vec<Cow<'a, str>>,
@@ -56,7 +56,7 @@ pub struct HandDto<'a> {
 #[serde(deny_unknown_fields)]
 pub struct MeldDto<'a> {
     pub kind: MeldKindDto,
-    /// The meld's tiles in MPSZ notation (`777z`, `1111s`).
+    /// The meld's tiles: MPSZ (`777z`, `1111s`), Unicode tiles (`🀄🀄🀄`) or both.
     #[serde(borrow)]
     #[schema(example = "777z", value_type = String)]
     pub tiles: Cow<'a, str>,

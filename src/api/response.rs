@@ -6,7 +6,7 @@
 use super::common::{money_dto, MoneyDto, Payments, WindDto};
 use crate::core::decompose::{Form, Reading, Set, SetKind, WinPlace};
 use crate::core::evaluate::{Score, ScoredReading};
-use crate::core::hand::{Context, WinBy};
+use crate::core::hand::Context;
 use crate::core::tile::Tile;
 use crate::core::Ruleset;
 use serde::{Serialize, Serializer};
@@ -75,14 +75,33 @@ impl std::fmt::Display for PairText {
     }
 }
 
+/// A tile's MPSZ text (`5p`).
+#[derive(Clone, Copy, Debug)]
+pub struct TileText(pub Tile);
+
+impl Serialize for TileText {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let t = [b'0' + self.0.number(), self.0.suit().letter() as u8];
+        s.serialize_str(std::str::from_utf8(&t).unwrap_or_default())
+    }
+}
+
+impl std::fmt::Display for TileText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
 /// One faan line.
 #[derive(Clone, Copy, Debug, Serialize, ToSchema, PartialEq, Eq)]
-#[schema(example = json!({"pattern": "dragon_pung", "name": "Dragon pung", "faan": 1, "limit": false}))]
+#[schema(example = json!({"pattern": "dragon_pung", "name": "Dragon pung", "name_zh": "三元牌", "faan": 1, "limit": false}))]
 pub struct LineDto<'a> {
     /// Pattern id (contract list).
     pub pattern: &'static str,
-    /// The ruleset's name for it.
+    /// The pattern's one English name (the same in every ruleset).
     pub name: &'a str,
+    /// Its Traditional Chinese name.
+    pub name_zh: &'a str,
     pub faan: u32,
     /// A limit pattern: its faan is the total, nothing else is added.
     pub limit: bool,
@@ -120,6 +139,10 @@ pub struct Decomposition<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<Vec<String>>)]
     pub pairs: Option<Vec<PairText>>,
+    /// Thirteen orphans: the twelve single tiles beside `pair`, in tile order (`1m`, `9m`, ...).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Vec<String>>)]
+    pub singles: Option<Vec<TileText>>,
     /// The sets in detail, in the order of `sets`.
     pub set_details: Vec<SetDto>,
     /// The winning tile completed the pair.
@@ -170,34 +193,21 @@ fn kind_name(k: SetKind) -> &'static str {
     }
 }
 
-/// The lines of a reading with the ruleset's names.
-pub fn lines_dto<'a>(
-    ruleset: &'a Ruleset,
-    sr: &ScoredReading,
-    on_discard: bool,
-) -> Vec<LineDto<'a>> {
+/// The lines of a reading, each with its pattern's names (the pattern table's, by id).
+pub fn lines_dto<'a>(sr: &ScoredReading) -> Vec<LineDto<'a>> {
     sr.lines
         .iter()
         .map(|l| LineDto {
             pattern: l.pattern.as_str(),
-            name: match ruleset.pattern(l.pattern) {
-                Some(p) => match (&p.name_on_discard, on_discard) {
-                    (Some(n), true) => n,
-                    _ => &p.name,
-                },
-                None => l.pattern.default_name(),
-            },
+            name: l.pattern.name(),
+            name_zh: l.pattern.name_zh(),
             faan: l.faan,
             limit: l.limit,
         })
         .collect()
 }
 
-fn decomposition<'a>(
-    ruleset: &'a Ruleset,
-    sr: &ScoredReading,
-    on_discard: bool,
-) -> Decomposition<'a> {
+fn decomposition<'a>(sr: &ScoredReading) -> Decomposition<'a> {
     let r: &Reading = &sr.reading;
     let sets = r.sets();
     Decomposition {
@@ -208,6 +218,7 @@ fn decomposition<'a>(
             Form::SevenPairs | Form::FlowerWin => None,
         },
         pairs: (r.form == Form::SevenPairs).then(|| r.pairs.iter().map(|&t| PairText(t)).collect()),
+        singles: (r.form == Form::ThirteenOrphans).then(|| r.singles().map(TileText).collect()),
         set_details: sets
             .iter()
             .enumerate()
@@ -220,7 +231,7 @@ fn decomposition<'a>(
             })
             .collect(),
         winning_in_pair: r.win == WinPlace::Pair,
-        lines: lines_dto(ruleset, sr, on_discard),
+        lines: lines_dto(sr),
         raw_faan: sr.raw_faan,
         total_faan: sr.total_faan,
         limit_hand: sr.limit_hand,
@@ -236,12 +247,8 @@ impl<'a> ScoreResponse<'a> {
         score: &Score,
         hand_hash: KeyHash,
     ) -> Self {
-        let on_discard = ctx.win_by == WinBy::Discard;
-        let decompositions: Vec<Decomposition<'a>> = score
-            .readings
-            .iter()
-            .map(|sr| decomposition(ruleset, sr, on_discard))
-            .collect();
+        let decompositions: Vec<Decomposition<'a>> =
+            score.readings.iter().map(decomposition).collect();
         let chosen = score.chosen.min(decompositions.len().saturating_sub(1));
         let best = decompositions.get(chosen);
         ScoreResponse {

@@ -46,10 +46,19 @@ pub struct RulesetList {
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
 pub struct PatternDto {
     pub id: String,
+    /// The pattern's one English name (the same in every ruleset).
+    #[schema(example = "Last tile")]
     pub name: String,
-    /// The name shown when the win was on a discard, where it differs.
+    /// Its Traditional Chinese name.
+    #[schema(example = "海底撈月")]
+    pub name_zh: String,
+    /// The ruleset's guide's own wording (`name` where the guide has none of its own).
+    #[schema(example = "Last Draw")]
+    pub guide_name: String,
+    /// The guide's wording when the win was on a discard, where it differs.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub name_on_discard: Option<String>,
+    #[schema(example = "Last Discard")]
+    pub guide_name_on_discard: Option<String>,
     /// Faan as a number, or `"limit"` for a limit pattern.
     #[schema(schema_with = pattern_value_schema, example = 3)]
     pub value: serde_json::Value,
@@ -88,32 +97,23 @@ fn pattern_value_schema() -> utoipa::openapi::schema::Schema {
 }
 
 fn pattern_dto(r: &Ruleset, p: &PatternRule) -> PatternDto {
-    use PatternId as P;
     let (value, faan, limit) = match p.value {
         Value::Faan(n) => (serde_json::Value::from(n), n, false),
         Value::Limit(v) => (serde_json::Value::from("limit"), r.limit_value(v), true),
     };
-    let c = &p.conditions;
-    let mut conditions = serde_json::Map::new();
-    let mut put = |k: &str, v: bool| {
-        conditions.insert(k.into(), v.into());
-    };
-    match p.id {
-        P::AllChows => put("pair_may_be_value_tile", c.pair_may_be_value_tile),
-        P::ConcealedHand => {
-            put("allow_concealed_kong", c.allow_concealed_kong);
-            put("only_without_flowers", c.only_without_flowers);
-        }
-        P::ReplacementTile => put("on_flower_replacement", c.on_flower_replacement),
-        P::LastTile => put("on_discard", c.on_discard),
-        P::FourConcealedPungs => put("self_draw_only", c.self_draw_only),
-        P::JadeDragon | P::RubyDragon | P::PearlDragon => put("all_pungs", c.all_pungs),
-        _ => {}
-    }
+    // The switches that apply to this pattern, as the pattern table lists them.
+    let conditions =
+        p.id.info()
+            .conditions
+            .iter()
+            .map(|&c| (c.key().to_string(), p.conditions.get(c).into()))
+            .collect();
     PatternDto {
         id: p.id.as_str().into(),
-        name: p.name.clone(),
-        name_on_discard: p.name_on_discard.clone(),
+        name: p.id.name().into(),
+        name_zh: p.id.name_zh().into(),
+        guide_name: p.guide_name.as_deref().unwrap_or(p.id.name()).into(),
+        guide_name_on_discard: p.guide_name_on_discard.clone(),
         value,
         faan,
         limit,

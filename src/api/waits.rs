@@ -4,7 +4,6 @@ use super::common::{object_only, Payments, WindDto};
 use super::request::{HandDto, HouseRulesDto};
 use super::response::{lines_dto, LineDto};
 use crate::core::evaluate::Score;
-use crate::core::Ruleset;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use utoipa::ToSchema;
@@ -76,10 +75,10 @@ pub struct WaitsResponse<'a> {
     pub waits: Vec<WaitDto<'a>>,
 }
 
-fn wait_score<'a>(ruleset: &'a Ruleset, s: &Score, on_discard: bool) -> WaitScore<'a> {
+fn wait_score<'a>(s: &Score) -> WaitScore<'a> {
     let best = s.best();
     WaitScore {
-        lines: lines_dto(ruleset, best, on_discard),
+        lines: lines_dto(best),
         total_faan: best.total_faan,
         meets_minimum: s.meets_minimum,
         base_points: s.base_points,
@@ -88,11 +87,7 @@ fn wait_score<'a>(ruleset: &'a Ruleset, s: &Score, on_discard: bool) -> WaitScor
 }
 
 impl<'a> WaitsResponse<'a> {
-    pub fn new(
-        ruleset_id: &'a str,
-        ruleset: &'a Ruleset,
-        waits: &[crate::core::waits::Wait],
-    ) -> Self {
+    pub fn new(ruleset_id: &'a str, waits: &[crate::core::waits::Wait]) -> Self {
         WaitsResponse {
             ruleset: ruleset_id,
             waits: waits
@@ -100,8 +95,8 @@ impl<'a> WaitsResponse<'a> {
                 .map(|w| WaitDto {
                     tile: w.tile.to_string(),
                     unseen: w.unseen,
-                    discard: w.discard.as_ref().map(|s| wait_score(ruleset, s, true)),
-                    self_draw: w.self_draw.as_ref().map(|s| wait_score(ruleset, s, false)),
+                    discard: w.discard.as_ref().map(wait_score),
+                    self_draw: w.self_draw.as_ref().map(wait_score),
                 })
                 .collect(),
         }

@@ -133,6 +133,15 @@ impl Reading {
         }
     }
 
+    /// Thirteen orphans: the twelve single tiles beside the pair, in tile
+    /// order; nothing for the other forms.
+    pub fn singles(&self) -> impl Iterator<Item = Tile> {
+        let (on, pair) = (self.form == Form::ThirteenOrphans, self.pair);
+        (0..KINDS)
+            .filter_map(Tile::from_index)
+            .filter(move |&t| on && t.is_orphan() && t != pair)
+    }
+
     /// The sets that exist in this form (four for a standard reading, none otherwise).
     pub fn sets(&self) -> &[Set] {
         match self.form {

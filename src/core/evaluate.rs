@@ -10,7 +10,7 @@
 
 use super::decompose::{each_reading, Form, Reading, Special};
 use super::hand::{validate, Allowances, Context, ContextSpec, FieldError, Hand, HandSpec};
-use super::pattern::{count_all, Facts, PatternId, PatternSet, Shape, PATTERNS};
+use super::pattern::{count_all, Facts, PatternId, PatternSet, Shape, PATTERN_COUNT};
 use super::ruleset::{HouseRules, Ruleset, Value};
 use super::settle::{money, settle, Payments};
 use std::fmt;
@@ -286,9 +286,9 @@ pub fn evaluate_into(ruleset: &Ruleset, facts: &Facts, ctx: &Context, out: &mut 
     out.limit_hand = false;
 }
 
-/// The indices of the pattern ids in a set (each below [`PATTERNS`]), in id (contract) order.
+/// The indices of the pattern ids in a set (each below [`PATTERN_COUNT`]), in id (contract) order.
 fn indices(mut set: PatternSet) -> impl Iterator<Item = usize> {
-    set &= (1 << PATTERNS) - 1;
+    set &= (1 << PATTERN_COUNT) - 1;
     std::iter::from_fn(move || {
         if set == 0 {
             return None;

@@ -181,6 +181,7 @@ pub struct Hand {
 
 impl Hand {
     /// The concealed tiles in tile order.
+    #[cfg(test)]
     pub fn concealed(&self) -> impl Iterator<Item = Tile> + '_ {
         self.concealed_counts
             .iter()
@@ -205,21 +206,6 @@ impl Hand {
             .iter()
             .filter(|m| m.kind == MeldKind::Kong)
             .count()
-    }
-
-    pub fn flower_count(&self) -> u32 {
-        self.flowers.count_ones()
-    }
-
-    pub fn has_bonus(&self, b: Bonus) -> bool {
-        self.flowers & (1 << b.index()) != 0
-    }
-
-    /// The bonus tiles held, in order F1..F4, S1..S4.
-    pub fn bonus_tiles(&self) -> impl Iterator<Item = Bonus> + '_ {
-        (0..8)
-            .filter_map(Bonus::from_index)
-            .filter(|b| self.has_bonus(*b))
     }
 }
 

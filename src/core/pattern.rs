@@ -1,4 +1,5 @@
-//! The pattern catalogue: one recogniser per pattern id of `api-contract.md`.
+//! The pattern catalogue: one recogniser per pattern id of `api-contract.md`,
+//! and one table of what is known of each pattern ([`PATTERNS`]).
 //!
 //! A recogniser answers how many times a pattern holds for one reading
 //! (0: not at all). Most hold once; dragon pungs count per set, seat flowers
@@ -8,6 +9,12 @@
 //! `hkma-faan-list-editable-table.txt`, `hkma-vs-sc-hk13-house-rules.txt`,
 //! `hefen-new-style.txt`, `six-systems-comparison.txt`); where they differ
 //! the difference is a per-ruleset [`Conditions`] switch.
+//!
+//! Names: `name` is the one English name of a pattern in every ruleset (a
+//! ruleset file keeps its guide's wording as `guide_name`); `name_zh` the
+//! Traditional Chinese name, from the HKMA list and the six-systems
+//! comparison where they print one, else the term Hong Kong players use
+//! (`rulesets/README.md`, "Pattern names", gives the source of each).
 
 use super::decompose::{Form, Reading};
 use super::hand::{Context, Hand, MeldKind, Replacement, WinBy};
@@ -15,78 +22,97 @@ use super::tile::{kinds_held, Counts, Suit, Tile};
 use std::fmt;
 use std::str::FromStr;
 
+/// What is known of one pattern besides its recogniser.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PatternInfo {
+    pub id: PatternId,
+    /// The contract's snake_case id (also the TOML key).
+    pub key: &'static str,
+    /// The one English name, the same in every ruleset.
+    pub name: &'static str,
+    /// The Traditional Chinese name.
+    pub name_zh: &'static str,
+    /// The per-ruleset switches that apply to this pattern.
+    pub conditions: &'static [Condition],
+    /// Lines it contains when a house rule adds it to a ruleset that does
+    /// not score it (`rules-decisions.md`, "Shared reading of hands").
+    pub house_contains: PatternSet,
+}
+
 macro_rules! patterns {
-    ($($variant:ident => $id:literal, $name:literal;)*) => {
+    ($($variant:ident => $id:literal, $name:literal, $zh:literal,
+       [$($cond:ident),*], [$($contains:ident),*];)*) => {
         /// A pattern id of the public contract.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
         #[repr(u8)]
         pub enum PatternId { $($variant),* }
 
+        /// Every pattern, in contract order: `PATTERNS[id.index()]` is `id`'s entry.
+        pub const PATTERNS: &[PatternInfo] = &[$(PatternInfo {
+            id: PatternId::$variant,
+            key: $id,
+            name: $name,
+            name_zh: $zh,
+            conditions: &[$(Condition::$cond),*],
+            house_contains: 0 $(| PatternId::$contains.bit())*,
+        }),*];
+
         impl PatternId {
             /// Every id, in contract order.
             pub const ALL: &'static [PatternId] = &[$(PatternId::$variant),*];
-
-            /// The snake_case id.
-            pub const fn as_str(self) -> &'static str {
-                match self { $(PatternId::$variant => $id),* }
-            }
-
-            /// The default English name (a ruleset may show its own).
-            pub const fn default_name(self) -> &'static str {
-                match self { $(PatternId::$variant => $name),* }
-            }
-        }
-
-        impl FromStr for PatternId {
-            type Err = ();
-            fn from_str(s: &str) -> Result<Self, ()> {
-                match s { $($id => Ok(PatternId::$variant),)* _ => Err(()) }
-            }
         }
     };
 }
 
+// One line per pattern: id, English name, Chinese name, its conditions,
+// and what it contains when a house rule adds it.
 patterns! {
-    ChickenHand => "chicken_hand", "Chicken hand";
-    AllChows => "all_chows", "All chows";
-    SelfDraw => "self_draw", "Self-drawn win";
-    ConcealedHand => "concealed_hand", "Concealed hand";
-    DragonPung => "dragon_pung", "Dragon pung";
-    SeatWind => "seat_wind", "Seat wind pung";
-    RoundWind => "round_wind", "Round wind pung";
-    NoFlowers => "no_flowers", "No flowers";
-    SeatFlower => "seat_flower", "Seat flower";
-    FlowerSet => "flower_set", "Set of flowers";
-    SevenFlowers => "seven_flowers", "Seven flowers";
-    EightFlowers => "eight_flowers", "Eight flowers";
-    ReplacementTile => "replacement_tile", "Win on a replacement tile";
-    RobbingKong => "robbing_kong", "Robbing the kong";
-    LastTile => "last_tile", "Last tile";
-    DoubleKong => "double_kong", "Win by double kong";
-    AllPungs => "all_pungs", "All pungs";
-    MixedOneSuit => "mixed_one_suit", "Mixed one suit";
-    PureOneSuit => "pure_one_suit", "Pure one suit";
-    MixedTerminals => "mixed_terminals", "Mixed terminals";
-    SevenPairs => "seven_pairs", "Seven pairs";
-    SmallThreeDragons => "small_three_dragons", "Small three dragons";
-    BigThreeDragons => "big_three_dragons", "Big three dragons";
-    SmallFourWinds => "small_four_winds", "Small four winds";
-    BigFourWinds => "big_four_winds", "Big four winds";
-    AllHonors => "all_honors", "All honours";
-    AllTerminals => "all_terminals", "All terminals";
-    FourConcealedPungs => "four_concealed_pungs", "Four concealed pungs";
-    AllKongs => "all_kongs", "All kongs";
-    NineGates => "nine_gates", "Nine gates";
-    ThirteenOrphans => "thirteen_orphans", "Thirteen orphans";
-    HeavenlyHand => "heavenly_hand", "Heavenly hand";
-    EarthlyHand => "earthly_hand", "Earthly hand";
-    JadeDragon => "jade_dragon", "Jade dragon";
-    RubyDragon => "ruby_dragon", "Ruby dragon";
-    PearlDragon => "pearl_dragon", "Pearl dragon";
+    ChickenHand => "chicken_hand", "Chicken hand", "雞糊", [], [];
+    AllChows => "all_chows", "All chows", "平糊", [PairMayBeValueTile], [];
+    SelfDraw => "self_draw", "Self-drawn win", "自摸", [], [];
+    ConcealedHand => "concealed_hand", "Concealed hand", "門前清",
+        [AllowConcealedKong, OnlyWithoutFlowers], [];
+    DragonPung => "dragon_pung", "Dragon pung", "三元牌", [], [];
+    SeatWind => "seat_wind", "Seat wind pung", "門風", [], [];
+    RoundWind => "round_wind", "Round wind pung", "圈風", [], [];
+    NoFlowers => "no_flowers", "No flowers", "無花", [], [];
+    SeatFlower => "seat_flower", "Seat flower", "正花", [], [];
+    FlowerSet => "flower_set", "Set of flowers", "一台花", [], [];
+    SevenFlowers => "seven_flowers", "Seven flowers", "小花糊", [], [];
+    EightFlowers => "eight_flowers", "Eight flowers", "花糊", [], [];
+    ReplacementTile => "replacement_tile", "Win on a replacement tile", "槓上開花",
+        [OnFlowerReplacement], [];
+    RobbingKong => "robbing_kong", "Robbing the kong", "搶槓", [], [];
+    LastTile => "last_tile", "Last tile", "海底撈月", [OnDiscard], [];
+    DoubleKong => "double_kong", "Win by double kong", "槓上槓", [], [];
+    AllPungs => "all_pungs", "All pungs", "對對糊", [], [];
+    MixedOneSuit => "mixed_one_suit", "Mixed one suit", "混一色", [], [];
+    PureOneSuit => "pure_one_suit", "Pure one suit", "清一色", [], [];
+    MixedTerminals => "mixed_terminals", "Mixed terminals", "混么九", [], [];
+    SevenPairs => "seven_pairs", "Seven pairs", "七對子", [], [ConcealedHand];
+    SmallThreeDragons => "small_three_dragons", "Small three dragons", "小三元", [], [DragonPung];
+    BigThreeDragons => "big_three_dragons", "Big three dragons", "大三元", [], [DragonPung];
+    SmallFourWinds => "small_four_winds", "Small four winds", "小四喜", [], [SeatWind, RoundWind];
+    BigFourWinds => "big_four_winds", "Big four winds", "大四喜", [], [SeatWind, RoundWind];
+    AllHonors => "all_honors", "All honours", "字一色", [], [];
+    AllTerminals => "all_terminals", "All terminals", "么九", [], [];
+    FourConcealedPungs => "four_concealed_pungs", "Four concealed pungs", "坎坎糊",
+        [SelfDrawOnly], [];
+    AllKongs => "all_kongs", "All kongs", "十八羅漢", [], [];
+    NineGates => "nine_gates", "Nine gates", "九子連環", [], [];
+    ThirteenOrphans => "thirteen_orphans", "Thirteen orphans", "十三么", [], [];
+    HeavenlyHand => "heavenly_hand", "Heavenly hand", "天糊", [], [];
+    EarthlyHand => "earthly_hand", "Earthly hand", "地糊", [], [];
+    JadeDragon => "jade_dragon", "Jade dragon", "綠一色", [AllPungs],
+        [MixedOneSuit, PureOneSuit, DragonPung];
+    RubyDragon => "ruby_dragon", "Ruby dragon", "紅一色", [AllPungs],
+        [MixedOneSuit, PureOneSuit, DragonPung];
+    PearlDragon => "pearl_dragon", "Pearl dragon", "白一色", [AllPungs],
+        [MixedOneSuit, PureOneSuit, DragonPung];
 }
 
 /// Number of pattern ids.
-pub const PATTERNS: usize = PatternId::ALL.len();
+pub const PATTERN_COUNT: usize = PATTERNS.len();
 
 impl PatternId {
     pub const fn index(self) -> usize {
@@ -98,16 +124,31 @@ impl PatternId {
         1u64 << (self as u8)
     }
 
-    /// Patterns that only make sense when bonus tiles are in play.
-    pub const fn needs_bonus_tiles(self) -> bool {
-        matches!(
-            self,
-            PatternId::NoFlowers
-                | PatternId::SeatFlower
-                | PatternId::FlowerSet
-                | PatternId::SevenFlowers
-                | PatternId::EightFlowers
-        )
+    /// This pattern's entry in [`PATTERNS`] (an array index).
+    pub const fn info(self) -> &'static PatternInfo {
+        &PATTERNS[self as usize]
+    }
+
+    /// The snake_case id.
+    pub const fn as_str(self) -> &'static str {
+        self.info().key
+    }
+
+    /// The one English name.
+    pub const fn name(self) -> &'static str {
+        self.info().name
+    }
+
+    /// The Traditional Chinese name.
+    pub const fn name_zh(self) -> &'static str {
+        self.info().name_zh
+    }
+}
+
+impl FromStr for PatternId {
+    type Err = ();
+    fn from_str(s: &str) -> Result<Self, ()> {
+        PATTERNS.iter().find(|p| p.key == s).map(|p| p.id).ok_or(())
     }
 }
 
@@ -120,37 +161,87 @@ impl fmt::Display for PatternId {
 /// A set of pattern ids as a bit mask.
 pub type PatternSet = u64;
 
-/// Per-ruleset switches that change when a pattern holds. Each applies to one
-/// pattern (named in its doc); the defaults are the guides' common reading.
+macro_rules! conditions {
+    ($($variant:ident => $key:literal, $default:literal, $doc:literal;)*) => {
+        /// A per-ruleset switch that changes when a pattern holds (each
+        /// belongs to the patterns whose [`PatternInfo::conditions`] list it).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[repr(u8)]
+        pub enum Condition { $(#[doc = $doc] $variant),* }
+
+        impl Condition {
+            /// Every condition.
+            pub const ALL: &'static [Condition] = &[$(Condition::$variant),*];
+
+            /// The TOML and JSON key.
+            pub const fn key(self) -> &'static str {
+                match self { $(Condition::$variant => $key),* }
+            }
+
+            /// The guides' common reading.
+            pub const fn default_value(self) -> bool {
+                match self { $(Condition::$variant => $default),* }
+            }
+
+            /// What `true` means.
+            pub const fn doc(self) -> &'static str {
+                match self { $(Condition::$variant => $doc),* }
+            }
+        }
+    };
+}
+
+conditions! {
+    PairMayBeValueTile => "pair_may_be_value_tile", true,
+        "all_chows: the pair may be a dragon, seat wind or round wind (false in sc-hk13).";
+    AllowConcealedKong => "allow_concealed_kong", true,
+        "concealed_hand: a concealed kong keeps the hand concealed (false in hkma: no kong at all).";
+    OnlyWithoutFlowers => "only_without_flowers", false,
+        "concealed_hand: scores only when bonus tiles are not in play (hkma).";
+    OnFlowerReplacement => "on_flower_replacement", true,
+        "replacement_tile: a flower replacement counts, not only a kong replacement.";
+    OnDiscard => "on_discard", true,
+        "last_tile: the discard after the last wall tile counts, not only the drawn last tile.";
+    SelfDrawOnly => "self_draw_only", false,
+        "four_concealed_pungs: needs a self-draw (six-systems' hidden treasure).";
+    AllPungs => "all_pungs", false,
+        "jade_dragon, ruby_dragon, pearl_dragon: every set must be a pung or kong (the limit form).";
+}
+
+impl Condition {
+    /// The condition with this key.
+    pub fn from_key(key: &str) -> Option<Condition> {
+        Condition::ALL.iter().copied().find(|c| c.key() == key)
+    }
+
+    const fn bit(self) -> u8 {
+        1 << self as u8
+    }
+}
+
+/// The value of every [`Condition`], one bit each: a ruleset's switches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Conditions {
-    /// `all_chows`: the pair may be a dragon, seat wind or round wind (false in sc-hk13).
-    pub pair_may_be_value_tile: bool,
-    /// `concealed_hand`: a concealed kong keeps the hand concealed (false in hkma: no kong at all).
-    pub allow_concealed_kong: bool,
-    /// `concealed_hand`: scores only when bonus tiles are not in play (hkma).
-    pub only_without_flowers: bool,
-    /// `replacement_tile`: a flower replacement counts, not only a kong replacement.
-    pub on_flower_replacement: bool,
-    /// `last_tile`: the discard after the last wall tile counts, not only the drawn last tile.
-    pub on_discard: bool,
-    /// `four_concealed_pungs`: needs a self-draw (six-systems' hidden treasure).
-    pub self_draw_only: bool,
-    /// `jade_dragon`, `ruby_dragon`, `pearl_dragon`: every set must be a pung or kong (the limit form).
-    pub all_pungs: bool,
+pub struct Conditions(u8);
+
+impl Conditions {
+    /// The value of `c`.
+    #[inline]
+    pub const fn get(self, c: Condition) -> bool {
+        self.0 & c.bit() != 0
+    }
+
+    pub fn set(&mut self, c: Condition, v: bool) {
+        self.0 = (self.0 & !c.bit()) | (u8::from(v) * c.bit());
+    }
 }
 
 impl Default for Conditions {
     fn default() -> Self {
-        Conditions {
-            pair_may_be_value_tile: true,
-            allow_concealed_kong: true,
-            only_without_flowers: false,
-            on_flower_replacement: true,
-            on_discard: true,
-            self_draw_only: false,
-            all_pungs: false,
+        let mut c = Conditions(0);
+        for &k in Condition::ALL {
+            c.set(k, k.default_value());
         }
+        c
     }
 }
 
@@ -276,11 +367,6 @@ impl<'a> Shape<'a> {
     }
 }
 
-/// How many times `id` holds for the reading of `shape`.
-pub fn count(id: PatternId, shape: &Shape<'_>, f: &Facts, ctx: &Context, cond: &Conditions) -> u8 {
-    count_all(shape, f, ctx, cond).count(id)
-}
-
 /// The patterns that hold for one reading, and how many times.
 ///
 /// Every pattern holds at most once except three, whose counts are kept
@@ -346,14 +432,14 @@ pub fn count_all(shape: &Shape<'_>, f: &Facts, ctx: &Context, cond: &Conditions)
         r.pair.is_dragon() || r.pair == ctx.seat_wind.tile() || r.pair == ctx.round_wind.tile();
     c.put(
         P::AllChows,
-        standard && shape.pungs == 0 && (cond.pair_may_be_value_tile || !value_pair),
+        standard && shape.pungs == 0 && (cond.get(Condition::PairMayBeValueTile) || !value_pair),
     );
     c.put(P::SelfDraw, ctx.win_by == WinBy::SelfDraw);
     c.put(
         P::ConcealedHand,
         !f.claimed
-            && (cond.allow_concealed_kong || f.kongs == 0)
-            && !(cond.only_without_flowers && f.bonus_tiles),
+            && (cond.get(Condition::AllowConcealedKong) || f.kongs == 0)
+            && !(cond.get(Condition::OnlyWithoutFlowers) && f.bonus_tiles),
     );
     c.put(P::DragonPung, shape.dragon_pungs > 0);
     c.put(P::SeatWind, shape.pung_of(ctx.seat_wind.tile()));
@@ -364,7 +450,7 @@ pub fn count_all(shape: &Shape<'_>, f: &Facts, ctx: &Context, cond: &Conditions)
         match ctx.replacement {
             Replacement::None => false,
             Replacement::Kong => true,
-            Replacement::Flower => cond.on_flower_replacement,
+            Replacement::Flower => cond.get(Condition::OnFlowerReplacement),
         },
     );
     c.put(P::RobbingKong, ctx.win_by == WinBy::RobbingKong);
@@ -373,7 +459,7 @@ pub fn count_all(shape: &Shape<'_>, f: &Facts, ctx: &Context, cond: &Conditions)
         ctx.last_tile
             && match ctx.win_by {
                 WinBy::SelfDraw => true,
-                WinBy::Discard => cond.on_discard,
+                WinBy::Discard => cond.get(Condition::OnDiscard),
                 WinBy::RobbingKong => false,
             },
     );
@@ -408,7 +494,7 @@ pub fn count_all(shape: &Shape<'_>, f: &Facts, ctx: &Context, cond: &Conditions)
         P::FourConcealedPungs,
         standard
             && shape.concealed_pungs == 4
-            && (!cond.self_draw_only || ctx.win_by == WinBy::SelfDraw),
+            && (!cond.get(Condition::SelfDrawOnly) || ctx.win_by == WinBy::SelfDraw),
     );
     c.put(P::AllKongs, standard && shape.kongs == 4);
     c.put(P::NineGates, standard && f.nine_gates);
@@ -454,7 +540,7 @@ fn colour_dragon(
     }
     // Honours present must all be that dragon.
     let honors_ok = (f.kinds >> 27) & !(1 << (dragon.index() - 27)) == 0;
-    let pungs_ok = !cond.all_pungs || shape.pungs == 4;
+    let pungs_ok = !cond.get(Condition::AllPungs) || shape.pungs == 4;
     honors_ok && shape.pung_of(dragon) && pungs_ok
 }
 
@@ -474,10 +560,80 @@ mod tests {
 
     #[test]
     fn ids_round_trip() {
-        assert_eq!(PATTERNS, 36);
         for &id in PatternId::ALL {
             assert_eq!(id.as_str().parse::<PatternId>(), Ok(id), "{id}");
         }
         assert!("seven_sisters".parse::<PatternId>().is_err());
+    }
+
+    /// The table is indexed by id, fits a [`PatternSet`], names every
+    /// pattern once in each language, and every condition belongs somewhere.
+    #[test]
+    fn the_table_is_whole() {
+        assert_eq!(PATTERNS.len(), PatternId::ALL.len());
+        assert!(
+            PATTERN_COUNT <= PatternSet::BITS as usize,
+            "a PatternSet holds every id"
+        );
+        for (i, p) in PATTERNS.iter().enumerate() {
+            assert_eq!(p.id.index(), i, "{}: entry {i}", p.key);
+            assert!(
+                p.name.is_ascii() && !p.name.is_empty(),
+                "{}: name {:?}",
+                p.key,
+                p.name
+            );
+            assert!(
+                p.name_zh
+                    .chars()
+                    .all(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)),
+                "{}: name_zh {:?} is Chinese characters only",
+                p.key,
+                p.name_zh
+            );
+            for q in &PATTERNS[..i] {
+                assert_ne!(
+                    p.name, q.name,
+                    "{} and {}: one English name each",
+                    p.key, q.key
+                );
+                assert_ne!(
+                    p.name_zh, q.name_zh,
+                    "{} and {}: one Chinese name each",
+                    p.key, q.key
+                );
+            }
+            assert_eq!(
+                p.house_contains & p.id.bit(),
+                0,
+                "{} contains itself",
+                p.key
+            );
+        }
+        for &c in Condition::ALL {
+            assert!(
+                PATTERNS.iter().any(|p| p.conditions.contains(&c)),
+                "{} applies to no pattern",
+                c.key()
+            );
+            assert_eq!(Condition::from_key(c.key()), Some(c), "{}", c.key());
+            assert_eq!(
+                Conditions::default().get(c),
+                c.default_value(),
+                "{}",
+                c.key()
+            );
+            let mut flipped = Conditions::default();
+            flipped.set(c, !c.default_value());
+            for &d in Condition::ALL {
+                assert_eq!(
+                    flipped.get(d),
+                    d.default_value() != (c == d),
+                    "setting {} leaves {} alone",
+                    c.key(),
+                    d.key()
+                );
+            }
+        }
     }
 }

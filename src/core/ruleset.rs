@@ -9,7 +9,7 @@
 //! that the result still makes sense.
 
 use super::hand::FieldError;
-use super::pattern::{Conditions, PatternId, PatternSet, PATTERNS};
+use super::pattern::{Condition, Conditions, PatternId, PatternSet, PATTERN_COUNT};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -28,9 +28,11 @@ pub enum Value {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct PatternRule {
     pub id: PatternId,
-    pub name: String,
-    /// A different name when won on a discard (sc-hk13's "Last Discard").
-    pub name_on_discard: Option<String>,
+    /// The guide's own wording, where it differs from the pattern's one
+    /// English name ([`PatternId::name`]).
+    pub guide_name: Option<String>,
+    /// The guide's wording when won on a discard (sc-hk13's "Last Discard").
+    pub guide_name_on_discard: Option<String>,
     pub value: Value,
     /// Lines this pattern contains or replaces: they are not scored beside it.
     pub contains: PatternSet,
@@ -219,7 +221,7 @@ pub struct Ruleset {
     pub money: Option<Money>,
     /// Scored patterns in contract order.
     pub patterns: Vec<PatternRule>,
-    index: [u8; PATTERNS],
+    index: [u8; PATTERN_COUNT],
     /// Derived at load: the scored patterns, the limit patterns among them,
     /// and every pattern's conditions merged (each condition belongs to one pattern).
     pub(crate) enabled: PatternSet,
@@ -227,8 +229,8 @@ pub struct Ruleset {
     pub(crate) conditions: Conditions,
     /// By id index: the faan one line of the pattern scores (a limit
     /// pattern's: its limit value), and the lines it contains (0 when absent).
-    pub(crate) line_faan: [u32; PATTERNS],
-    pub(crate) contains: [PatternSet; PATTERNS],
+    pub(crate) line_faan: [u32; PATTERN_COUNT],
+    pub(crate) contains: [PatternSet; PATTERN_COUNT],
 }
 
 const ABSENT: u8 = u8::MAX;
@@ -254,13 +256,12 @@ impl Ruleset {
     }
 
     fn reindex(&mut self) {
-        use PatternId as P;
         self.patterns.sort_by_key(|p| p.id);
-        self.index = [ABSENT; PATTERNS];
+        self.index = [ABSENT; PATTERN_COUNT];
         self.enabled = 0;
         self.limits = 0;
-        self.line_faan = [0; PATTERNS];
-        self.contains = [0; PATTERNS];
+        self.line_faan = [0; PATTERN_COUNT];
+        self.contains = [0; PATTERN_COUNT];
         let mut c = Conditions::default();
         for (i, p) in self.patterns.iter().enumerate() {
             self.index[p.id.index()] = i as u8;
@@ -273,18 +274,8 @@ impl Ruleset {
             if matches!(p.value, Value::Limit(_)) {
                 self.limits |= p.id.bit();
             }
-            let own = &p.conditions;
-            match p.id {
-                P::AllChows => c.pair_may_be_value_tile = own.pair_may_be_value_tile,
-                P::ConcealedHand => {
-                    c.allow_concealed_kong = own.allow_concealed_kong;
-                    c.only_without_flowers = own.only_without_flowers;
-                }
-                P::ReplacementTile => c.on_flower_replacement = own.on_flower_replacement,
-                P::LastTile => c.on_discard = own.on_discard,
-                P::FourConcealedPungs => c.self_draw_only = own.self_draw_only,
-                P::JadeDragon | P::RubyDragon | P::PearlDragon => c.all_pungs = own.all_pungs,
-                _ => {}
+            for &k in p.id.info().conditions {
+                c.set(k, p.conditions.get(k));
             }
         }
         self.conditions = c;
@@ -411,11 +402,32 @@ impl Ruleset {
             }
         };
         let mut patterns = Vec::with_capacity(raw.patterns.len());
-        for (key, p) in raw.patterns {
+        for (key, mut table) in raw.patterns {
             let k = format!("patterns.{key}");
             let id: PatternId = key
                 .parse()
                 .map_err(|_| err(&k, format!("unknown pattern id {key:?}")))?;
+            // Condition keys come from the pattern table; the rest is RawPattern's.
+            let mut conditions = Conditions::default();
+            for &c in Condition::ALL {
+                let Some(v) = table.remove(c.key()) else {
+                    continue;
+                };
+                let ck = format!("{k}.{}", c.key());
+                if !id.info().conditions.contains(&c) {
+                    return Err(err(&ck, format!("{} does not apply to {id}", c.key())));
+                }
+                let v = v.as_bool().ok_or_else(|| {
+                    err(
+                        &ck,
+                        format!("must be true or false, got a {}", v.type_str()),
+                    )
+                })?;
+                conditions.set(c, v);
+            }
+            let p: RawPattern = toml::Value::Table(table)
+                .try_into()
+                .map_err(|e: toml::de::Error| err(&k, e.message().trim().to_string()))?;
             let value = match (&p.faan, p.limit.unwrap_or(false)) {
                 (FaanValue::Word(w), _) if w == "limit" => Value::Limit(None),
                 (FaanValue::Word(w), _) => {
@@ -439,24 +451,10 @@ impl Ruleset {
                 })?;
                 contains |= cid.bit();
             }
-            let d = Conditions::default();
-            let conditions = Conditions {
-                pair_may_be_value_tile: p
-                    .pair_may_be_value_tile
-                    .unwrap_or(d.pair_may_be_value_tile),
-                allow_concealed_kong: p.allow_concealed_kong.unwrap_or(d.allow_concealed_kong),
-                only_without_flowers: p.only_without_flowers.unwrap_or(d.only_without_flowers),
-                on_flower_replacement: p.on_flower_replacement.unwrap_or(d.on_flower_replacement),
-                on_discard: p.on_discard.unwrap_or(d.on_discard),
-                self_draw_only: p.self_draw_only.unwrap_or(d.self_draw_only),
-                all_pungs: p.all_pungs.unwrap_or(d.all_pungs),
-            };
-            check_conditions(id, &p)
-                .map_err(|c| err(&format!("{k}.{c}"), format!("{c} does not apply to {id}")))?;
             patterns.push(PatternRule {
                 id,
-                name: p.name.unwrap_or_else(|| id.default_name().to_string()),
-                name_on_discard: p.name_on_discard,
+                guide_name: p.guide_name,
+                guide_name_on_discard: p.guide_name_on_discard,
                 value,
                 contains,
                 conditions,
@@ -481,12 +479,12 @@ impl Ruleset {
             payment,
             money,
             patterns,
-            index: [ABSENT; PATTERNS],
+            index: [ABSENT; PATTERN_COUNT],
             enabled: 0,
             limits: 0,
             conditions: Conditions::default(),
-            line_faan: [0; PATTERNS],
-            contains: [0; PATTERNS],
+            line_faan: [0; PATTERN_COUNT],
+            contains: [0; PATTERN_COUNT],
         };
         if r.id.is_empty()
             || !r
@@ -598,10 +596,10 @@ impl Ruleset {
                 Some(i) => r.patterns[i].value = value,
                 None => r.patterns.push(PatternRule {
                     id,
-                    name: id.default_name().to_string(),
-                    name_on_discard: None,
+                    guide_name: None,
+                    guide_name_on_discard: None,
                     value,
-                    contains: default_contains(id),
+                    contains: id.info().house_contains,
                     conditions: Conditions::default(),
                     note: Some("added by a house rule".into()),
                 }),
@@ -616,68 +614,9 @@ impl Ruleset {
     }
 }
 
-/// The shared combination rule for a pattern a house rule adds to a ruleset
-/// that does not score it (`rules-decisions.md`, "Shared reading of hands").
-pub fn default_contains(id: PatternId) -> PatternSet {
-    use PatternId as P;
-    match id {
-        P::SmallThreeDragons | P::BigThreeDragons => P::DragonPung.bit(),
-        P::SmallFourWinds | P::BigFourWinds => P::SeatWind.bit() | P::RoundWind.bit(),
-        P::SevenPairs => P::ConcealedHand.bit(),
-        P::JadeDragon | P::RubyDragon | P::PearlDragon => {
-            P::MixedOneSuit.bit() | P::PureOneSuit.bit() | P::DragonPung.bit()
-        }
-        _ => 0,
-    }
-}
-
 /// One reference token of a JSON pointer (RFC 6901): `~` and `/` escaped.
 pub fn escape_pointer(s: &str) -> String {
     s.replace('~', "~0").replace('/', "~1")
-}
-
-/// Which condition key is set on a pattern it does not apply to.
-fn check_conditions(id: PatternId, p: &RawPattern) -> Result<(), &'static str> {
-    use PatternId as P;
-    let checks: [(&'static str, bool, bool); 7] = [
-        (
-            "pair_may_be_value_tile",
-            p.pair_may_be_value_tile.is_some(),
-            id == P::AllChows,
-        ),
-        (
-            "allow_concealed_kong",
-            p.allow_concealed_kong.is_some(),
-            id == P::ConcealedHand,
-        ),
-        (
-            "only_without_flowers",
-            p.only_without_flowers.is_some(),
-            id == P::ConcealedHand,
-        ),
-        (
-            "on_flower_replacement",
-            p.on_flower_replacement.is_some(),
-            id == P::ReplacementTile,
-        ),
-        ("on_discard", p.on_discard.is_some(), id == P::LastTile),
-        (
-            "self_draw_only",
-            p.self_draw_only.is_some(),
-            id == P::FourConcealedPungs,
-        ),
-        (
-            "all_pungs",
-            p.all_pungs.is_some(),
-            matches!(id, P::JadeDragon | P::RubyDragon | P::PearlDragon),
-        ),
-    ];
-    for (name, set, applies) in checks {
-        if set && !applies {
-            return Err(name);
-        }
-    }
-    Ok(())
 }
 
 /// Per-request overrides of a ruleset.
@@ -745,7 +684,8 @@ struct RawRuleset {
     points: RawPoints,
     payment: RawPayment,
     money: Option<RawMoney>,
-    patterns: BTreeMap<String, RawPattern>,
+    /// Each pattern's table: its condition keys are read first (see [`Condition`]), the rest is a [`RawPattern`].
+    patterns: BTreeMap<String, toml::Table>,
 }
 
 #[derive(Deserialize)]
@@ -790,18 +730,11 @@ enum FaanValue {
 struct RawPattern {
     faan: FaanValue,
     limit: Option<bool>,
-    name: Option<String>,
-    name_on_discard: Option<String>,
+    guide_name: Option<String>,
+    guide_name_on_discard: Option<String>,
     #[serde(default)]
     contains: Vec<String>,
     note: Option<String>,
-    pair_may_be_value_tile: Option<bool>,
-    allow_concealed_kong: Option<bool>,
-    only_without_flowers: Option<bool>,
-    on_flower_replacement: Option<bool>,
-    on_discard: Option<bool>,
-    self_draw_only: Option<bool>,
-    all_pungs: Option<bool>,
 }
 
 #[cfg(test)]
@@ -944,6 +877,17 @@ mod tests {
                 "robbing_kong = \"adder_pays_all\"",
                 "robbing_kong = \"nobody\"",
                 "payment.robbing_kong",
+            ),
+            (
+                "allow_concealed_kong = false",
+                "allow_concealed_kong = 1",
+                "patterns.concealed_hand.allow_concealed_kong: must be true or false",
+            ),
+            // Names live in the pattern table: a ruleset sets only its guide's wording.
+            (
+                "[patterns.all_chows]",
+                "[patterns.all_chows]\nname = \"Ping wu\"",
+                "patterns.all_chows: unknown field `name`",
             ),
         ];
         for (from, to, want) in cases {

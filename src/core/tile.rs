@@ -180,7 +180,7 @@ impl fmt::Display for Tile {
 
 impl FromStr for Tile {
     type Err = ParseError;
-    /// Exactly one tile, such as `5p`.
+    /// Exactly one tile, such as `5p` or `🀝`.
     fn from_str(s: &str) -> Result<Self, ParseError> {
         let (mut first, mut n) = (None, 0usize);
         parse_each(s, |t| {
@@ -197,7 +197,8 @@ impl FromStr for Tile {
     }
 }
 
-/// A parse error with the 0-based character position it concerns.
+/// A parse error with the 0-based character position it concerns (its
+/// message names the position counted from 1).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParseError {
     pub position: usize,
@@ -206,57 +207,75 @@ pub struct ParseError {
 
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} (at character {})", self.message, self.position + 1)
+        f.write_str(&self.message)
     }
 }
 
 impl std::error::Error for ParseError {}
 
-/// Parses MPSZ notation into tiles in written order.
+/// The tile a Unicode mahjong character stands for (U+1F000..U+1F021, the
+/// mapping of `api-contract.md`, "Names in two languages, and more ways to
+/// write tiles"): winds, then red, green and white dragons, then
+/// characters, bamboo and dots, each 1..9.
+pub const fn unicode_tile(c: char) -> Option<Tile> {
+    let u = c as u32;
+    let i = match u {
+        0x1F000..=0x1F003 => 27 + (u - 0x1F000),
+        0x1F004 => 33,
+        0x1F005 => 32,
+        0x1F006 => 31,
+        0x1F007..=0x1F00F => u - 0x1F007,
+        0x1F010..=0x1F018 => 18 + (u - 0x1F010),
+        0x1F019..=0x1F021 => 9 + (u - 0x1F019),
+        _ => return None,
+    };
+    Some(Tile(i as u8))
+}
+
+/// Parses tiles, handing each to `each` in written order (no allocation).
 ///
-/// Strict: an unknown character, a `0`, `8z`/`9z`, a suit letter with no
-/// digits or digits with no suit letter is an error naming the position.
-pub fn parse_tiles(s: &str) -> Result<Vec<Tile>, ParseError> {
-    let mut out = Vec::with_capacity(s.len().min(64));
-    parse_each(s, |t| out.push(t))?;
-    Ok(out)
-}
-
-/// Parses MPSZ notation, handing each tile to `each` in written order
-/// (no allocation); the rules and errors are those of [`parse_tiles`].
+/// The one tile parser: MPSZ (digits followed by a suit letter, digits
+/// before a letter sharing it, whitespace ignored) and the Unicode mahjong
+/// tiles, alone or mixed. Strict: an unknown character, a `0`, `8z`/`9z`,
+/// a suit letter with no digits, digits with no suit letter or a bonus tile
+/// is an error naming the character's position. It walks the bytes: a run
+/// of digits is read again at its suit letter rather than buffered, and a
+/// position is counted in characters only for an error.
 pub fn parse_each(s: &str, mut each: impl FnMut(Tile)) -> Result<(), ParseError> {
-    if s.is_ascii() {
-        return parse_ascii(s.as_bytes(), &mut each);
-    }
-    parse_chars(s, each)
-}
-
-/// [`parse_each`] on ASCII text: byte positions are character positions, so
-/// each run of digits is re-read at its suit letter instead of buffered.
-/// Same tiles, same order, same errors as [`parse_chars`].
-fn parse_ascii(b: &[u8], each: &mut impl FnMut(Tile)) -> Result<(), ParseError> {
-    let mut run_start = 0usize;
-    let mut run_len = 0usize;
-    for (pos, &c) in b.iter().enumerate() {
+    let b = s.as_bytes();
+    let err = |pos: usize, what: String| ParseError {
+        position: s.get(..pos).map_or(0, |t| t.chars().count()),
+        message: what,
+    };
+    let at = |at: usize| {
+        let n = s.get(..at).map_or(0, |t| t.chars().count()) + 1;
+        let c = s.get(at..).and_then(|t| t.chars().next()).unwrap_or(' ');
+        format!("character {n} ({c:?})")
+    };
+    // The digits waiting for their suit letter: from byte `run_start`, `run_len` of them.
+    let (mut run_start, mut run_len) = (0usize, 0usize);
+    let mut i = 0usize;
+    while let Some(&c) = b.get(i) {
         match c {
             b'1'..=b'9' => {
                 if run_len == PENDING {
-                    return Err(ParseError {
-                        position: pos,
-                        message: format!("more than {PENDING} digits before a suit letter"),
-                    });
+                    return Err(err(
+                        i,
+                        format!("{}: more than {PENDING} digits before a suit letter", at(i)),
+                    ));
                 }
                 if run_len == 0 {
-                    run_start = pos;
+                    run_start = i;
                 }
                 run_len += 1;
+                i += 1;
             }
             b'm' | b'p' | b's' | b'z' => {
                 if run_len == 0 {
-                    return Err(ParseError {
-                        position: pos,
-                        message: format!("suit letter '{}' has no digits before it", c as char),
-                    });
+                    return Err(err(
+                        i,
+                        format!("{} is a suit letter with no digits before it", at(i)),
+                    ));
                 }
                 let suit = match c {
                     b'm' => Suit::Man,
@@ -264,159 +283,75 @@ fn parse_ascii(b: &[u8], each: &mut impl FnMut(Tile)) -> Result<(), ParseError> 
                     b's' => Suit::Sou,
                     _ => Suit::Honor,
                 };
-                for (p, &d) in b[run_start..pos].iter().enumerate() {
+                for (k, &d) in b[run_start..i].iter().enumerate() {
                     if !d.is_ascii_digit() {
                         continue; // whitespace inside the run
                     }
                     match Tile::new(suit, d - b'0') {
                         Some(t) => each(t),
                         None => {
-                            return Err(ParseError {
-                                position: run_start + p,
-                                message: format!(
-                                    "'{}{}' is not a tile (honours are 1z..7z)",
+                            let p = run_start + k;
+                            return Err(err(
+                                p,
+                                format!(
+                                    "{}: '{}{}' is not a tile (honours are 1z..7z)",
+                                    at(p),
                                     d - b'0',
                                     c as char
                                 ),
-                            })
+                            ));
                         }
                     }
                 }
                 run_len = 0;
+                i += 1;
+            }
+            b'0' => {
+                return Err(err(
+                    i,
+                    format!("{} is not a tile number (red fives are not used)", at(i)),
+                ))
             }
             _ => {
-                let ch = c as char;
-                if ch == '0' || !ch.is_whitespace() {
-                    // '0' and any other character: the general parser's error.
-                    return parse_chars(
-                        std::str::from_utf8(&b[pos..pos + 1]).unwrap_or(""),
-                        |_| {},
-                    )
-                    .map_err(|e| ParseError {
-                        position: pos,
-                        message: e.message,
-                    });
+                let ch = s.get(i..).and_then(|t| t.chars().next()).unwrap_or('\0');
+                if ch.is_whitespace() {
+                    i += ch.len_utf8();
+                    continue;
                 }
+                let Some(t) = unicode_tile(ch) else {
+                    let why = if unicode_bonus(ch).is_some() {
+                        "is a bonus tile: bonus tiles go in flowers"
+                    } else {
+                        "is not a tile: write digits followed by m, p, s or z, or the Unicode mahjong tiles"
+                    };
+                    return Err(err(i, format!("{} {why}", at(i))));
+                };
+                if run_len > 0 {
+                    break; // digits before a whole tile: reported below
+                }
+                each(t);
+                i += ch.len_utf8();
             }
         }
     }
     if run_len > 0 {
-        return Err(ParseError {
-            position: run_start,
-            message: format!(
-                "digit '{}' has no suit letter after it",
-                b[run_start] - b'0'
-            ),
-        });
+        return Err(err(
+            run_start,
+            format!("{} is a digit with no suit letter after it", at(run_start)),
+        ));
     }
     Ok(())
 }
 
-fn parse_chars(s: &str, mut each: impl FnMut(Tile)) -> Result<(), ParseError> {
-    // Digits waiting for their suit letter: (value, character position).
-    let mut pending = Pending::default();
-    for (pos, c) in s.chars().enumerate() {
-        match c {
-            '0' => {
-                return Err(ParseError {
-                    position: pos,
-                    message: "'0' is not a tile number (red fives are not used)".into(),
-                })
-            }
-            '1'..='9' => {
-                if !pending.push(c as u8 - b'0', pos) {
-                    return Err(ParseError {
-                        position: pos,
-                        message: format!("more than {PENDING} digits before a suit letter"),
-                    });
-                }
-            }
-            'm' | 'p' | 's' | 'z' => {
-                let suit = match c {
-                    'm' => Suit::Man,
-                    'p' => Suit::Pin,
-                    's' => Suit::Sou,
-                    _ => Suit::Honor,
-                };
-                if pending.is_empty() {
-                    return Err(ParseError {
-                        position: pos,
-                        message: format!("suit letter '{c}' has no digits before it"),
-                    });
-                }
-                for &(n, p) in pending.as_slice() {
-                    match Tile::new(suit, n) {
-                        Some(t) => each(t),
-                        None => {
-                            return Err(ParseError {
-                                position: p,
-                                message: format!("'{n}{c}' is not a tile (honours are 1z..7z)"),
-                            })
-                        }
-                    }
-                }
-                pending.clear();
-            }
-            c if c.is_whitespace() => {}
-            other => {
-                return Err(ParseError {
-                    position: pos,
-                    message: format!(
-                        "unexpected character {other:?}: tiles are digits followed by m, p, s or z"
-                    ),
-                })
-            }
-        }
-    }
-    if let Some(&(n, p)) = pending.as_slice().first() {
-        return Err(ParseError {
-            position: p,
-            message: format!("digit '{n}' has no suit letter after it"),
-        });
-    }
-    Ok(())
+/// Parses tiles into a list in written order (the rules and errors of [`parse_each`]).
+pub fn parse_tiles(s: &str) -> Result<Vec<Tile>, ParseError> {
+    let mut out = Vec::with_capacity(s.len().min(64));
+    parse_each(s, |t| out.push(t))?;
+    Ok(out)
 }
 
 /// The most digits one suit letter may take (a hand has at most 18 tiles).
 const PENDING: usize = 32;
-
-/// Digits waiting for their suit letter, in a fixed array.
-struct Pending {
-    buf: [(u8, usize); PENDING],
-    len: usize,
-}
-
-impl Default for Pending {
-    fn default() -> Self {
-        Pending {
-            buf: [(0, 0); PENDING],
-            len: 0,
-        }
-    }
-}
-
-impl Pending {
-    fn push(&mut self, n: u8, pos: usize) -> bool {
-        if self.len == PENDING {
-            return false;
-        }
-        self.buf[self.len] = (n, pos);
-        self.len += 1;
-        true
-    }
-
-    fn as_slice(&self) -> &[(u8, usize)] {
-        &self.buf[..self.len]
-    }
-
-    fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    fn clear(&mut self) {
-        self.len = 0;
-    }
-}
 
 /// Formats tiles compactly (`123m55z`), in the order given but grouping runs of one suit.
 pub fn format_tiles(tiles: &[Tile]) -> String {
@@ -515,11 +450,34 @@ impl fmt::Display for Bonus {
     }
 }
 
+/// The bonus tile a Unicode mahjong character stands for (U+1F022..U+1F029):
+/// plum, orchid, bamboo, chrysanthemum, then spring..winter. The code points
+/// put bamboo before chrysanthemum; the seats (`F3` chrysanthemum, `F4`
+/// bamboo) follow `api-contract.md`.
+pub const fn unicode_bonus(c: char) -> Option<Bonus> {
+    let i = match c as u32 {
+        0x1F022 => 0,
+        0x1F023 => 1,
+        0x1F024 => 3,
+        0x1F025 => 2,
+        u @ 0x1F026..=0x1F029 => 4 + (u - 0x1F026),
+        _ => return None,
+    };
+    Some(Bonus(i as u8))
+}
+
 impl FromStr for Bonus {
     type Err = String;
+    /// `F1`..`F4`, `S1`..`S4` (either case), or one Unicode flower or season tile.
     fn from_str(s: &str) -> Result<Self, String> {
+        let bad = || {
+            format!("{s:?} is not a bonus tile: use F1..F4 (flowers), S1..S4 (seasons) or their Unicode tiles")
+        };
+        let mut chars = s.chars();
+        if let (Some(c), None) = (chars.next(), chars.next()) {
+            return unicode_bonus(c).ok_or_else(bad);
+        }
         let b = s.as_bytes();
-        let bad = || format!("{s:?} is not a bonus tile: use F1..F4 (flowers) or S1..S4 (seasons)");
         if b.len() != 2 {
             return Err(bad());
         }
@@ -548,58 +506,15 @@ mod tests {
         }
     }
 
-    /// The ASCII fast path gives the general parser's tiles and errors on
-    /// 20,000 pseudo-random strings over digits, suit letters, spaces and junk.
-    #[test]
-    fn ascii_fast_path_equals_the_general_parser() {
-        let mut next = xorshift(0x2545_f491_4f6c_dd1d);
-        let mut oks = 0;
-        for k in 0..20_000 {
-            let len = (next() % 40) as usize;
-            // Every other string without junk, so many parse.
-            let range = if k % 2 == 0 { 94 } else { 100 };
-            let text: String = (0..len)
-                .map(|_| {
-                    let r = next();
-                    match r % range {
-                        0..=59 => (b'1' + (r / 100 % 9) as u8) as char,
-                        60..=87 => {
-                            b"mpsz"[(r / 100 % if range == 94 { 3 } else { 4 }) as usize] as char
-                        }
-                        88..=93 => ' ',
-                        94..=95 => '0',
-                        96 => '\t',
-                        97 => '\x0b',
-                        _ => 'x',
-                    }
-                })
-                .chain((k % 2 == 0).then_some('s'))
-                .collect();
-            let (mut fast, mut slow) = (Vec::new(), Vec::new());
-            let rf = parse_ascii(text.as_bytes(), &mut |t| fast.push(t));
-            let rs = parse_chars(&text, |t| slow.push(t));
-            assert_eq!(rf, rs, "{text:?}");
-            assert_eq!(fast, slow, "{text:?}");
-            oks += usize::from(rf.is_ok() && !fast.is_empty());
-        }
-        assert!(
-            (1_000..19_000).contains(&oks),
-            "{oks} of 20,000 parsed: widen the mix"
-        );
-        let long = "1".repeat(40) + "m";
-        assert_eq!(
-            parse_ascii(long.as_bytes(), &mut |_| {}),
-            parse_chars(&long, |_| {}),
-            "{long}"
-        );
-    }
-
     #[test]
     fn parse_table() {
         let ok: &[(&str, &str)] = &[
             ("123m456p789s11z", "123m456p789s11z"),
             ("1 2 3m 5z", "123m5z"),
             ("7z1m", "7z1m"),
+            ("🀇🀈🀉 456m", "123456m"),
+            ("1m🀈3m🀄", "123m7z"),
+            ("🀀　🀆", "15z"),
         ];
         for (input, want) in ok {
             let tiles = parse_tiles(input).unwrap_or_else(|e| panic!("{input}: {e}"));
@@ -613,7 +528,13 @@ mod tests {
             ("123", 0),
             ("123m45", 4),
             ("m", 0),
-            ("12m🀄", 3),
+            ("12mx", 3),
+            ("🀇🀈🀉m", 3),
+            ("12m\u{1F02A}", 3),
+            ("🀇🀈x", 2),
+            ("1🀄", 0),
+            ("🀄🀢", 1),
+            ("　1m 2z ü", 7),
         ];
         for (input, pos) in bad {
             let err = parse_tiles(input).expect_err(input);
@@ -622,6 +543,109 @@ mod tests {
                 "position for {input:?}: {}",
                 err.message
             );
+        }
+    }
+
+    /// Every Unicode mahjong tile as `api-contract.md` maps it ("Names in two
+    /// languages, and more ways to write tiles"), written out one by one.
+    #[test]
+    fn unicode_tiles_map_as_the_contract_says() {
+        let tiles: &[(char, &str)] = &[
+            ('🀀', "1z"),
+            ('🀁', "2z"),
+            ('🀂', "3z"),
+            ('🀃', "4z"),
+            ('🀄', "7z"),
+            ('🀅', "6z"),
+            ('🀆', "5z"),
+            ('🀇', "1m"),
+            ('🀈', "2m"),
+            ('🀉', "3m"),
+            ('🀊', "4m"),
+            ('🀋', "5m"),
+            ('🀌', "6m"),
+            ('🀍', "7m"),
+            ('🀎', "8m"),
+            ('🀏', "9m"),
+            ('🀐', "1s"),
+            ('🀑', "2s"),
+            ('🀒', "3s"),
+            ('🀓', "4s"),
+            ('🀔', "5s"),
+            ('🀕', "6s"),
+            ('🀖', "7s"),
+            ('🀗', "8s"),
+            ('🀘', "9s"),
+            ('🀙', "1p"),
+            ('🀚', "2p"),
+            ('🀛', "3p"),
+            ('🀜', "4p"),
+            ('🀝', "5p"),
+            ('🀞', "6p"),
+            ('🀟', "7p"),
+            ('🀠', "8p"),
+            ('🀡', "9p"),
+        ];
+        let bonus: &[(char, &str)] = &[
+            ('🀢', "F1"),
+            ('🀣', "F2"),
+            ('🀥', "F3"),
+            ('🀤', "F4"),
+            ('🀦', "S1"),
+            ('🀧', "S2"),
+            ('🀨', "S3"),
+            ('🀩', "S4"),
+        ];
+        assert_eq!(tiles.len() + bonus.len(), 42, "U+1F000..U+1F029");
+        for &(c, mpsz) in tiles {
+            let want: Tile = mpsz.parse().unwrap();
+            assert_eq!(
+                c.to_string().parse::<Tile>(),
+                Ok(want),
+                "{c} (U+{:X}) is {mpsz}",
+                c as u32
+            );
+            assert_eq!(unicode_bonus(c), None, "{c} is no bonus tile");
+        }
+        for &(c, name) in bonus {
+            let want: Bonus = name.parse().unwrap();
+            assert_eq!(
+                c.to_string().parse::<Bonus>(),
+                Ok(want),
+                "{c} (U+{:X}) is {name}",
+                c as u32
+            );
+            let err = parse_tiles(&c.to_string()).expect_err("a bonus tile in the tiles");
+            assert!(err.message.contains("bonus tile"), "{c}: {}", err.message);
+        }
+        // Every code point of the range is one of the two lists; its neighbours are neither.
+        for u in 0x1F000..=0x1F029u32 {
+            let c = char::from_u32(u).unwrap();
+            let listed = tiles.iter().chain(bonus).filter(|(t, _)| *t == c).count();
+            assert_eq!(listed, 1, "U+{u:X} listed once");
+        }
+        for u in [0x1EFFFu32, 0x1F02A, 0x1F02B] {
+            let c = char::from_u32(u).unwrap();
+            assert_eq!((unicode_tile(c), unicode_bonus(c)), (None, None), "U+{u:X}");
+        }
+    }
+
+    #[test]
+    fn errors_name_the_character() {
+        let cases: &[(&str, &str)] = &[
+            ("1234x", "character 5 ('x') is not a tile"),
+            ("🀄🀄🀄x", "character 4 ('x') is not a tile"),
+            ("12m🀢", "character 4 ('🀢') is a bonus tile"),
+            ("11m0p", "character 4 ('0') is not a tile number"),
+            (
+                "1m45",
+                "character 3 ('4') is a digit with no suit letter after it",
+            ),
+            ("19z", "character 2 ('9'): '9z' is not a tile"),
+        ];
+        for (input, want) in cases {
+            let err = parse_tiles(input).expect_err(input);
+            assert!(err.to_string().starts_with(want), "{input:?}: {err}");
         }
     }
 
@@ -646,7 +670,7 @@ mod tests {
             let b: Bonus = s.parse().unwrap();
             assert_eq!((b.seat(), b.is_flower()), (seat, flower), "bonus {s}");
         }
-        for s in ["F0", "F5", "X1", "S", "S12"] {
+        for s in ["F0", "F5", "X1", "S", "S12", "🀄", "🀢🀣", "x"] {
             assert!(s.parse::<Bonus>().is_err(), "{s} should be rejected");
         }
     }

@@ -393,7 +393,7 @@ impl Service {
         let hand = r.hand.to_core();
         check_hand_size(&hand)?;
         let found = crate::core::waits::waits(&ruleset, &hand, &r.context.to_core())?;
-        Ok(to_json(&WaitsResponse::new(&r.ruleset, &ruleset, &found)))
+        Ok(to_json(&WaitsResponse::new(&r.ruleset, &found)))
     }
 
     /// `POST /v1/penalties/false-win`.

@@ -494,7 +494,7 @@ fn catalogue() -> Vec<Case> {
         case(
             "emoji in tiles",
             score,
-            with(&["hand", "tiles"], json!("123456m789p2345s🀄")),
+            with(&["hand", "tiles"], json!("123456m789p2345s😀")),
             422,
             INVALID,
             Some("/hand/tiles"),

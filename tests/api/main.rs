@@ -8,4 +8,5 @@ mod common;
 mod errors;
 mod helpers;
 mod meta;
+mod names;
 mod score;

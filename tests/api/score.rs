@@ -188,7 +188,7 @@ async fn response_shape_follows_the_contract() {
     );
     assert_eq!(
         v["lines"][0],
-        json!({"pattern": "all_chows", "name": "All chows", "faan": 1, "limit": false})
+        json!({"pattern": "all_chows", "name": "All chows", "name_zh": "平糊", "faan": 1, "limit": false})
     );
     assert_eq!(v["limit"], 10);
     assert!(v.get("money").is_none(), "wisteria-court has no money rate");

@@ -1,0 +1,297 @@
+//! Names in two languages and tiles written as Unicode (`api-contract.md`,
+//! "Names in two languages, and more ways to write tiles").
+
+use crate::helpers::spawn_app;
+use faan::core::PatternId;
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+
+/// `tests/names_zh.json`: pattern id → Traditional Chinese name, written from the guides.
+fn names_zh() -> BTreeMap<String, String> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/names_zh.json");
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(path).expect(path)).expect(path);
+    v["names"]
+        .as_object()
+        .expect("names")
+        .iter()
+        .map(|(id, n)| (id.clone(), n["name_zh"].as_str().expect(id).to_string()))
+        .collect()
+}
+
+/// Every line of `lines` names its pattern as the table does, in both languages.
+fn check_lines(
+    what: &str,
+    lines: &Value,
+    zh: &BTreeMap<String, String>,
+    en: &BTreeMap<String, String>,
+) {
+    let lines = lines
+        .as_array()
+        .unwrap_or_else(|| panic!("{what}: lines {lines}"));
+    for l in lines {
+        let id = l["pattern"].as_str().unwrap();
+        assert_eq!(
+            l["name_zh"].as_str(),
+            zh.get(id).map(String::as_str),
+            "{what}: {id} name_zh"
+        );
+        assert_eq!(
+            l["name"].as_str(),
+            en.get(id).map(String::as_str),
+            "{what}: {id} name"
+        );
+    }
+}
+
+#[tokio::test]
+async fn every_pattern_of_every_ruleset_has_the_guides_chinese_name() {
+    let app = spawn_app().await;
+    let zh = names_zh();
+    // The table names every pattern id, and nothing else.
+    for id in PatternId::ALL {
+        assert!(
+            zh.contains_key(id.as_str()),
+            "tests/names_zh.json lacks {id}"
+        );
+    }
+    for id in zh.keys() {
+        assert!(
+            id.parse::<PatternId>().is_ok(),
+            "tests/names_zh.json: {id} is no pattern id"
+        );
+    }
+    let list = app.get("/v1/rulesets").await.json();
+    let ids: Vec<&str> = list["rulesets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        ids.len(),
+        faan::core::Registry::builtin().unwrap().ids().count()
+    );
+    // One English name per pattern across rulesets.
+    let mut english: BTreeMap<String, (String, String)> = BTreeMap::new();
+    let mut checked = 0;
+    for rid in ids {
+        let d = app.get(&format!("/v1/rulesets/{rid}")).await.json();
+        for p in d["patterns"].as_array().unwrap() {
+            let id = p["id"].as_str().unwrap();
+            assert_eq!(
+                p["name_zh"].as_str(),
+                zh.get(id).map(String::as_str),
+                "{rid}: {id} name_zh"
+            );
+            let name = p["name"].as_str().unwrap().to_string();
+            let (first, seen_in) = english
+                .entry(id.to_string())
+                .or_insert_with(|| (name.clone(), rid.to_string()));
+            assert_eq!(&name, first, "{rid}: {id} is named as in {seen_in}");
+            assert!(
+                !p["guide_name"].as_str().unwrap_or("").is_empty(),
+                "{rid}: {id} guide_name"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 0);
+    // The guides' wording is kept: sc-hk13 calls last_tile "Last Draw", or "Last Discard".
+    let d = app.get("/v1/rulesets/sc-hk13").await.json();
+    let last = d["patterns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["id"] == "last_tile")
+        .expect("sc-hk13 scores last_tile");
+    assert_eq!(
+        (
+            &last["name"],
+            &last["guide_name"],
+            &last["guide_name_on_discard"]
+        ),
+        (
+            &json!("Last tile"),
+            &json!("Last Draw"),
+            &json!("Last Discard")
+        )
+    );
+}
+
+#[tokio::test]
+async fn every_faan_line_carries_both_names() {
+    let app = spawn_app().await;
+    let zh = names_zh();
+    let en: BTreeMap<String, String> = PatternId::ALL
+        .iter()
+        .map(|id| (id.as_str().to_string(), id.name().to_string()))
+        .collect();
+    let quiet = json!({"ruleset": "wisteria-court",
+        "hand": {"tiles": "123456m789p23455s", "winning_tile": "9p"},
+        "context": {"win_by": "self_draw", "seat_wind": "south", "round_wind": "east"}});
+    let v = app.post("/v1/score", &quiet).await.json();
+    // The README's quiet hand: 平糊, 自摸, 門前清, 無花.
+    let names: Vec<&str> = v["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["name_zh"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["平糊", "自摸", "門前清", "無花"], "quiet hand");
+    check_lines("score", &v["lines"], &zh, &en);
+    for d in v["decompositions"].as_array().unwrap() {
+        check_lines("score reading", &d["lines"], &zh, &en);
+    }
+    let b = app
+        .post("/v1/score/batch", &json!({"requests": [quiet]}))
+        .await
+        .json();
+    check_lines("batch", &b["results"][0]["lines"], &zh, &en);
+    let mut all = quiet.clone();
+    all.as_object_mut().unwrap().remove("ruleset");
+    all["rulesets"] = json!("all");
+    let c = app.post("/v1/compare", &all).await.json();
+    for (rid, res) in c["results"].as_object().unwrap() {
+        if res.get("lines").is_some() {
+            check_lines(&format!("compare {rid}"), &res["lines"], &zh, &en);
+        }
+    }
+    let w = app
+        .post(
+            "/v1/waits",
+            &json!({"ruleset": "hkma", "hand": {"tiles": "1112345678999m"}, "context": {"seat_wind": "south", "round_wind": "east"}}),
+        )
+        .await
+        .json();
+    let waits = w["waits"].as_array().unwrap();
+    assert!(!waits.is_empty());
+    for wait in waits {
+        for how in ["discard", "self_draw"] {
+            check_lines(&format!("waits {how}"), &wait[how]["lines"], &zh, &en);
+        }
+    }
+    // 九子連環 on every wait of the nine gates.
+    assert_eq!(waits[0]["discard"]["lines"][0]["name_zh"], "九子連環");
+}
+
+/// The Wisteria Court "strong hand" shape, in MPSZ, in Unicode and mixed:
+/// every answer is the same body, `hand_hash` included.
+#[tokio::test]
+async fn unicode_tiles_score_exactly_as_mpsz() {
+    let app = spawn_app().await;
+    let req = |tiles: &str, melds: [&str; 3], win: &str, flower: &str| {
+        json!({"ruleset": "wisteria-court",
+            "hand": {"tiles": tiles,
+                "melds": [{"kind": "pung", "tiles": melds[0]}, {"kind": "pung", "tiles": melds[1]}, {"kind": "pung", "tiles": melds[2]}],
+                "winning_tile": win, "flowers": [flower]},
+            "context": {"win_by": "discard", "seat_wind": "south", "round_wind": "east", "discarder": "north"}})
+    };
+    let mpsz = app
+        .post(
+            "/v1/score",
+            &req("555p88s", ["777z", "222z", "333m"], "8s", "F1"),
+        )
+        .await;
+    assert_eq!(mpsz.status, 200, "{}", mpsz.text());
+    let want = mpsz.json();
+    assert_eq!(want["total_faan"], 5, "the strong hand scores 5");
+    let cases = [
+        ("unicode", req("🀝🀝🀝🀗🀗", ["🀄🀄🀄", "🀁🀁🀁", "🀉🀉🀉"], "🀗", "🀢")),
+        (
+            "mixed",
+            req("🀝5p🀝 8s🀗", ["7z🀄7z", "🀁22z", "3m🀉3m"], "8s", "🀢"),
+        ),
+        (
+            "unicode winning tile",
+            req("555p88s", ["777z", "222z", "333m"], "🀗", "F1"),
+        ),
+    ];
+    for (name, body) in cases {
+        let r = app.post("/v1/score", &body).await;
+        assert_eq!(r.status, 200, "{name}: {}", r.text());
+        assert_eq!(
+            r.json(),
+            want,
+            "{name}: the same answer, hand_hash included"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_character_that_is_not_a_tile_is_named_by_position() {
+    let app = spawn_app().await;
+    // (field, value, pointer, words of the message)
+    let cases = [
+        (
+            "tiles",
+            json!("1234x"),
+            "/hand/tiles",
+            "character 5 ('x') is not a tile",
+        ),
+        (
+            "tiles",
+            json!("🀇🀈🀉🀊🀋🀌🀍🀎🀏🀙🀙🀙🀚x"),
+            "/hand/tiles",
+            "character 14 ('x') is not a tile",
+        ),
+        (
+            "tiles",
+            json!("123456m789p2345🀢"),
+            "/hand/tiles",
+            "character 16 ('🀢') is a bonus tile",
+        ),
+        (
+            "winning_tile",
+            json!("🀫"),
+            "/hand/winning_tile",
+            "character 1 ('🀫') is not a tile",
+        ),
+        (
+            "flowers",
+            json!(["🀄"]),
+            "/hand/flowers/0",
+            "is not a bonus tile",
+        ),
+    ];
+    for (field, value, pointer, words) in cases {
+        let mut body = json!({"ruleset": "wisteria-court",
+            "hand": {"tiles": "123456m789p23455s", "winning_tile": "9p"},
+            "context": {"win_by": "self_draw", "seat_wind": "south", "round_wind": "east"}});
+        body["hand"][field] = value.clone();
+        let r = app.post("/v1/score", &body).await;
+        assert_eq!(r.status, 422, "{field} {value}: {}", r.text());
+        let errors = r.json()["errors"].clone();
+        assert!(
+            errors
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|e| e["pointer"] == pointer && e["message"].as_str().unwrap().contains(words)),
+            "{field} {value}: want {pointer} saying {words:?}, got {errors}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_thirteen_orphans_reading_lists_its_twelve_singles() {
+    let app = spawn_app().await;
+    let r = app
+        .post(
+            "/v1/score",
+            &json!({"ruleset": "hkma",
+                "hand": {"tiles": "19m19p19s12345677z", "winning_tile": "7z"},
+                "context": {"win_by": "self_draw", "seat_wind": "south", "round_wind": "east"}}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    let v = r.json();
+    let d = &v["decompositions"][v["chosen"].as_u64().unwrap() as usize];
+    assert_eq!(d["form"], "thirteen_orphans");
+    assert_eq!(d["pair"], "77z");
+    assert_eq!(
+        d["singles"],
+        json!(["1m", "9m", "1p", "9p", "1s", "9s", "1z", "2z", "3z", "4z", "5z", "6z"]),
+        "every orphan but the pair's, in tile order"
+    );
+    assert_eq!(v["lines"][0]["name_zh"], "十三么");
+}
