@@ -171,7 +171,6 @@ export function parseEntry(text) {
         i = j;
         continue;
       }
-      flushDigitsError(pos);
       let flags = {};
       let spec = WORDS[lower];
       if (lower in MODIFIERS) {
@@ -187,7 +186,9 @@ export function parseEntry(text) {
           j = m;
         } else spec = null;
       }
-      if (!spec) { errors.push({ code: "unknown_word", pos, word }); i = j; continue; }
+      // Not a word the box knows: reported where it stands; digits before it keep waiting.
+      if (!spec) { errors.push(word.length === 1 ? { code: "bad_char", pos, ch: word } : { code: "unknown_word", pos, word }); i = j; continue; }
+      flushDigitsError(pos);
       flags = { ...flags, concealed: flags.concealed || !!spec.concealed, added: flags.added || !!spec.added };
       // The meld's tiles: the next group (digits and a suit letter, or glyphs).
       let k = j;
