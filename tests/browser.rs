@@ -497,7 +497,14 @@ const ZH: Lang = Lang {
 /// No API words in what a player reads: no JSON pointers, field names or status codes.
 fn assert_player_words(text: &str, what: &str) {
     for bad in [
-        "/hand", "/context", "seat_wind", "win_by", "hand.tiles", "(422)", "(400)", "422",
+        "/hand",
+        "/context",
+        "seat_wind",
+        "win_by",
+        "hand.tiles",
+        "(422)",
+        "(400)",
+        "422",
     ] {
         assert!(!text.contains(bad), "{what} shows {bad:?}: {text:?}");
     }
@@ -734,8 +741,10 @@ async fn steps(b: &Browser, base: &str, lang: &Lang) {
     let note = b.text("#stale-note").await.unwrap();
     assert!(note.contains(lang.stale_note), "[{l}] stale note: {note:?}");
     assert!(
-        b.js("return parseFloat(getComputedStyle(document.getElementById('result')).opacity) < 0.6")
-            .await
+        b.js(
+            "return parseFloat(getComputedStyle(document.getElementById('result')).opacity) < 0.6"
+        )
+        .await
             == json!(true),
         "[{l}] the out-of-date result is dimmed"
     );
@@ -776,7 +785,8 @@ async fn steps(b: &Browser, base: &str, lang: &Lang) {
     .await;
     b.screenshot(&shot("ruleset-notes")).await;
     b.click("#rules-back").await;
-    b.wait_text("#total-faan", "4 faan again", |t| t == "4").await;
+    b.wait_text("#total-faan", "4 faan again", |t| t == "4")
+        .await;
 
     // (5) Compare: a one-line-per-ruleset table first, Wisteria Court on top at 4.
     b.click("#btn-compare").await;
@@ -793,7 +803,11 @@ async fn steps(b: &Browser, base: &str, lang: &Lang) {
         n.as_u64().map(|n| n as usize),
         "[{l}] one summary row per ruleset: {rows}"
     );
-    assert_eq!(rows[0], json!("wisteria-court"), "[{l}] the selected ruleset first");
+    assert_eq!(
+        rows[0],
+        json!("wisteria-court"),
+        "[{l}] the selected ruleset first"
+    );
     assert_eq!(
         b.js_str("return document.querySelector('#compare-summary tr[data-ruleset=\"wisteria-court\"]').cells[1].textContent")
             .await,
@@ -838,8 +852,10 @@ async fn steps(b: &Browser, base: &str, lang: &Lang) {
     reset(b).await;
     b.type_keys("#hand-text", "123m").await;
     assert_eq!(
-        b.js_str("return document.getElementById('winning-note').getAttribute('data-winning-tile')")
-            .await,
+        b.js_str(
+            "return document.getElementById('winning-note').getAttribute('data-winning-tile')"
+        )
+        .await,
         "3m",
         "[{l}] after 123m"
     );
@@ -851,8 +867,10 @@ async fn steps(b: &Browser, base: &str, lang: &Lang) {
     );
     b.type_keys("#hand-text", "5s").await;
     assert_eq!(
-        b.js_str("return document.getElementById('winning-note').getAttribute('data-winning-tile')")
-            .await,
+        b.js_str(
+            "return document.getElementById('winning-note').getAttribute('data-winning-tile')"
+        )
+        .await,
         "5s",
         "[{l}] typed key by key, the winning tile is the last one"
     );
@@ -919,8 +937,10 @@ async fn steps(b: &Browser, base: &str, lang: &Lang) {
     )
     .await;
     assert_eq!(
-        b.js("var a = document.querySelector('#error-list a[href]'); return !!a && a.tabIndex >= 0")
-            .await,
+        b.js(
+            "var a = document.querySelector('#error-list a[href]'); return !!a && a.tabIndex >= 0"
+        )
+        .await,
         json!(true),
         "[{l}] the summary's items are links a keyboard reaches"
     );
