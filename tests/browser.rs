@@ -7,7 +7,10 @@
 //! `FAAN_BROWSER_TEST=1`, when a missing browser is a failure (CI sets it).
 //! `FAAN_CHROMEDRIVER` and `FAAN_CHROMIUM` override the binaries' paths.
 //!
-//! Screenshots go to `target/browser-*.png`.
+//! Every step runs in English and again in Chinese (the page's language
+//! switch, remembered across a reload), each with a screenshot in
+//! `target/browser-{en,zh}-*.png`. A view or control the page lacks fails the
+//! test: nothing here is optional.
 
 use faan::config::ServeArgs;
 use faan::startup::Application;
@@ -175,6 +178,8 @@ impl Browser {
                 "--disable-sync",
                 "--hide-scrollbars",
                 "--window-size=1280,1000",
+                // The page's language defaults from the browser's: English here.
+                "--lang=en-US",
                 format!("--user-data-dir={}", browser.profile.display()),
             ]
         });
@@ -350,6 +355,48 @@ impl Browser {
         }
     }
 
+    /// Types `text` into the element, one key per WebDriver command (as a player types).
+    async fn type_keys(&self, css: &str, text: &str) {
+        let id = self
+            .find(css)
+            .await
+            .unwrap_or_else(|e| panic!("find {css}: {}", e.0));
+        for c in text.chars() {
+            self.cmd(
+                "POST",
+                &format!("/element/{id}/value"),
+                Some(json!({ "text": c.to_string() })),
+            )
+            .await
+            .unwrap_or_else(|e| panic!("type {c:?} into {css}: {}", e.0));
+        }
+    }
+
+    /// Waits until `script`'s value equals `want`; answers it.
+    async fn wait_js(&self, script: &str, want: Value, what: &str) -> Value {
+        let start = Instant::now();
+        loop {
+            let v = self.js(script).await;
+            if v == want {
+                return v;
+            }
+            if start.elapsed() > WAIT {
+                let status = self.text("#status").await.unwrap_or_default();
+                self.screenshot("browser-failure.png").await;
+                panic!("waited for {what}: {script} is {v}, not {want}; page status {status:?} (see target/browser-failure.png)");
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    /// A string from the page (`script` must return one).
+    async fn js_str(&self, script: &str) -> String {
+        match self.js(script).await {
+            Value::String(s) => s,
+            other => panic!("{script}: expected a string, got {other}"),
+        }
+    }
+
     async fn click_tiles(&self, tiles: &[&str]) {
         for t in tiles {
             self.click(&format!("#palette [data-tile=\"{t}\"]")).await;
@@ -392,6 +439,629 @@ fn skip(msg: &str) {
     let _ = writeln!(std::io::stderr(), "SKIPPED {msg}");
 }
 
+/// What the page must say in one language (from web/i18n/*.js, checked
+/// against what a player reads, not against the table itself).
+struct Lang {
+    code: &'static str,
+    html_lang: &'static str,
+    score_button: &'static str,
+    south: &'static str,
+    /// The quiet hand's money, explained.
+    self_draw_money: &'static str,
+    /// The ruleset summary's first line begins with this.
+    summary: &'static str,
+    last_tile_note: &'static str,
+    pending_note: &'static str,
+    stale_note: &'static str,
+    fifth_refused: &'static str,
+    five_typed: &'static str,
+    discarder_error: &'static str,
+    waits_button_with_meld: &'static str,
+    winter_face: &'static str,
+}
+
+const EN: Lang = Lang {
+    code: "en",
+    html_lang: "en",
+    score_button: "Score",
+    south: "South",
+    self_draw_money: "Self-draw: each of the three others pays 2 × 16 = 32.",
+    summary: "Minimum 0 faan · limit 10 faan",
+    last_tile_note: "Winning tile: 5s — the last tile entered.",
+    pending_note: "waiting for the suit letter after 5",
+    stale_note: "Out of date",
+    fifth_refused: "There are only four 1m",
+    five_typed: "South's hand has five 1m",
+    discarder_error: "The discarder cannot be the winner (South).",
+    waits_button_with_meld: "Waits (10 tiles)",
+    winter_face: "Wint",
+};
+
+const ZH: Lang = Lang {
+    code: "zh",
+    html_lang: "zh-Hant-HK",
+    score_button: "計番",
+    south: "南",
+    self_draw_money: "自摸：其餘三家各付 2 × 16 = 32。",
+    summary: "最少 0 番起糊 · 上限 10 番",
+    last_tile_note: "食糊張：五索（5s） — 最後輸入的一張。",
+    pending_note: "5 之後要加花色字母",
+    stale_note: "已過時",
+    fifth_refused: "一萬（1m） 只有四張",
+    five_typed: "南家手牌有五張一萬（1m）",
+    discarder_error: "出銃者不能是食糊者（南家）。",
+    waits_button_with_meld: "聽牌（10 張）",
+    winter_face: "冬",
+};
+
+/// No API words in what a player reads: no JSON pointers, field names or status codes.
+fn assert_player_words(text: &str, what: &str) {
+    for bad in [
+        "/hand",
+        "/context",
+        "seat_wind",
+        "win_by",
+        "hand.tiles",
+        "(422)",
+        "(400)",
+        "422",
+    ] {
+        assert!(!text.contains(bad), "{what} shows {bad:?}: {text:?}");
+    }
+}
+
+async fn wait_loaded(b: &Browser) {
+    b.wait_js(
+        "return document.body.getAttribute('data-rulesets-loaded')",
+        json!("true"),
+        "the rulesets to load",
+    )
+    .await;
+}
+
+async fn reset(b: &Browser) {
+    b.click("#btn-reset").await;
+    b.wait_js(
+        "return document.getElementById('hand-text').value",
+        json!(""),
+        "an empty hand box after reset",
+    )
+    .await;
+}
+
+/// The faan lines on screen: pattern id and the name shown.
+async fn lines_shown(b: &Browser) -> Vec<(String, String)> {
+    serde_json::from_value(
+        b.js("return Array.from(document.querySelectorAll('#lines [data-pattern]')).map(function (r) { return [r.getAttribute('data-pattern'), r.cells[0].textContent]; })")
+            .await,
+    )
+    .expect("lines")
+}
+
+/// The quiet hand's lines as the API names them, asked by the page itself.
+async fn api_line_names(b: &Browser, lang: &Lang) -> Vec<(String, String)> {
+    let script = r#"
+        var done = arguments[0];
+        window.fetch('/v1/score', {method: 'POST', headers: {'content-type': 'application/json'},
+          body: JSON.stringify({ruleset: 'wisteria-court', hand: {tiles: '123456m789p23455s', winning_tile: '9p'},
+                                context: {win_by: 'self_draw', seat_wind: 'south', round_wind: 'east'}})})
+          .then(function (r) { return r.json(); })
+          .then(function (j) { done(j.lines.map(function (l) { return [l.pattern, l.name, l.name_zh || null]; })); });
+    "#;
+    let v = b
+        .cmd(
+            "POST",
+            "/execute/async",
+            Some(json!({"script": script, "args": []})),
+        )
+        .await
+        .expect("the API's lines");
+    let rows: Vec<(String, String, Option<String>)> = serde_json::from_value(v).expect("rows");
+    rows.into_iter()
+        .map(|(p, en, zh)| {
+            let name = if lang.code == "zh" {
+                zh.unwrap_or_else(|| panic!("the API gives no name_zh for {p}"))
+            } else {
+                en
+            };
+            (p, name)
+        })
+        .collect()
+}
+
+async fn steps(b: &Browser, base: &str, lang: &Lang) {
+    let shot = |step: &str| format!("browser-{}-{step}.png", lang.code);
+    let l = lang.code;
+
+    // (1) The language: English by default from the browser; the switch is
+    // remembered across a reload.
+    b.goto(&format!("{base}/")).await;
+    wait_loaded(b).await;
+    if l == "en" {
+        b.js("window.localStorage.clear(); return null").await;
+        b.goto(&format!("{base}/")).await;
+        wait_loaded(b).await;
+        assert_eq!(
+            b.js_str("return navigator.language").await,
+            "en-US",
+            "the browser runs in English"
+        );
+    }
+    b.click(&format!("#lang-{l}")).await;
+    b.goto(&format!("{base}/")).await;
+    wait_loaded(b).await;
+    assert_eq!(
+        b.js_str("return document.documentElement.lang").await,
+        lang.html_lang,
+        "[{l}] the language chosen is remembered across a reload"
+    );
+    assert_eq!(
+        b.text("#btn-score").await.unwrap(),
+        lang.score_button,
+        "[{l}] the Score button's label"
+    );
+    assert_eq!(
+        b.js_str("return document.querySelector('#seat-wind option[value=south]').textContent")
+            .await,
+        lang.south,
+        "[{l}] seat names"
+    );
+    let summary = b.text("#ruleset-summary").await.unwrap();
+    assert!(
+        summary.starts_with(lang.summary),
+        "[{l}] the ruleset summary: {summary:?}"
+    );
+    // Tiles: the Unicode glyph with the MPSZ code underneath; Winter is "Wint".
+    assert_eq!(
+        b.js("var t = document.querySelector('#palette [data-tile=\"1m\"]'); return [t.querySelector('.glyph').textContent, t.querySelector('.code').textContent]")
+            .await,
+        json!(["\u{1F007}", "1m"]),
+        "[{l}] the 1m button's glyph and code"
+    );
+    assert_eq!(
+        b.js("var t = document.querySelector('#flowers [data-flower=\"S4\"]'); return [t.querySelector('.glyph').textContent, t.querySelector('.face-main').textContent, t.querySelector('.code').textContent]")
+            .await,
+        json!(["\u{1F029}", lang.winter_face, "S4"]),
+        "[{l}] the winter season's glyph, short name and code"
+    );
+
+    // (2) The Wisteria Court guide's quiet hand, tapped in: four chows and a
+    // pair, concealed, no flowers, self-drawn: 4 faan, each of the three
+    // others pays 2 x 16 = 32 and the winner gains 96. Scored as it is
+    // entered, without pressing Score.
+    b.click("#ruleset option[value=\"wisteria-court\"]").await;
+    b.click("#win-by option[value=\"self_draw\"]").await;
+    b.click_tiles(&[
+        "1m", "2m", "3m", "4m", "5m", "6m", "7p", "8p", "2s", "3s", "4s", "5s", "5s", "9p",
+    ])
+    .await;
+    assert_eq!(
+        b.js_str("return document.getElementById('hand-text').value")
+            .await,
+        "123456m78p23455s9p",
+        "[{l}] the box holds the tiles in the order they were tapped"
+    );
+    assert_eq!(
+        b.js("return document.querySelectorAll('#hand [data-tile]').length")
+            .await,
+        json!(14)
+    );
+    assert_eq!(
+        b.js_str("return document.querySelector('#hand [data-winning=\"true\"]').getAttribute('data-tile')")
+            .await,
+        "9p",
+        "[{l}] the last tile tapped is the winning tile"
+    );
+    b.wait_text("#total-faan", "4 faan", |t| t == "4").await;
+    b.wait_js(
+        "return document.getElementById('output').getAttribute('data-stale')",
+        json!("false"),
+        "a current answer",
+    )
+    .await;
+    for (seat, want) in [
+        ("east", "-32"),
+        ("south", "+96"),
+        ("west", "-32"),
+        ("north", "-32"),
+    ] {
+        assert_eq!(
+            b.text(&format!("#payment-{seat}")).await.unwrap().trim(),
+            want,
+            "[{l}] payment of {seat}"
+        );
+    }
+    assert_eq!(b.text("#base-points").await.unwrap(), "16");
+    assert_eq!(b.text("#min-faan").await.unwrap(), "0");
+    assert_eq!(b.text("#limit").await.unwrap(), "10");
+    let mut shown = lines_shown(b).await;
+    shown.sort();
+    let mut want = api_line_names(b, lang).await;
+    want.sort();
+    assert_eq!(
+        shown.iter().map(|(p, _)| p.as_str()).collect::<Vec<_>>(),
+        ["all_chows", "concealed_hand", "no_flowers", "self_draw"],
+        "[{l}] the quiet hand's lines"
+    );
+    assert_eq!(shown, want, "[{l}] the lines' names in the page's language");
+    let money = b.text("#money-explain").await.unwrap();
+    assert!(
+        money.contains(lang.self_draw_money),
+        "[{l}] the money explained: {money:?}"
+    );
+    assert!(
+        b.displayed("#readings [data-chosen=\"true\"]").await,
+        "the chosen reading is shown"
+    );
+    assert!(!b.displayed("#error-summary").await);
+    b.js("window.scrollTo(0, 0); return null").await;
+    b.screenshot(&shot("quiet-hand")).await;
+
+    // The same result on a phone-width screen: nothing wider than the screen.
+    b.viewport(375, 800).await;
+    let width = b
+        .js("return [window.innerWidth, document.documentElement.scrollWidth]")
+        .await;
+    assert!(
+        width[1].as_u64() <= width[0].as_u64(),
+        "[{l}] the page scrolls sideways at phone width: {width}"
+    );
+    b.js("document.getElementById('output').scrollIntoView({block: 'start'}); return null")
+        .await;
+    b.screenshot(&shot("quiet-hand-phone")).await;
+    b.viewport(1280, 1000).await;
+
+    // (3) The stale-result case: an answer that arrives after a newer
+    // request was sent is dropped. The first score request from here on is
+    // held back 1.5 s (its abort ignored, so it does arrive late).
+    b.js(r#"
+        window.__fetch = window.__fetch || window.fetch;
+        window.__calls = 0; window.__lateArrived = false;
+        window.fetch = function (url, init) {
+          if (String(url).indexOf('/v1/score') < 0) return window.__fetch(url, init);
+          window.__calls += 1;
+          if (window.__calls !== 1) return window.__fetch(url, init);
+          var plain = Object.assign({}, init, {signal: undefined});
+          return new Promise(function (r) { setTimeout(r, 1500); })
+            .then(function () { return window.__fetch(url, plain); })
+            .then(function (res) { setTimeout(function () { window.__lateArrived = true; }, 100); return res; });
+        };
+        return null;"#)
+        .await;
+    // Request A: a win on a discard (from East, the seat before the winner).
+    b.click("#win-by option[value=\"discard\"]").await;
+    b.wait_js("return window.__calls", json!(1), "request A sent")
+        .await;
+    assert_eq!(
+        b.js_str("return document.getElementById('output').getAttribute('data-stale')")
+            .await,
+        "true",
+        "[{l}] the answer on screen is marked out of date while A is out"
+    );
+    let note = b.text("#stale-note").await.unwrap();
+    assert!(note.contains(lang.stale_note), "[{l}] stale note: {note:?}");
+    assert!(
+        b.js(
+            "return parseFloat(getComputedStyle(document.getElementById('result')).opacity) < 0.6"
+        )
+        .await
+            == json!(true),
+        "[{l}] the out-of-date result is dimmed"
+    );
+    b.screenshot(&shot("stale")).await;
+    // Request B, sent while A is out: back to the self-draw (4 faan).
+    b.click("#win-by option[value=\"self_draw\"]").await;
+    b.wait_js("return window.__calls", json!(2), "request B sent")
+        .await;
+    b.wait_js(
+        "return window.__lateArrived",
+        json!(true),
+        "the late answer A",
+    )
+    .await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(
+        b.text("#total-faan").await.unwrap(),
+        "4",
+        "[{l}] the late answer to A did not overwrite B's"
+    );
+    assert_eq!(b.text("#payment-west").await.unwrap(), "-32");
+    assert_eq!(
+        b.js_str("return document.getElementById('output').getAttribute('data-stale')")
+            .await,
+        "false",
+        "[{l}] B's answer is current"
+    );
+    b.js("window.fetch = window.__fetch; return null").await;
+    b.screenshot(&shot("stale-resolved")).await;
+
+    // (4) The ruleset's notes, linked from the result.
+    b.click("#result-notes-link").await;
+    b.wait_js(
+        "return document.querySelectorAll('#rules-notes li').length > 3 && !document.getElementById('rules').hidden",
+        json!(true),
+        "the ruleset's notes",
+    )
+    .await;
+    b.screenshot(&shot("ruleset-notes")).await;
+    b.click("#rules-back").await;
+    b.wait_text("#total-faan", "4 faan again", |t| t == "4")
+        .await;
+
+    // (5) Compare: a one-line-per-ruleset table first, Wisteria Court on top at 4.
+    b.click("#btn-compare").await;
+    b.wait_text("#compare-wisteria-court .cmp-faan", "4", |t| t == "4")
+        .await;
+    let rows = b
+        .js("return Array.from(document.querySelectorAll('#compare-summary tr[data-ruleset]')).map(function (r) { return r.getAttribute('data-ruleset'); })")
+        .await;
+    let n = b
+        .js("return document.querySelectorAll('#ruleset option').length")
+        .await;
+    assert_eq!(
+        rows.as_array().map(Vec::len),
+        n.as_u64().map(|n| n as usize),
+        "[{l}] one summary row per ruleset: {rows}"
+    );
+    assert_eq!(
+        rows[0],
+        json!("wisteria-court"),
+        "[{l}] the selected ruleset first"
+    );
+    assert_eq!(
+        b.js_str("return document.querySelector('#compare-summary tr[data-ruleset=\"wisteria-court\"]').cells[1].textContent")
+            .await,
+        "4"
+    );
+    b.js("window.scrollTo(0, 0); return null").await;
+    b.screenshot(&shot("compare")).await;
+
+    // (6) Waits: take the winning 9p back out; 6p and 9p complete it.
+    b.click("#hand [data-winning=\"true\"]").await;
+    b.click("#btn-waits").await;
+    b.wait_js(
+        "return Array.from(document.querySelectorAll('#waits-body [data-wait]')).map(function (r) { return r.getAttribute('data-wait'); }).join(',')",
+        json!("6p,9p"),
+        "the waits of 123456m78p23455s",
+    )
+    .await;
+    // With a declared pung typed in, Waits counts ten concealed tiles.
+    reset(b).await;
+    b.type_keys("#hand-text", "[777z] 123m456p23s55s").await;
+    assert_eq!(
+        b.text("#btn-waits").await.unwrap(),
+        lang.waits_button_with_meld,
+        "[{l}] the Waits button counts the meld"
+    );
+    assert_eq!(
+        b.js("return document.querySelectorAll('#melds [data-meld-index]').length")
+            .await,
+        json!(1),
+        "[{l}] the typed meld is listed"
+    );
+    b.click("#btn-waits").await;
+    b.wait_js(
+        "return Array.from(document.querySelectorAll('#waits-body [data-wait]')).map(function (r) { return r.getAttribute('data-wait'); }).join(',')",
+        json!("1s,4s"),
+        "the waits of [777z] 123m456p23s55s",
+    )
+    .await;
+    b.screenshot(&shot("waits-with-meld")).await;
+
+    // (7) The winning tile typed key by key is the last tile written: 5s.
+    reset(b).await;
+    b.type_keys("#hand-text", "123m").await;
+    assert_eq!(
+        b.js_str(
+            "return document.getElementById('winning-note').getAttribute('data-winning-tile')"
+        )
+        .await,
+        "3m",
+        "[{l}] after 123m"
+    );
+    b.type_keys("#hand-text", "456m789p234s5").await;
+    let count = b.text("#hand-count").await.unwrap();
+    assert!(
+        count.contains(lang.pending_note),
+        "[{l}] a digit waiting for its suit: {count:?}"
+    );
+    b.type_keys("#hand-text", "5s").await;
+    assert_eq!(
+        b.js_str(
+            "return document.getElementById('winning-note').getAttribute('data-winning-tile')"
+        )
+        .await,
+        "5s",
+        "[{l}] typed key by key, the winning tile is the last one"
+    );
+    assert_eq!(
+        b.text("#winning-note").await.unwrap(),
+        lang.last_tile_note,
+        "[{l}] the page says which tile it picked"
+    );
+    b.wait_text("#total-faan", "4 faan", |t| t == "4").await;
+    assert_eq!(
+        b.js("return Array.from(document.querySelectorAll('#readings [data-chosen=\"true\"] .tile-group.winning [data-tile]')).map(function (t) { return t.getAttribute('data-tile'); })")
+            .await,
+        json!(["5s", "5s"]),
+        "[{l}] the chosen reading completes the pair of 5s"
+    );
+    b.js("window.scrollTo(0, 0); return null").await;
+    b.screenshot(&shot("typed-winning-tile")).await;
+
+    // (8) A fifth copy: tapped, it is refused with a message; typed, the
+    // hand box says so in the player's words, before any request.
+    reset(b).await;
+    b.click_tiles(&["1m", "1m", "1m", "1m", "1m"]).await;
+    assert_eq!(
+        b.js("return document.querySelectorAll('#hand [data-tile=\"1m\"]').length")
+            .await,
+        json!(4),
+        "[{l}] the fifth 1m was not added"
+    );
+    let msg = b.text("#palette-message").await.unwrap();
+    assert!(
+        msg.contains(lang.fifth_refused),
+        "[{l}] the refusal: {msg:?}"
+    );
+    b.screenshot(&shot("fifth-copy-refused")).await;
+    b.type_keys("#hand-text", "1m23m4p5p6p7s8s9s1z").await;
+    let msg = b
+        .wait_text(
+            "[data-error-for=\"/hand/tiles\"]",
+            "the five-tiles error",
+            |t| !t.is_empty(),
+        )
+        .await;
+    assert!(
+        msg.contains(lang.five_typed),
+        "[{l}] the typed fifth copy: {msg:?}"
+    );
+    assert_eq!(
+        b.js("return document.querySelector('[data-error-for=\"/hand/tiles\"]').closest('[data-pointer]').contains(document.getElementById('hand-text'))")
+            .await,
+        json!(true),
+        "[{l}] the error sits beside the hand box"
+    );
+    assert!(b.displayed("#error-summary").await, "a summary too");
+    let summary = b.text("#error-list").await.unwrap();
+    assert!(summary.contains(lang.five_typed), "summary: {summary}");
+    assert_player_words(&summary, "the error summary");
+    assert!(!b.displayed("#result").await, "[{l}] no stale result");
+    // Score pressed: focus moves to the first error's control.
+    b.click("#btn-score").await;
+    b.wait_js(
+        "return document.activeElement && document.activeElement.id",
+        json!("hand-text"),
+        "focus on the hand box",
+    )
+    .await;
+    assert_eq!(
+        b.js(
+            "var a = document.querySelector('#error-list a[href]'); return !!a && a.tabIndex >= 0"
+        )
+        .await,
+        json!(true),
+        "[{l}] the summary's items are links a keyboard reaches"
+    );
+    b.screenshot(&shot("fifth-copy-typed")).await;
+
+    // (9) An error from the server, in the player's language, beside the
+    // control it is about: a discard "from" the winner's own seat.
+    reset(b).await;
+    b.type_keys("#hand-text", "123456m789p23455s").await;
+    b.wait_text("#total-faan", "4 faan", |t| t == "4").await;
+    b.click("#win-by option[value=\"discard\"]").await;
+    b.click("#discarder option[value=\"south\"]").await;
+    let msg = b
+        .wait_text(
+            "[data-error-for=\"/context/discarder\"]",
+            "the discarder error",
+            |t| !t.is_empty(),
+        )
+        .await;
+    assert_eq!(msg, lang.discarder_error, "[{l}] the discarder error");
+    assert_eq!(
+        b.js("return document.querySelector('[data-error-for=\"/context/discarder\"]').closest('[data-pointer]').contains(document.getElementById('discarder'))")
+            .await,
+        json!(true),
+        "[{l}] the discarder error sits beside the discarder select"
+    );
+    let summary = b.text("#error-summary").await.unwrap();
+    assert_player_words(&summary, "the error summary");
+    assert!(summary.contains(lang.discarder_error), "summary: {summary}");
+    b.click("#btn-score").await;
+    b.wait_js(
+        "return document.activeElement && document.activeElement.id",
+        json!("discarder"),
+        "focus on the discarder",
+    )
+    .await;
+    b.js("window.scrollTo(0, 0); return null").await;
+    b.screenshot(&shot("server-error")).await;
+
+    // (10) Reset clears everything, messages included.
+    b.click("#btn-reset").await;
+    assert_eq!(
+        b.js("return [document.getElementById('hand-text').value, document.getElementById('error-summary').hidden, document.querySelectorAll('[data-error-for]:not([hidden])').length, document.getElementById('palette-message').textContent, location.search, document.getElementById('result').hidden, document.getElementById('win-by').value]")
+            .await,
+        json!(["", true, 0, "", "", true, "self_draw"]),
+        "[{l}] reset clears the hand, the errors, the messages, the URL and the answer"
+    );
+
+    // (11) The URL round trip: a hand with a typed meld, a discard, another
+    // ruleset; the link reopens the same score.
+    b.type_keys("#hand-text", "pung 7z 123m456m789m55m").await;
+    b.click("#ruleset option[value=\"dragon-society\"]").await;
+    b.click("#win-by option[value=\"discard\"]").await;
+    b.click("#discarder option[value=\"north\"]").await;
+    b.wait_js(
+        "return document.getElementById('output').getAttribute('data-stale') === 'false' && !document.getElementById('result').hidden && document.getElementById('pay-north').getAttribute('data-role') === 'discarder' && document.getElementById('result-notes-link').getAttribute('href').indexOf('rules=dragon-society') >= 0",
+        json!(true),
+        "the score of the URL hand",
+    )
+    .await;
+    let before = b
+        .js("return [document.getElementById('total-faan').textContent, ['east','south','west','north'].map(function (s) { return document.getElementById('payment-' + s).textContent; }).join(' '), document.getElementById('lines').textContent]")
+        .await;
+    let url = b.js_str("return location.href").await;
+    for part in ["hand=", "rules=dragon-society", "by=discard", "from=north"] {
+        assert!(url.contains(part), "[{l}] the URL holds {part}: {url}");
+    }
+    b.goto("about:blank").await;
+    b.goto(&url).await;
+    wait_loaded(b).await;
+    b.wait_js(
+        "return !document.getElementById('result').hidden",
+        json!(true),
+        "the reopened link's score",
+    )
+    .await;
+    let after = b
+        .js("return [document.getElementById('total-faan').textContent, ['east','south','west','north'].map(function (s) { return document.getElementById('payment-' + s).textContent; }).join(' '), document.getElementById('lines').textContent]")
+        .await;
+    assert_eq!(after, before, "[{l}] the link reopens the same score");
+    assert_eq!(
+        b.js("return [document.getElementById('hand-text').value, document.getElementById('ruleset').value, document.getElementById('win-by').value, document.getElementById('discarder').value]")
+            .await,
+        json!(["pung 7z 123m456m789m55m", "dragon-society", "discard", "north"]),
+        "[{l}] the link reopens the same inputs"
+    );
+    b.js("window.scrollTo(0, 0); return null").await;
+    b.screenshot(&shot("url-round-trip")).await;
+
+    // (12) A skip link past the 42 tile buttons, to the next section.
+    assert_eq!(
+        b.js("var a = document.getElementById('skip-palette'); var t = document.getElementById('after-palette'); return [a.getAttribute('href'), !!t, document.getElementById('palette').compareDocumentPosition(t) & Node.DOCUMENT_POSITION_FOLLOWING ? 'after' : 'before', document.querySelectorAll('#palette button, #flowers button').length]")
+            .await,
+        json!(["#after-palette", true, "after", 42]),
+        "[{l}] the skip link and its target after the palette"
+    );
+    b.js("document.getElementById('skip-palette').focus(); return null")
+        .await;
+    assert!(
+        b.displayed("#skip-palette").await,
+        "[{l}] the skip link shows when focused"
+    );
+    b.click("#skip-palette").await;
+    b.wait_js(
+        "return document.activeElement && document.activeElement.id",
+        json!("after-palette"),
+        "focus past the palette",
+    )
+    .await;
+
+    // (13) A thirteen-orphans reading shows its twelve singles.
+    reset(b).await;
+    b.type_keys("#hand-text", "19m19p19s12345671z").await;
+    b.wait_js(
+        "var r = document.querySelector('#readings [data-form=\"thirteen_orphans\"] [data-singles]'); return r ? r.querySelectorAll('[data-tile]').length : -1",
+        json!(12),
+        "the twelve singles of thirteen orphans",
+    )
+    .await;
+}
+
 #[tokio::test]
 async fn calculator_page_in_a_real_browser() {
     let Some(chromedriver) = find_binary(
@@ -429,206 +1099,19 @@ async fn calculator_page_in_a_real_browser() {
         }
         Err(e) => panic!("browser test: {e}"),
     };
-
-    browser.viewport(1280, 1000).await;
-    browser.goto(&format!("{base}/")).await;
-    let start = Instant::now();
-    while browser
-        .js("return document.body.getAttribute('data-rulesets-loaded')")
-        .await
-        != json!("true")
-    {
-        assert!(start.elapsed() < WAIT, "the page did not load the rulesets");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-
-    // (a) The Wisteria Court guide's quiet hand: four chows and a pair, all
-    // concealed, no flowers, self-drawn: 4 faan, each of the three others
-    // pays 32 and the winner gains 96.
-    browser
-        .click("#ruleset option[value=\"wisteria-court\"]")
-        .await;
-    browser.click("#win-by option[value=\"self_draw\"]").await;
-    browser
-        .click_tiles(&[
-            "1m", "2m", "3m", "4m", "5m", "6m", "7p", "8p", "2s", "3s", "4s", "5s", "5s", "9p",
-        ])
-        .await;
-    let mpsz = browser
-        .js("return document.getElementById('hand-text').value")
-        .await;
-    assert_eq!(
-        mpsz,
-        json!("123456m789p23455s"),
-        "the MPSZ text of the hand"
-    );
-    assert_eq!(
-        browser
-            .js("return document.querySelectorAll('#hand [data-tile]').length")
-            .await,
-        json!(14)
-    );
-    assert_eq!(
-        browser
-            .js("return document.querySelector('#hand [data-winning=\"true\"]').getAttribute('data-tile')")
-            .await,
-        json!("9p"),
-        "the last tile picked is marked as the winning tile"
-    );
-    assert_eq!(
-        browser
-            .js("return document.querySelectorAll('#flowers [aria-pressed=\"true\"]').length")
-            .await,
-        json!(0)
-    );
-    browser.click("#btn-score").await;
-    browser
-        .wait_text("#total-faan", "4 faan", |t| t == "4")
-        .await;
-    for (seat, want) in [
-        ("east", "-32"),
-        ("south", "+96"),
-        ("west", "-32"),
-        ("north", "-32"),
-    ] {
-        assert_eq!(
-            browser
-                .text(&format!("#payment-{seat}"))
-                .await
-                .unwrap()
-                .trim(),
-            want,
-            "payment of {seat}"
-        );
-    }
-    assert_eq!(browser.text("#base-points").await.unwrap(), "16");
-    assert_eq!(browser.text("#min-faan").await.unwrap(), "0");
-    assert_eq!(browser.text("#limit").await.unwrap(), "10");
-    let mut patterns: Vec<String> = serde_json::from_value(
-        browser
-            .js("return Array.from(document.querySelectorAll('#lines [data-pattern]')).map(function (r) { return r.getAttribute('data-pattern'); })")
-            .await,
-    )
-    .unwrap();
-    patterns.sort();
-    assert_eq!(
-        patterns,
-        ["all_chows", "concealed_hand", "no_flowers", "self_draw"],
-        "the quiet hand's lines"
-    );
-    assert!(
-        browser.displayed("#readings [data-chosen=\"true\"]").await,
-        "the chosen reading is shown"
-    );
-    assert!(!browser.displayed("#error-summary").await);
-    browser.js("window.scrollTo(0, 0); return null").await;
-    browser.screenshot("browser-quiet-hand.png").await;
-
-    // The same result on a phone-width screen: nothing wider than the screen.
-    browser.viewport(375, 800).await;
-    let width = browser
-        .js("return [window.innerWidth, document.documentElement.scrollWidth]")
-        .await;
-    assert!(
-        width[1].as_u64() <= width[0].as_u64(),
-        "the page scrolls sideways at phone width: {width}"
-    );
-    browser
-        .js("document.getElementById('output').scrollIntoView({block: 'start'}); return null")
-        .await;
-    browser.screenshot("browser-quiet-hand-phone.png").await;
-    browser.js("window.scrollTo(0, 0); return null").await;
-    browser.screenshot("browser-phone-hand.png").await;
     browser.viewport(1280, 1000).await;
 
-    // The compare view: every ruleset side by side, Wisteria Court at 4 faan.
-    browser.click("#btn-compare").await;
-    browser
-        .wait_text("#compare-wisteria-court .cmp-faan", "4", |t| t == "4")
-        .await;
-    let cards = browser
-        .js("return document.querySelectorAll('#compare-grid [data-ruleset]').length")
-        .await;
-    assert!(
-        cards.as_u64().unwrap_or(0) >= 2,
-        "several rulesets compared, got {cards}"
-    );
-    browser.js("window.scrollTo(0, 0); return null").await;
-    browser.screenshot("browser-compare.png").await;
-
-    // The waits view: take the winning 9p back out; 6p and 9p complete it.
-    browser.click("#hand [data-winning=\"true\"]").await;
-    browser.click("#btn-waits").await;
-    browser
-        .wait_text("#status", "the waits", |t| {
-            t.starts_with("Waiting on")
-                || t.contains("no waits endpoint")
-                || t.starts_with("No tile")
-        })
-        .await;
-    if browser.displayed("#waits").await {
-        let waits = browser
-            .js("return Array.from(document.querySelectorAll('#waits-body [data-wait]')).map(function (r) { return r.getAttribute('data-wait'); })")
-            .await;
-        assert_eq!(waits, json!(["6p", "9p"]), "the waits of 123456m78p23455s");
-        browser.screenshot("browser-waits.png").await;
-    } else {
-        eprintln!("note: POST /v1/waits is not served; the page said so");
+    for lang in [&EN, &ZH] {
+        steps(&browser, &base, lang).await;
     }
 
-    // (b) Five of one tile: the server's error appears beside the hand.
-    browser.click("#btn-reset").await;
-    browser
-        .click_tiles(&[
-            "1m", "1m", "1m", "1m", "1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z",
-        ])
-        .await;
-    browser.click("#btn-score").await;
-    let msg = browser
-        .wait_text(
-            "[data-error-for=\"/hand/tiles\"]",
-            "the five-tiles error",
-            |t| t.contains("5 times"),
-        )
-        .await;
-    assert!(msg.contains("1m"), "the error names the tile: {msg}");
-    assert_eq!(
-        browser
-            .js("return document.querySelector('[data-error-for=\"/hand/tiles\"]').closest('[data-pointer]').getAttribute('data-pointer')")
-            .await,
-        json!("/hand/tiles"),
-        "the error sits in the hand field"
-    );
+    // The API docs link back to the calculator.
+    browser.goto(&format!("{base}/docs")).await;
+    browser.click("a[href=\"/\"]").await;
+    wait_loaded(&browser).await;
     assert!(
-        browser
-            .js("return document.querySelector('[data-pointer=\"/hand/tiles\"]').contains(document.getElementById('hand'))")
-            .await
-            == json!(true),
-        "the hand area is in the same field as the error"
-    );
-    assert!(browser.displayed("#error-summary").await, "a summary too");
-    let summary = browser.text("#error-list").await.unwrap();
-    assert!(summary.contains("/hand/tiles"), "summary: {summary}");
-    assert!(!browser.displayed("#result").await, "no stale result");
-    browser.screenshot("browser-five-tiles-error.png").await;
-
-    // A discard "from" the winner's own seat: the error sits by the discarder.
-    browser.click("#win-by option[value=\"discard\"]").await;
-    browser.click("#discarder option[value=\"south\"]").await;
-    browser.click("#btn-score").await;
-    browser
-        .wait_text(
-            "[data-error-for=\"/context/discarder\"]",
-            "the discarder error",
-            |t| t.contains("winner"),
-        )
-        .await;
-    assert_eq!(
-        browser
-            .js("return document.querySelector('[data-error-for=\"/context/discarder\"]').closest('[data-pointer]').contains(document.getElementById('discarder'))")
-            .await,
-        json!(true),
-        "the discarder error sits beside the discarder select"
+        browser.displayed("#hand-text").await,
+        "/docs links back to the calculator"
     );
 
     drop(browser);

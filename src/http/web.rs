@@ -1,17 +1,68 @@
-//! The calculator page: `web/index.html`, `web/app.js` and `web/style.css`,
-//! embedded in the binary (no CDN, no build step, works offline) and served
-//! at `/`, `/app.js` and `/style.css`. The page talks only to this server's
-//! JSON API.
+//! The calculator page: `web/index.html`, `web/style.css` and the ES modules
+//! under `web/js/` and `web/i18n/`, embedded in the binary (no CDN, no build
+//! step, works offline) and served at their paths under `/`. The page talks
+//! only to this server's JSON API.
+//!
+//! Module scripts must come with a JavaScript content type (browsers refuse
+//! `import` of anything else), so each file's type is set from its extension.
 
 use actix_web::http::header;
 use actix_web::{web, HttpResponse};
 
 /// The page.
 pub const INDEX_HTML: &str = include_str!("../../web/index.html");
-/// Its script.
-pub const APP_JS: &str = include_str!("../../web/app.js");
-/// Its style sheet.
-pub const STYLE_CSS: &str = include_str!("../../web/style.css");
+
+/// Every file the page loads besides itself: URL path and text. A module
+/// missing here fails to import in the browser; the test below checks every
+/// file under `web/js` and `web/i18n` is listed and every import resolves.
+pub const ASSETS: &[(&str, &str)] = &[
+    ("/style.css", include_str!("../../web/style.css")),
+    ("/js/main.js", include_str!("../../web/js/main.js")),
+    ("/js/api.js", include_str!("../../web/js/api.js")),
+    ("/js/dom.js", include_str!("../../web/js/dom.js")),
+    ("/js/entry.js", include_str!("../../web/js/entry.js")),
+    ("/js/format.js", include_str!("../../web/js/format.js")),
+    ("/js/i18n.js", include_str!("../../web/js/i18n.js")),
+    ("/js/state.js", include_str!("../../web/js/state.js")),
+    ("/js/tiles.js", include_str!("../../web/js/tiles.js")),
+    (
+        "/js/views/compare.js",
+        include_str!("../../web/js/views/compare.js"),
+    ),
+    (
+        "/js/views/entry.js",
+        include_str!("../../web/js/views/entry.js"),
+    ),
+    (
+        "/js/views/errors.js",
+        include_str!("../../web/js/views/errors.js"),
+    ),
+    (
+        "/js/views/rules.js",
+        include_str!("../../web/js/views/rules.js"),
+    ),
+    (
+        "/js/views/score.js",
+        include_str!("../../web/js/views/score.js"),
+    ),
+    (
+        "/js/views/waits.js",
+        include_str!("../../web/js/views/waits.js"),
+    ),
+    ("/i18n/en.js", include_str!("../../web/i18n/en.js")),
+    ("/i18n/zh.js", include_str!("../../web/i18n/zh.js")),
+];
+
+/// The content type of a served path, from its extension.
+fn content_type(path: &str) -> &'static str {
+    if path.ends_with(".js") {
+        "text/javascript; charset=utf-8"
+    } else if path.ends_with(".css") {
+        "text/css; charset=utf-8"
+    } else {
+        "text/html; charset=utf-8"
+    }
+}
 
 fn asset(content_type: &'static str, body: &'static str) -> HttpResponse {
     HttpResponse::Ok()
@@ -27,38 +78,28 @@ pub async fn index() -> HttpResponse {
     asset("text/html; charset=utf-8", INDEX_HTML)
 }
 
-/// `GET /app.js`.
-pub async fn app_js() -> HttpResponse {
-    asset("text/javascript; charset=utf-8", APP_JS)
-}
-
-/// `GET /style.css`.
-pub async fn style_css() -> HttpResponse {
-    asset("text/css; charset=utf-8", STYLE_CSS)
-}
-
 /// Registers the page's routes (other methods answer 405 like the API's).
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.service(super::resource("/", super::get().to(index), "GET, HEAD"))
-        .service(super::resource(
-            "/app.js",
-            super::get().to(app_js),
-            "GET, HEAD",
-        ))
-        .service(super::resource(
-            "/style.css",
-            super::get().to(style_css),
+    cfg.service(super::resource("/", super::get().to(index), "GET, HEAD"));
+    for &(path, body) in ASSETS {
+        let ty = content_type(path);
+        cfg.service(super::resource(
+            path,
+            super::get().to(move || async move { asset(ty, body) }),
             "GET, HEAD",
         ));
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::BTreeSet;
+    use std::path::Path;
 
     #[test]
     fn page_links_its_assets_and_ids_the_tests_use() {
-        assert!(INDEX_HTML.contains("src=\"/app.js\""));
+        assert!(INDEX_HTML.contains("<script type=\"module\" src=\"/js/main.js\">"));
         assert!(INDEX_HTML.contains("href=\"/style.css\""));
         for id in [
             "id=\"total-faan\"",
@@ -66,14 +107,79 @@ mod tests {
             "id=\"payment-south\"",
             "id=\"payment-west\"",
             "id=\"payment-north\"",
+            "id=\"stale-note\"",
+            "id=\"compare-summary\"",
+            "id=\"skip-palette\"",
             "data-error-for=\"/hand/tiles\"",
             "data-error-for=\"/context/discarder\"",
         ] {
             assert!(INDEX_HTML.contains(id), "index.html lacks {id}");
         }
         // No network but this server: no absolute URLs to other hosts.
-        for text in [INDEX_HTML, APP_JS, STYLE_CSS] {
-            assert!(!text.contains("http://") && !text.contains("https://"));
+        for (path, text) in ASSETS.iter().chain([&("/", INDEX_HTML)]) {
+            assert!(
+                !text.contains("http://") && !text.contains("https://"),
+                "{path} names another host"
+            );
         }
+    }
+
+    /// Every module file is served, and every relative import names a served path.
+    #[test]
+    fn every_module_is_served_and_every_import_resolves() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("web");
+        let mut on_disk = BTreeSet::new();
+        for dir in ["js", "js/views", "i18n"] {
+            for entry in std::fs::read_dir(root.join(dir)).expect("web dir") {
+                let p = entry.expect("dir entry").path();
+                if p.extension().is_some_and(|e| e == "js") {
+                    let rel = p.strip_prefix(&root).expect("under web/");
+                    on_disk.insert(format!("/{}", rel.display()));
+                }
+            }
+        }
+        let served: BTreeSet<String> = ASSETS.iter().map(|(p, _)| p.to_string()).collect();
+        let missing: Vec<_> = on_disk.difference(&served).collect();
+        assert!(missing.is_empty(), "web files not served: {missing:?}");
+
+        for (path, text) in ASSETS.iter().filter(|(p, _)| p.ends_with(".js")) {
+            let dir = &path[..path.rfind('/').expect("a slash")];
+            for line in text.lines() {
+                let Some(from) = line.trim_start().strip_prefix("import ") else {
+                    continue;
+                };
+                let spec = from
+                    .rsplit(" from ")
+                    .next()
+                    .unwrap_or(from)
+                    .trim()
+                    .trim_end_matches(';')
+                    .trim_matches('"');
+                let mut parts: Vec<&str> = dir.split('/').filter(|s| !s.is_empty()).collect();
+                for seg in spec.split('/') {
+                    match seg {
+                        "." => {}
+                        ".." => {
+                            parts.pop();
+                        }
+                        s => parts.push(s),
+                    }
+                }
+                let resolved = format!("/{}", parts.join("/"));
+                assert!(
+                    served.contains(&resolved),
+                    "{path} imports {spec} ({resolved}), which is not served"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn scripts_are_served_as_javascript() {
+        assert_eq!(
+            content_type("/js/main.js"),
+            "text/javascript; charset=utf-8"
+        );
+        assert_eq!(content_type("/style.css"), "text/css; charset=utf-8");
     }
 }

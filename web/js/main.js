@@ -1,0 +1,406 @@
+// faan calculator: wires the state (state.js), the views (views/*.js) and
+// the API (api.js). No framework, no build step, no network but this server.
+//
+// Every change goes the same way: update the state, redraw the inputs, put
+// the state in the URL, mark the answer on screen out of date, and rescore
+// the current view after a short pause (when the hand is ready for it).
+//
+// A view is `{id, section, path | pathFor, ready(app), render(app, res, ctx)}`;
+// a new one (a table ledger, house rules) is one module added to VIEWS.
+
+import { $, glyphsSupported, richText } from "./dom.js";
+import { emptyState, derive, fromQuery, toQuery, requestBody, addTile, addMeld, removeTile, removeMeld, EXTRAS } from "./state.js";
+import { seatBefore } from "./tiles.js";
+import { makeT, detectLang, storedLang, storeLang } from "./i18n.js";
+import { describe, localErrors, mapProblem, countMessage, meldKindLabel } from "./format.js";
+import { Latest, call, isAbort } from "./api.js";
+import { renderPalette, renderOptions, renderContext, renderRulesetSelect, renderRulesetSummary, renderHand } from "./views/entry.js";
+import { showErrors, clearErrors } from "./views/errors.js";
+import { scoreView } from "./views/score.js";
+import { compareView } from "./views/compare.js";
+import { waitsView } from "./views/waits.js";
+import { rulesView } from "./views/rules.js";
+
+const VIEWS = { score: scoreView, compare: compareView, waits: waitsView, rules: rulesView };
+const DEBOUNCE_MS = 250;
+const SECTIONS = ["result", "compare", "waits", "rules"];
+
+const app = {
+  state: emptyState(),
+  d: null,
+  t: makeT("en"),
+  rulesets: [],
+  rulesetInfo: {},
+  details: {},
+  rulesetsFailed: false,
+  latest: new Latest(),
+  timer: 0,
+  shown: null,      // {view, res, ctx, key}: the answer on screen
+  errors: null,     // {messages}: the errors on screen (redrawn on a language change)
+  status: { key: "status.idle" },
+  say: null,        // the palette's last message
+  urlFor(change) {
+    const s = { ...app.state, ...change };
+    if (change && change.ruleset && !change.view) s.view = app.state.view;
+    const q = toQuery(s);
+    return q ? "?" + q : "?";
+  }
+};
+
+// ------------------------------------------------------------------ language
+
+function applyLanguage(lang) {
+  app.t = makeT(lang);
+  const T = app.t;
+  document.documentElement.lang = lang === "zh" ? "zh-Hant-HK" : "en";
+  document.body.setAttribute("data-lang", lang);
+  for (const n of document.querySelectorAll("[data-i18n]")) n.textContent = T(n.getAttribute("data-i18n"));
+  for (const n of document.querySelectorAll("[data-i18n-html]")) richText(n, T(n.getAttribute("data-i18n-html")));
+  for (const n of document.querySelectorAll("[data-i18n-attr]")) {
+    for (const pair of n.getAttribute("data-i18n-attr").split(";")) {
+      const [attr, key] = pair.split(":");
+      n.setAttribute(attr, T(key));
+    }
+  }
+  for (const b of document.querySelectorAll("[data-lang]")) {
+    if (b.tagName === "BUTTON") b.setAttribute("aria-pressed", String(b.getAttribute("data-lang") === lang));
+  }
+  renderPalette(app);
+  renderOptions(app);
+  renderRulesetSelect(app);
+  redrawInputs();
+  // What is on screen, again in the new language.
+  if (app.shown) VIEWS[app.shown.view].render(app, app.shown.res, app.shown.ctx);
+  if (app.errors) showErrors(app, app.errors.messages, false);
+  setStatus(app.status.state, app.status.key, app.status.params);
+  if (app.say) say(app.say);
+  markStale();
+}
+
+// ------------------------------------------------------------------ drawing
+
+function redrawInputs() {
+  app.d = derive(app.state);
+  renderContext(app);
+  renderHand(app);
+  renderRulesetSummary(app);
+}
+
+function setStatus(state, key, params) {
+  app.status = { state: state || "idle", key, params };
+  const st = $("status");
+  st.setAttribute("data-state", app.status.state);
+  st.textContent = describe({ key, params }, app.t);
+}
+
+function say(msg) {
+  app.say = msg;
+  const node = $("palette-message");
+  node.textContent = msg ? describe(msg, app.t, app.state.context) : "";
+  node.setAttribute("data-key", msg ? msg.key : "");
+}
+
+function showSection(id) {
+  for (const s of SECTIONS) $(s).hidden = s !== id;
+}
+
+/** The request a view would send now (its key tells an answer out of date). */
+function requestKey(view) {
+  const v = VIEWS[view];
+  return view + " " + app.state.ruleset + " " + (v.noBody ? "" : JSON.stringify(requestBody(view, app.state, app.d)));
+}
+
+// The answer on screen dimmed with a note once the inputs have moved on.
+function markStale() {
+  const out = $("output");
+  const shown = app.shown;
+  const stale = !!shown && (shown.view !== app.state.view || shown.key !== requestKey(shown.view));
+  out.setAttribute("data-stale", String(stale));
+  const note = $("stale-note");
+  note.hidden = !stale;
+  if (!stale) { note.textContent = ""; return; }
+  const T = app.t;
+  const v = VIEWS[app.state.view];
+  let tail;
+  if (app.d.errors.length || app.d.over.length) tail = T("stale.fix");
+  else if (!v.ready(app)) {
+    const cm = countMessage(app.d);
+    tail = T("stale.incomplete", { why: cm.more ? describe(cm.more, T) : describe(cm, T) });
+  } else tail = T("stale.rescoring");
+  note.textContent = T("stale.note") + " " + tail;
+}
+
+// -------------------------------------------------------------------- flow
+
+/** Applies a state change from the player and schedules a rescore. */
+function update(next, opts) {
+  app.state = next;
+  redrawInputs();
+  history.replaceState(null, "", app.urlFor({}));
+  markStale();
+  if (!(opts && opts.noRescore)) schedule();
+}
+
+function schedule() {
+  clearTimeout(app.timer);
+  app.timer = setTimeout(auto, DEBOUNCE_MS);
+}
+
+// The rescore after typing: only when the hand is ready for the view; the
+// page's own checks show at once, without moving the focus.
+function auto() {
+  const view = VIEWS[app.state.view];
+  const local = view.noBody ? [] : localErrors(app.d, view.id, false);
+  if (local.length) {
+    app.latest.cancel();
+    showProblems(local, false);
+    return;
+  }
+  if (view.ready(app)) { run(view.id, false); return; }
+  app.latest.cancel();
+  if (app.errors) { app.errors = null; clearErrors(); }
+  if (!app.shown) setStatus("idle", "status.idle");
+  markStale();
+}
+
+function showProblems(messages, focus) {
+  app.errors = { messages };
+  showErrors(app, messages, focus);
+  setStatus("error", "status.problems", { n: messages.length });
+  markStale();
+}
+
+/** Sends the view's request; `submit` (a button): the page's checks first, focus to the first error. */
+async function run(viewId, submit) {
+  clearTimeout(app.timer);
+  const view = VIEWS[viewId];
+  if (app.state.view !== viewId) {
+    app.state = { ...app.state, view: viewId };
+    history.replaceState(null, "", app.urlFor({}));
+  }
+  if (!view.noBody) {
+    const local = localErrors(app.d, viewId, submit);
+    if (local.length) { app.latest.cancel(); showProblems(local, submit); return; }
+  }
+  const key = requestKey(viewId);
+  const ctx = { ...app.state.context };
+  const { seq, signal } = app.latest.next();
+  setStatus("loading", view.loadingKey);
+  markStale();
+  let r;
+  try {
+    r = view.noBody
+      ? await call("GET", view.pathFor(app), undefined, signal)
+      : await call("POST", view.path, requestBody(viewId, app.state, app.d), signal);
+  } catch (e) {
+    if (isAbort(e) || !app.latest.isLatest(seq)) return;
+    setStatus("error", "status.unreachable");
+    return;
+  }
+  // A newer request was sent meanwhile: this answer is out of date.
+  if (!app.latest.isLatest(seq)) return;
+  if (!r.ok) {
+    app.shown = null;
+    showSection(null);
+    showProblems(mapProblem(r.status, r.json), submit);
+    return;
+  }
+  app.errors = null;
+  clearErrors();
+  const status = view.render(app, r.json, ctx);
+  app.shown = { view: viewId, res: r.json, ctx, key };
+  showSection(view.section);
+  setStatus("ok", status.key, status.params);
+  markStale();
+  document.body.setAttribute("data-answered", String(seq));
+  if (submit && window.matchMedia && window.matchMedia("(max-width: 899px)").matches) $("output").scrollIntoView({ block: "start" });
+}
+
+// ---------------------------------------------------------------- editing
+
+function target() {
+  const r = document.querySelector("input[name=target]:checked");
+  return r ? r.value : "hand";
+}
+
+function setTarget(v) {
+  const r = document.querySelector("input[name=target][value='" + v + "']");
+  if (r) r.checked = true;
+  for (const l of document.querySelectorAll("#target label")) {
+    const input = l.querySelector("input");
+    l.classList.toggle("on", !!(input && input.checked));
+  }
+}
+
+function paletteTap(t) {
+  const tg = target();
+  let r;
+  if (tg === "hand") r = addTile(app.state, t);
+  else {
+    const kind = tg.startsWith("kong") ? "kong" : tg;
+    r = addMeld(app.state, kind, t, { concealed: tg === "kong-concealed", added: tg === "kong-added" });
+  }
+  if (r.refused) {
+    const p = { tile: r.refused.tile };
+    say({ key: "refused." + r.refused.code, params: p });
+    return;
+  }
+  if (r.meld) {
+    say({ key: "said.declared", params: { meld: meldKindLabel(r.meld, app.t) + " " + r.meld.tiles.join("") } });
+    setTarget("hand");
+  } else say({ key: "said.added", params: { tile: t } });
+  update(r.state);
+}
+
+function readHouseRules() {
+  const h = {};
+  const min = $("hr-min-faan").value.trim();
+  if (min !== "") h.min_faan = Number(min);
+  const lim = $("hr-limit").value.trim();
+  if (lim !== "") h.limit = Number(lim);
+  const fl = $("hr-flowers").value;
+  if (fl !== "") h.flowers = fl === "true";
+  const pts = $("hr-points").value;
+  app.pointsTable = pts === "table";
+  if (pts === "table") {
+    const nums = $("hr-points-table").value.split(/[\s,]+/).filter(Boolean).map(Number);
+    if (nums.length && nums.every((x) => Number.isInteger(x) && x >= 0)) h.points = nums;
+  } else if (pts !== "") h.points = pts;
+  const dp = $("hr-discard-payment").value;
+  if (dp !== "") h.discard_payment = dp;
+  return h;
+}
+
+function readContext() {
+  const c = { ...app.state.context };
+  c.seat_wind = $("seat-wind").value;
+  c.round_wind = $("round-wind").value;
+  const wasSelfDraw = c.win_by === "self_draw";
+  c.win_by = $("win-by").value;
+  c.discarder = c.win_by === "self_draw" ? "" : $("discarder").value;
+  // Switching to a discard: the player before the winner discarded.
+  if (c.win_by !== "self_draw" && (wasSelfDraw || !c.discarder)) c.discarder = c.discarder || seatBefore(c.seat_wind);
+  c.replacement = $("replacement").value;
+  c.liable = $("liable").value;
+  for (const e of EXTRAS) c[e] = document.querySelector("[data-extra='" + e + "']").checked;
+  return c;
+}
+
+function reset() {
+  clearTimeout(app.timer);
+  app.latest.cancel();
+  app.shown = null;
+  app.errors = null;
+  clearErrors();
+  say(null);
+  setTarget("hand");
+  showSection(null);
+  app.pointsTable = false;
+  $("hand-text").value = "";
+  $("house-rules").open = false;
+  setStatus("idle", "status.idle");
+  update(emptyState(), { noRescore: true });
+  renderRulesetSelect(app);
+}
+
+function example() {
+  reset();
+  update({ ...emptyState(), text: "123456m78p23455s9p" });
+}
+
+// ------------------------------------------------------------------- start
+
+async function loadRulesets() {
+  try {
+    const r = await call("GET", "/v1/rulesets");
+    app.rulesets = (r.json && r.json.rulesets) || [];
+    for (const x of app.rulesets) app.rulesetInfo[x.id] = x;
+  } catch (e) {
+    app.rulesetsFailed = true;
+  }
+  renderRulesetSelect(app);
+  document.body.setAttribute("data-rulesets-loaded", "true");
+  loadDetail(app.state.ruleset);
+}
+
+// The ruleset's payments and notes, for its summary.
+async function loadDetail(id) {
+  if (app.details[id] || !app.rulesetInfo[id]) return;
+  try {
+    const r = await call("GET", "/v1/rulesets/" + encodeURIComponent(id));
+    if (r.ok && r.json) { app.details[id] = r.json; renderRulesetSummary(app); }
+  } catch (e) { /* the summary keeps its first line */ }
+}
+
+function wire() {
+  $("hand-text").addEventListener("input", () => update({ ...app.state, text: $("hand-text").value, winPick: "" }));
+  $("hand-text").addEventListener("blur", () => { $("hand-text").value = app.state.text; });
+  $("btn-clear-hand").addEventListener("click", () => { say(null); update({ ...app.state, text: "", winPick: "" }); $("hand-text").focus(); });
+  $("winning-tile").addEventListener("change", () => update({ ...app.state, winPick: $("winning-tile").value }));
+  $("target").addEventListener("change", () => setTarget(target()));
+  $("palette").addEventListener("click", (e) => {
+    const b = e.target.closest("[data-tile]");
+    if (b) paletteTap(b.getAttribute("data-tile"));
+  });
+  $("hand").addEventListener("click", (e) => {
+    const b = e.target.closest("[data-hand-index]");
+    if (b) { say(null); update(removeTile(app.state, parseInt(b.getAttribute("data-hand-index"), 10))); }
+  });
+  $("melds").addEventListener("click", (e) => {
+    const b = e.target.closest("[data-remove-meld]");
+    if (b) update(removeMeld(app.state, parseInt(b.getAttribute("data-remove-meld"), 10)));
+  });
+  $("flowers").addEventListener("click", (e) => {
+    const b = e.target.closest("[data-flower]");
+    if (!b) return;
+    const id = b.getAttribute("data-flower");
+    const fl = app.state.flowers.includes(id) ? app.state.flowers.filter((f) => f !== id) : app.state.flowers.concat([id]);
+    update({ ...app.state, flowers: fl });
+  });
+  $("context-section").addEventListener("change", () => update({ ...app.state, context: readContext() }));
+  $("ruleset").addEventListener("change", () => {
+    update({ ...app.state, ruleset: $("ruleset").value });
+    loadDetail(app.state.ruleset);
+  });
+  const house = () => update({ ...app.state, house: readHouseRules() });
+  $("house-rules").addEventListener("change", house);
+  $("house-rules").addEventListener("input", (e) => { if (e.target.type === "number" || e.target.type === "text") house(); });
+  $("calc").addEventListener("submit", (e) => { e.preventDefault(); run("score", true); });
+  $("btn-compare").addEventListener("click", () => run("compare", true));
+  $("btn-waits").addEventListener("click", () => run("waits", true));
+  $("btn-example").addEventListener("click", example);
+  $("btn-reset").addEventListener("click", reset);
+  for (const b of document.querySelectorAll("button[data-lang]")) {
+    b.addEventListener("click", () => { storeLang(b.getAttribute("data-lang")); applyLanguage(b.getAttribute("data-lang")); });
+  }
+  // In-page links to a view (the ruleset's notes, back to the score, a compared ruleset).
+  document.addEventListener("click", (e) => {
+    const a = e.target.closest("a[href^='?']");
+    if (!a || e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
+    e.preventDefault();
+    const next = fromQuery(a.getAttribute("href"));
+    update({ ...app.state, view: next.view, ruleset: next.ruleset }, { noRescore: true });
+    renderRulesetSelect(app);
+    loadDetail(app.state.ruleset);
+    run(next.view, false);
+    $("output").scrollIntoView({ block: "start" });
+  });
+}
+
+async function init() {
+  if (!glyphsSupported()) document.body.classList.add("no-glyphs");
+  app.state = fromQuery(location.search);
+  app.d = derive(app.state);
+  wire();
+  setTarget("hand");
+  applyLanguage(detectLang(storedLang(), navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language]));
+  setStatus("idle", "status.idle");
+  await loadRulesets();
+  renderRulesetSelect(app);
+  // A shared link: its view answers at once where the hand is ready.
+  const view = VIEWS[app.state.view];
+  if (view.ready(app)) run(view.id, false);
+  else if (app.state.text) auto();
+}
+
+init();

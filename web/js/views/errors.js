@@ -1,0 +1,71 @@
+// Errors on screen: each beside the control its pointer names, and a summary
+// at the top whose items are links to those controls.
+
+import { $, el } from "../dom.js";
+import { describe, controlLabel } from "../format.js";
+
+function byPointer(attr, pointer) {
+  let p = pointer;
+  while (p) {
+    const found = document.querySelector("[" + attr + "='" + p.replace(/'/g, "\\'") + "']");
+    if (found) return found;
+    p = p.slice(0, p.lastIndexOf("/"));
+  }
+  return null;
+}
+
+/** The control a pointer names: the field's input or select (the hand box for the hand). */
+export function controlFor(pointer) {
+  if (/^\/hand\/(tiles|melds)/.test(pointer) && !document.querySelector("[data-pointer='" + pointer + "']")) return $("hand-text");
+  if (pointer === "/hand/tiles") return $("hand-text");
+  const field = byPointer("data-pointer", pointer);
+  if (!field) return null;
+  if (field.matches("input,select,button")) return field;
+  return field.querySelector("input:not([type=hidden]):not([disabled]),select:not([disabled]),button") || field.querySelector("input,select");
+}
+
+export function clearErrors() {
+  $("error-summary").hidden = true;
+  $("error-list").textContent = "";
+  for (const e of document.querySelectorAll("[data-error-for]")) { e.textContent = ""; e.hidden = true; }
+  for (const e of document.querySelectorAll(".has-error")) e.classList.remove("has-error");
+  for (const e of document.querySelectorAll("[aria-invalid]")) e.removeAttribute("aria-invalid");
+}
+
+/**
+ * Shows messages `{pointer, key, params}` in the player's language. With
+ * `focus`, focus moves to the first error's control.
+ */
+export function showErrors(app, messages, focus) {
+  clearErrors();
+  if (!messages.length) return;
+  const T = app.t;
+  const list = $("error-list");
+  let first = null;
+  messages.forEach((m, i) => {
+    const text = describe(m, T, app.state.context);
+    const slot = byPointer("data-error-for", m.pointer || "");
+    if (slot) {
+      slot.appendChild(el("span", { className: "msg", "data-error-pointer": m.pointer, text }));
+      slot.hidden = false;
+    }
+    const field = byPointer("data-pointer", m.pointer || "");
+    if (field) field.classList.add("has-error");
+    const control = controlFor(m.pointer || "");
+    if (control) {
+      control.setAttribute("aria-invalid", "true");
+      if (!control.id) control.id = "error-control-" + i;
+    }
+    if (!first && control) first = control;
+    const label = controlLabel(m.pointer, T);
+    const item = control
+      ? el("a", { href: "#" + control.id, "data-error-pointer": m.pointer, text: T("error.summary_item", { control: label, message: text }) })
+      : el("span", { "data-error-pointer": m.pointer, text: T("error.summary_item", { control: label, message: text }) });
+    if (control) item.addEventListener("click", (e) => { e.preventDefault(); control.focus(); control.scrollIntoView({ block: "center" }); });
+    list.appendChild(el("li", {}, [item]));
+  });
+  $("error-summary").hidden = false;
+  if (focus) {
+    if (first) { first.focus(); first.scrollIntoView({ block: "center" }); } else $("error-summary").focus();
+  }
+}

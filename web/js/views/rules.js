@@ -1,0 +1,34 @@
+// The rules view: GET /v1/rulesets/{id}: the summary, the guide's notes and
+// every pattern with its names (the page's link to "the ruleset's notes").
+
+import { $, el, fill } from "../dom.js";
+import { rulesetSummary, describeNested, lineName } from "../format.js";
+
+export const rulesView = {
+  id: "rules",
+  section: "rules",
+  method: "GET",
+  pathFor: (app) => "/v1/rulesets/" + encodeURIComponent(app.state.ruleset),
+  loadingKey: "rules.loading",
+  ready: () => true,
+  noBody: true,
+
+  render(app, res) {
+    const T = app.t;
+    app.details[res.id] = res;
+    $("rules-name").textContent = res.name;
+    const info = app.rulesetInfo[res.id] || res;
+    const lines = rulesetSummary(info, res).map((m) => el("span", { className: "summary-line", text: describeNested(m, T) }));
+    if (T.lang === "en" && res.summary) lines.push(el("span", { className: "summary-line prose", text: res.summary }));
+    fill($("rules-summary"), lines);
+    $("rules-notes-lang").hidden = !T("rulesview.notes_lang");
+    fill($("rules-notes"), (res.notes || []).map((n) => el("li", { text: n })));
+    fill($("rules-patterns"), (res.patterns || []).map((p) => el("tr", { "data-pattern": p.id }, [
+      el("td", { text: lineName(p, T) }),
+      el("td", { className: "hint", text: p.guide_name || "" }),
+      el("td", { className: "num", text: p.limit ? T("result.limit_value") + " (" + p.faan + ")" : String(p.faan) })
+    ])));
+    $("rules-back").href = app.urlFor({ view: "score" });
+    return { key: "status.rules", params: { name: res.name } };
+  }
+};

@@ -1,0 +1,140 @@
+// Words: the money explained, errors in the player's language, the string tables.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync, readdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { dirname, join } from "node:path";
+import { makeT, detectLang, TABLES } from "../js/i18n.js";
+import { explainPayments, describe, mapProblem, mapApiError, controlLabel, localErrors, tileInMessage, lineName } from "../js/format.js";
+import { derive, emptyState } from "../js/state.js";
+
+const en = makeT("en");
+const zh = makeT("zh");
+const south = { seat_wind: "south", win_by: "self_draw" };
+const say = (msgs, t, ctx) => msgs.map((m) => describe(m, t, ctx || south));
+
+test("self-draw money: each of three pays 2 x 16 = 32 (Wisteria Court's quiet hand)", () => {
+  const res = { meets_minimum: true, base_points: 16, winner: "south", payments: { east: -32, south: 96, west: -32, north: -32 } };
+  assert.deepEqual(say(explainPayments(res, south), en), [
+    "Self-draw: each of the three others pays 2 × 16 = 32.",
+    "South receives 96 in all."
+  ]);
+  assert.deepEqual(say(explainPayments(res, south), zh), ["自摸：其餘三家各付 2 × 16 = 32。", "南家共收 96。"]);
+});
+
+test("discard money: the discarder apart, the others grouped", () => {
+  // Wisteria Court, 3 faan (base 8) on West's discard: West pays 2B, East and North B each.
+  const ctx = { seat_wind: "south", win_by: "discard", discarder: "west" };
+  const res = { meets_minimum: true, base_points: 8, winner: "south", payments: { east: -8, south: 32, west: -16, north: -8 } };
+  assert.deepEqual(say(explainPayments(res, ctx), en, ctx), [
+    "West (discarder) pays 2 × 8 = 16.",
+    "North and East pay 1 × 8 = 8 each.",
+    "South receives 32 in all."
+  ]);
+  // HKMA: the discarder pays the whole hand (4B) alone.
+  const hk = { meets_minimum: true, base_points: 16, winner: "south", payments: { east: 0, south: 64, west: -64, north: 0 } };
+  assert.deepEqual(say(explainPayments(hk, ctx), zh, ctx), ["西家（出銃）付 4 × 16 = 64。", "南家共收 64。"]);
+  assert.deepEqual(say(explainPayments({ ...res, meets_minimum: false }, ctx), en, ctx), ["Below the minimum: nobody pays."]);
+});
+
+test("the API's messages (src/core/hand.rs) in the player's words, with no field names", () => {
+  const cases = [
+    ["/hand/tiles", "1m appears 5 times across the hand and its melds; a set has only 4 of each tile",
+      "South's hand has five 1m; a set has only four of each tile.", "南家手牌有五張一萬（1m）；每種牌只有四張。"],
+    ["/context/discarder", "the discarder (south) cannot be the winner (seat_wind south)",
+      "The discarder cannot be the winner (South).", "出銃者不能是食糊者（南家）。"],
+    ["/hand/tiles", "expected 14 concealed tiles with 0 declared meld(s) (a hand holds 14 tiles plus one per kong), got 13",
+      "South's hand has 13 concealed tiles; with 0 declared meld(s) a win needs 14.", "南家手牌門前有 13 張；有 0 組副露時，食糊要 14 張。"],
+    ["/hand/winning_tile", "winning tile 9p is not among the concealed tiles (hand.tiles must include it)",
+      "The winning tile 9p is not among the concealed tiles.", "食糊張 九筒（9p） 不在門前牌之中。"],
+    ["/hand/flowers", "bonus tiles are not in play under ruleset hkma; set house_rules.flowers to true to score them",
+      "Bonus tiles are not in play under this ruleset; set House rules → Bonus tiles to in play to score them.", "這個規則組不計花牌；要計的話，請在自訂規則把花牌設為有計。"],
+    ["/context/flower_win", "a flower win needs seven or eight bonus tiles, hand.flowers has 3",
+      "A flower win needs seven or eight flowers and seasons; 3 chosen.", "花糊要七或八張花；現在揀選了 3 張。"]
+  ];
+  for (const [pointer, message, wantEn, wantZh] of cases) {
+    const m = mapApiError({ pointer, message });
+    assert.equal(describe(m, en, south), wantEn, message);
+    assert.equal(describe(m, zh, south), wantZh, message);
+  }
+  // A message the page has no wording for: its field names made plain.
+  const other = describe(mapApiError({ pointer: "/context/replacement", message: "needs win_by self_draw and hand.tiles" }), en, south);
+  assert.equal(other, "needs win by self draw and the hand");
+  assert.doesNotMatch(other, /_|hand\.tiles/);
+});
+
+test("problems: not a winning hand, an unknown ruleset", () => {
+  assert.deepEqual(mapProblem(422, { type: "/problems/not-a-winning-hand", errors: [] }), [{ pointer: "/hand/tiles", key: "err.not_winning" }]);
+  assert.deepEqual(mapProblem(404, { type: "/problems/unknown-ruleset", errors: [{ pointer: "/ruleset", message: "unknown ruleset riichi" }] }),
+    [{ pointer: "/ruleset", key: "err.unknown_ruleset" }]);
+});
+
+test("a pointer names an on-screen control", () => {
+  assert.equal(controlLabel("/hand/tiles", en), "The hand");
+  assert.equal(controlLabel("/hand/melds/1/tiles", zh), "第 2 組副露");
+  assert.equal(controlLabel("/house_rules/points/3", en), "House rules");
+  assert.equal(controlLabel("/context/discarder", zh), "出銃者");
+});
+
+test("the page's own checks, in the same words as the server's", () => {
+  const d = derive({ ...emptyState(), text: "11111m234m456p789s" });
+  assert.deepEqual(say(localErrors(d, "score", false), en), ["South's hand has five 1m; a set has only four of each tile."]);
+  const short = derive({ ...emptyState(), text: "123m5" });
+  assert.deepEqual(localErrors(short, "score", false), [], "unfinished is not an error while typing");
+  assert.deepEqual(say(localErrors(short, "score", true), en), ["The digits 5 at the end need a suit letter (m, p, s or z)."]);
+  const bad = derive({ ...emptyState(), text: "12x3m" });
+  assert.deepEqual(say(localErrors(bad, "score", false), zh), ["第 3 個字：「x」不是牌。"]);
+});
+
+test("names: tiles in a sentence, pattern names by language", () => {
+  assert.equal(tileInMessage("5z", zh), "白板（5z）");
+  assert.equal(tileInMessage("5z", en), "5z");
+  const line = { pattern: "self_draw", name: "Self-draw", name_zh: "自摸" };
+  assert.equal(lineName(line, zh), "自摸");
+  assert.equal(lineName(line, en), "Self-draw");
+});
+
+test("the language: the stored choice, else the browser's, else English", () => {
+  assert.equal(detectLang(null, ["zh-HK", "en"]), "zh");
+  assert.equal(detectLang(null, ["fr-FR", "zh-TW"]), "zh");
+  assert.equal(detectLang("en", ["zh-HK"]), "en");
+  assert.equal(detectLang(null, ["de"]), "en");
+  assert.equal(detectLang("xx", []), "en");
+});
+
+const here = dirname(fileURLToPath(import.meta.url));
+const web = join(here, "..");
+
+function placeholders(s) {
+  return [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort().join(",");
+}
+
+test("one table per language: the same keys and placeholders; every key the page uses exists", () => {
+  const keysEn = Object.keys(TABLES.en).sort();
+  assert.deepEqual(Object.keys(TABLES.zh).sort(), keysEn);
+  // A tile in a Chinese sentence also gives its name (一萬（1m）); English writes just 1m.
+  const differ = { "tile.in_message": ["code", "code,name"] };
+  for (const k of keysEn) {
+    const [e, z] = differ[k] || [placeholders(TABLES.en[k]), placeholders(TABLES.en[k])];
+    assert.equal(placeholders(TABLES.en[k]), e, k);
+    assert.equal(placeholders(TABLES.zh[k]), z, k);
+  }
+  // Keys named in the page and the modules.
+  const used = new Set();
+  const html = readFileSync(join(web, "index.html"), "utf8");
+  for (const m of html.matchAll(/data-i18n(?:-html)?="([^"]+)"/g)) used.add(m[1]);
+  for (const m of html.matchAll(/data-i18n-attr="([^"]+)"/g)) for (const pair of m[1].split(";")) used.add(pair.split(":")[1]);
+  const files = ["js", "js/views"].flatMap((d) => readdirSync(join(web, d)).filter((f) => f.endsWith(".js")).map((f) => join(web, d, f)));
+  for (const f of files) {
+    const src = readFileSync(f, "utf8");
+    for (const m of src.matchAll(/\b(?:T|t)\("([a-z_]+\.[a-z_./]+)"/g)) used.add(m[1]);
+    for (const m of src.matchAll(/key: "([a-z_]+\.[a-z_.]+)"/g)) used.add(m[1]);
+  }
+  assert.ok(used.size > 80, "found the keys in use: " + used.size);
+  for (const k of used) assert.ok(k in TABLES.en, "missing key " + k);
+  // The Chinese table is Chinese: no English sentence left in it.
+  for (const k of keysEn) {
+    const v = TABLES.zh[k].replace(/<b>.*?<\/b>|\{\w+\}|\b[0-9mpsz+-]+\b|API|faan|MPSZ/g, "");
+    assert.doesNotMatch(v, /\b[a-zA-Z]{4,}\b/, "English left in zh." + k + ": " + TABLES.zh[k]);
+  }
+});
