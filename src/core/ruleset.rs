@@ -196,6 +196,117 @@ pub struct Money {
     pub bonus_chips: u32,
 }
 
+/// Who is paid when several players win on one discard (一炮多響).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MultipleWinners {
+    /// The discarder pays each winner as if that winner were alone.
+    All,
+    /// 截糊: only the first winner in turn order after the discarder is paid.
+    HeadBump,
+}
+
+impl MultipleWinners {
+    pub const fn name(self) -> &'static str {
+        match self {
+            MultipleWinners::All => "all",
+            MultipleWinners::HeadBump => "head_bump",
+        }
+    }
+}
+
+impl std::str::FromStr for MultipleWinners {
+    type Err = ();
+    fn from_str(s: &str) -> Result<Self, ()> {
+        match s {
+            "all" => Ok(MultipleWinners::All),
+            "head_bump" => Ok(MultipleWinners::HeadBump),
+            _ => Err(()),
+        }
+    }
+}
+
+/// Who pays when the liable seat (包) discards the winning tile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LiableDiscard {
+    /// The discard payment rule applies as on any discard.
+    AsUsual,
+    /// The liable discarder pays the whole hand alone.
+    PaysAll,
+}
+
+impl LiableDiscard {
+    pub const fn name(self) -> &'static str {
+        match self {
+            LiableDiscard::AsUsual => "as_usual",
+            LiableDiscard::PaysAll => "pays_all",
+        }
+    }
+}
+
+impl std::str::FromStr for LiableDiscard {
+    type Err = ();
+    fn from_str(s: &str) -> Result<Self, ()> {
+        match s {
+            "as_usual" => Ok(LiableDiscard::AsUsual),
+            "pays_all" => Ok(LiableDiscard::PaysAll),
+            _ => Err(()),
+        }
+    }
+}
+
+/// Money per point, exactly: a whole number of millionths of the money unit
+/// (a stake of 0.05 is `Stake(50_000)`). Amounts of money are whole cents,
+/// each payment rounded half away from zero (`settle::money`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Stake(pub u64);
+
+impl Stake {
+    /// Millionths per unit.
+    pub const ONE: u64 = 1_000_000;
+    /// The largest stake (a million per point): money then fits comfortably.
+    pub const MAX: u64 = Self::ONE * Self::ONE;
+
+    /// A stake from a number above 0 with at most six decimal places, up to
+    /// a million; `None` otherwise.
+    pub fn from_number(v: f64) -> Option<Stake> {
+        let m = v * Self::ONE as f64;
+        let r = m.round();
+        // A decimal written with six places is within float error of a whole number of millionths.
+        (v > 0.0 && r >= 1.0 && r <= Self::MAX as f64 && (m - r).abs() <= 1e-6 * r.max(1.0))
+            .then_some(Stake(r as u64))
+    }
+
+    /// The stake as a number (for display).
+    pub fn as_number(self) -> f64 {
+        self.0 as f64 / Self::ONE as f64
+    }
+}
+
+/// A multiplier in eighths (8 is x1), for a number that is a multiple of 1/8
+/// from `min` to 64; `None` otherwise.
+pub fn to_eighths(v: f64, min: f64) -> Option<u32> {
+    let e = v * 8.0;
+    (v >= min && e <= f64::from(MAX_EIGHTHS) && e.fract() == 0.0).then_some(e as u32)
+}
+
+/// The customs of a table beyond scoring one hand: several winners, the
+/// dealer, the stake, a liable discarder and the rotation of the deal
+/// (`rules-decisions.md`, "Rounds and matches"). Each ruleset file gives
+/// its defaults in `[table]`; each is also a house rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TableRules {
+    pub multiple_winners: MultipleWinners,
+    /// Every payment between the dealer (East) and another seat, in eighths (8 = x1).
+    pub dealer_multiplier: u32,
+    /// Money per point; `None`: the ruleset's own money rate, if any.
+    pub stake: Option<Stake>,
+    pub liable_discard: LiableDiscard,
+    /// A winning dealer deals again (連莊).
+    pub dealer_keeps_on_win: bool,
+    /// The dealer deals again after a draw.
+    pub dealer_keeps_on_draw: bool,
+}
+
 /// A loaded, validated ruleset.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ruleset {
@@ -217,6 +328,7 @@ pub struct Ruleset {
     pub points_table: Vec<u64>,
     pub payment: Payment,
     pub money: Option<Money>,
+    pub table: TableRules,
     /// Scored patterns in contract order.
     pub patterns: Vec<PatternRule>,
     index: [u8; PATTERNS],
@@ -367,14 +479,12 @@ impl Ruleset {
             .table(limit)
             .map_err(|e| err("points", e.explain(limit)))?;
         let eighths = |key: &str, v: f64| -> Result<u32, LoadError> {
-            let e = v * 8.0;
-            if !(0.0..=f64::from(MAX_EIGHTHS)).contains(&e) || e.fract() != 0.0 {
-                return Err(err(
+            to_eighths(v, 0.0).ok_or_else(|| {
+                err(
                     key,
                     format!("must be a multiple of 1/8 from 0 to 64, got {v}"),
-                ));
-            }
-            Ok(e as u32)
+                )
+            })
         };
         let payment = Payment {
             discarder: eighths("payment.discard.discarder", raw.payment.discard.discarder)?,
@@ -409,6 +519,47 @@ impl Ruleset {
                     bonus_chips: nonneg("money.bonus_chips", m.bonus_chips.unwrap_or(0))?,
                 })
             }
+        };
+        let t = &raw.table;
+        let table = TableRules {
+            multiple_winners: t.multiple_winners.parse().map_err(|()| {
+                err(
+                    "table.multiple_winners",
+                    format!(
+                        "unknown rule {:?}: use all or head_bump",
+                        t.multiple_winners
+                    ),
+                )
+            })?,
+            dealer_multiplier: to_eighths(t.dealer_multiplier, 1.0).ok_or_else(|| {
+                err(
+                    "table.dealer_multiplier",
+                    format!(
+                        "must be a multiple of 1/8 from 1 to 64, got {}",
+                        t.dealer_multiplier
+                    ),
+                )
+            })?,
+            stake: match t.stake {
+                None => None,
+                Some(v) => Some(Stake::from_number(v).ok_or_else(|| {
+                    err(
+                        "table.stake",
+                        format!("must be above 0, at most 1000000, with at most six decimal places, got {v}"),
+                    )
+                })?),
+            },
+            liable_discard: t.liable_discard.parse().map_err(|()| {
+                err(
+                    "table.liable_discard",
+                    format!(
+                        "unknown rule {:?}: use as_usual or pays_all",
+                        t.liable_discard
+                    ),
+                )
+            })?,
+            dealer_keeps_on_win: t.dealer_keeps_on_win,
+            dealer_keeps_on_draw: t.dealer_keeps_on_draw,
         };
         let mut patterns = Vec::with_capacity(raw.patterns.len());
         for (key, p) in raw.patterns {
@@ -480,6 +631,7 @@ impl Ruleset {
             points_table,
             payment,
             money,
+            table,
             patterns,
             index: [ABSENT; PATTERNS],
             enabled: 0,
@@ -569,6 +721,39 @@ impl Ruleset {
         }
         if let Some(d) = house.discard_payment {
             r.payment = r.payment.with_discard(d);
+        }
+        let t = &mut r.table;
+        if let Some(m) = house.multiple_winners {
+            t.multiple_winners = m;
+        }
+        if let Some(Number(v)) = house.dealer_multiplier {
+            match to_eighths(v, 1.0) {
+                Some(e) => t.dealer_multiplier = e,
+                None => errs.push(FieldError::new(
+                    p("dealer_multiplier"),
+                    format!(
+                        "the dealer multiplier must be a multiple of 1/8 from 1 to 64, got {v}"
+                    ),
+                )),
+            }
+        }
+        if let Some(Number(v)) = house.stake {
+            match Stake::from_number(v) {
+                Some(s) => t.stake = Some(s),
+                None => errs.push(FieldError::new(
+                    p("stake"),
+                    format!("the stake (money per point) must be above 0 and at most 1000000, with at most six decimal places, got {v}"),
+                )),
+            }
+        }
+        if let Some(l) = house.liable_discard {
+            t.liable_discard = l;
+        }
+        if let Some(k) = house.dealer_keeps_on_win {
+            t.dealer_keeps_on_win = k;
+        }
+        if let Some(k) = house.dealer_keeps_on_draw {
+            t.dealer_keeps_on_draw = k;
         }
         for (key, ov) in &house.patterns {
             let ptr = format!("/house_rules/patterns/{}", escape_pointer(key));
@@ -690,6 +875,27 @@ pub struct HouseRules {
     pub discard_payment: Option<DiscardPayment>,
     /// Pattern overrides in request order.
     pub patterns: Vec<(String, PatternOverride)>,
+    pub multiple_winners: Option<MultipleWinners>,
+    /// As sent; checked (a multiple of 1/8 from 1 to 64) by [`Ruleset::with_house_rules`].
+    pub dealer_multiplier: Option<Number>,
+    /// As sent; checked (above 0, six decimal places) by [`Ruleset::with_house_rules`].
+    pub stake: Option<Number>,
+    pub liable_discard: Option<LiableDiscard>,
+    pub dealer_keeps_on_win: Option<bool>,
+    pub dealer_keeps_on_draw: Option<bool>,
+}
+
+/// A number as a client sent it, compared and hashed by its bits (house
+/// rules are a cache key, and JSON numbers are never NaN).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Number(pub f64);
+
+impl Eq for Number {}
+
+impl std::hash::Hash for Number {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.0.to_bits().hash(h);
+    }
 }
 
 impl HouseRules {
@@ -745,7 +951,19 @@ struct RawRuleset {
     points: RawPoints,
     payment: RawPayment,
     money: Option<RawMoney>,
+    table: RawTable,
     patterns: BTreeMap<String, RawPattern>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawTable {
+    multiple_winners: String,
+    dealer_multiplier: f64,
+    stake: Option<f64>,
+    liable_discard: String,
+    dealer_keeps_on_win: bool,
+    dealer_keeps_on_draw: bool,
 }
 
 #[derive(Deserialize)]
