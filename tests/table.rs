@@ -105,14 +105,22 @@ fn settle_cases_pay_as_worked_out() {
                 "{name}: winner {i} total_faan (lines {:?})",
                 g.score.best().lines
             );
-            assert_eq!(g.paid, w["paid"].as_bool().unwrap(), "{name}: winner {i} paid");
+            assert_eq!(
+                g.paid,
+                w["paid"].as_bool().unwrap(),
+                "{name}: winner {i} paid"
+            );
             assert_eq!(
                 g.score.payments,
                 by_seat(&w["payments"]),
                 "{name}: winner {i} payments"
             );
         }
-        assert_eq!(got.payments, by_seat(&expect["payments"]), "{name}: payments");
+        assert_eq!(
+            got.payments,
+            by_seat(&expect["payments"]),
+            "{name}: payments"
+        );
         assert_eq!(got.payments.iter().sum::<i64>(), 0, "{name}: payments sum");
         if let Some(m) = expect.get("money_cents") {
             assert_eq!(got.money_cents, Some(by_seat(m)), "{name}: money in cents");
@@ -134,7 +142,14 @@ fn one_winner_settles_as_one_score() {
         let r = ruleset(&registry, req).unwrap();
         let (h, c) = (hand(&ws[0]["hand"]), context(&ws[0]["context"]));
         let score = faan::core::score(&r, &h, &c).unwrap();
-        let s = settle_winners(&r, &[WinnerSpec { hand: h, context: c }]).unwrap();
+        let s = settle_winners(
+            &r,
+            &[WinnerSpec {
+                hand: h,
+                context: c,
+            }],
+        )
+        .unwrap();
         assert_eq!(s.results[0].score, score, "{}", case["name"]);
         assert_eq!(
             (s.payments, s.money_cents),
@@ -224,7 +239,10 @@ fn ledger_cases_play_as_worked_out() {
         let players = &spec.players;
         let name_of = |p: usize| players[p].as_str();
         let want_hands = expect["hands"].as_array().unwrap();
-        assert!(want_hands.len() >= 12, "{name}: a night of at least twelve hands");
+        assert!(
+            want_hands.len() >= 12,
+            "{name}: a night of at least twelve hands"
+        );
         assert_eq!(got.hands.len(), want_hands.len(), "{name}: hands");
         for (g, w) in got.hands.iter().zip(want_hands) {
             let at = format!("{name}, hand {}", g.index);
@@ -348,7 +366,11 @@ fn a_bad_ledger_fails_whole_at_its_pointer() {
             "a false win by an unknown player",
             night(
                 "hkma",
-                vec![draw(), draw(), json!({"result": "false_win", "offender": "Eve"})],
+                vec![
+                    draw(),
+                    draw(),
+                    json!({"result": "false_win", "offender": "Eve"}),
+                ],
             ),
             "/hands/2/offender",
         ),
@@ -388,11 +410,7 @@ fn a_bad_ledger_fails_whole_at_its_pointer() {
             night("hkma", vec![two_discarders]),
             "/hands/0/winners/1/context/discarder",
         ),
-        (
-            "an unknown dealer to start",
-            bad_start,
-            "/start/dealer",
-        ),
+        ("an unknown dealer to start", bad_start, "/start/dealer"),
     ];
     for (name, req, pointer) in cases {
         let r = ruleset(&registry, &req).unwrap();
@@ -409,8 +427,15 @@ fn a_bad_ledger_fails_whole_at_its_pointer() {
     let req = night("wisteria-court", vec![draw(); 16]);
     let r = ruleset(&registry, &req).unwrap();
     let whole = ledger(&r, &ledger_spec(&req), 2000).expect("sixteen hands");
-    assert!(whole.next.complete, "wisteria-court: 16 passed deals end the north round");
-    assert_eq!(whole.hands[15].round_wind, Wind::North, "hand 15 is in the north round");
+    assert!(
+        whole.next.complete,
+        "wisteria-court: 16 passed deals end the north round"
+    );
+    assert_eq!(
+        whole.hands[15].round_wind,
+        Wind::North,
+        "hand 15 is in the north round"
+    );
     // 2,000 hands are allowed (hkma keeps the deal on a draw, so the match never ends).
     let req = night("hkma", vec![draw(); 2000]);
     let r = ruleset(&registry, &req).unwrap();
@@ -428,8 +453,10 @@ fn a_win_below_the_minimum_is_no_win_in_a_match() {
     let registry = Registry::builtin().unwrap();
     let req = night(
         "hkma",
-        vec![json!({"result": "win", "winners": [{"player": "Cat", "context": {"win_by": "discard", "discarder": "Ann"},
-            "hand": {"tiles": "234m567m345p22s789s", "winning_tile": "2s"}}]})],
+        vec![
+            json!({"result": "win", "winners": [{"player": "Cat", "context": {"win_by": "discard", "discarder": "Ann"},
+            "hand": {"tiles": "234m567m345p22s789s", "winning_tile": "2s"}}]}),
+        ],
     );
     let r = ruleset(&registry, &req).unwrap();
     let err = ledger(&r, &ledger_spec(&req), 2000).expect_err("below the minimum");
@@ -489,9 +516,15 @@ fn transfers_are_the_fewest() {
         // Two pairs cancel: two transfers, not three.
         ([30, 70, -70, -30], vec![t(3, 0, 30), t(2, 1, 70)]),
         // One debtor: three.
-        ([112, 16, 48, -176], vec![t(3, 0, 112), t(3, 2, 48), t(3, 1, 16)]),
+        (
+            [112, 16, 48, -176],
+            vec![t(3, 0, 112), t(3, 2, 48), t(3, 1, 16)],
+        ),
         // No pair cancels: three.
-        ([118, 14, -50, -82], vec![t(3, 0, 82), t(2, 0, 36), t(2, 1, 14)]),
+        (
+            [118, 14, -50, -82],
+            vec![t(3, 0, 82), t(2, 0, 36), t(2, 1, 14)],
+        ),
         // Three players in play.
         ([40, -10, 0, -30], vec![t(3, 0, 30), t(1, 0, 10)]),
     ];
