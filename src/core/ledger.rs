@@ -205,10 +205,10 @@ pub fn ledger<S: AsRef<str>>(
     let mut money_balances = [0i64; PLAYERS];
     let mut hands = Vec::with_capacity(spec.hands.len());
     for (h, hand) in spec.hands.iter().enumerate() {
-        let at = format!("/hands/{h}");
+        let at = Pointer(h);
         if deal.complete {
             return Err(TableError::at(
-                at,
+                at.to_string(),
                 format!(
                     "the match is complete: the north round ended with hand {}; no hand may follow",
                     h - 1
@@ -228,14 +228,14 @@ pub fn ledger<S: AsRef<str>>(
                 (Outcome::FalseWin { offender: o }, pay, money(ruleset, &pay))
             }
             LedgerHandSpec::Win { winners } => {
-                win(ruleset, &players, winners, &seats, deal.round_wind, &at)?
+                win(ruleset, &players, winners, &seats, deal.round_wind, at)?
             }
         };
         let deltas: [i64; PLAYERS] = std::array::from_fn(|p| by_seat[seats[p].index()]);
         for (b, d) in balances.iter_mut().zip(deltas) {
             *b = b.checked_add(d).ok_or_else(|| {
                 TableError::at(
-                    &at,
+                    at.to_string(),
                     "the balances outgrow 64-bit integers: lower the points or the multiplier",
                 )
             })?;
@@ -283,6 +283,16 @@ pub fn ledger<S: AsRef<str>>(
     })
 }
 
+/// `/hands/{h}`, written out only for an error.
+#[derive(Clone, Copy)]
+struct Pointer(usize);
+
+impl std::fmt::Display for Pointer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "/hands/{}", self.0)
+    }
+}
+
 /// Settles a win: the winners named by player, seated and checked, then
 /// settled together. Answers the outcome, payments and money by seat.
 fn win<S: AsRef<str>>(
@@ -291,7 +301,7 @@ fn win<S: AsRef<str>>(
     winners: &[LedgerWinnerSpec<S>],
     seats: &[Wind; PLAYERS],
     round: Wind,
-    at: &str,
+    at: Pointer,
 ) -> Result<(Outcome, [i64; PLAYERS], Option<[i64; PLAYERS]>), TableError> {
     let mut errs = Vec::new();
     let mut who = Vec::with_capacity(winners.len());
@@ -355,7 +365,7 @@ fn win<S: AsRef<str>>(
     if !errs.is_empty() {
         return Err(TableError::Invalid(errs));
     }
-    let settled = settle_at(ruleset, &specs, &format!("{at}/winners"))?;
+    let settled = settle_at(ruleset, &specs, &format_args!("{at}/winners"))?;
     // A hand below the minimum cannot be declared: in a match it is no win.
     let short: Vec<FieldError> = settled
         .results

@@ -105,19 +105,20 @@ pub fn settle_winners<S: AsRef<str>>(
 ) -> Result<Settlement, TableError> {
     let specs: Vec<(&HandSpec<S>, ContextSpec)> =
         winners.iter().map(|w| (&w.hand, w.context)).collect();
-    settle_at(ruleset, &specs, "/winners")
+    settle_at(ruleset, &specs, &"/winners")
 }
 
-/// [`settle_winners`] for winners found at `{at}/{i}` of the request.
+/// [`settle_winners`] for winners found at `{at}/{i}` of the request
+/// (`at` is written out only for an error).
 pub(crate) fn settle_at<S: AsRef<str>>(
     ruleset: &Ruleset,
     winners: &[(&HandSpec<S>, ContextSpec)],
-    at: &str,
+    at: &dyn fmt::Display,
 ) -> Result<Settlement, TableError> {
     let n = winners.len();
     if n == 0 || n > MAX_WINNERS {
         return Err(TableError::at(
-            at,
+            at.to_string(),
             format!("one to {MAX_WINNERS} winners on one discard, got {n}"),
         ));
     }
@@ -193,7 +194,7 @@ pub(crate) fn settle_at<S: AsRef<str>>(
 fn agree<S: AsRef<str>>(
     winners: &[(&HandSpec<S>, ContextSpec)],
     valid: &[(super::hand::Hand, ContextSpec)],
-    at: &str,
+    at: &dyn fmt::Display,
     errs: &mut Vec<FieldError>,
 ) {
     let first = &winners[0].1;
