@@ -612,14 +612,14 @@ mod matches {
             let mut money = [0i64; 4];
             for h in &got.hands {
                 prop_assert_eq!(h.deltas.iter().sum::<i64>(), 0, "{} hand {}: deltas {:?}", r.id, h.index, h.deltas);
-                for p in 0..4 {
-                    running[p] += h.deltas[p];
+                for (b, d) in running.iter_mut().zip(h.deltas) {
+                    *b += d;
                 }
                 prop_assert_eq!(h.balances, running, "{} hand {}: balances are the running sum", r.id, h.index);
                 if let Some(m) = h.money_deltas {
                     prop_assert_eq!(m.iter().sum::<i64>(), 0, "{} hand {}: money {:?}", r.id, h.index, m);
-                    for p in 0..4 {
-                        money[p] += m[p];
+                    for (b, d) in money.iter_mut().zip(m) {
+                        *b += d;
                     }
                 }
                 if let Outcome::Win(ws) = &h.outcome {

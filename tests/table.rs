@@ -493,7 +493,9 @@ fn a_ledger_may_start_anywhere() {
 
 #[test]
 fn standings_share_ranks_on_ties() {
-    let cases: [([i64; 4], [(usize, usize); 4]); 3] = [
+    // (balances, then (player, rank) best first)
+    type Case = ([i64; 4], [(usize, usize); 4]);
+    let cases: [Case; 3] = [
         ([10, -30, 10, 10], [(0, 1), (2, 1), (3, 1), (1, 4)]),
         ([-5, 20, -5, -10], [(1, 1), (0, 2), (2, 2), (3, 4)]),
         ([0, 0, 0, 0], [(0, 1), (1, 1), (2, 1), (3, 1)]),

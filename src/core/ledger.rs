@@ -283,6 +283,9 @@ pub fn ledger<S: AsRef<str>>(
     })
 }
 
+/// A hand's outcome, payments by seat and money by seat.
+type Settled = (Outcome, [i64; PLAYERS], Option<[i64; PLAYERS]>);
+
 /// `/hands/{h}`, written out only for an error.
 #[derive(Clone, Copy)]
 struct Pointer(usize);
@@ -302,7 +305,7 @@ fn win<S: AsRef<str>>(
     seats: &[Wind; PLAYERS],
     round: Wind,
     at: Pointer,
-) -> Result<(Outcome, [i64; PLAYERS], Option<[i64; PLAYERS]>), TableError> {
+) -> Result<Settled, TableError> {
     let mut errs = Vec::new();
     let mut who = Vec::with_capacity(winners.len());
     let mut specs = Vec::with_capacity(winners.len());
