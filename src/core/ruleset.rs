@@ -1104,6 +1104,38 @@ mod tests {
                 "/house_rules/limit",
                 "from 1 to 64",
             ),
+            (
+                HouseRules {
+                    dealer_multiplier: Some(Number(0.5)),
+                    ..Default::default()
+                },
+                "/house_rules/dealer_multiplier",
+                "from 1 to 64",
+            ),
+            (
+                HouseRules {
+                    dealer_multiplier: Some(Number(1.1)),
+                    ..Default::default()
+                },
+                "/house_rules/dealer_multiplier",
+                "multiple of 1/8",
+            ),
+            (
+                HouseRules {
+                    stake: Some(Number(0.0)),
+                    ..Default::default()
+                },
+                "/house_rules/stake",
+                "above 0",
+            ),
+            (
+                HouseRules {
+                    stake: Some(Number(0.123_456_7)),
+                    ..Default::default()
+                },
+                "/house_rules/stake",
+                "six decimal places",
+            ),
         ];
         for (house, pointer, words) in cases {
             let errs = hkma
@@ -1139,6 +1171,59 @@ mod tests {
     }
 
     #[test]
+    fn stakes_are_exact_millionths() {
+        // (as sent, millionths per point or None)
+        let cases: &[(f64, Option<u64>)] = &[
+            (0.05, Some(50_000)),
+            (0.1, Some(100_000)),
+            (0.333, Some(333_000)),
+            (1.0, Some(1_000_000)),
+            (0.000_001, Some(1)),
+            (1_000_000.0, Some(Stake::MAX)),
+            (0.000_000_5, None),
+            (0.0, None),
+            (-1.0, None),
+            (1_000_000.5, None),
+            (f64::NAN, None),
+        ];
+        for &(v, want) in cases {
+            assert_eq!(Stake::from_number(v).map(|s| s.0), want, "stake {v}");
+        }
+    }
+
+    #[test]
+    fn table_rules_apply_as_house_rules() {
+        let reg = crate::core::Registry::builtin().unwrap();
+        let w = reg.get("wisteria-court").unwrap();
+        assert_eq!(
+            (w.table.dealer_keeps_on_win, w.table.dealer_keeps_on_draw),
+            (false, false),
+            "wisteria-court passes the deal after every hand"
+        );
+        let house = HouseRules {
+            multiple_winners: Some(MultipleWinners::HeadBump),
+            dealer_multiplier: Some(Number(1.5)),
+            stake: Some(Number(0.25)),
+            liable_discard: Some(LiableDiscard::PaysAll),
+            dealer_keeps_on_win: Some(true),
+            ..Default::default()
+        };
+        let t = w.with_house_rules(&house).unwrap().table;
+        assert_eq!(
+            t,
+            TableRules {
+                multiple_winners: MultipleWinners::HeadBump,
+                dealer_multiplier: 12,
+                stake: Some(Stake(250_000)),
+                liable_discard: LiableDiscard::PaysAll,
+                dealer_keeps_on_win: true,
+                dealer_keeps_on_draw: false,
+            },
+            "house rules over wisteria-court's table"
+        );
+    }
+
+    #[test]
     fn load_errors_name_the_file_and_key() {
         let good = crate::core::registry::BUILTIN
             .iter()
@@ -1163,6 +1248,27 @@ mod tests {
                 "robbing_kong = \"nobody\"",
                 "payment.robbing_kong",
             ),
+            (
+                "multiple_winners = \"all\"",
+                "multiple_winners = \"most\"",
+                "table.multiple_winners",
+            ),
+            (
+                "dealer_multiplier = 1",
+                "dealer_multiplier = 0",
+                "table.dealer_multiplier",
+            ),
+            (
+                "liable_discard = \"as_usual\"",
+                "liable_discard = \"sometimes\"",
+                "table.liable_discard",
+            ),
+            (
+                "dealer_keeps_on_draw = true",
+                "stake = -1\ndealer_keeps_on_draw = true",
+                "table.stake",
+            ),
+            ("dealer_keeps_on_win = true\n", "", "dealer_keeps_on_win"),
         ];
         for (from, to, want) in cases {
             let text = good.replacen(from, &to.replace("\\n", "\n"), 1);

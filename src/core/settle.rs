@@ -165,6 +165,45 @@ mod tests {
     }
 
     #[test]
+    fn a_false_win_pays_the_dealer_multiplied() {
+        // hkma: 3 faan, B 8, a self-draw collects 3 x 2B = 48 from the offender, to each other player.
+        let reg = crate::core::Registry::builtin().unwrap();
+        let mut r = (**reg.get("hkma").unwrap()).clone();
+        assert_eq!(false_win(&r, Wind::South), [48, -144, 48, 48], "x1");
+        r.table.dealer_multiplier = 16;
+        assert_eq!(
+            false_win(&r, Wind::South),
+            [96, -192, 48, 48],
+            "x2, South offends: only the payment to East doubles"
+        );
+        assert_eq!(
+            false_win(&r, Wind::East),
+            [-288, 96, 96, 96],
+            "x2, the dealer offends: all three payments double"
+        );
+    }
+
+    #[test]
+    fn money_is_whole_cents_summing_to_zero() {
+        // A stake of 0.333 on 32 points is 10.656, so 1066 cents; the winner takes the sum.
+        let reg = crate::core::Registry::builtin().unwrap();
+        let mut r = (**reg.get("hkma").unwrap()).clone();
+        assert_eq!(money(&r, &[-32, 96, -32, -32]), None, "hkma has no rate");
+        r.table.stake = Some(Stake(333_000));
+        assert_eq!(
+            money(&r, &[-32, 96, -32, -32]),
+            Some([-1066, 3198, -1066, -1066]),
+            "stake 0.333"
+        );
+        // A false win: the offender (the largest amount) takes the rounding.
+        assert_eq!(
+            money(&r, &[48, -144, 48, 48]),
+            Some([1598, -4794, 1598, 1598]),
+            "48 x 0.333 = 15.984"
+        );
+    }
+
+    #[test]
     fn share_rounds_half_up() {
         assert_eq!(share(16, 16), 32, "2B of 16");
         assert_eq!(share(1, 4), 1, "half of 1 rounds up");
