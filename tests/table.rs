@@ -5,13 +5,13 @@
 //! discarder; ledger.json: a night of thirteen hands under hkma and
 //! wisteria-court), then bad input, standings and transfers.
 
+use faan::api::{ContextDto, HandDto, HouseRulesDto};
 use faan::core::ledger::{
     ledger, standings, transfers, LedgerContext, LedgerHandSpec, LedgerSpec, LedgerWinnerSpec,
     Outcome, StartSpec, Transfer,
 };
 use faan::core::table::{settle_winners, TableError, WinnerSpec};
 use faan::core::{ContextSpec, HouseRules, Registry, Ruleset, Wind};
-use faan::http::dto::{ContextDto, HandDto, HouseRulesDto};
 use serde_json::{json, Value};
 use std::sync::Arc;
 
@@ -41,9 +41,11 @@ fn ruleset(registry: &Registry, req: &Value) -> Result<Ruleset, TableError> {
 }
 
 fn hand(v: &Value) -> faan::core::HandSpec {
-    serde_json::from_value::<HandDto>(v.clone())
+    let text = v.to_string();
+    serde_json::from_str::<HandDto>(&text)
         .expect("hand parses")
         .to_core()
+        .to_owned_spec()
 }
 
 fn context(v: &Value) -> ContextSpec {
