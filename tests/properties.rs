@@ -527,3 +527,237 @@ fn no_reading_outgrows_its_lines() {
         "{most} lines: within 8 of MAX_LINES ({MAX_LINES})"
     );
 }
+
+// ------------------------------------------------------------ matches
+
+mod matches {
+    use super::{random_hand, Rng, ALL_KINDS};
+    use faan::core::evaluate::score;
+    use faan::core::ledger::{
+        ledger, transfers, LedgerContext, LedgerHandSpec, LedgerSpec, LedgerWinnerSpec, Outcome,
+        StartSpec,
+    };
+    use faan::core::ruleset::{LiableDiscard, MultipleWinners, Number};
+    use faan::core::table::{settle_winners, WinnerSpec};
+    use faan::core::{ContextSpec, HandSpec, HouseRules, Registry, Ruleset, WinBy, Wind};
+    use proptest::prelude::*;
+
+    const NAMES: [&str; 4] = ["Ann", "Ben", "Cat", "Dan"];
+
+    /// A random ruleset with random table rules, at a minimum of 0 (so every
+    /// random winning hand may be declared).
+    fn table_ruleset(registry: &Registry, rng: &mut Rng) -> Ruleset {
+        let all = registry.all();
+        let base = &all[rng.below(all.len())];
+        let house = HouseRules {
+            min_faan: Some(0),
+            multiple_winners: Some(if rng.below(2) == 0 {
+                MultipleWinners::All
+            } else {
+                MultipleWinners::HeadBump
+            }),
+            dealer_multiplier: Some(Number([1.0, 1.5, 2.0, 3.0][rng.below(4)])),
+            stake: (rng.below(2) == 0).then(|| Number([0.01, 0.333, 1.25, 0.000_5][rng.below(4)])),
+            liable_discard: Some(if rng.below(2) == 0 {
+                LiableDiscard::AsUsual
+            } else {
+                LiableDiscard::PaysAll
+            }),
+            dealer_keeps_on_win: Some(rng.below(2) == 0),
+            dealer_keeps_on_draw: Some(rng.below(2) == 0),
+            ..HouseRules::default()
+        };
+        base.with_house_rules(&house).expect("sensible house rules")
+    }
+
+    /// A winning hand this ruleset scores won this way (a random hand may not rob a kong of a tile it holds three of).
+    fn a_hand(rng: &mut Rng, r: &Ruleset, win_by: WinBy) -> HandSpec {
+        let discarder = (win_by != WinBy::SelfDraw).then_some(Wind::East);
+        loop {
+            let melds = rng.below(3);
+            if let Some((spec, _)) = random_hand(rng, &ALL_KINDS, melds) {
+                let ctx = ContextSpec::new(win_by, Wind::South, Wind::East, discarder);
+                if score(r, &spec, &ctx).is_ok() {
+                    return spec;
+                }
+            }
+        }
+    }
+
+    /// A random hand of a match: a win by one to three players, a draw or a false win.
+    fn a_ledger_hand(rng: &mut Rng, r: &Ruleset) -> LedgerHandSpec {
+        match rng.below(8) {
+            0 => LedgerHandSpec::Draw,
+            1 => LedgerHandSpec::FalseWin {
+                offender: NAMES[rng.below(4)].into(),
+            },
+            _ => {
+                // Players in a random order: the winners first, then the discarder and a possible liable.
+                let mut order = [0, 1, 2, 3];
+                for i in (1..4).rev() {
+                    order.swap(i, rng.below(i + 1));
+                }
+                let n = 1 + rng.below(3);
+                let win_by = match rng.below(4) {
+                    0 if n == 1 => WinBy::SelfDraw,
+                    1 => WinBy::RobbingKong,
+                    _ => WinBy::Discard,
+                };
+                let discarder = (win_by != WinBy::SelfDraw).then(|| NAMES[order[3]].to_string());
+                let liable =
+                    (rng.below(3) == 0).then(|| NAMES[order[3 - rng.below(4 - n)]].to_string());
+                let hand = a_hand(rng, r, win_by);
+                let winners = (0..n)
+                    .map(|i| LedgerWinnerSpec {
+                        player: NAMES[order[i]].into(),
+                        // Several winners on one discard hold the same winning tile: one hand for all.
+                        hand: hand.clone(),
+                        context: LedgerContext {
+                            rest: ContextSpec::new(win_by, Wind::East, Wind::East, None),
+                            seat_wind: None,
+                            round_wind: None,
+                            discarder: discarder.clone(),
+                            liable: liable.clone(),
+                        },
+                    })
+                    .collect();
+                LedgerHandSpec::Win { winners }
+            }
+        }
+    }
+
+    /// The fewest transfers that settle `b`, by brute force: the non-zero
+    /// balances less the most zero-sum groups they split into.
+    fn fewest(b: &[i64; 4]) -> usize {
+        let nz: Vec<i128> = b
+            .iter()
+            .filter(|&&x| x != 0)
+            .map(|&x| i128::from(x))
+            .collect();
+        let n = nz.len();
+        // groups[mask]: the most zero-sum groups the members of mask split into (-inf: none).
+        let mut groups = vec![i32::MIN; 1 << n];
+        groups[0] = 0;
+        for mask in 1usize..1 << n {
+            let mut sub = mask;
+            while sub > 0 {
+                let sum: i128 = (0..n).filter(|i| sub >> i & 1 == 1).map(|i| nz[i]).sum();
+                if sum == 0 && groups[mask ^ sub] >= 0 {
+                    groups[mask] = groups[mask].max(groups[mask ^ sub] + 1);
+                }
+                sub = (sub - 1) & mask;
+            }
+        }
+        n - groups[(1 << n) - 1].max(0) as usize
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(150))]
+
+        #[test]
+        fn ledgers_sum_to_zero_and_settle_up(seed in 1u64.., hands in 1usize..24, start in 0usize..16) {
+            let registry = Registry::builtin().unwrap();
+            let mut rng = Rng(seed);
+            let r = table_ruleset(&registry, &mut rng);
+            let spec = LedgerSpec {
+                players: NAMES.iter().map(|n| n.to_string()).collect(),
+                start: (start < 12).then(|| StartSpec {
+                    round_wind: Some(Wind::ALL[start % 4]),
+                    dealer: Some(NAMES[start / 4].to_string()),
+                }),
+                hands: (0..hands).map(|_| a_ledger_hand(&mut rng, &r)).collect(),
+            };
+            let got = match ledger(&r, &spec, 2000) {
+                Ok(l) => l,
+                // A random match may end (north round) before its last hand: the error names the next one.
+                Err(e) => {
+                    prop_assert!(e.to_string().contains("the match is complete"), "{} {:?}: {}", r.id, spec, e);
+                    return Ok(());
+                }
+            };
+            let mut running = [0i64; 4];
+            let mut money = [0i64; 4];
+            for h in &got.hands {
+                prop_assert_eq!(h.deltas.iter().sum::<i64>(), 0, "{} hand {}: deltas {:?}", r.id, h.index, h.deltas);
+                for (b, d) in running.iter_mut().zip(h.deltas) {
+                    *b += d;
+                }
+                prop_assert_eq!(h.balances, running, "{} hand {}: balances are the running sum", r.id, h.index);
+                if let Some(m) = h.money_deltas {
+                    prop_assert_eq!(m.iter().sum::<i64>(), 0, "{} hand {}: money {:?}", r.id, h.index, m);
+                    for (b, d) in money.iter_mut().zip(m) {
+                        *b += d;
+                    }
+                }
+                if let Outcome::Win(ws) = &h.outcome {
+                    prop_assert!(ws.iter().any(|w| w.paid), "{} hand {}: someone is paid", r.id, h.index);
+                }
+            }
+            prop_assert_eq!(got.balances, running, "final balances");
+            let check = |b: &[i64; 4], what: &str| -> Result<(), TestCaseError> {
+                let ts = transfers(b);
+                prop_assert!(ts.len() <= 3, "{}: {:?} takes {} transfers", what, b, ts.len());
+                prop_assert_eq!(ts.len(), fewest(b), "{}: {:?} settles in {} transfers, not {:?}", what, b, fewest(b), ts);
+                let mut left = *b;
+                for t in &ts {
+                    prop_assert!(t.amount > 0 && t.from != t.to, "{}: {:?}", what, t);
+                    left[t.from] += t.amount;
+                    left[t.to] -= t.amount;
+                }
+                prop_assert_eq!(left, [0; 4], "{}: {:?} after {:?}", what, b, ts);
+                Ok(())
+            };
+            check(&got.balances, "points")?;
+            prop_assert_eq!(&got.transfers, &transfers(&got.balances));
+            if let Some(m) = &got.money {
+                prop_assert_eq!(m.balances, money, "money balances are the running sum");
+                check(&m.balances, "money")?;
+            }
+        }
+
+        #[test]
+        fn a_ledger_of_one_hand_is_settle_is_score(seed in 1u64..) {
+            let registry = Registry::builtin().unwrap();
+            let mut rng = Rng(seed);
+            let r = table_ruleset(&registry, &mut rng);
+            let LedgerHandSpec::Win { winners } = a_ledger_hand(&mut rng, &r) else { return Ok(()) };
+            // Players sit east, south, west, north: a player's index is its seat.
+            let seat = |n: &str| Wind::ALL[NAMES.iter().position(|x| *x == n).unwrap()];
+            let specs: Vec<WinnerSpec> = winners
+                .iter()
+                .map(|w| WinnerSpec {
+                    hand: w.hand.clone(),
+                    context: ContextSpec {
+                        seat_wind: seat(&w.player),
+                        round_wind: Wind::East,
+                        discarder: w.context.discarder.as_deref().map(seat),
+                        liable: w.context.liable.as_deref().map(seat),
+                        ..w.context.rest
+                    },
+                })
+                .collect();
+            let settled = settle_winners(&r, &specs).expect("settles");
+            let spec = LedgerSpec {
+                players: NAMES.iter().map(|n| n.to_string()).collect(),
+                start: None,
+                hands: vec![LedgerHandSpec::Win { winners }],
+            };
+            let one = ledger(&r, &spec, 1).expect("one hand");
+            let h = &one.hands[0];
+            prop_assert_eq!(h.deltas, settled.payments, "{}: ledger deltas are settle's payments", r.id);
+            prop_assert_eq!(h.money_deltas, settled.money_cents, "{}: money", r.id);
+            let Outcome::Win(ws) = &h.outcome else { unreachable!() };
+            for (i, (w, s)) in ws.iter().zip(&settled.results).enumerate() {
+                prop_assert_eq!(&w.score, &s.score, "{}: winner {} as settled", r.id, i);
+                prop_assert_eq!(w.paid, s.paid, "{}: winner {} paid", r.id, i);
+                let alone = score(&r, &specs[i].hand, &specs[i].context).expect("scores");
+                prop_assert_eq!(&s.score, &alone, "{}: winner {} as scored alone", r.id, i);
+            }
+            if specs.len() == 1 {
+                let alone = score(&r, &specs[0].hand, &specs[0].context).unwrap();
+                prop_assert_eq!(settled.payments, alone.payments, "{}: one winner pays as one score", r.id);
+                prop_assert_eq!(settled.money_cents, alone.money_cents, "{}: and its money", r.id);
+            }
+        }
+    }
+}

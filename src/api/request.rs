@@ -2,9 +2,10 @@
 //! house rules, with their conversions to the core's specs.
 
 use super::common::{object_only, MeldKindDto, ReplacementDto, WinByDto, WindDto};
+use crate::core::ruleset::Number;
 use crate::core::{
-    ContextSpec, DiscardPayment, HandSpec, HouseRules, MeldSpec, PatternOverride, PointsSpec,
-    Replacement, WinBy,
+    ContextSpec, DiscardPayment, HandSpec, HouseRules, LiableDiscard, MeldSpec, MultipleWinners,
+    PatternOverride, PointsSpec, Replacement, WinBy,
 };
 use serde::de::{self, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
@@ -122,6 +123,38 @@ pub struct HouseRulesDto {
     #[serde(default)]
     #[schema(value_type = Object, example = json!({"small_four_winds": 6, "seven_pairs": null}))]
     pub patterns: PatternOverrides,
+    /// Several winners on one discard: `all` are paid, or `head_bump` (the first after the discarder).
+    #[serde(default)]
+    pub multiple_winners: Option<MultipleWinnersDto>,
+    /// Every payment between the dealer (East) and another seat is multiplied by it (at least 1, a multiple of 1/8).
+    #[serde(default)]
+    pub dealer_multiplier: Option<f64>,
+    /// Money per point (above 0, at most six decimal places); money is then whole cents.
+    #[serde(default)]
+    pub stake: Option<f64>,
+    /// `pays_all`: a liable seat (包) that discards the winning tile pays the whole hand alone.
+    #[serde(default)]
+    pub liable_discard: Option<LiableDiscardDto>,
+    /// A match: a winning dealer deals again.
+    #[serde(default)]
+    pub dealer_keeps_on_win: Option<bool>,
+    /// A match: the dealer deals again after a draw.
+    #[serde(default)]
+    pub dealer_keeps_on_draw: Option<bool>,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, ToSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum MultipleWinnersDto {
+    All,
+    HeadBump,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, ToSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum LiableDiscardDto {
+    AsUsual,
+    PaysAll,
 }
 
 /// The points curve of a house rule: a curve name, or base points by faan from 0.
@@ -308,6 +341,18 @@ impl HouseRulesDto {
                 DiscardPaymentDto::DiscarderPaysDouble => DiscardPayment::DiscarderPaysDouble,
             }),
             patterns: self.patterns.0.clone(),
+            multiple_winners: self.multiple_winners.map(|m| match m {
+                MultipleWinnersDto::All => MultipleWinners::All,
+                MultipleWinnersDto::HeadBump => MultipleWinners::HeadBump,
+            }),
+            dealer_multiplier: self.dealer_multiplier.map(Number),
+            stake: self.stake.map(Number),
+            liable_discard: self.liable_discard.map(|l| match l {
+                LiableDiscardDto::AsUsual => LiableDiscard::AsUsual,
+                LiableDiscardDto::PaysAll => LiableDiscard::PaysAll,
+            }),
+            dealer_keeps_on_win: self.dealer_keeps_on_win,
+            dealer_keeps_on_draw: self.dealer_keeps_on_draw,
         }
     }
 }

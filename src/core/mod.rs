@@ -5,10 +5,12 @@
 pub mod decompose;
 pub mod evaluate;
 pub mod hand;
+pub mod ledger;
 pub mod pattern;
 pub mod registry;
 pub mod ruleset;
 pub mod settle;
+pub mod table;
 pub mod tile;
 pub mod waits;
 
@@ -16,5 +18,8 @@ pub use evaluate::{score, score_request, Line, Score, ScoreError, ScoredReading}
 pub use hand::{ContextSpec, FieldError, HandSpec, MeldKind, MeldSpec, Replacement, WinBy};
 pub use pattern::PatternId;
 pub use registry::Registry;
-pub use ruleset::{DiscardPayment, HouseRules, PatternOverride, PointsSpec, Ruleset};
+pub use ruleset::{
+    DiscardPayment, HouseRules, LiableDiscard, MultipleWinners, PatternOverride, PointsSpec,
+    Ruleset,
+};
 pub use tile::{Tile, Wind};

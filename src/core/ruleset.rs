@@ -198,6 +198,117 @@ pub struct Money {
     pub bonus_chips: u32,
 }
 
+/// Who is paid when several players win on one discard (一炮多響).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MultipleWinners {
+    /// The discarder pays each winner as if that winner were alone.
+    All,
+    /// 截糊: only the first winner in turn order after the discarder is paid.
+    HeadBump,
+}
+
+impl MultipleWinners {
+    pub const fn name(self) -> &'static str {
+        match self {
+            MultipleWinners::All => "all",
+            MultipleWinners::HeadBump => "head_bump",
+        }
+    }
+}
+
+impl std::str::FromStr for MultipleWinners {
+    type Err = ();
+    fn from_str(s: &str) -> Result<Self, ()> {
+        match s {
+            "all" => Ok(MultipleWinners::All),
+            "head_bump" => Ok(MultipleWinners::HeadBump),
+            _ => Err(()),
+        }
+    }
+}
+
+/// Who pays when the liable seat (包) discards the winning tile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LiableDiscard {
+    /// The discard payment rule applies as on any discard.
+    AsUsual,
+    /// The liable discarder pays the whole hand alone.
+    PaysAll,
+}
+
+impl LiableDiscard {
+    pub const fn name(self) -> &'static str {
+        match self {
+            LiableDiscard::AsUsual => "as_usual",
+            LiableDiscard::PaysAll => "pays_all",
+        }
+    }
+}
+
+impl std::str::FromStr for LiableDiscard {
+    type Err = ();
+    fn from_str(s: &str) -> Result<Self, ()> {
+        match s {
+            "as_usual" => Ok(LiableDiscard::AsUsual),
+            "pays_all" => Ok(LiableDiscard::PaysAll),
+            _ => Err(()),
+        }
+    }
+}
+
+/// Money per point, exactly: a whole number of millionths of the money unit
+/// (a stake of 0.05 is `Stake(50_000)`). Amounts of money are whole cents,
+/// each payment rounded half away from zero (`settle::money`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Stake(pub u64);
+
+impl Stake {
+    /// Millionths per unit.
+    pub const ONE: u64 = 1_000_000;
+    /// The largest stake (a million per point): money then fits comfortably.
+    pub const MAX: u64 = Self::ONE * Self::ONE;
+
+    /// A stake from a number above 0 with at most six decimal places, up to
+    /// a million; `None` otherwise.
+    pub fn from_number(v: f64) -> Option<Stake> {
+        let m = v * Self::ONE as f64;
+        let r = m.round();
+        // A decimal written with six places is within float error of a whole number of millionths.
+        (v > 0.0 && r >= 1.0 && r <= Self::MAX as f64 && (m - r).abs() <= 1e-6 * r.max(1.0))
+            .then_some(Stake(r as u64))
+    }
+
+    /// The stake as a number (for display).
+    pub fn as_number(self) -> f64 {
+        self.0 as f64 / Self::ONE as f64
+    }
+}
+
+/// A multiplier in eighths (8 is x1), for a number that is a multiple of 1/8
+/// from `min` to 64; `None` otherwise.
+pub fn to_eighths(v: f64, min: f64) -> Option<u32> {
+    let e = v * 8.0;
+    (v >= min && e <= f64::from(MAX_EIGHTHS) && e.fract() == 0.0).then_some(e as u32)
+}
+
+/// The customs of a table beyond scoring one hand: several winners, the
+/// dealer, the stake, a liable discarder and the rotation of the deal
+/// (`rules-decisions.md`, "Rounds and matches"). Each ruleset file gives
+/// its defaults in `[table]`; each is also a house rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TableRules {
+    pub multiple_winners: MultipleWinners,
+    /// Every payment between the dealer (East) and another seat, in eighths (8 = x1).
+    pub dealer_multiplier: u32,
+    /// Money per point; `None`: the ruleset's own money rate, if any.
+    pub stake: Option<Stake>,
+    pub liable_discard: LiableDiscard,
+    /// A winning dealer deals again (連莊).
+    pub dealer_keeps_on_win: bool,
+    /// The dealer deals again after a draw.
+    pub dealer_keeps_on_draw: bool,
+}
+
 /// A loaded, validated ruleset.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ruleset {
@@ -219,6 +330,7 @@ pub struct Ruleset {
     pub points_table: Vec<u64>,
     pub payment: Payment,
     pub money: Option<Money>,
+    pub table: TableRules,
     /// Scored patterns in contract order.
     pub patterns: Vec<PatternRule>,
     index: [u8; PATTERN_COUNT],
@@ -358,14 +470,12 @@ impl Ruleset {
             .table(limit)
             .map_err(|e| err("points", e.explain(limit)))?;
         let eighths = |key: &str, v: f64| -> Result<u32, LoadError> {
-            let e = v * 8.0;
-            if !(0.0..=f64::from(MAX_EIGHTHS)).contains(&e) || e.fract() != 0.0 {
-                return Err(err(
+            to_eighths(v, 0.0).ok_or_else(|| {
+                err(
                     key,
                     format!("must be a multiple of 1/8 from 0 to 64, got {v}"),
-                ));
-            }
-            Ok(e as u32)
+                )
+            })
         };
         let payment = Payment {
             discarder: eighths("payment.discard.discarder", raw.payment.discard.discarder)?,
@@ -400,6 +510,47 @@ impl Ruleset {
                     bonus_chips: nonneg("money.bonus_chips", m.bonus_chips.unwrap_or(0))?,
                 })
             }
+        };
+        let t = &raw.table;
+        let table = TableRules {
+            multiple_winners: t.multiple_winners.parse().map_err(|()| {
+                err(
+                    "table.multiple_winners",
+                    format!(
+                        "unknown rule {:?}: use all or head_bump",
+                        t.multiple_winners
+                    ),
+                )
+            })?,
+            dealer_multiplier: to_eighths(t.dealer_multiplier, 1.0).ok_or_else(|| {
+                err(
+                    "table.dealer_multiplier",
+                    format!(
+                        "must be a multiple of 1/8 from 1 to 64, got {}",
+                        t.dealer_multiplier
+                    ),
+                )
+            })?,
+            stake: match t.stake {
+                None => None,
+                Some(v) => Some(Stake::from_number(v).ok_or_else(|| {
+                    err(
+                        "table.stake",
+                        format!("must be above 0, at most 1000000, with at most six decimal places, got {v}"),
+                    )
+                })?),
+            },
+            liable_discard: t.liable_discard.parse().map_err(|()| {
+                err(
+                    "table.liable_discard",
+                    format!(
+                        "unknown rule {:?}: use as_usual or pays_all",
+                        t.liable_discard
+                    ),
+                )
+            })?,
+            dealer_keeps_on_win: t.dealer_keeps_on_win,
+            dealer_keeps_on_draw: t.dealer_keeps_on_draw,
         };
         let mut patterns = Vec::with_capacity(raw.patterns.len());
         for (key, mut table) in raw.patterns {
@@ -478,6 +629,7 @@ impl Ruleset {
             points_table,
             payment,
             money,
+            table,
             patterns,
             index: [ABSENT; PATTERN_COUNT],
             enabled: 0,
@@ -568,6 +720,39 @@ impl Ruleset {
         if let Some(d) = house.discard_payment {
             r.payment = r.payment.with_discard(d);
         }
+        let t = &mut r.table;
+        if let Some(m) = house.multiple_winners {
+            t.multiple_winners = m;
+        }
+        if let Some(Number(v)) = house.dealer_multiplier {
+            match to_eighths(v, 1.0) {
+                Some(e) => t.dealer_multiplier = e,
+                None => errs.push(FieldError::new(
+                    p("dealer_multiplier"),
+                    format!(
+                        "the dealer multiplier must be a multiple of 1/8 from 1 to 64, got {v}"
+                    ),
+                )),
+            }
+        }
+        if let Some(Number(v)) = house.stake {
+            match Stake::from_number(v) {
+                Some(s) => t.stake = Some(s),
+                None => errs.push(FieldError::new(
+                    p("stake"),
+                    format!("the stake (money per point) must be above 0 and at most 1000000, with at most six decimal places, got {v}"),
+                )),
+            }
+        }
+        if let Some(l) = house.liable_discard {
+            t.liable_discard = l;
+        }
+        if let Some(k) = house.dealer_keeps_on_win {
+            t.dealer_keeps_on_win = k;
+        }
+        if let Some(k) = house.dealer_keeps_on_draw {
+            t.dealer_keeps_on_draw = k;
+        }
         for (key, ov) in &house.patterns {
             let ptr = format!("/house_rules/patterns/{}", escape_pointer(key));
             let Ok(id) = key.parse::<PatternId>() else {
@@ -629,6 +814,27 @@ pub struct HouseRules {
     pub discard_payment: Option<DiscardPayment>,
     /// Pattern overrides in request order.
     pub patterns: Vec<(String, PatternOverride)>,
+    pub multiple_winners: Option<MultipleWinners>,
+    /// As sent; checked (a multiple of 1/8 from 1 to 64) by [`Ruleset::with_house_rules`].
+    pub dealer_multiplier: Option<Number>,
+    /// As sent; checked (above 0, six decimal places) by [`Ruleset::with_house_rules`].
+    pub stake: Option<Number>,
+    pub liable_discard: Option<LiableDiscard>,
+    pub dealer_keeps_on_win: Option<bool>,
+    pub dealer_keeps_on_draw: Option<bool>,
+}
+
+/// A number as a client sent it, compared and hashed by its bits (house
+/// rules are a cache key, and JSON numbers are never NaN).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Number(pub f64);
+
+impl Eq for Number {}
+
+impl std::hash::Hash for Number {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.0.to_bits().hash(h);
+    }
 }
 
 impl HouseRules {
@@ -684,8 +890,20 @@ struct RawRuleset {
     points: RawPoints,
     payment: RawPayment,
     money: Option<RawMoney>,
+    table: RawTable,
     /// Each pattern's table: its condition keys are read first (see [`Condition`]), the rest is a [`RawPattern`].
     patterns: BTreeMap<String, toml::Table>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawTable {
+    multiple_winners: String,
+    dealer_multiplier: f64,
+    stake: Option<f64>,
+    liable_discard: String,
+    dealer_keeps_on_win: bool,
+    dealer_keeps_on_draw: bool,
 }
 
 #[derive(Deserialize)]
@@ -819,6 +1037,38 @@ mod tests {
                 "/house_rules/limit",
                 "from 1 to 64",
             ),
+            (
+                HouseRules {
+                    dealer_multiplier: Some(Number(0.5)),
+                    ..Default::default()
+                },
+                "/house_rules/dealer_multiplier",
+                "from 1 to 64",
+            ),
+            (
+                HouseRules {
+                    dealer_multiplier: Some(Number(1.1)),
+                    ..Default::default()
+                },
+                "/house_rules/dealer_multiplier",
+                "multiple of 1/8",
+            ),
+            (
+                HouseRules {
+                    stake: Some(Number(0.0)),
+                    ..Default::default()
+                },
+                "/house_rules/stake",
+                "above 0",
+            ),
+            (
+                HouseRules {
+                    stake: Some(Number(0.123_456_7)),
+                    ..Default::default()
+                },
+                "/house_rules/stake",
+                "six decimal places",
+            ),
         ];
         for (house, pointer, words) in cases {
             let errs = hkma
@@ -851,6 +1101,59 @@ mod tests {
             .unwrap()
             .pattern(PatternId::AllChows)
             .is_none());
+    }
+
+    #[test]
+    fn stakes_are_exact_millionths() {
+        // (as sent, millionths per point or None)
+        let cases: &[(f64, Option<u64>)] = &[
+            (0.05, Some(50_000)),
+            (0.1, Some(100_000)),
+            (0.333, Some(333_000)),
+            (1.0, Some(1_000_000)),
+            (0.000_001, Some(1)),
+            (1_000_000.0, Some(Stake::MAX)),
+            (0.000_000_5, None),
+            (0.0, None),
+            (-1.0, None),
+            (1_000_000.5, None),
+            (f64::NAN, None),
+        ];
+        for &(v, want) in cases {
+            assert_eq!(Stake::from_number(v).map(|s| s.0), want, "stake {v}");
+        }
+    }
+
+    #[test]
+    fn table_rules_apply_as_house_rules() {
+        let reg = crate::core::Registry::builtin().unwrap();
+        let w = reg.get("wisteria-court").unwrap();
+        assert_eq!(
+            (w.table.dealer_keeps_on_win, w.table.dealer_keeps_on_draw),
+            (false, false),
+            "wisteria-court passes the deal after every hand"
+        );
+        let house = HouseRules {
+            multiple_winners: Some(MultipleWinners::HeadBump),
+            dealer_multiplier: Some(Number(1.5)),
+            stake: Some(Number(0.25)),
+            liable_discard: Some(LiableDiscard::PaysAll),
+            dealer_keeps_on_win: Some(true),
+            ..Default::default()
+        };
+        let t = w.with_house_rules(&house).unwrap().table;
+        assert_eq!(
+            t,
+            TableRules {
+                multiple_winners: MultipleWinners::HeadBump,
+                dealer_multiplier: 12,
+                stake: Some(Stake(250_000)),
+                liable_discard: LiableDiscard::PaysAll,
+                dealer_keeps_on_win: true,
+                dealer_keeps_on_draw: false,
+            },
+            "house rules over wisteria-court's table"
+        );
     }
 
     #[test]
@@ -889,6 +1192,27 @@ mod tests {
                 "[patterns.all_chows]\nname = \"Ping wu\"",
                 "patterns.all_chows: unknown field `name`",
             ),
+            (
+                "multiple_winners = \"all\"",
+                "multiple_winners = \"most\"",
+                "table.multiple_winners",
+            ),
+            (
+                "dealer_multiplier = 1",
+                "dealer_multiplier = 0",
+                "table.dealer_multiplier",
+            ),
+            (
+                "liable_discard = \"as_usual\"",
+                "liable_discard = \"sometimes\"",
+                "table.liable_discard",
+            ),
+            (
+                "dealer_keeps_on_draw = true",
+                "stake = -1\ndealer_keeps_on_draw = true",
+                "table.stake",
+            ),
+            ("dealer_keeps_on_win = true\n", "", "dealer_keeps_on_win"),
         ];
         for (from, to, want) in cases {
             let text = good.replacen(from, &to.replace("\\n", "\n"), 1);

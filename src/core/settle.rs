@@ -2,12 +2,14 @@
 //!
 //! Payment rules are the ruleset's ([`Payment`], in eighths of the base
 //! points so that Hé Fēn's "A/2 each" is exact); the liable seat (包) and
-//! the false-win penalty (詐糊) follow `rules-decisions.md`, "Penalties".
+//! the false-win penalty (詐糊) follow `rules-decisions.md`, "Penalties";
+//! the dealer multiplier and a liable discarder who pays all, "Rounds and
+//! matches" ([`TableRules`](super::ruleset::TableRules)).
 //! Every settlement sums to zero: the winner receives exactly what the
 //! others pay.
 
 use super::hand::{Context, WinBy};
-use super::ruleset::{RobbingKongPayment, Ruleset};
+use super::ruleset::{LiableDiscard, RobbingKongPayment, Ruleset, Stake};
 use super::tile::Wind;
 
 /// Signed points by seat (East, South, West, North); positive for the winner.
@@ -29,21 +31,30 @@ pub fn settle(ruleset: &Ruleset, ctx: &Context, base: u64) -> Payments {
     let p = &ruleset.payment;
     let winner = ctx.seat_wind.index();
     let self_draw_each = share(base, p.self_draw);
+    // A discard (or a kong robbed as one) by `d`: the liable discarder may pay it all.
+    let discard = |d: Wind| {
+        let (lead, rest) = (share(base, p.discarder), share(base, p.others));
+        if ctx.liable == Some(d) && ruleset.table.liable_discard == LiableDiscard::PaysAll {
+            (d.index(), lead + 2 * rest, 0)
+        } else {
+            (d.index(), lead, rest)
+        }
+    };
     let (lead, lead_amount, rest) = match (ctx.win_by, ctx.discarder) {
         (WinBy::SelfDraw, _) | (_, None) => match ctx.liable {
             Some(l) if l.index() != winner => (l.index(), 3 * self_draw_each, 0),
             _ => (winner, 0, self_draw_each),
         },
-        (WinBy::Discard, Some(d)) => (d.index(), share(base, p.discarder), share(base, p.others)),
+        (WinBy::Discard, Some(d)) => discard(d),
         (WinBy::RobbingKong, Some(d)) => match p.robbing_kong {
-            RobbingKongPayment::AsDiscard => {
-                (d.index(), share(base, p.discarder), share(base, p.others))
-            }
+            RobbingKongPayment::AsDiscard => discard(d),
             RobbingKongPayment::AdderPaysAll => (d.index(), 3 * self_draw_each, 0),
         },
     };
     let bonus = ruleset.money.map_or(0, |m| i64::from(m.bonus_chips));
-    // What seat i pays (0 for the winner), with the per-payment bonus.
+    let dealer = ruleset.table.dealer_multiplier;
+    // What seat i pays (0 for the winner), with the per-payment bonus, times
+    // the dealer multiplier when the payment is between the dealer and another seat.
     let owes = |i: usize| -> i64 {
         let x = if i == winner {
             0
@@ -52,11 +63,8 @@ pub fn settle(ruleset: &Ruleset, ctx: &Context, base: u64) -> Payments {
         } else {
             rest
         };
-        if x > 0 {
-            x + bonus
-        } else {
-            x
-        }
+        let x = if x > 0 { x + bonus } else { x };
+        dealt(x, i, winner, dealer)
     };
     let (a, b, c, d) = (owes(0), owes(1), owes(2), owes(3));
     let total = a + b + c + d;
@@ -64,36 +72,72 @@ pub fn settle(ruleset: &Ruleset, ctx: &Context, base: u64) -> Payments {
     [signed(0, a), signed(1, b), signed(2, c), signed(3, d)]
 }
 
+/// A payment `x` from seat `from` to seat `to` under a dealer multiplier
+/// (eighths): multiplied when either seat is the dealer (East, seat 0).
+#[inline]
+fn dealt(x: i64, from: usize, to: usize, eighths: u32) -> i64 {
+    if eighths == 8 || (from != 0 && to != 0) || x <= 0 {
+        x
+    } else {
+        share(x as u64, eighths)
+    }
+}
+
 /// The false-win penalty: the offender pays each other player what that
-/// player would collect on a self-drawn win at the ruleset's minimum.
+/// player would collect on a self-drawn win at the ruleset's minimum (each
+/// payment to or from the dealer times the dealer multiplier).
 pub fn false_win(ruleset: &Ruleset, offender: Wind) -> Payments {
     let base = ruleset.base_points(ruleset.min_faan);
     let bonus = ruleset.money.map_or(0, |m| m.bonus_chips as i64);
     let each = 3 * (share(base, ruleset.payment.self_draw) + bonus);
-    let mut pay = [each; 4];
-    pay[offender.index()] = -3 * each;
+    let o = offender.index();
+    let mut pay = [0; 4];
+    for (i, p) in pay.iter_mut().enumerate() {
+        if i != o {
+            *p = dealt(each, o, i, ruleset.table.dealer_multiplier);
+        }
+    }
+    pay[o] = -pay.iter().sum::<i64>();
     pay
 }
 
-/// Payments in US cents where the ruleset has a rate (the winner's share balances rounding).
+/// Money per point in millionths: the stake where one is set, else the
+/// ruleset's own rate (chips are points), else none.
+pub fn stake(ruleset: &Ruleset) -> Option<Stake> {
+    ruleset.table.stake.or_else(|| {
+        ruleset
+            .money
+            .map(|m| Stake(u64::from(m.cents_per_100_chips) * 100))
+    })
+}
+
+/// Payments in cents where there is a stake or a money rate ([`stake`]).
+///
+/// Each seat's amount is rounded to the cent, half away from zero; the seat
+/// with the largest amount (the winner, or a false win's offender: it holds
+/// the sum of the others) takes the rounding, so the money sums to zero.
 #[inline]
 pub fn money(ruleset: &Ruleset, pay: &Payments) -> Option<[i64; 4]> {
-    let m = ruleset.money?;
-    let rate = i128::from(m.cents_per_100_chips);
-    // The winner is the first seat with a positive amount.
-    let winner = pay.iter().position(|&p| p > 0);
+    let micros = i128::from(stake(ruleset)?.0);
+    let mut balancer = 0;
+    for i in 1..4 {
+        if pay[i].unsigned_abs() > pay[balancer].unsigned_abs() {
+            balancer = i;
+        }
+    }
+    // A cent is 10 000 millionths.
     let cents = |i: usize| -> i64 {
-        if Some(i) == winner {
+        if i == balancer {
             return 0;
         }
-        // Round half away from zero; wide arithmetic, clamped (base points are at most 2^40).
+        // Wide arithmetic, clamped (base points are at most 2^40, the stake at most 10^12 millionths).
         let p = i128::from(pay[i]);
-        let c = (p * rate + p.signum() * 50) / 100;
+        let c = (p * micros + p.signum() * 5_000) / 10_000;
         i64::try_from(c).unwrap_or(if c < 0 { i64::MIN / 4 } else { i64::MAX / 4 })
     };
     let (a, b, c, d) = (cents(0), cents(1), cents(2), cents(3));
     let sum = a.saturating_add(b).saturating_add(c).saturating_add(d);
-    let balanced = |i: usize, x: i64| if Some(i) == winner { -sum } else { x };
+    let balanced = |i: usize, x: i64| if i == balancer { -sum } else { x };
     Some([
         balanced(0, a),
         balanced(1, b),
@@ -118,6 +162,45 @@ mod tests {
         assert_eq!(pay[1], -(64 * (1i64 << 40) + 20), "{pay:?}");
         let cents = money(&r, &pay).unwrap();
         assert_eq!(cents.iter().sum::<i64>(), 0, "{cents:?}");
+    }
+
+    #[test]
+    fn a_false_win_pays_the_dealer_multiplied() {
+        // hkma: 3 faan, B 8, a self-draw collects 3 x 2B = 48 from the offender, to each other player.
+        let reg = crate::core::Registry::builtin().unwrap();
+        let mut r = (**reg.get("hkma").unwrap()).clone();
+        assert_eq!(false_win(&r, Wind::South), [48, -144, 48, 48], "x1");
+        r.table.dealer_multiplier = 16;
+        assert_eq!(
+            false_win(&r, Wind::South),
+            [96, -192, 48, 48],
+            "x2, South offends: only the payment to East doubles"
+        );
+        assert_eq!(
+            false_win(&r, Wind::East),
+            [-288, 96, 96, 96],
+            "x2, the dealer offends: all three payments double"
+        );
+    }
+
+    #[test]
+    fn money_is_whole_cents_summing_to_zero() {
+        // A stake of 0.333 on 32 points is 10.656, so 1066 cents; the winner takes the sum.
+        let reg = crate::core::Registry::builtin().unwrap();
+        let mut r = (**reg.get("hkma").unwrap()).clone();
+        assert_eq!(money(&r, &[-32, 96, -32, -32]), None, "hkma has no rate");
+        r.table.stake = Some(Stake(333_000));
+        assert_eq!(
+            money(&r, &[-32, 96, -32, -32]),
+            Some([-1066, 3198, -1066, -1066]),
+            "stake 0.333"
+        );
+        // A false win: the offender (the largest amount) takes the rounding.
+        assert_eq!(
+            money(&r, &[48, -144, 48, 48]),
+            Some([1598, -4794, 1598, 1598]),
+            "48 x 0.333 = 15.984"
+        );
     }
 
     #[test]

@@ -107,6 +107,32 @@ fn house_text(s: &mut String, house: &HouseRules) {
         "discard_payment",
         house.discard_payment.map(|d| d.name().to_string()),
     );
+    opt(
+        s,
+        "multiple_winners",
+        house.multiple_winners.map(|m| m.name().to_string()),
+    );
+    opt(
+        s,
+        "dealer_multiplier",
+        house.dealer_multiplier.map(|n| n.0.to_string()),
+    );
+    opt(s, "stake", house.stake.map(|n| n.0.to_string()));
+    opt(
+        s,
+        "liable_discard",
+        house.liable_discard.map(|l| l.name().to_string()),
+    );
+    opt(
+        s,
+        "dealer_keeps_on_win",
+        house.dealer_keeps_on_win.map(|v| v.to_string()),
+    );
+    opt(
+        s,
+        "dealer_keeps_on_draw",
+        house.dealer_keeps_on_draw.map(|v| v.to_string()),
+    );
     for (id, ov) in &house.patterns {
         let v = match ov {
             PatternOverride::Faan(n) => n.to_string(),

@@ -1,0 +1,559 @@
+//! A whole match, stateless: the client sends the players and every hand so
+//! far; the ledger seats them, scores and settles each hand, moves the deal
+//! and the round wind, and answers the balances, the standings and the
+//! fewest transfers that settle up (找數).
+//!
+//! `api-contract.md`, "A whole match, stateless"; `rules-decisions.md`,
+//! "Rounds and matches". The dealer sits East; the deal stays after the
+//! dealer's own win ([`TableRules::dealer_keeps_on_win`]) or a draw
+//! ([`TableRules::dealer_keeps_on_draw`]) and otherwise passes to South, every
+//! seat wind moving one place; after four passes the round wind moves on;
+//! after the north round the match is complete. A false win voids the hand:
+//! the penalty is paid and the same dealer deals again. Every win is
+//! settled by [`table`](super::table) (and so scored by
+//! [`score_hand`](super::evaluate::score_hand)), so a ledger of one hand
+//! answers what settle and score answer.
+//!
+//! [`TableRules::dealer_keeps_on_win`]: super::ruleset::TableRules::dealer_keeps_on_win
+//! [`TableRules::dealer_keeps_on_draw`]: super::ruleset::TableRules::dealer_keeps_on_draw
+
+use super::evaluate::Score;
+use super::hand::{ContextSpec, FieldError, HandSpec};
+use super::ruleset::Ruleset;
+use super::settle::{false_win, money, stake};
+use super::table::{settle_at, TableError};
+use super::tile::Wind;
+
+/// The players at the table.
+pub const PLAYERS: usize = 4;
+
+/// A match as the client sends it (`S`: owned or borrowed strings).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LedgerSpec<S = String> {
+    /// Four distinct names, seated east, south, west, north for the first hand
+    /// when `players[0]` deals.
+    pub players: Vec<S>,
+    pub start: Option<StartSpec<S>>,
+    pub hands: Vec<LedgerHandSpec<S>>,
+}
+
+/// Where the match starts (each absent part: the east round, `players[0]` deals).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct StartSpec<S = String> {
+    pub round_wind: Option<Wind>,
+    /// A player's name.
+    pub dealer: Option<S>,
+}
+
+/// One hand of the match.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LedgerHandSpec<S = String> {
+    /// One winner, or several on one discard.
+    Win { winners: Vec<LedgerWinnerSpec<S>> },
+    /// The wall played out (流局): no payments.
+    Draw,
+    /// A false win (詐糊) by the named player.
+    FalseWin { offender: S },
+}
+
+/// A winner of a ledger hand.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LedgerWinnerSpec<S = String> {
+    pub player: S,
+    pub hand: HandSpec<S>,
+    pub context: LedgerContext<S>,
+}
+
+/// A score context whose seats are the ledger's to know: `discarder` and
+/// `liable` name players; `seat_wind` and `round_wind`, when given, must be
+/// what the ledger derives.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LedgerContext<S = String> {
+    /// Every other circumstance of the win (`win_by`, `replacement`, ...);
+    /// its `seat_wind`, `round_wind`, `discarder` and `liable` are ignored
+    /// and replaced by the ledger's.
+    pub rest: ContextSpec,
+    pub seat_wind: Option<Wind>,
+    pub round_wind: Option<Wind>,
+    pub discarder: Option<S>,
+    pub liable: Option<S>,
+}
+
+/// Where the deal stands. Players are indices into [`LedgerSpec::players`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Deal {
+    pub round_wind: Wind,
+    pub dealer: usize,
+    /// The dealer's consecutive kept deals (連莊).
+    pub dealer_streak: u32,
+    /// Times the deal has passed in this round (0 to 3).
+    pub passes: u8,
+    /// The north round is over: no hand may follow.
+    pub complete: bool,
+}
+
+/// A winner of a settled ledger hand.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LedgerWinner {
+    pub player: usize,
+    pub seat: Wind,
+    pub paid: bool,
+    /// The score as `POST /v1/score` answers it (lines, totals, the winner's own payments).
+    pub score: Score,
+}
+
+/// What a hand came to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Win(Vec<LedgerWinner>),
+    Draw,
+    FalseWin { offender: usize },
+}
+
+impl Outcome {
+    /// The contract's `result`.
+    pub const fn name(&self) -> &'static str {
+        match self {
+            Outcome::Win(_) => "win",
+            Outcome::Draw => "draw",
+            Outcome::FalseWin { .. } => "false_win",
+        }
+    }
+}
+
+/// One hand of the answer. Arrays by player are indexed like [`LedgerSpec::players`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LedgerHand {
+    pub index: usize,
+    pub round_wind: Wind,
+    pub dealer: usize,
+    /// The dealer's kept deals before this hand.
+    pub dealer_streak: u32,
+    /// Each player's seat wind in this hand.
+    pub seats: [Wind; PLAYERS],
+    pub outcome: Outcome,
+    /// The hand's payments by player; they sum to zero.
+    pub deltas: [i64; PLAYERS],
+    /// The running sum of the deltas.
+    pub balances: [i64; PLAYERS],
+    /// The hand's money in cents by player, where there is a stake or a money rate.
+    pub money_deltas: Option<[i64; PLAYERS]>,
+}
+
+/// A player's place at the end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Standing {
+    pub player: usize,
+    pub balance: i64,
+    /// 1 for the best; players with equal balances share a rank (1, 2, 2, 4).
+    pub rank: usize,
+}
+
+/// One payment of the settling up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Transfer {
+    pub from: usize,
+    pub to: usize,
+    pub amount: i64,
+}
+
+/// Money at the end of the match, in cents.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LedgerMoney {
+    pub balances: [i64; PLAYERS],
+    pub transfers: Vec<Transfer>,
+}
+
+/// The answer to a match.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ledger {
+    pub hands: Vec<LedgerHand>,
+    /// The deal after the last hand.
+    pub next: Deal,
+    pub balances: [i64; PLAYERS],
+    /// All four, best first.
+    pub standings: [Standing; PLAYERS],
+    /// The fewest payments that settle every balance (at most three).
+    pub transfers: Vec<Transfer>,
+    /// Where there is a stake or a money rate.
+    pub money: Option<LedgerMoney>,
+}
+
+/// Plays the match `spec` under `ruleset` (house rules already applied:
+/// [`Ruleset::with_house_rules`]), at most `max_hands` hands.
+///
+/// A bad hand fails the whole ledger: the error's pointer names it
+/// (`/hands/3/winners/0/hand/tiles`); nothing is answered for the others.
+pub fn ledger<S: AsRef<str>>(
+    ruleset: &Ruleset,
+    spec: &LedgerSpec<S>,
+    max_hands: usize,
+) -> Result<Ledger, TableError> {
+    if spec.hands.len() > max_hands {
+        return Err(TableError::at(
+            "/hands",
+            format!(
+                "a ledger holds at most {max_hands} hands, got {}",
+                spec.hands.len()
+            ),
+        ));
+    }
+    let players = players(spec)?;
+    let mut deal = start(spec, &players)?;
+    let with_money = stake(ruleset).is_some();
+    let mut balances = [0i64; PLAYERS];
+    let mut money_balances = [0i64; PLAYERS];
+    let mut hands = Vec::with_capacity(spec.hands.len());
+    for (h, hand) in spec.hands.iter().enumerate() {
+        let at = Pointer(h);
+        if deal.complete {
+            return Err(TableError::at(
+                at.to_string(),
+                format!(
+                    "the match is complete: the north round ended with hand {}; no hand may follow",
+                    h - 1
+                ),
+            ));
+        }
+        // Seat of player p: the dealer sits East, the others in turn.
+        let seats: [Wind; PLAYERS] =
+            std::array::from_fn(|p| Wind::ALL[(p + PLAYERS - deal.dealer) % PLAYERS]);
+        let player_at = |w: Wind| (deal.dealer + w.index()) % PLAYERS;
+        let (outcome, by_seat, money_by_seat) = match hand {
+            LedgerHandSpec::Draw => (Outcome::Draw, [0; PLAYERS], money(ruleset, &[0; PLAYERS])),
+            LedgerHandSpec::FalseWin { offender } => {
+                let o = find(&players, offender.as_ref())
+                    .ok_or_else(|| unknown(&format!("{at}/offender"), offender.as_ref()))?;
+                let pay = false_win(ruleset, seats[o]);
+                (Outcome::FalseWin { offender: o }, pay, money(ruleset, &pay))
+            }
+            LedgerHandSpec::Win { winners } => {
+                win(ruleset, &players, winners, &seats, deal.round_wind, at)?
+            }
+        };
+        let deltas: [i64; PLAYERS] = std::array::from_fn(|p| by_seat[seats[p].index()]);
+        for (b, d) in balances.iter_mut().zip(deltas) {
+            *b = b.checked_add(d).ok_or_else(|| {
+                TableError::at(
+                    at.to_string(),
+                    "the balances outgrow 64-bit integers: lower the points or the multiplier",
+                )
+            })?;
+        }
+        let money_deltas = money_by_seat.filter(|_| with_money).map(|m| {
+            let d: [i64; PLAYERS] = std::array::from_fn(|p| m[seats[p].index()]);
+            for (b, x) in money_balances.iter_mut().zip(d) {
+                *b = b.saturating_add(x);
+            }
+            d
+        });
+        let dealer_won = match &outcome {
+            Outcome::Win(ws) => ws.iter().any(|w| w.paid && w.player == deal.dealer),
+            _ => false,
+        };
+        let before = deal;
+        deal = match &outcome {
+            Outcome::FalseWin { .. } => deal,
+            Outcome::Win(_) if dealer_won && ruleset.table.dealer_keeps_on_win => keep(deal),
+            Outcome::Draw if ruleset.table.dealer_keeps_on_draw => keep(deal),
+            _ => pass(deal, player_at(Wind::South)),
+        };
+        hands.push(LedgerHand {
+            index: h,
+            round_wind: before.round_wind,
+            dealer: before.dealer,
+            dealer_streak: before.dealer_streak,
+            seats,
+            outcome,
+            deltas,
+            balances,
+            money_deltas,
+        });
+    }
+    Ok(Ledger {
+        hands,
+        next: deal,
+        balances,
+        standings: standings(&balances),
+        transfers: transfers(&balances),
+        money: with_money.then(|| LedgerMoney {
+            balances: money_balances,
+            transfers: transfers(&money_balances),
+        }),
+    })
+}
+
+/// A hand's outcome, payments by seat and money by seat.
+type Settled = (Outcome, [i64; PLAYERS], Option<[i64; PLAYERS]>);
+
+/// `/hands/{h}`, written out only for an error.
+#[derive(Clone, Copy)]
+struct Pointer(usize);
+
+impl std::fmt::Display for Pointer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "/hands/{}", self.0)
+    }
+}
+
+/// Settles a win: the winners named by player, seated and checked, then
+/// settled together. Answers the outcome, payments and money by seat.
+fn win<S: AsRef<str>>(
+    ruleset: &Ruleset,
+    players: &[&str; PLAYERS],
+    winners: &[LedgerWinnerSpec<S>],
+    seats: &[Wind; PLAYERS],
+    round: Wind,
+    at: Pointer,
+) -> Result<Settled, TableError> {
+    let mut errs = Vec::new();
+    let mut who = Vec::with_capacity(winners.len());
+    let mut specs = Vec::with_capacity(winners.len());
+    for (i, w) in winners.iter().enumerate() {
+        let here = |field: &str| format!("{at}/winners/{i}/{field}");
+        let name = w.player.as_ref();
+        let Some(p) = find(players, name) else {
+            errs.push(field_unknown(&here("player"), name));
+            continue;
+        };
+        if who.contains(&p) {
+            errs.push(FieldError::new(
+                here("player"),
+                format!("{name} is already a winner of this hand"),
+            ));
+        }
+        who.push(p);
+        let c = &w.context;
+        let seat = seats[p];
+        if let Some(s) = c.seat_wind.filter(|&s| s != seat) {
+            errs.push(FieldError::new(
+                here("context/seat_wind"),
+                format!("{name} sits {seat} in this hand, not {s} (the ledger seats the players; seat_wind may be left out)"),
+            ));
+        }
+        if let Some(r) = c.round_wind.filter(|&r| r != round) {
+            errs.push(FieldError::new(
+                here("context/round_wind"),
+                format!("this hand is in the {round} round, not {r} (round_wind may be left out)"),
+            ));
+        }
+        let mut named = |field: &str, v: &Option<S>| -> Option<Wind> {
+            let n = v.as_ref()?.as_ref();
+            match find(players, n) {
+                Some(q) if q == p && field == "discarder" => {
+                    errs.push(FieldError::new(
+                        here("context/discarder"),
+                        format!("{n} is the winner and cannot be the discarder"),
+                    ));
+                    None
+                }
+                Some(q) => Some(seats[q]),
+                None => {
+                    errs.push(field_unknown(&here(&format!("context/{field}")), n));
+                    None
+                }
+            }
+        };
+        let discarder = named("discarder", &c.discarder);
+        let liable = named("liable", &c.liable);
+        let ctx = ContextSpec {
+            seat_wind: seat,
+            round_wind: round,
+            discarder,
+            liable,
+            ..c.rest
+        };
+        specs.push((&w.hand, ctx));
+    }
+    if !errs.is_empty() {
+        return Err(TableError::Invalid(errs));
+    }
+    let settled = settle_at(ruleset, &specs, &format_args!("{at}/winners"))?;
+    // A hand below the minimum cannot be declared: in a match it is no win.
+    let short: Vec<FieldError> = settled
+        .results
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| !r.score.meets_minimum)
+        .map(|(i, r)| {
+            FieldError::new(
+                format!("{at}/winners/{i}/hand"),
+                format!(
+                    "{} scores {} faan, below the minimum of {}: it cannot be declared (record a false_win if it was)",
+                    winners[i].player.as_ref(),
+                    r.score.total_faan(),
+                    r.score.min_faan
+                ),
+            )
+        })
+        .collect();
+    if !short.is_empty() {
+        return Err(TableError::Invalid(short));
+    }
+    let outcome = Outcome::Win(
+        settled
+            .results
+            .into_iter()
+            .zip(&who)
+            .map(|(r, &p)| LedgerWinner {
+                player: p,
+                seat: seats[p],
+                paid: r.paid,
+                score: r.score,
+            })
+            .collect(),
+    );
+    Ok((outcome, settled.payments, settled.money_cents))
+}
+
+/// The four names, checked: distinct and not empty.
+fn players<S: AsRef<str>>(spec: &LedgerSpec<S>) -> Result<[&str; PLAYERS], TableError> {
+    let names: Vec<&str> = spec.players.iter().map(AsRef::as_ref).collect();
+    let Ok(four) = <[&str; PLAYERS]>::try_from(names.as_slice()) else {
+        return Err(TableError::at(
+            "/players",
+            format!("a match has four players, got {}", names.len()),
+        ));
+    };
+    let mut errs = Vec::new();
+    for (i, n) in four.iter().enumerate() {
+        if n.trim().is_empty() {
+            errs.push(FieldError::new(
+                format!("/players/{i}"),
+                "a player needs a name",
+            ));
+        } else if four[..i].contains(n) {
+            errs.push(FieldError::new(
+                format!("/players/{i}"),
+                format!("{n:?} is already a player: the four names must differ"),
+            ));
+        }
+    }
+    if errs.is_empty() {
+        Ok(four)
+    } else {
+        Err(TableError::Invalid(errs))
+    }
+}
+
+/// The deal of the first hand.
+fn start<S: AsRef<str>>(
+    spec: &LedgerSpec<S>,
+    players: &[&str; PLAYERS],
+) -> Result<Deal, TableError> {
+    let start = spec.start.as_ref();
+    let dealer = match start.and_then(|s| s.dealer.as_ref()) {
+        None => 0,
+        Some(n) => find(players, n.as_ref()).ok_or_else(|| unknown("/start/dealer", n.as_ref()))?,
+    };
+    Ok(Deal {
+        round_wind: start.and_then(|s| s.round_wind).unwrap_or(Wind::East),
+        dealer,
+        dealer_streak: 0,
+        passes: 0,
+        complete: false,
+    })
+}
+
+fn keep(d: Deal) -> Deal {
+    Deal {
+        dealer_streak: d.dealer_streak.saturating_add(1),
+        ..d
+    }
+}
+
+/// The deal passes to `south` (the player on the dealer's right); after four
+/// passes in a round the round wind moves on, and after the north round the
+/// match is complete.
+fn pass(d: Deal, south: usize) -> Deal {
+    let passes = d.passes + 1;
+    let (round_wind, passes, complete) = match (passes, d.round_wind) {
+        (1..=3, w) => (w, passes, false),
+        (_, Wind::North) => (Wind::North, 0, true),
+        (_, w) => (Wind::ALL[w.index() + 1], 0, false),
+    };
+    Deal {
+        round_wind,
+        dealer: south,
+        dealer_streak: 0,
+        passes,
+        complete,
+    }
+}
+
+fn find(players: &[&str; PLAYERS], name: &str) -> Option<usize> {
+    players.iter().position(|p| *p == name)
+}
+
+fn field_unknown(pointer: &str, name: &str) -> FieldError {
+    FieldError::new(pointer, format!("{name:?} is not one of the four players"))
+}
+
+fn unknown(pointer: &str, name: &str) -> TableError {
+    TableError::Invalid(vec![field_unknown(pointer, name)])
+}
+
+/// Standings: best balance first, ties sharing a rank and keeping player order.
+pub fn standings(balances: &[i64; PLAYERS]) -> [Standing; PLAYERS] {
+    let mut order: [usize; PLAYERS] = std::array::from_fn(|p| p);
+    order.sort_by_key(|&p| std::cmp::Reverse(balances[p]));
+    order.map(|p| Standing {
+        player: p,
+        balance: balances[p],
+        rank: 1 + balances.iter().filter(|&&b| b > balances[p]).count(),
+    })
+}
+
+/// The fewest payments that settle `balances` (which sum to zero).
+///
+/// With four players every non-zero balance takes part: the fewest is the
+/// number of non-zero balances less the number of groups they split into
+/// with a zero sum each. Four non-zero balances split into two such pairs
+/// when some pair cancels (two transfers); otherwise one group settles with
+/// one transfer fewer than its members (at most three). Within a group the
+/// largest debtor pays the largest creditor until all are square; in a
+/// group with no zero-sum part that takes exactly one transfer fewer than
+/// its members.
+pub fn transfers(balances: &[i64; PLAYERS]) -> Vec<Transfer> {
+    let nonzero: Vec<usize> = (0..PLAYERS).filter(|&p| balances[p] != 0).collect();
+    let mut groups: Vec<Vec<usize>> = vec![nonzero.clone()];
+    if nonzero.len() == 4 {
+        let b = |p: usize| i128::from(balances[p]);
+        for &q in &nonzero[1..] {
+            if b(nonzero[0]) + b(q) == 0 {
+                let rest = nonzero
+                    .iter()
+                    .copied()
+                    .filter(|&p| p != nonzero[0] && p != q)
+                    .collect();
+                groups = vec![vec![nonzero[0], q], rest];
+                break;
+            }
+        }
+    }
+    let mut out = Vec::with_capacity(3);
+    for g in groups {
+        let mut left: Vec<(usize, i64)> = g.iter().map(|&p| (p, balances[p])).collect();
+        loop {
+            // Largest debtor and largest creditor, the first on ties.
+            let debtor = left
+                .iter()
+                .enumerate()
+                .filter(|(_, (_, b))| *b < 0)
+                .min_by_key(|(_, (_, b))| *b);
+            let creditor = left
+                .iter()
+                .enumerate()
+                .filter(|(_, (_, b))| *b > 0)
+                .max_by_key(|(i, (_, b))| (*b, std::cmp::Reverse(*i)));
+            let (Some((d, &(from, owe))), Some((c, &(to, due)))) = (debtor, creditor) else {
+                break;
+            };
+            let amount = owe.unsigned_abs().min(due.unsigned_abs()) as i64;
+            out.push(Transfer { from, to, amount });
+            left[d].1 += amount;
+            left[c].1 -= amount;
+        }
+    }
+    out
+}

@@ -1,0 +1,267 @@
+//! Several winners on one discard or robbed kong (一炮多響), and the house
+//! rule that pays only the first of them (截糊).
+//!
+//! `api-contract.md`, "Several winners on one discard"; `rules-decisions.md`,
+//! "Rounds and matches": the six-systems comparison says it "varies by
+//! house", so every ruleset pays each winner as if alone
+//! ([`MultipleWinners::All`]); under [`MultipleWinners::HeadBump`] only the
+//! first winner in turn order after the discarder (east, south, west, north,
+//! east) is paid. A robbed kong follows the same rule, the player who added
+//! the kong standing as the discarder. Each winner is scored exactly as
+//! [`score`](super::evaluate::score) scores it, so one winner settles as one
+//! score does.
+
+use super::evaluate::{allowances, score_hand, Score, ScoreError};
+use super::hand::{validate, ContextSpec, FieldError, HandSpec, WinBy};
+use super::ruleset::{MultipleWinners, Ruleset};
+use super::settle::Payments;
+use super::tile::Wind;
+use std::fmt;
+
+/// The most winners on one discard: everyone but the discarder.
+pub const MAX_WINNERS: usize = 3;
+
+/// One winner as the client wrote it: a hand and its context, exactly as
+/// `POST /v1/score` takes them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WinnerSpec<S = String> {
+    pub hand: HandSpec<S>,
+    pub context: ContextSpec,
+}
+
+/// One winner's score, and whether the discarder pays it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WinnerResult {
+    /// The score as `POST /v1/score` answers it (its payments are the
+    /// winner's own, paid or not).
+    pub score: Score,
+    /// This winner is paid: the hand meets the minimum and, under
+    /// `head_bump`, it is the first such winner after the discarder.
+    pub paid: bool,
+}
+
+/// Several winners settled together.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Settlement {
+    /// One per winner, in request order.
+    pub results: Vec<WinnerResult>,
+    /// The payments of the paid winners summed, by seat; they sum to zero.
+    pub payments: Payments,
+    /// The money of the paid winners summed, in cents, where there is a stake or a money rate.
+    pub money_cents: Option<[i64; 4]>,
+}
+
+/// Why winners (of a settlement or of a ledger hand) could not be settled.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TableError {
+    /// The request breaks a rule; each error points at a field.
+    Invalid(Vec<FieldError>),
+    /// A winner's tiles do not form a winning hand; `pointer` names that hand (`/winners/1/hand`).
+    NotWinning {
+        pointer: String,
+        tiles: usize,
+        detail: String,
+    },
+}
+
+impl TableError {
+    /// One broken rule.
+    pub fn at(pointer: impl Into<String>, message: impl Into<String>) -> Self {
+        TableError::Invalid(vec![FieldError::new(pointer, message)])
+    }
+
+    /// The first pointer named (for a caller that needs one).
+    pub fn pointer(&self) -> &str {
+        match self {
+            TableError::Invalid(errs) => errs.first().map_or("", |e| e.pointer.as_str()),
+            TableError::NotWinning { pointer, .. } => pointer,
+        }
+    }
+}
+
+impl fmt::Display for TableError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TableError::Invalid(errs) => {
+                let parts: Vec<String> = errs.iter().map(ToString::to_string).collect();
+                write!(f, "invalid request: {}", parts.join("; "))
+            }
+            TableError::NotWinning {
+                pointer, detail, ..
+            } => write!(f, "{pointer}: {detail}"),
+        }
+    }
+}
+
+impl std::error::Error for TableError {}
+
+/// Settles one to three winners on one discard or robbed kong under
+/// `ruleset` (house rules already applied: [`Ruleset::with_house_rules`]).
+///
+/// Errors point into a request of the shape `{"winners": [{"hand", "context"}]}`.
+pub fn settle_winners<S: AsRef<str>>(
+    ruleset: &Ruleset,
+    winners: &[WinnerSpec<S>],
+) -> Result<Settlement, TableError> {
+    let specs: Vec<(&HandSpec<S>, ContextSpec)> =
+        winners.iter().map(|w| (&w.hand, w.context)).collect();
+    settle_at(ruleset, &specs, &"/winners")
+}
+
+/// [`settle_winners`] for winners found at `{at}/{i}` of the request
+/// (`at` is written out only for an error).
+pub(crate) fn settle_at<S: AsRef<str>>(
+    ruleset: &Ruleset,
+    winners: &[(&HandSpec<S>, ContextSpec)],
+    at: &dyn fmt::Display,
+) -> Result<Settlement, TableError> {
+    let n = winners.len();
+    if n == 0 || n > MAX_WINNERS {
+        return Err(TableError::at(
+            at.to_string(),
+            format!("one to {MAX_WINNERS} winners on one discard, got {n}"),
+        ));
+    }
+    let mut errs = Vec::new();
+    let mut valid = Vec::with_capacity(n);
+    for (i, (hand, ctx)) in winners.iter().enumerate() {
+        match validate(*hand, ctx, allowances(ruleset)) {
+            Ok(v) => valid.push(v),
+            Err(es) => errs.extend(
+                es.into_iter()
+                    .map(|e| FieldError::new(format!("{at}/{i}{}", e.pointer), e.message)),
+            ),
+        }
+    }
+    if n > 1 {
+        agree(winners, &valid, at, &mut errs);
+    }
+    if !errs.is_empty() {
+        return Err(TableError::Invalid(errs));
+    }
+    let mut results = Vec::with_capacity(n);
+    for (i, (hand, ctx)) in valid.iter().enumerate() {
+        let score = score_hand(ruleset, hand, ctx).map_err(|e| match e {
+            ScoreError::NotWinning { tiles, detail } => TableError::NotWinning {
+                pointer: format!("{at}/{i}/hand"),
+                tiles,
+                detail,
+            },
+            ScoreError::Invalid(es) => TableError::Invalid(
+                es.into_iter()
+                    .map(|e| FieldError::new(format!("{at}/{i}{}", e.pointer), e.message))
+                    .collect(),
+            ),
+        })?;
+        let paid = score.meets_minimum;
+        results.push(WinnerResult { score, paid });
+    }
+    if ruleset.table.multiple_winners == MultipleWinners::HeadBump && n > 1 {
+        // The winners all name one discarder (checked above).
+        let head = winners[0].1.discarder.and_then(|d| {
+            (1..4)
+                .map(|k| Wind::ALL[(d.index() + k) % 4])
+                .find_map(|seat| {
+                    (0..n).find(|&i| results[i].paid && winners[i].1.seat_wind == seat)
+                })
+        });
+        for (i, r) in results.iter_mut().enumerate() {
+            r.paid = Some(i) == head;
+        }
+    }
+    let mut payments = [0i64; 4];
+    let mut money: Option<[i64; 4]> = results[0].score.money_cents.map(|_| [0; 4]);
+    for r in results.iter().filter(|r| r.paid) {
+        for (sum, p) in payments.iter_mut().zip(r.score.payments) {
+            *sum += p;
+        }
+        if let (Some(m), Some(c)) = (money.as_mut(), r.score.money_cents) {
+            for (sum, p) in m.iter_mut().zip(c) {
+                *sum += p;
+            }
+        }
+    }
+    Ok(Settlement {
+        results,
+        payments,
+        money_cents: money,
+    })
+}
+
+/// Checks that several winners describe one discard: the same `win_by`
+/// (a discard or a robbed kong), discarder, round wind and winning tile, on
+/// different seats. Each rule reports the first winner that breaks it.
+fn agree<S: AsRef<str>>(
+    winners: &[(&HandSpec<S>, ContextSpec)],
+    valid: &[(super::hand::Hand, ContextSpec)],
+    at: &dyn fmt::Display,
+    errs: &mut Vec<FieldError>,
+) {
+    let first = &winners[0].1;
+    let mut report = |i: usize, field: &str, message: String| {
+        errs.push(FieldError::new(format!("{at}/{i}/{field}"), message));
+    };
+    let rest = || winners.iter().enumerate().skip(1);
+    if let Some((i, (_, c))) =
+        rest().find(|(_, (_, c))| c.win_by != first.win_by || c.win_by == WinBy::SelfDraw)
+    {
+        let message = if c.win_by == first.win_by {
+            "several winners share one discard or robbed kong: a self-drawn win has one winner"
+                .to_string()
+        } else {
+            format!(
+                "win_by {} differs from winner 0's {}: several winners share one discard or robbed kong",
+                c.win_by.name(),
+                first.win_by.name()
+            )
+        };
+        report(i, "context/win_by", message);
+    }
+    if let Some((i, _)) = rest().find(|(_, (_, c))| c.discarder != first.discarder) {
+        report(
+            i,
+            "context/discarder",
+            "the discarder differs from winner 0's: several winners share one discard".into(),
+        );
+    }
+    if let Some((i, (_, c))) = rest().find(|(_, (_, c))| c.round_wind != first.round_wind) {
+        report(
+            i,
+            "context/round_wind",
+            format!(
+                "round_wind {} differs from winner 0's {}: the winners play one hand",
+                c.round_wind, first.round_wind
+            ),
+        );
+    }
+    if let Some((i, (_, c))) = rest().find(|(i, (_, c))| {
+        winners[..*i]
+            .iter()
+            .any(|(_, e)| e.seat_wind == c.seat_wind)
+    }) {
+        report(
+            i,
+            "context/seat_wind",
+            format!(
+                "seat {} is already a winner: each winner sits at a different seat",
+                c.seat_wind
+            ),
+        );
+    }
+    // The winning tile, where both hands parsed (the rules above compare the contexts as sent).
+    if valid.len() == winners.len() {
+        let tile0 = valid[0].0.winning_tile;
+        if let Some(i) = (1..valid.len()).find(|&i| valid[i].0.winning_tile != tile0) {
+            let shown = |t: Option<super::tile::Tile>| t.map_or("none".into(), |t| t.to_string());
+            report(
+                i,
+                "hand/winning_tile",
+                format!(
+                    "winning tile {} differs from winner 0's {}: several winners share one discard",
+                    shown(valid[i].0.winning_tile),
+                    shown(tile0)
+                ),
+            );
+        }
+    }
+}
