@@ -4,23 +4,19 @@
 
 use crate::config::{HealthcheckArgs, LogFormat, ServeArgs};
 use crate::core::Registry;
-use crate::http::{self, meta, metrics::Metrics, AppState, Limits};
+use crate::http::{self, meta, metrics::Metrics, observe, AppState, Limits};
 use crate::service::{self, cache::ScoreCache};
-use actix_web::dev::{Server, Service};
-use actix_web::http::header::{HeaderName, HeaderValue};
+use actix_web::dev::Server;
 use actix_web::http::KeepAlive;
 use actix_web::{web, App, HttpServer};
 use std::net::TcpListener;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
-use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use tokio::signal::unix::{signal, SignalKind};
-use tracing::Instrument;
 
-/// Header carrying the request id (taken from the request or generated).
-pub const X_REQUEST_ID: &str = "x-request-id";
+pub use crate::http::observe::X_REQUEST_ID;
 
 /// Why the server could not start.
 #[derive(Debug, thiserror::Error)]
@@ -87,30 +83,8 @@ impl Application {
                 .app_data(state.clone())
                 .configure(http::configure)
                 .default_service(web::to(meta::not_found))
-                .wrap_fn(|req, srv| {
-                    let start = Instant::now();
-                    let request_id = request_id(req.headers().get(X_REQUEST_ID));
-                    let route = req.match_pattern().unwrap_or_else(|| "unmatched".to_string());
-                    let method = req.method().to_string();
-                    let metrics = req.app_data::<web::Data<AppState>>().map(|s| s.metrics.clone());
-                    let span = tracing::info_span!("request", request_id = %request_id, method = %method, path = %req.path());
-                    let fut = srv.call(req);
-                    async move {
-                        let mut res = fut.instrument(span.clone()).await?;
-                        let status = res.status().as_u16();
-                        if let Ok(v) = HeaderValue::from_str(&request_id) {
-                            res.headers_mut().insert(HeaderName::from_static(X_REQUEST_ID), v);
-                        }
-                        let elapsed = start.elapsed();
-                        if let Some(m) = metrics {
-                            m.observe(&route, &method, status, elapsed);
-                        }
-                        span.in_scope(|| {
-                            tracing::info!(status, route = %route, latency_us = elapsed.as_micros() as u64, "request done")
-                        });
-                        Ok(res)
-                    }
-                })
+                .wrap_fn(observe::observe)
+                .wrap(tracing_actix_web::TracingLogger::<observe::RootSpan>::new())
         })
         .workers(config.workers())
         .shutdown_timeout(config.shutdown_timeout)
@@ -187,36 +161,6 @@ impl Application {
     /// A handle to stop the server.
     pub fn handle(&self) -> actix_web::dev::ServerHandle {
         self.server.handle()
-    }
-}
-
-/// The client's request id when it is reasonable (1 to 128 visible ASCII characters), else a new one.
-fn request_id(given: Option<&HeaderValue>) -> String {
-    if let Some(v) = given.and_then(|v| v.to_str().ok()) {
-        if !v.is_empty() && v.len() <= 128 && v.bytes().all(|b| b.is_ascii_graphic()) {
-            return v.to_string();
-        }
-    }
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-    let nanos = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64);
-    // Same text as format!("{nanos:016x}{pid:08x}{n:08x}"), without the formatter.
-    let mut id = String::with_capacity(32);
-    push_hex(&mut id, nanos, 16);
-    // The pid once per process: `std::process::id()` is a system call each time.
-    static PID: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
-    push_hex(&mut id, u64::from(*PID.get_or_init(std::process::id)), 8);
-    push_hex(&mut id, n, 8);
-    id
-}
-
-/// The low `digits` hex digits of `v`, zero-padded (`v` wider than that keeps its low digits).
-fn push_hex(s: &mut String, v: u64, digits: u32) {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    for i in (0..digits).rev() {
-        s.push(HEX[((v >> (i * 4)) & 0xf) as usize] as char);
     }
 }
 

@@ -128,7 +128,7 @@ pub async fn metrics(state: web::Data<AppState>) -> HttpResponse {
         .metrics
         .render(hits, misses, cache.entries(), cache.weighted_bytes());
     HttpResponse::Ok()
-        .content_type("text/plain; version=0.0.4; charset=utf-8")
+        .content_type(super::metrics::CONTENT_TYPE)
         .body(text)
 }
 

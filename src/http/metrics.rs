@@ -1,9 +1,22 @@
-//! Prometheus metrics, hand-rolled: requests by route, method and status, a
-//! latency histogram by route, and the score cache's hits, misses and entries.
+//! Prometheus metrics (`prometheus-client`, text format 0.0.4): requests by
+//! route, method and status, a latency histogram by route, and the score
+//! cache's hits, misses, entries and bytes.
+//!
+//! Every label value comes from a closed set, never from the client's text:
+//! the route is the pattern of the resource that answered (a `&'static str`
+//! attached to the resource, see [`RouteLabel`]) or `unmatched`, and the
+//! method is one of [`KNOWN_METHODS`] or `other`. So the number of series is
+//! bounded by the route table, whatever clients send, and building a label
+//! set allocates nothing.
 
-use std::collections::BTreeMap;
-use std::fmt::Write;
-use std::sync::Mutex;
+use actix_web::http::Method;
+use prometheus_client::encoding::EncodeLabelSet;
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::Gauge;
+use prometheus_client::metrics::histogram::Histogram;
+use prometheus_client::registry::Registry;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 /// Upper bounds of the latency buckets, in seconds.
@@ -11,108 +24,185 @@ pub const BUCKETS: [f64; 12] = [
     0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5,
 ];
 
-#[derive(Default, Clone)]
-struct Histogram {
-    counts: [u64; BUCKETS.len()],
-    count: u64,
-    sum: f64,
+/// The route label of a request no resource matched (404s).
+pub const UNMATCHED: &str = "unmatched";
+
+/// The methods that keep their name as a label; any other token is `other`.
+pub const KNOWN_METHODS: [&str; 9] = [
+    "GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH",
+];
+
+/// The label of any method not in [`KNOWN_METHODS`].
+pub const OTHER_METHOD: &str = "other";
+
+/// The route pattern a resource was registered with, kept as its app data so
+/// the label is read back after routing without allocating (actix's
+/// `match_pattern()` builds a `String` per call).
+#[derive(Clone, Copy, Debug)]
+pub struct RouteLabel(pub &'static str);
+
+/// The method's label: its name when standard, else `other`.
+pub fn method_label(method: &Method) -> &'static str {
+    let m = method.as_str();
+    KNOWN_METHODS
+        .iter()
+        .find(|k| **k == m)
+        .copied()
+        .unwrap_or(OTHER_METHOD)
 }
 
-#[derive(Default)]
-struct Inner {
-    requests: BTreeMap<(String, String, u16), u64>,
-    latency: BTreeMap<String, Histogram>,
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct RequestLabels {
+    route: &'static str,
+    method: &'static str,
+    status: u16,
 }
 
-/// Process-wide counters.
-#[derive(Default)]
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct RouteLabels {
+    route: &'static str,
+}
+
+type LatencyFamily = Family<RouteLabels, Histogram, fn() -> Histogram>;
+
+/// Process-wide metrics and their registry.
 pub struct Metrics {
-    inner: Mutex<Inner>,
+    registry: Registry,
+    requests: Family<RequestLabels, Counter>,
+    latency: LatencyFamily,
+    cache_hits: Counter,
+    cache_misses: Counter,
+    cache_entries: Gauge<u64, AtomicU64>,
+    cache_bytes: Gauge<u64, AtomicU64>,
+}
+
+impl Default for Metrics {
+    fn default() -> Self {
+        Metrics::new()
+    }
 }
 
 impl Metrics {
     pub fn new() -> Self {
-        Metrics::default()
-    }
-
-    /// Records one finished request.
-    pub fn observe(&self, route: &str, method: &str, status: u16, elapsed: Duration) {
-        let secs = elapsed.as_secs_f64();
-        let Ok(mut inner) = self.inner.lock() else {
-            return;
-        };
-        *inner
-            .requests
-            .entry((route.to_string(), method.to_string(), status))
-            .or_insert(0) += 1;
-        let h = inner.latency.entry(route.to_string()).or_default();
-        for (i, le) in BUCKETS.iter().enumerate() {
-            if secs <= *le {
-                h.counts[i] += 1;
-            }
+        let requests = Family::<RequestLabels, Counter>::default();
+        let latency = LatencyFamily::new_with_constructor(|| Histogram::new(BUCKETS));
+        let cache_hits = Counter::default();
+        let cache_misses = Counter::default();
+        let cache_entries = Gauge::<u64, AtomicU64>::default();
+        let cache_bytes = Gauge::<u64, AtomicU64>::default();
+        let mut registry = Registry::default();
+        // Counters are registered without `_total`; the encoder appends it.
+        registry.register(
+            "faan_http_requests",
+            "HTTP requests by route, method and status",
+            requests.clone(),
+        );
+        registry.register(
+            "faan_http_request_duration_seconds",
+            "Request latency by route",
+            latency.clone(),
+        );
+        registry.register("faan_cache_hits", "Score cache hits", cache_hits.clone());
+        registry.register(
+            "faan_cache_misses",
+            "Score cache misses",
+            cache_misses.clone(),
+        );
+        registry.register(
+            "faan_cache_entries",
+            "Score responses in the cache",
+            cache_entries.clone(),
+        );
+        registry.register(
+            "faan_cache_bytes",
+            "Bytes the score cache counts against --cache-max-bytes",
+            cache_bytes.clone(),
+        );
+        Metrics {
+            registry,
+            requests,
+            latency,
+            cache_hits,
+            cache_misses,
+            cache_entries,
+            cache_bytes,
         }
-        h.count += 1;
-        h.sum += secs;
     }
 
-    /// The Prometheus text exposition (format 0.0.4).
+    /// Records one finished request (labels from the closed sets above).
+    pub fn observe(
+        &self,
+        route: &'static str,
+        method: &'static str,
+        status: u16,
+        elapsed: Duration,
+    ) {
+        self.requests
+            .get_or_create(&RequestLabels {
+                route,
+                method,
+                status,
+            })
+            .inc();
+        self.latency
+            .get_or_create(&RouteLabels { route })
+            .observe(elapsed.as_secs_f64());
+    }
+
+    /// The Prometheus text exposition (format 0.0.4), with the cache's
+    /// counts (kept by `service::Service`) and gauges as of now.
     pub fn render(&self, hits: u64, misses: u64, cache_entries: u64, cache_bytes: u64) -> String {
+        // The service counts hits and misses; these counters only show its totals.
+        self.cache_hits.inner().store(hits, Ordering::Relaxed);
+        self.cache_misses.inner().store(misses, Ordering::Relaxed);
+        self.cache_entries.set(cache_entries);
+        self.cache_bytes.set(cache_bytes);
         let mut s = String::with_capacity(4096);
-        let (requests, latency) = match self.inner.lock() {
-            Ok(inner) => (inner.requests.clone(), inner.latency.clone()),
-            Err(_) => (BTreeMap::new(), BTreeMap::new()),
-        };
-        s.push_str("# HELP faan_http_requests_total HTTP requests by route, method and status.\n");
-        s.push_str("# TYPE faan_http_requests_total counter\n");
-        for ((route, method, status), n) in &requests {
-            let _ = writeln!(
-                s,
-                "faan_http_requests_total{{route=\"{}\",method=\"{}\",status=\"{status}\"}} {n}",
-                escape(route),
-                escape(method)
-            );
-        }
-        s.push_str("# HELP faan_http_request_duration_seconds Request latency by route.\n");
-        s.push_str("# TYPE faan_http_request_duration_seconds histogram\n");
-        for (route, h) in &latency {
-            let r = escape(route);
-            for (i, le) in BUCKETS.iter().enumerate() {
-                let _ = writeln!(
-                    s,
-                    "faan_http_request_duration_seconds_bucket{{route=\"{r}\",le=\"{le}\"}} {}",
-                    h.counts[i]
-                );
-            }
-            let _ = writeln!(
-                s,
-                "faan_http_request_duration_seconds_bucket{{route=\"{r}\",le=\"+Inf\"}} {}",
-                h.count
-            );
-            let _ = writeln!(
-                s,
-                "faan_http_request_duration_seconds_sum{{route=\"{r}\"}} {}",
-                h.sum
-            );
-            let _ = writeln!(
-                s,
-                "faan_http_request_duration_seconds_count{{route=\"{r}\"}} {}",
-                h.count
-            );
-        }
-        s.push_str("# HELP faan_cache_hits_total Score cache hits.\n# TYPE faan_cache_hits_total counter\n");
-        let _ = writeln!(s, "faan_cache_hits_total {hits}");
-        s.push_str("# HELP faan_cache_misses_total Score cache misses.\n# TYPE faan_cache_misses_total counter\n");
-        let _ = writeln!(s, "faan_cache_misses_total {misses}");
-        s.push_str("# HELP faan_cache_entries Score responses in the cache.\n# TYPE faan_cache_entries gauge\n");
-        let _ = writeln!(s, "faan_cache_entries {cache_entries}");
-        s.push_str("# HELP faan_cache_bytes Bytes the score cache counts against --cache-max-bytes.\n# TYPE faan_cache_bytes gauge\n");
-        let _ = writeln!(s, "faan_cache_bytes {cache_bytes}");
+        // Writing into a String cannot fail.
+        let _ = prometheus_client::encoding::prometheus_text::encode(&mut s, &self.registry);
         s
     }
 }
 
-fn escape(v: &str) -> String {
-    v.replace('\\', "\\\\")
-        .replace('"', "\\\"")
-        .replace('\n', "\\n")
+/// The `Content-Type` of [`Metrics::render`]'s text.
+pub const CONTENT_TYPE: &str = prometheus_client::encoding::prometheus_text::CONTENT_TYPE;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn method_labels_are_a_closed_set() {
+        for (method, label) in [
+            (Method::GET, "GET"),
+            (Method::PATCH, "PATCH"),
+            (Method::from_bytes(b"M123X1").unwrap(), "other"),
+            (Method::from_bytes(b"get").unwrap(), "other"),
+        ] {
+            assert_eq!(method_label(&method), label, "method {method}");
+        }
+    }
+
+    #[test]
+    fn exposition_has_the_documented_names() {
+        let m = Metrics::new();
+        m.observe("/v1/score", "POST", 200, Duration::from_micros(700));
+        let text = m.render(1, 0, 3, 4096);
+        for line in [
+            "faan_http_requests_total{route=\"/v1/score\",method=\"POST\",status=\"200\"} 1",
+            "faan_http_request_duration_seconds_bucket{route=\"/v1/score\",le=\"0.0005\"} 0",
+            "faan_http_request_duration_seconds_bucket{route=\"/v1/score\",le=\"0.001\"} 1",
+            "faan_http_request_duration_seconds_bucket{route=\"/v1/score\",le=\"+Inf\"} 1",
+            "faan_http_request_duration_seconds_count{route=\"/v1/score\"} 1",
+            "faan_cache_hits_total 1",
+            "faan_cache_misses_total 0",
+            "faan_cache_entries 3",
+            "faan_cache_bytes 4096",
+            "# TYPE faan_http_requests_total counter",
+            "# TYPE faan_http_request_duration_seconds histogram",
+            "# TYPE faan_cache_entries gauge",
+        ] {
+            assert!(text.lines().any(|l| l == line), "line {line:?} in\n{text}");
+        }
+    }
 }

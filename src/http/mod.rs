@@ -6,6 +6,7 @@ pub mod body;
 pub mod docs;
 pub mod meta;
 pub mod metrics;
+pub mod observe;
 pub mod openapi;
 pub mod problem;
 pub mod scoring;
@@ -39,16 +40,22 @@ pub struct AppState {
     pub shutting_down: Arc<std::sync::atomic::AtomicBool>,
 }
 
-/// A resource whose other methods answer 405 with a problem document.
-fn resource(path: &str, route: actix_web::Route, allowed: &'static str) -> actix_web::Resource {
-    web::resource(path).route(route).default_service(web::to(
-        move |req: actix_web::HttpRequest| async move {
+/// A resource whose other methods answer 405 with a problem document; its
+/// pattern is the route label of its metrics.
+fn resource(
+    path: &'static str,
+    route: actix_web::Route,
+    allowed: &'static str,
+) -> actix_web::Resource {
+    web::resource(path)
+        .app_data(metrics::RouteLabel(path))
+        .route(route)
+        .default_service(web::to(move |req: actix_web::HttpRequest| async move {
             Err::<actix_web::HttpResponse, _>(ApiError::MethodNotAllowed {
                 method: req.method().to_string(),
                 allowed,
             })
-        },
-    ))
+        }))
 }
 
 /// A route for GET that also answers HEAD (the same status and headers, no body).

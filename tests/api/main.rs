@@ -8,5 +8,6 @@ mod common;
 mod errors;
 mod helpers;
 mod meta;
+mod metrics;
 mod names;
 mod score;

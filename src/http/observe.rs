@@ -1,0 +1,122 @@
+//! Per-request observation: the request span (`tracing-actix-web` with a
+//! root span of our own), `X-Request-Id`, the request metrics and the
+//! "request done" log line.
+//!
+//! Order in the app: `TracingLogger<RootSpan>` outermost (it makes the span
+//! and a `RequestId`), then [`observe`] inside it, so the metrics and the log
+//! line are recorded within the span.
+
+use super::metrics::{method_label, RouteLabel, UNMATCHED};
+use super::AppState;
+use actix_web::body::MessageBody;
+use actix_web::dev::{Service, ServiceRequest, ServiceResponse};
+use actix_web::http::header::{HeaderMap, HeaderName, HeaderValue};
+use actix_web::{web, Error, HttpMessage, HttpRequest};
+use std::future::Future;
+use std::time::Instant;
+use tracing::field::Empty;
+use tracing::Span;
+use tracing_actix_web::{RequestId, RootSpanBuilder};
+
+/// Header carrying the request id (taken from the request or generated).
+pub const X_REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
+
+/// The client's request id when it is reasonable: 1 to 128 visible ASCII characters.
+fn given_request_id(headers: &HeaderMap) -> Option<&HeaderValue> {
+    headers.get(X_REQUEST_ID).filter(|v| {
+        let b = v.as_bytes();
+        !b.is_empty() && b.len() <= 128 && b.iter().all(u8::is_ascii_graphic)
+    })
+}
+
+/// The route label of a request that has been routed.
+fn route_of(req: &HttpRequest) -> &'static str {
+    req.app_data::<RouteLabel>().map_or(UNMATCHED, |r| r.0)
+}
+
+/// The request span: closed-set method and route (as the metrics use), the
+/// path, the request id and, at the end, the status. Field names follow
+/// OpenTelemetry's HTTP conventions (`otel.*` are read by the exporter).
+pub struct RootSpan;
+
+impl RootSpanBuilder for RootSpan {
+    fn on_request_start(req: &ServiceRequest) -> Span {
+        let span = tracing::info_span!(
+            "HTTP request",
+            http.request.method = method_label(req.method()),
+            url.path = %req.path(),
+            http.route = Empty,
+            http.response.status_code = Empty,
+            request_id = Empty,
+            otel.kind = "server",
+            otel.name = Empty,
+            otel.status_code = Empty,
+        );
+        if !span.is_disabled() {
+            if let Some(id) = given_request_id(req.headers()).and_then(|v| v.to_str().ok()) {
+                span.record("request_id", id);
+            } else if let Some(id) = req.extensions().get::<RequestId>() {
+                span.record("request_id", tracing::field::display(id));
+            }
+        }
+        span
+    }
+
+    fn on_request_end<B: MessageBody>(span: Span, outcome: &Result<ServiceResponse<B>, Error>) {
+        if span.is_disabled() {
+            return;
+        }
+        let (status, route) = match outcome {
+            Ok(res) => (res.status(), route_of(res.request())),
+            Err(e) => (e.as_response_error().status_code(), UNMATCHED),
+        };
+        span.record("http.route", route);
+        span.record("http.response.status_code", status.as_u16());
+        // OpenTelemetry: a 4xx is the client's error, not the server's.
+        if status.is_server_error() {
+            span.record("otel.status_code", "ERROR");
+        }
+    }
+}
+
+/// Records the request's metrics and log line and sets `X-Request-Id` on the
+/// answer (the client's when reasonable, else the generated `RequestId`).
+pub fn observe<S, B>(
+    req: ServiceRequest,
+    srv: &S,
+) -> impl Future<Output = Result<ServiceResponse<B>, Error>> + 'static
+where
+    S: Service<ServiceRequest, Response = ServiceResponse<B>, Error = Error>,
+    S::Future: 'static,
+{
+    let start = Instant::now();
+    let method = method_label(req.method());
+    let id = match given_request_id(req.headers()) {
+        // A header value read from the request: cloning it copies no bytes.
+        Some(v) => Some(v.clone()),
+        None => req
+            .extensions()
+            .get::<RequestId>()
+            .and_then(|r| HeaderValue::from_str(r.hyphenated().encode_lower(&mut [0u8; 36])).ok()),
+    };
+    let fut = srv.call(req);
+    async move {
+        let mut res = fut.await?;
+        let route = route_of(res.request());
+        let status = res.status().as_u16();
+        let elapsed = start.elapsed();
+        if let Some(state) = res.request().app_data::<web::Data<AppState>>() {
+            state.metrics.observe(route, method, status, elapsed);
+        }
+        if let Some(id) = id {
+            res.headers_mut().insert(X_REQUEST_ID, id);
+        }
+        tracing::info!(
+            status,
+            route,
+            latency_us = elapsed.as_micros() as u64,
+            "request done"
+        );
+        Ok(res)
+    }
+}
