@@ -5,3 +5,4 @@ pub mod core;
 pub mod http;
 pub mod service;
 pub mod startup;
+pub mod telemetry;

@@ -6,9 +6,11 @@ use crate::config::{HealthcheckArgs, LogFormat, ServeArgs};
 use crate::core::Registry;
 use crate::http::{self, meta, metrics::Metrics, observe, AppState, Limits};
 use crate::service::{self, cache::ScoreCache};
+use crate::telemetry;
 use actix_web::dev::Server;
 use actix_web::http::KeepAlive;
 use actix_web::{web, App, HttpServer};
+use opentelemetry_sdk::trace::SdkTracerProvider;
 use std::net::TcpListener;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -164,34 +166,57 @@ impl Application {
     }
 }
 
-/// Sets up `tracing` output (text or JSON) with the level from the flag or RUST_LOG.
+/// Sets up `tracing` output (text or JSON) with the level from the flag or
+/// RUST_LOG and, when the `OTEL_*` environment asks for traces
+/// ([`telemetry::requested`]), the OpenTelemetry layer beside it; returns
+/// the tracer provider then, to flush at exit.
 ///
 /// An invalid `--log-level` is an error; an invalid RUST_LOG falls back to `info`.
-pub fn init_logging(config: &ServeArgs) -> Result<(), String> {
-    use tracing_subscriber::EnvFilter;
+pub fn init_logging(config: &ServeArgs) -> Result<Option<SdkTracerProvider>, String> {
+    use tracing_subscriber::layer::SubscriberExt;
+    use tracing_subscriber::util::SubscriberInitExt;
+    use tracing_subscriber::{fmt, EnvFilter, Layer};
     let filter = match &config.log_level {
         Some(l) => EnvFilter::try_new(l).map_err(|e| format!("--log-level {l:?}: {e}"))?,
         None => EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")),
     };
     let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
-    let builder = tracing_subscriber::fmt()
-        .with_ansi(ansi)
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr);
     // A second initialisation (tests) keeps the first subscriber.
-    let _ = match config.log_format {
-        LogFormat::Json => builder.json().try_init(),
-        LogFormat::Text => builder.try_init(),
+    if !telemetry::requested() {
+        // No OpenTelemetry layer at all: the subscriber of logs alone.
+        let builder = fmt()
+            .with_ansi(ansi)
+            .with_env_filter(filter)
+            .with_writer(std::io::stderr);
+        let _ = match config.log_format {
+            LogFormat::Json => builder.json().try_init(),
+            LogFormat::Text => builder.try_init(),
+        };
+        return Ok(None);
+    }
+    let provider = telemetry::otlp_provider()?;
+    // The log filter applies to the log output only: spans go out at info whatever the log level.
+    let logs = fmt::layer().with_ansi(ansi).with_writer(std::io::stderr);
+    let logs = match config.log_format {
+        LogFormat::Json => logs.json().with_filter(filter).boxed(),
+        LogFormat::Text => logs.with_filter(filter).boxed(),
     };
-    Ok(())
+    let _ = tracing_subscriber::registry()
+        .with(logs)
+        .with(telemetry::layer(&provider))
+        .try_init();
+    Ok(Some(provider))
 }
 
 /// `faan serve`: logs, loads, binds and serves; a start-up error exits non-zero.
 pub fn serve(config: ServeArgs) -> ExitCode {
-    if let Err(e) = init_logging(&config) {
-        eprintln!("faan: {e}");
-        return ExitCode::FAILURE;
-    }
+    let traces = match init_logging(&config) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("faan: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
     let app = match Application::build(&config) {
         Ok(app) => app,
         Err(e) => {
@@ -199,8 +224,9 @@ pub fn serve(config: ServeArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    tracing::info!(addr = %config.addr, port = app.port(), workers = config.workers(), "listening");
-    match actix_web::rt::System::new().block_on(app.run_until_signalled()) {
+    tracing::info!(addr = %config.addr, port = app.port(), workers = config.workers(),
+        traces = traces.is_some(), "listening");
+    let code = match actix_web::rt::System::new().block_on(app.run_until_signalled()) {
         Ok(()) => {
             tracing::info!("stopped");
             ExitCode::SUCCESS
@@ -209,7 +235,12 @@ pub fn serve(config: ServeArgs) -> ExitCode {
             eprintln!("faan: {e}");
             ExitCode::FAILURE
         }
+    };
+    // Sends the spans still batched.
+    if let Some(Err(e)) = traces.map(|p| p.shutdown()) {
+        eprintln!("faan: OpenTelemetry shutdown: {e}");
     }
+    code
 }
 
 /// `faan healthcheck`: GET /readyz on a running server; exit 0 on a 200.

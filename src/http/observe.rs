@@ -12,6 +12,7 @@ use actix_web::body::MessageBody;
 use actix_web::dev::{Service, ServiceRequest, ServiceResponse};
 use actix_web::http::header::{HeaderMap, HeaderName, HeaderValue};
 use actix_web::{web, Error, HttpMessage, HttpRequest};
+use opentelemetry::propagation::Extractor;
 use std::future::Future;
 use std::time::Instant;
 use tracing::field::Empty;
@@ -27,6 +28,19 @@ fn given_request_id(headers: &HeaderMap) -> Option<&HeaderValue> {
         let b = v.as_bytes();
         !b.is_empty() && b.len() <= 128 && b.iter().all(u8::is_ascii_graphic)
     })
+}
+
+/// Request headers as OpenTelemetry's propagator reads them.
+struct Headers<'a>(&'a HeaderMap);
+
+impl Extractor for Headers<'_> {
+    fn get(&self, key: &str) -> Option<&str> {
+        self.0.get(key).and_then(|v| v.to_str().ok())
+    }
+
+    fn keys(&self) -> Vec<&str> {
+        self.0.keys().map(|k| k.as_str()).collect()
+    }
 }
 
 /// The route label of a request that has been routed.
@@ -52,6 +66,17 @@ impl RootSpanBuilder for RootSpan {
             otel.name = Empty,
             otel.status_code = Empty,
         );
+        if crate::telemetry::traces_on() {
+            // OpenTelemetry fixes a span's name when it starts, before routing:
+            // the pattern from matching the path (a String, so only when traces go out).
+            let route = req.match_pattern();
+            let route = route.as_deref().unwrap_or(UNMATCHED);
+            span.record(
+                "otel.name",
+                format!("{} {route}", method_label(req.method())),
+            );
+            crate::telemetry::continue_trace(&span, &Headers(req.headers()));
+        }
         if !span.is_disabled() {
             if let Some(id) = given_request_id(req.headers()).and_then(|v| v.to_str().ok()) {
                 span.record("request_id", id);
@@ -71,7 +96,7 @@ impl RootSpanBuilder for RootSpan {
             Err(e) => (e.as_response_error().status_code(), UNMATCHED),
         };
         span.record("http.route", route);
-        span.record("http.response.status_code", status.as_u16());
+        span.record("http.response.status_code", i64::from(status.as_u16()));
         // OpenTelemetry: a 4xx is the client's error, not the server's.
         if status.is_server_error() {
             span.record("otel.status_code", "ERROR");
