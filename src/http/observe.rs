@@ -48,47 +48,61 @@ fn route_of(req: &HttpRequest) -> &'static str {
     req.app_data::<RouteLabel>().map_or(UNMATCHED, |r| r.0)
 }
 
-/// The request span: closed-set method and route (as the metrics use), the
-/// path, the request id and, at the end, the status. Field names follow
-/// OpenTelemetry's HTTP conventions (`otel.*` are read by the exporter).
+/// The request id as the span shows it: the client's, else the generated one.
+struct ShownId<'a>(Option<&'a str>, Option<RequestId>);
+
+impl std::fmt::Display for ShownId<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match (self.0, self.1) {
+            (Some(given), _) => f.write_str(given),
+            (None, Some(generated)) => generated.fmt(f),
+            (None, None) => Ok(()),
+        }
+    }
+}
+
+/// The request span: the method (closed set, as the metrics use), the path
+/// and the request id. Field names follow OpenTelemetry's HTTP conventions;
+/// the route, the status and the `otel.*` fields are recorded only while
+/// traces go out (the log line "request done" has route and status, and each
+/// record costs the log layer a reformatting of the span's fields).
 pub struct RootSpan;
 
 impl RootSpanBuilder for RootSpan {
     fn on_request_start(req: &ServiceRequest) -> Span {
+        let given = given_request_id(req.headers()).and_then(|v| v.to_str().ok());
+        let generated = match given {
+            Some(_) => None,
+            None => req.extensions().get::<RequestId>().copied(),
+        };
         let span = tracing::info_span!(
             "HTTP request",
-            http.request.method = method_label(req.method()),
+            http.request.method = %method_label(req.method()),
             url.path = %req.path(),
+            request_id = %ShownId(given, generated),
             http.route = Empty,
             http.response.status_code = Empty,
-            request_id = Empty,
-            otel.kind = "server",
+            otel.kind = Empty,
             otel.name = Empty,
             otel.status_code = Empty,
         );
         if crate::telemetry::traces_on() {
-            // OpenTelemetry fixes a span's name when it starts, before routing:
-            // the pattern from matching the path (a String, so only when traces go out).
+            // OpenTelemetry fixes a span's name and kind when it starts, before
+            // routing: the pattern from matching the path (a String, so only here).
             let route = req.match_pattern();
             let route = route.as_deref().unwrap_or(UNMATCHED);
             span.record(
                 "otel.name",
                 format!("{} {route}", method_label(req.method())),
             );
+            span.record("otel.kind", "server");
             crate::telemetry::continue_trace(&span, &Headers(req.headers()));
-        }
-        if !span.is_disabled() {
-            if let Some(id) = given_request_id(req.headers()).and_then(|v| v.to_str().ok()) {
-                span.record("request_id", id);
-            } else if let Some(id) = req.extensions().get::<RequestId>() {
-                span.record("request_id", tracing::field::display(id));
-            }
         }
         span
     }
 
     fn on_request_end<B: MessageBody>(span: Span, outcome: &Result<ServiceResponse<B>, Error>) {
-        if span.is_disabled() {
+        if !crate::telemetry::traces_on() || span.is_disabled() {
             return;
         }
         let (status, route) = match outcome {
