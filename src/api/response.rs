@@ -1,7 +1,7 @@
-//! The score result: a borrowed view of the core's `Score` (names from the
-//! ruleset, tile texts written on the stack), serialised by serde straight
-//! into the response body. This is the one serializer of a score result:
-//! score, batch, compare, the cache and the CLI all use it.
+//! The score result: a borrowed view of the core's `Score` (tile texts
+//! written on the stack). It is the schema (OpenAPI), what the CLI prints
+//! from, and the oracle of `service::render`, the production writer, which
+//! writes exactly what serde makes of it (tested on every fixture).
 
 use super::common::{money_dto, MoneyDto, Payments, WindDto};
 use crate::core::decompose::{Form, Reading, Set, SetKind, WinPlace};
@@ -270,13 +270,6 @@ impl<'a> ScoreResponse<'a> {
             payments: score.payments.into(),
             money: ruleset.money.map(|m| money_dto(m, score.money_cents)),
         }
-    }
-
-    /// The JSON body, written into `buf` (cleared first).
-    pub fn write_json(&self, buf: &mut Vec<u8>) {
-        buf.clear();
-        // Serialising these types cannot fail: every map key is a string.
-        let _ = serde_json::to_writer(&mut *buf, self);
     }
 }
 

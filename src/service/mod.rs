@@ -15,6 +15,8 @@
 
 pub mod cache;
 pub mod key;
+pub mod render;
+mod sink;
 
 use crate::api::json::parse_checked;
 use crate::api::{
@@ -158,27 +160,18 @@ pub fn check_hand_size<S: AsRef<str>>(hand: &HandSpec<S>) -> Result<(), ApiError
     Ok(())
 }
 
-thread_local! {
-    /// A result body is serialised here, then copied out at its length
-    /// (growing a fresh `Vec` through serde's small writes cost more).
-    static SCRATCH: std::cell::RefCell<Vec<u8>> = std::cell::RefCell::new(Vec::with_capacity(16 * 1024));
-}
-
-/// The JSON body of a result.
-pub fn render(response: &ScoreResponse<'_>) -> Bytes {
+/// The JSON body of a result: the one production serializer of a score
+/// result (`render::score_json`, byte for byte what serde makes of
+/// `api::ScoreResponse`; bench/load.md has the A/B that keeps it).
+pub fn render(evaluated: &Evaluated<'_>, ruleset_id: &str) -> Bytes {
     let _span = tracing::debug_span!("render").entered();
-    SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
-        Ok(mut buf) => {
-            response.write_json(&mut buf);
-            Bytes::copy_from_slice(&buf)
-        }
-        // Not reached (nothing here re-enters), but never a panic.
-        Err(_) => {
-            let mut buf = Vec::new();
-            response.write_json(&mut buf);
-            Bytes::from(buf)
-        }
-    })
+    Bytes::from(render::score_json(
+        ruleset_id,
+        &evaluated.resolved.ruleset,
+        &evaluated.context,
+        &evaluated.score,
+        &evaluated.hand_hash,
+    ))
 }
 
 impl Service {
@@ -280,13 +273,16 @@ impl Service {
             let _span = tracing::debug_span!("score").entered();
             evaluate::score_hand(&resolved.ruleset, &valid_hand, &context)?
         };
-        let body = render(&ScoreResponse::new(
-            ruleset_id,
-            &resolved.ruleset,
-            &context,
-            &score,
-            hand_hash,
-        ));
+        let body = {
+            let _span = tracing::debug_span!("render").entered();
+            Bytes::from(render::score_json(
+                ruleset_id,
+                &resolved.ruleset,
+                &context,
+                &score,
+                &hand_hash,
+            ))
+        };
         self.cache.insert(hand_hash, body.clone());
         Ok((body, CacheStatus::Miss))
     }
