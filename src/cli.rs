@@ -542,6 +542,7 @@ pub fn render_ledger(answer: &serde_json::Value, players: &[String], ruleset_nam
     let str_of = |v: &serde_json::Value| v.as_str().unwrap_or_default().to_string();
     let mut s = String::new();
     let _ = writeln!(s, "Ruleset: {} ({})", ruleset_name, str_of(&answer["ruleset"]));
+    let _ = writeln!(s, "Each player: the hand's points, then the balance.");
     let rows: Vec<[String; 4]> = list(&answer["hands"])
         .iter()
         .map(|h| {
