@@ -499,12 +499,8 @@ pub fn run_ledger(args: &LedgerArgs) -> ExitCode {
     }
     // The table is read back from the answer: the API's one serializer decides every value.
     // The players in their order (a JSON object's keys come back sorted).
-    let players = parse::<LedgerRequest>(&text).map(|r| {
-        r.players
-            .iter()
-            .map(|p| p.to_string())
-            .collect::<Vec<_>>()
-    });
+    let players = parse::<LedgerRequest>(&text)
+        .map(|r| r.players.iter().map(|p| p.to_string()).collect::<Vec<_>>());
     match (serde_json::from_slice::<serde_json::Value>(&body), players) {
         (Ok(answer), Ok(players)) => {
             let id = answer["ruleset"].as_str().unwrap_or_default();
@@ -541,7 +537,12 @@ pub fn render_ledger(answer: &serde_json::Value, players: &[String], ruleset_nam
     let list = |v: &serde_json::Value| v.as_array().unwrap_or(&empty).clone();
     let str_of = |v: &serde_json::Value| v.as_str().unwrap_or_default().to_string();
     let mut s = String::new();
-    let _ = writeln!(s, "Ruleset: {} ({})", ruleset_name, str_of(&answer["ruleset"]));
+    let _ = writeln!(
+        s,
+        "Ruleset: {} ({})",
+        ruleset_name,
+        str_of(&answer["ruleset"])
+    );
     let _ = writeln!(s, "Each player: the hand's points, then the balance.");
     let rows: Vec<[String; 4]> = list(&answer["hands"])
         .iter()
@@ -565,7 +566,10 @@ pub fn render_ledger(answer: &serde_json::Value, players: &[String], ruleset_nam
                 Some("false_win") => format!("false win {}", str_of(&h["offender"])),
                 other => other.unwrap_or_default().to_string(),
             };
-            let faan: Vec<String> = winners.iter().map(|w| w["total_faan"].to_string()).collect();
+            let faan: Vec<String> = winners
+                .iter()
+                .map(|w| w["total_faan"].to_string())
+                .collect();
             [
                 str_of(&h["round_wind"]),
                 str_of(&h["dealer"]),
@@ -574,8 +578,18 @@ pub fn render_ledger(answer: &serde_json::Value, players: &[String], ruleset_nam
             ]
         })
         .collect();
-    let dealer_w = rows.iter().map(|r| r[1].chars().count()).max().unwrap_or(0).max(6);
-    let result_w = rows.iter().map(|r| r[2].chars().count()).max().unwrap_or(0).max(6);
+    let dealer_w = rows
+        .iter()
+        .map(|r| r[1].chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(6);
+    let result_w = rows
+        .iter()
+        .map(|r| r[2].chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(6);
     let cells: Vec<Vec<String>> = list(&answer["hands"])
         .iter()
         .map(|h| {
@@ -670,7 +684,11 @@ pub fn render_ledger(answer: &serde_json::Value, players: &[String], ruleset_nam
     };
     transfers(&mut s, "Transfers", list(&answer["transfers"]));
     if answer["money"].is_object() {
-        transfers(&mut s, "Transfers in money", list(&answer["money"]["transfers"]));
+        transfers(
+            &mut s,
+            "Transfers in money",
+            list(&answer["money"]["transfers"]),
+        );
     }
     s
 }

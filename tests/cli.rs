@@ -448,7 +448,10 @@ fn ledger_prints_the_night_worked_out_by_hand() {
     assert_eq!(out, WISTERIA_TABLE, "the Wisteria Court night, from a file");
     let (ok, out, err) = ledger_with_stdin(&["ledger", "-"], WISTERIA_NIGHT);
     assert!(ok, "faan ledger -: {err}");
-    assert_eq!(out, WISTERIA_TABLE, "the Wisteria Court night, from standard input");
+    assert_eq!(
+        out, WISTERIA_TABLE,
+        "the Wisteria Court night, from standard input"
+    );
 }
 
 #[test]
@@ -458,7 +461,8 @@ fn ledger_json_is_the_api_answer() {
     let v: Value = serde_json::from_str(out.trim()).expect("one JSON document");
     // The answer POST /v1/ledger gives, read here through the same service.
     let service = faan::service::Service::uncached(faan::core::Registry::builtin().unwrap());
-    let api: Value = serde_json::from_slice(&service.ledger(WISTERIA_NIGHT.as_bytes()).unwrap()).unwrap();
+    let api: Value =
+        serde_json::from_slice(&service.ledger(WISTERIA_NIGHT.as_bytes()).unwrap()).unwrap();
     assert_eq!(v, api, "--json prints the API's answer");
     assert_eq!(
         v["transfers"],
@@ -471,7 +475,10 @@ fn ledger_json_is_the_api_answer() {
 fn a_bad_ledger_is_a_problem_on_stderr() {
     let bad = WISTERIA_NIGHT.replace(r#""discarder": "Dan""#, r#""discarder": "Ann""#);
     let (ok, out, err) = ledger_with_stdin(&["ledger", "-"], &bad);
-    assert!(!ok && out.is_empty(), "a failed ledger prints no table: {out}");
+    assert!(
+        !ok && out.is_empty(),
+        "a failed ledger prints no table: {out}"
+    );
     assert!(
         err.contains("/hands/2/winners/0/context/discarder"),
         "the winner named as discarder, at its pointer: {err}"

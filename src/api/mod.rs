@@ -15,11 +15,11 @@ pub mod settle;
 pub mod waits;
 
 pub use common::*;
+pub use ledger::*;
 pub use penalty::*;
 pub use problem::{ApiError, Problem, ProblemError, PROBLEM_JSON};
 pub use request::*;
 pub use response::*;
 pub use rulesets::*;
-pub use ledger::*;
 pub use settle::*;
 pub use waits::*;

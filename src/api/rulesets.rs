@@ -2,8 +2,8 @@
 
 use super::common::{money_of, MoneyDto};
 use super::request::{LiableDiscardDto, MultipleWinnersDto};
-use crate::core::ruleset::{LiableDiscard, MultipleWinners, TableRules};
 use crate::core::pattern::PatternId;
+use crate::core::ruleset::{LiableDiscard, MultipleWinners, TableRules};
 use crate::core::ruleset::{PatternRule, RobbingKongPayment, Value};
 use crate::core::Ruleset;
 use serde::{Deserialize, Serialize};

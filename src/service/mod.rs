@@ -24,9 +24,9 @@ use crate::api::{
     LedgerRequest, LedgerResponse, RulesetsDto, ScoreRequest, ScoreResponse, SettleRequest,
     SettleResponse, SettledResult, WaitsRequest, WaitsResponse, WinnerDto,
 };
+use crate::core::hand::{Context, HandSpec};
 use crate::core::ledger::{self, LedgerHandSpec};
 use crate::core::table::{self, WinnerSpec};
-use crate::core::hand::{Context, HandSpec};
 use crate::core::{evaluate, hand, settle, ContextSpec, HouseRules, Registry, Ruleset, Score};
 use bytes::Bytes;
 use cache::ScoreCache;
@@ -417,11 +417,8 @@ impl Service {
         // Each winner validated in `settle_winners`; again here for its key.
         let mut keyed = Vec::with_capacity(winners.len());
         for w in &winners {
-            let (hand, context) = hand::validate(
-                &w.hand,
-                &w.context,
-                evaluate::allowances(&resolved.ruleset),
-            )?;
+            let (hand, context) =
+                hand::validate(&w.hand, &w.context, evaluate::allowances(&resolved.ruleset))?;
             let hash = key::key_hash(resolved.base, &resolved.house, &hand, &context);
             keyed.push((context, hash));
         }

@@ -42,7 +42,13 @@ fn draw() -> Value {
 }
 
 /// The first error pointer of a problem, after checking its status and type.
-async fn problem_at(app: &TestApp, path: &str, body: &Value, status: u16, slug: &str) -> Vec<String> {
+async fn problem_at(
+    app: &TestApp,
+    path: &str,
+    body: &Value,
+    status: u16,
+    slug: &str,
+) -> Vec<String> {
     let r = app.post(path, body).await;
     assert_eq!(r.status, status, "{path}: {}", r.text());
     assert_eq!(
@@ -72,14 +78,24 @@ async fn settle_cases_pay_as_worked_out() {
         if let Some(kind) = expect["error"].as_str() {
             // The core names a hand that does not win; the API names its tiles, as score does.
             let (slug, pointer) = match kind {
-                "invalid" => ("invalid-request", expect["pointer"].as_str().unwrap().to_string()),
-                _ => ("not-a-winning-hand", format!("{}/tiles", expect["pointer"].as_str().unwrap())),
+                "invalid" => (
+                    "invalid-request",
+                    expect["pointer"].as_str().unwrap().to_string(),
+                ),
+                _ => (
+                    "not-a-winning-hand",
+                    format!("{}/tiles", expect["pointer"].as_str().unwrap()),
+                ),
             };
             assert_eq!(r.status, 422, "{name}: {}", r.text());
             let p = r.json();
             assert_eq!(p["type"], format!("/problems/{slug}"), "{name}: {p}");
             assert!(
-                p["errors"].as_array().unwrap().iter().any(|e| e["pointer"] == pointer),
+                p["errors"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|e| e["pointer"] == pointer),
                 "{name}: want an error at {pointer}, got {p}"
             );
             continue;
@@ -90,7 +106,10 @@ async fn settle_cases_pay_as_worked_out() {
         let got = v["results"].as_array().unwrap();
         assert_eq!(got.len(), want.len(), "{name}: results");
         for (i, (g, w)) in got.iter().zip(want).enumerate() {
-            assert_eq!(g["total_faan"], w["total_faan"], "{name}: winner {i} total_faan");
+            assert_eq!(
+                g["total_faan"], w["total_faan"],
+                "{name}: winner {i} total_faan"
+            );
             assert_eq!(g["paid"], w["paid"], "{name}: winner {i} paid");
             assert_eq!(g["payments"], w["payments"], "{name}: winner {i} payments");
         }
@@ -155,7 +174,14 @@ async fn ledger_cases_play_as_worked_out() {
         for (i, (g, w)) in got.iter().zip(want).enumerate() {
             let at = format!("{name}, hand {i}");
             assert_eq!(g["index"], i, "{at}: index");
-            for k in ["round_wind", "dealer", "dealer_streak", "result", "deltas", "balances"] {
+            for k in [
+                "round_wind",
+                "dealer",
+                "dealer_streak",
+                "result",
+                "deltas",
+                "balances",
+            ] {
                 assert_eq!(g[k], w[k], "{at}: {k}");
             }
             if let Some(seats) = w.get("seats") {
@@ -202,7 +228,8 @@ async fn a_ledger_of_one_hand_is_settle_is_score() {
     let mut ledger = night("hkma", vec![a_win("Cat", Some("Dan"))]);
     ledger["house_rules"] = house.clone();
     let ctx = json!({"win_by": "discard", "seat_wind": "west", "round_wind": "east", "discarder": "north"});
-    let score_req = json!({"ruleset": "hkma", "hand": all_pungs(), "context": ctx, "house_rules": house});
+    let score_req =
+        json!({"ruleset": "hkma", "hand": all_pungs(), "context": ctx, "house_rules": house});
     let settle_req = json!({"ruleset": "hkma", "winners": [{"hand": all_pungs(), "context": ctx}], "house_rules": house});
     let score = app.post("/v1/score", &score_req).await.json();
     let settled = app.post("/v1/settle", &settle_req).await.json();
@@ -219,15 +246,35 @@ async fn a_ledger_of_one_hand_is_settle_is_score() {
     assert_eq!(settled["payments"], score["payments"], "settle payments");
     assert_eq!(settled["money"], score["money"], "settle money");
     let hand = &played["hands"][0];
-    let by_player = |p: &Value| {
-        json!({"Ann": p["east"], "Ben": p["south"], "Cat": p["west"], "Dan": p["north"]})
-    };
-    assert_eq!(hand["deltas"], by_player(&settled["payments"]), "ledger deltas are the settlement");
-    assert_eq!(hand["money"], by_player(&settled["money"]["payments"]), "ledger money");
+    let by_player = |p: &Value| json!({"Ann": p["east"], "Ben": p["south"], "Cat": p["west"], "Dan": p["north"]});
+    assert_eq!(
+        hand["deltas"],
+        by_player(&settled["payments"]),
+        "ledger deltas are the settlement"
+    );
+    assert_eq!(
+        hand["money"],
+        by_player(&settled["money"]["payments"]),
+        "ledger money"
+    );
     let w = &hand["winners"][0];
     assert_eq!(
-        (&w["player"], &w["seat"], &w["paid"], &w["lines"], &w["total_faan"], &w["base_points"]),
-        (&json!("Cat"), &score["winner"], &json!(true), &score["lines"], &score["total_faan"], &score["base_points"]),
+        (
+            &w["player"],
+            &w["seat"],
+            &w["paid"],
+            &w["lines"],
+            &w["total_faan"],
+            &w["base_points"]
+        ),
+        (
+            &json!("Cat"),
+            &score["winner"],
+            &json!(true),
+            &score["lines"],
+            &score["total_faan"],
+            &score["base_points"]
+        ),
         "ledger winner is the score"
     );
     assert_eq!(
@@ -253,7 +300,10 @@ async fn bad_ledgers_and_settlements_are_422_at_their_pointer() {
     let mut other_discarder = a_win("Ben", Some("Ann"));
     let mut second = a_win("Cat", Some("Dan"))["winners"][0].clone();
     second["hand"] = all_pungs();
-    other_discarder["winners"].as_array_mut().unwrap().push(second);
+    other_discarder["winners"]
+        .as_array_mut()
+        .unwrap()
+        .push(second);
     let cases: Vec<(&str, Value, &str)> = vec![
         ("four players with a repeated name", repeated, "/players/3"),
         (
@@ -263,7 +313,14 @@ async fn bad_ledgers_and_settlements_are_422_at_their_pointer() {
         ),
         (
             "a false win by an unknown player",
-            night("hkma", vec![draw(), draw(), json!({"result": "false_win", "offender": "Eve"})]),
+            night(
+                "hkma",
+                vec![
+                    draw(),
+                    draw(),
+                    json!({"result": "false_win", "offender": "Eve"}),
+                ],
+            ),
             "/hands/2/offender",
         ),
         (
@@ -272,7 +329,11 @@ async fn bad_ledgers_and_settlements_are_422_at_their_pointer() {
             "/hands/16",
         ),
         ("2,001 hands", night("hkma", vec![draw(); 2001]), "/hands"),
-        ("a draw with winners", night("hkma", vec![stray]), "/hands/0/winners"),
+        (
+            "a draw with winners",
+            night("hkma", vec![stray]),
+            "/hands/0/winners",
+        ),
         (
             "a false win without an offender",
             night("hkma", vec![json!({"result": "false_win"})]),
@@ -291,16 +352,23 @@ async fn bad_ledgers_and_settlements_are_422_at_their_pointer() {
     ];
     for (name, body, pointer) in cases {
         let at = problem_at(&app, "/v1/ledger", &body, 422, "invalid-request").await;
-        assert!(at.iter().any(|p| p == pointer), "{name}: want {pointer}, got {at:?}");
+        assert!(
+            at.iter().any(|p| p == pointer),
+            "{name}: want {pointer}, got {at:?}"
+        );
     }
     // 2,000 hands are allowed.
-    let r = app.post("/v1/ledger", &night("hkma", vec![draw(); 2000])).await;
+    let r = app
+        .post("/v1/ledger", &night("hkma", vec![draw(); 2000]))
+        .await;
     assert_eq!(r.status, 200, "2,000 hands: {}", r.text());
-    assert_eq!(r.json()["next"]["dealer_streak"], 2000, "hkma keeps the deal on 2,000 draws");
+    assert_eq!(
+        r.json()["next"]["dealer_streak"],
+        2000,
+        "hkma keeps the deal on 2,000 draws"
+    );
 
-    let ctx = |seat: &str, discarder: &str| {
-        json!({"win_by": "discard", "seat_wind": seat, "round_wind": "east", "discarder": discarder})
-    };
+    let ctx = |seat: &str, discarder: &str| json!({"win_by": "discard", "seat_wind": seat, "round_wind": "east", "discarder": discarder});
     let settle = |ws: Vec<Value>| json!({"ruleset": "hkma", "winners": ws});
     let winner = |seat, discarder| json!({"hand": all_pungs(), "context": ctx(seat, discarder)});
     let cases: Vec<(&str, Value, &str, &str)> = vec![
@@ -336,14 +404,19 @@ async fn bad_ledgers_and_settlements_are_422_at_their_pointer() {
         ),
         (
             "a bad tile",
-            settle(vec![json!({"hand": {"tiles": "77755q", "winning_tile": "5p"}, "context": ctx("west", "east")})]),
+            settle(vec![
+                json!({"hand": {"tiles": "77755q", "winning_tile": "5p"}, "context": ctx("west", "east")}),
+            ]),
             "invalid-request",
             "/winners/0/hand/tiles",
         ),
     ];
     for (name, body, slug, pointer) in cases {
         let at = problem_at(&app, "/v1/settle", &body, 422, slug).await;
-        assert!(at.iter().any(|p| p == pointer), "{name}: want {pointer}, got {at:?}");
+        assert!(
+            at.iter().any(|p| p == pointer),
+            "{name}: want {pointer}, got {at:?}"
+        );
     }
     let at = problem_at(
         &app,
@@ -364,9 +437,18 @@ async fn the_ledger_has_its_own_limits() {
         ..faan::config::ServeArgs::for_tests()
     };
     let app = spawn_with(config).await;
-    let at = problem_at(&app, "/v1/ledger", &night("hkma", vec![draw(); 4]), 422, "invalid-request").await;
+    let at = problem_at(
+        &app,
+        "/v1/ledger",
+        &night("hkma", vec![draw(); 4]),
+        422,
+        "invalid-request",
+    )
+    .await;
     assert_eq!(at, ["/hands"], "--ledger-hands 3, four hands");
-    let r = app.post("/v1/ledger", &night("hkma", vec![draw(); 3])).await;
+    let r = app
+        .post("/v1/ledger", &night("hkma", vec![draw(); 3]))
+        .await;
     assert_eq!(r.status, 200, "three hands: {}", r.text());
     // Over the ledger's limit: 413 before parsing, whatever the hands.
     let big = night("hkma", vec![a_win("Ben", None); 600]);
@@ -382,7 +464,10 @@ async fn the_ledger_has_its_own_limits() {
     let r = app.post("/v1/ledger", &long).await;
     assert_eq!(r.status, 200, "{}", r.text());
     // Ben wins 400 times on Ann's discard: 3 faan, B 8, Ann pays 32 each time.
-    assert_eq!(r.json()["balances"], json!({"Ann": -12800, "Ben": 12800, "Cat": 0, "Dan": 0}));
+    assert_eq!(
+        r.json()["balances"],
+        json!({"Ann": -12800, "Ben": 12800, "Cat": 0, "Dan": 0})
+    );
 }
 
 #[tokio::test]
@@ -394,7 +479,10 @@ async fn money_at_a_stake_under_any_ruleset() {
         json!({"ruleset": "wisteria-court", "hand": {"tiles": "123456m789p23455s", "winning_tile": "9p"},
             "context": {"win_by": "self_draw", "seat_wind": "south", "round_wind": "east"}, "house_rules": house})
     };
-    let v = app.post("/v1/score", &req(json!({"stake": 0.25}))).await.json();
+    let v = app
+        .post("/v1/score", &req(json!({"stake": 0.25})))
+        .await
+        .json();
     assert_eq!(
         v["money"],
         json!({"stake": 0.25, "payments": {"east": -8.0, "south": 24.0, "west": -8.0, "north": -8.0}}),
@@ -416,7 +504,10 @@ async fn rulesets_show_their_table_defaults() {
     );
     let wisteria = app.get("/v1/rulesets/wisteria-court").await.json();
     assert_eq!(
-        (&wisteria["table"]["dealer_keeps_on_win"], &wisteria["table"]["dealer_keeps_on_draw"]),
+        (
+            &wisteria["table"]["dealer_keeps_on_win"],
+            &wisteria["table"]["dealer_keeps_on_draw"]
+        ),
         (&json!(false), &json!(false)),
         "Wisteria Court passes the deal after every hand"
     );
@@ -426,7 +517,8 @@ async fn rulesets_show_their_table_defaults() {
 async fn metrics_name_the_new_routes() {
     let app = spawn_app().await;
     app.post("/v1/ledger", &night("hkma", vec![draw()])).await;
-    app.post("/v1/settle", &json!({"ruleset": "hkma", "winners": []})).await;
+    app.post("/v1/settle", &json!({"ruleset": "hkma", "winners": []}))
+        .await;
     let m = app.get("/metrics").await.text();
     for line in [
         "faan_http_requests_total{route=\"/v1/ledger\",method=\"POST\",status=\"200\"} 1",
