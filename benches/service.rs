@@ -13,6 +13,11 @@
 //! - `hit_same_bytes`: a repeat of cached request bytes (the cache's front,
 //!   moka keyed by the request bytes, answers before parsing).
 //!
+//! - `ledger_1000_hands` (its own group): one `POST /v1/ledger` body of
+//!   1,000 hands, the night of `benches/ledger.rs` written as JSON, from the
+//!   bytes to the answer's bytes (`Service::ledger`: parse, resolve, play,
+//!   serialise); figures in `bench/ledger.md`.
+//!
 //! Run it beside `bench/load.sh`: the load test's CPU per request minus
 //! these figures is what the framework and the kernel cost.
 
@@ -105,5 +110,75 @@ fn main() {
         })
     });
     g.finish();
+    let body = ledger_body(1000);
+    let answer = miss.ledger(&body).expect("the night is valid");
+    println!(
+        "ledger: request {} bytes, answer {} bytes",
+        body.len(),
+        answer.len()
+    );
+    let mut g = c.benchmark_group("service");
+    g.throughput(Throughput::Elements(1));
+    g.bench_function("ledger_1000_hands", |b| {
+        b.iter(|| black_box(miss.ledger(black_box(&body)).map(|a| a.len())))
+    });
+    g.finish();
     c.final_summary();
+}
+
+/// The night of `benches/ledger.rs` as a `POST /v1/ledger` body: hkma, Ann
+/// deals throughout (she wins or it is a draw or a false win), a cycle of
+/// eight hands.
+fn ledger_body(n: usize) -> Vec<u8> {
+    use serde_json::json;
+    let h = |tiles: &str, melds: serde_json::Value| json!({"tiles": tiles, "winning_tile": null, "melds": melds});
+    let with_win = |mut v: serde_json::Value, win: &str| {
+        v["winning_tile"] = json!(win);
+        v
+    };
+    let pungs = with_win(
+        h(
+            "77755p",
+            json!([{"kind": "pung", "tiles": "111m"}, {"kind": "pung", "tiles": "999s"}, {"kind": "pung", "tiles": "222p"}]),
+        ),
+        "5p",
+    );
+    let mixed = with_win(
+        h(
+            "345p789p99p",
+            json!([{"kind": "chow", "tiles": "123p"}, {"kind": "pung", "tiles": "555z"}]),
+        ),
+        "5p",
+    );
+    let chows = with_win(h("234m567m345p22s789s", json!([])), "2s");
+    let flush = with_win(h("11122233344455m", json!([])), "5m");
+    let robbed = with_win(
+        h(
+            "456s777z33s",
+            json!([{"kind": "pung", "tiles": "111s"}, {"kind": "pung", "tiles": "999s"}]),
+        ),
+        "6s",
+    );
+    let win = |player: &str, hand: &serde_json::Value, win_by: &str, discarder: Option<&str>| {
+        let mut context = json!({"win_by": win_by});
+        if let Some(d) = discarder {
+            context["discarder"] = json!(d);
+        }
+        json!({"player": player, "hand": hand, "context": context})
+    };
+    let cycle = [
+        json!({"result": "win", "winners": [win("Ann", &pungs, "discard", Some("Ben"))]}),
+        json!({"result": "win", "winners": [win("Ann", &chows, "self_draw", None)]}),
+        json!({"result": "draw"}),
+        json!({"result": "win", "winners": [win("Ann", &pungs, "discard", Some("Cat")), win("Dan", &mixed, "discard", Some("Cat"))]}),
+        json!({"result": "win", "winners": [win("Ann", &flush, "self_draw", None)]}),
+        json!({"result": "false_win", "offender": "Ben"}),
+        json!({"result": "win", "winners": [win("Ann", &robbed, "robbing_kong", Some("Dan"))]}),
+        json!({"result": "win", "winners": [win("Ann", &mixed, "discard", Some("Cat"))]}),
+    ];
+    let hands: Vec<&serde_json::Value> = cycle.iter().cycle().take(n).collect();
+    serde_json::to_vec(
+        &json!({"ruleset": "hkma", "players": ["Ann", "Ben", "Cat", "Dan"], "hands": hands}),
+    )
+    .unwrap_or_default()
 }

@@ -1,12 +1,14 @@
-//! The command-line scorer: `faan score` and `faan rulesets`.
+//! The command-line scorer: `faan score`, `faan ledger` and `faan rulesets`.
 //!
 //! `faan score TILES [flags]` prints a readable breakdown of one hand;
 //! `faan score --json [FILE]` reads score requests in the API's JSON shape
 //! (one request, or JSON lines) and writes one result or problem per line,
-//! exactly the bodies `POST /v1/score` would answer.
+//! exactly the bodies `POST /v1/score` would answer. `faan ledger FILE`
+//! plays a match (the body of `POST /v1/ledger`) and prints its table, read
+//! from the very answer the endpoint gives (`--json` prints that answer).
 
 use crate::api::json::parse;
-use crate::api::{ApiError, RulesetSummary, ScoreRequest, ScoreResponse};
+use crate::api::{ApiError, LedgerRequest, RulesetSummary, ScoreRequest, ScoreResponse};
 use crate::core::Registry;
 use crate::service::Service;
 use clap::{Args, ValueEnum};
@@ -456,4 +458,237 @@ pub fn run_rulesets(args: &RulesetsArgs) -> ExitCode {
         );
     }
     ExitCode::SUCCESS
+}
+
+/// Options of `faan ledger`.
+#[derive(Args, Debug, Clone)]
+pub struct LedgerArgs {
+    /// A ledger request as JSON (the body of POST /v1/ledger); `-` reads standard input.
+    pub input: PathBuf,
+    /// Print the JSON answer of POST /v1/ledger instead of the table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `faan ledger`.
+pub fn run_ledger(args: &LedgerArgs) -> ExitCode {
+    let service = match builtin() {
+        Ok(r) => Service::uncached(r),
+        Err(code) => return code,
+    };
+    let mut text = Vec::new();
+    let read = if args.input.as_os_str() == "-" {
+        std::io::stdin().read_to_end(&mut text)
+    } else {
+        std::fs::File::open(&args.input).and_then(|mut f| f.read_to_end(&mut text))
+    };
+    if let Err(e) = read {
+        eprintln!("faan ledger: cannot read {}: {e}", args.input.display());
+        return ExitCode::FAILURE;
+    }
+    let body = match service.ledger(&text) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("{}", render_problem(&e));
+            return ExitCode::FAILURE;
+        }
+    };
+    if args.json {
+        println!("{}", String::from_utf8_lossy(&body));
+        return ExitCode::SUCCESS;
+    }
+    // The table is read back from the answer: the API's one serializer decides every value.
+    // The players in their order (a JSON object's keys come back sorted).
+    let players = parse::<LedgerRequest>(&text)
+        .map(|r| r.players.iter().map(|p| p.to_string()).collect::<Vec<_>>());
+    match (serde_json::from_slice::<serde_json::Value>(&body), players) {
+        (Ok(answer), Ok(players)) => {
+            let id = answer["ruleset"].as_str().unwrap_or_default();
+            let name = service.registry().get(id).map_or("", |r| r.name.as_str());
+            print!("{}", render_ledger(&answer, &players, name));
+            ExitCode::SUCCESS
+        }
+        (Err(e), _) => {
+            eprintln!("faan ledger: {e}");
+            ExitCode::FAILURE
+        }
+        (_, Err(e)) => {
+            eprintln!("{}", render_problem(&e));
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// A signed amount: `+32`, `-32`, `0`.
+fn signed(v: &serde_json::Value) -> String {
+    match v.as_i64() {
+        Some(n) if n > 0 => format!("+{n}"),
+        Some(n) => n.to_string(),
+        None => v.as_f64().map_or_else(String::new, |x| format!("{x:+.2}")),
+    }
+}
+
+/// The table of a `POST /v1/ledger` answer: one row per hand (round, dealer,
+/// result, faan, each player's delta and balance), the next deal, the
+/// standings and the transfers.
+pub fn render_ledger(answer: &serde_json::Value, players: &[String], ruleset_name: &str) -> String {
+    use std::fmt::Write as _;
+    let empty = Vec::new();
+    let list = |v: &serde_json::Value| v.as_array().unwrap_or(&empty).clone();
+    let str_of = |v: &serde_json::Value| v.as_str().unwrap_or_default().to_string();
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "Ruleset: {} ({})",
+        ruleset_name,
+        str_of(&answer["ruleset"])
+    );
+    let _ = writeln!(s, "Each player: the hand's points, then the balance.");
+    let rows: Vec<[String; 4]> = list(&answer["hands"])
+        .iter()
+        .map(|h| {
+            let winners = list(&h["winners"]);
+            let result = match h["result"].as_str() {
+                Some("win") => {
+                    let names: Vec<String> = winners
+                        .iter()
+                        .map(|w| {
+                            let n = str_of(&w["player"]);
+                            if w["paid"] == true {
+                                n
+                            } else {
+                                format!("{n} (unpaid)")
+                            }
+                        })
+                        .collect();
+                    format!("win {}", names.join(" + "))
+                }
+                Some("false_win") => format!("false win {}", str_of(&h["offender"])),
+                other => other.unwrap_or_default().to_string(),
+            };
+            let faan: Vec<String> = winners
+                .iter()
+                .map(|w| w["total_faan"].to_string())
+                .collect();
+            [
+                str_of(&h["round_wind"]),
+                str_of(&h["dealer"]),
+                result,
+                faan.join("+"),
+            ]
+        })
+        .collect();
+    let dealer_w = rows
+        .iter()
+        .map(|r| r[1].chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(6);
+    let result_w = rows
+        .iter()
+        .map(|r| r[2].chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(6);
+    let cells: Vec<Vec<String>> = list(&answer["hands"])
+        .iter()
+        .map(|h| {
+            players
+                .iter()
+                .map(|p| {
+                    format!(
+                        "{:>5} {:>6}",
+                        signed(&h["deltas"][p]),
+                        h["balances"][p].to_string()
+                    )
+                })
+                .collect()
+        })
+        .collect();
+    let cell_w: Vec<usize> = players
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            cells
+                .iter()
+                .map(|c| c[i].chars().count())
+                .chain([p.chars().count()])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let _ = write!(
+        s,
+        "{:>4}  {:<5}  {}  {}  {:>4}",
+        "hand",
+        "round",
+        pad("dealer", dealer_w),
+        pad("result", result_w),
+        "faan"
+    );
+    for (p, w) in players.iter().zip(&cell_w) {
+        let _ = write!(s, "  {:>w$}", p, w = *w);
+    }
+    s.push('\n');
+    for (i, (r, c)) in rows.iter().zip(&cells).enumerate() {
+        let _ = write!(
+            s,
+            "{:>4}  {:<5}  {}  {}  {:>4}",
+            i,
+            r[0],
+            pad(&r[1], dealer_w),
+            pad(&r[2], result_w),
+            r[3]
+        );
+        for (cell, w) in c.iter().zip(&cell_w) {
+            let _ = write!(s, "  {:>w$}", cell, w = *w);
+        }
+        s.push('\n');
+    }
+    let next = &answer["next"];
+    if next["complete"] == true {
+        let _ = writeln!(s, "\nThe match is complete.");
+    } else {
+        let _ = writeln!(
+            s,
+            "\nNext: {} round, {} deals (dealer streak {})",
+            str_of(&next["round_wind"]),
+            str_of(&next["dealer"]),
+            next["dealer_streak"]
+        );
+    }
+    let _ = writeln!(s, "\nStandings");
+    for st in list(&answer["standings"]) {
+        let _ = writeln!(
+            s,
+            "  {}. {} {}",
+            st["rank"],
+            str_of(&st["player"]),
+            signed(&st["balance"])
+        );
+    }
+    let transfers = |s: &mut String, title: &str, list: Vec<serde_json::Value>| {
+        let _ = writeln!(s, "\n{title}");
+        if list.is_empty() {
+            let _ = writeln!(s, "  none: everyone is square");
+        }
+        for t in list {
+            let _ = writeln!(
+                s,
+                "  {} pays {} {}",
+                str_of(&t["from"]),
+                str_of(&t["to"]),
+                t["amount"]
+            );
+        }
+    };
+    transfers(&mut s, "Transfers", list(&answer["transfers"]));
+    if answer["money"].is_object() {
+        transfers(
+            &mut s,
+            "Transfers in money",
+            list(&answer["money"]["transfers"]),
+        );
+    }
+    s
 }

@@ -26,6 +26,8 @@ pub enum Command {
     Serve(ServeArgs),
     /// Score a hand from the command line (or score requests as JSON lines with --json).
     Score(crate::cli::ScoreArgs),
+    /// Play a whole match from a ledger request (JSON, as POST /v1/ledger takes it) and print its table.
+    Ledger(crate::cli::LedgerArgs),
     /// List the built-in rulesets.
     Rulesets(crate::cli::RulesetsArgs),
     /// Print the OpenAPI document (JSON) to standard output.
@@ -59,6 +61,12 @@ pub struct ServeArgs {
     /// Most score requests in one POST /v1/score/batch.
     #[arg(long, env = "FAAN_BATCH_LIMIT", default_value_t = 1000)]
     pub batch_limit: usize,
+    /// Most hands in one POST /v1/ledger (more is a 422 at `/hands`).
+    #[arg(long, env = "FAAN_LEDGER_HANDS", default_value_t = 2000)]
+    pub ledger_hands: usize,
+    /// Largest body accepted by POST /v1/ledger, in bytes.
+    #[arg(long, env = "FAAN_LEDGER_BODY_LIMIT", default_value_t = 4 * 1024 * 1024)]
+    pub ledger_body_limit: usize,
     /// Most cached score responses (0 disables the cache).
     #[arg(long, env = "FAAN_CACHE_SIZE", default_value_t = 100_000)]
     pub cache_size: u64,
@@ -111,6 +119,8 @@ impl Default for ServeArgs {
             body_limit: 64 * 1024,
             batch_body_limit: 1024 * 1024,
             batch_limit: 1000,
+            ledger_hands: 2000,
+            ledger_body_limit: 4 * 1024 * 1024,
             cache_size: 100_000,
             cache_max_bytes: 64 * 1024 * 1024,
             cache_ttl: 3600,

@@ -9,6 +9,7 @@ fn main() -> ExitCode {
     match cli.command.unwrap_or(Command::Serve(cli.serve)) {
         Command::Serve(args) => faan::startup::serve(args),
         Command::Score(args) => faan::cli::run_score(&args),
+        Command::Ledger(args) => faan::cli::run_ledger(&args),
         Command::Rulesets(args) => faan::cli::run_rulesets(&args),
         Command::Openapi => {
             println!("{}", faan::http::openapi::spec_json());

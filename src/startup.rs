@@ -70,12 +70,14 @@ impl Application {
                 service::Limits {
                     json_depth: config.json_depth_limit,
                     batch: config.batch_limit,
+                    ledger_hands: config.ledger_hands,
                 },
             ),
             metrics: Arc::new(Metrics::new()),
             limits: Limits {
                 body: config.body_limit,
                 batch_body: config.batch_body_limit,
+                ledger_body: config.ledger_body_limit,
                 body_timeout: Duration::from_millis(config.body_timeout_ms),
             },
             shutting_down: shutting_down.clone(),

@@ -372,3 +372,115 @@ fn rulesets_lists_every_ruleset() {
         );
     }
 }
+
+/// A short night at Wisteria Court (the deal passes after every hand),
+/// worked out by hand from wisteria-court-faan-chart.txt:
+/// - hand 0, Ann deals: Ben self-draws the quiet hand (all chows, concealed,
+///   no flowers, self-drawn: 4 faan, B 16): each pays 32, Ben +96;
+/// - hand 1, Ben deals: a draw;
+/// - hand 2, Cat deals: Ann wins the same hand on Dan's discard (3 faan, B 8):
+///   Dan pays 2B = 16, Ben and Cat B = 8 each, Ann +32;
+/// - hand 3, Dan deals: Cat self-draws the quiet hand: each pays 32, Cat +96.
+///
+/// Four passes end the east round: the south round, Ann deals. Balances Ann
+/// -32, Ben 56, Cat 56, Dan -80; no two cancel, so three transfers: the
+/// largest debtor pays the largest creditor (Dan 56 to Ben), then Ann 32 to
+/// Cat, Dan 24 to Cat.
+const WISTERIA_NIGHT: &str = r#"{"ruleset": "wisteria-court", "players": ["Ann", "Ben", "Cat", "Dan"], "hands": [
+  {"result": "win", "winners": [{"player": "Ben", "hand": {"tiles": "123456m789p23455s", "winning_tile": "9p"}, "context": {"win_by": "self_draw"}}]},
+  {"result": "draw"},
+  {"result": "win", "winners": [{"player": "Ann", "hand": {"tiles": "123456m789p23455s", "winning_tile": "9p"}, "context": {"win_by": "discard", "discarder": "Dan"}}]},
+  {"result": "win", "winners": [{"player": "Cat", "hand": {"tiles": "123456m789p23455s", "winning_tile": "9p"}, "context": {"win_by": "self_draw"}}]}
+]}"#;
+
+const WISTERIA_TABLE: &str = "\
+Ruleset: Wisteria Court Mahjong (wisteria-court)
+Each player: the hand's points, then the balance.
+hand  round  dealer  result   faan           Ann           Ben           Cat           Dan
+   0  east   Ann     win Ben     4    -32    -32    +96     96    -32    -32    -32    -32
+   1  east   Ben     draw               0    -32      0     96      0    -32      0    -32
+   2  east   Cat     win Ann     3    +32      0     -8     88     -8    -40    -16    -48
+   3  east   Dan     win Cat     4    -32    -32    -32     56    +96     56    -32    -80
+
+Next: south round, Ann deals (dealer streak 0)
+
+Standings
+  1. Ben +56
+  1. Cat +56
+  3. Ann -32
+  4. Dan -80
+
+Transfers
+  Dan pays Ben 56
+  Ann pays Cat 32
+  Dan pays Cat 24
+";
+
+fn ledger_with_stdin(args: &[&str], input: &str) -> (bool, String, String) {
+    let mut child = faan()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run faan");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().expect("faan ends");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn ledger_prints_the_night_worked_out_by_hand() {
+    let path = std::env::temp_dir().join(format!("faan-ledger-{}.json", std::process::id()));
+    std::fs::write(&path, WISTERIA_NIGHT).unwrap();
+    let (ok, out, err) = run(&["ledger", path.to_str().unwrap()]);
+    std::fs::remove_file(&path).ok();
+    assert!(ok, "faan ledger FILE: {err}");
+    assert_eq!(out, WISTERIA_TABLE, "the Wisteria Court night, from a file");
+    let (ok, out, err) = ledger_with_stdin(&["ledger", "-"], WISTERIA_NIGHT);
+    assert!(ok, "faan ledger -: {err}");
+    assert_eq!(
+        out, WISTERIA_TABLE,
+        "the Wisteria Court night, from standard input"
+    );
+}
+
+#[test]
+fn ledger_json_is_the_api_answer() {
+    let (ok, out, err) = ledger_with_stdin(&["ledger", "--json", "-"], WISTERIA_NIGHT);
+    assert!(ok, "{err}");
+    let v: Value = serde_json::from_str(out.trim()).expect("one JSON document");
+    // The answer POST /v1/ledger gives, read here through the same service.
+    let service = faan::service::Service::uncached(faan::core::Registry::builtin().unwrap());
+    let api: Value =
+        serde_json::from_slice(&service.ledger(WISTERIA_NIGHT.as_bytes()).unwrap()).unwrap();
+    assert_eq!(v, api, "--json prints the API's answer");
+    assert_eq!(
+        v["transfers"],
+        serde_json::json!([{"from": "Dan", "to": "Ben", "amount": 56}, {"from": "Ann", "to": "Cat", "amount": 32}, {"from": "Dan", "to": "Cat", "amount": 24}]),
+        "the night's transfers"
+    );
+}
+
+#[test]
+fn a_bad_ledger_is_a_problem_on_stderr() {
+    let bad = WISTERIA_NIGHT.replace(r#""discarder": "Dan""#, r#""discarder": "Ann""#);
+    let (ok, out, err) = ledger_with_stdin(&["ledger", "-"], &bad);
+    assert!(
+        !ok && out.is_empty(),
+        "a failed ledger prints no table: {out}"
+    );
+    assert!(
+        err.contains("/hands/2/winners/0/context/discarder"),
+        "the winner named as discarder, at its pointer: {err}"
+    );
+}

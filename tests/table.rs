@@ -3,15 +3,14 @@
 //! per ruleset family, two winners under `all` and `head_bump` for each
 //! discarder seat, a robbed kong, the dealer multiplier, a stake, a liable
 //! discarder; ledger.json: a night of thirteen hands under hkma and
-//! wisteria-court), then bad input, standings and transfers.
+//! wisteria-court), then bad input, standings and transfers. Requests are
+//! read by the API's own request types (`SettleRequest`, `LedgerRequest`),
+//! the one parser of each endpoint.
 
-use faan::api::{ContextDto, HandDto, HouseRulesDto};
-use faan::core::ledger::{
-    ledger, standings, transfers, LedgerContext, LedgerHandSpec, LedgerSpec, LedgerWinnerSpec,
-    Outcome, StartSpec, Transfer,
-};
+use faan::api::{HouseRulesDto, LedgerRequest, SettleRequest};
+use faan::core::ledger::{ledger, standings, transfers, Ledger, Outcome, Transfer};
 use faan::core::table::{settle_winners, TableError, WinnerSpec};
-use faan::core::{ContextSpec, HouseRules, Registry, Ruleset, Wind};
+use faan::core::{HouseRules, Registry, Ruleset, Wind};
 use serde_json::{json, Value};
 use std::sync::Arc;
 
@@ -38,20 +37,6 @@ fn ruleset(registry: &Registry, req: &Value) -> Result<Ruleset, TableError> {
             .to_core(),
     };
     base.with_house_rules(&house).map_err(TableError::Invalid)
-}
-
-fn hand(v: &Value) -> faan::core::HandSpec {
-    let text = v.to_string();
-    serde_json::from_str::<HandDto>(&text)
-        .expect("hand parses")
-        .to_core()
-        .to_owned_spec()
-}
-
-fn context(v: &Value) -> ContextSpec {
-    serde_json::from_value::<ContextDto>(v.clone())
-        .expect("context parses")
-        .to_core()
 }
 
 fn by_seat(v: &Value) -> [i64; 4] {
@@ -83,15 +68,7 @@ fn settle_cases_pay_as_worked_out() {
         let req = &case["request"];
         let expect = &case["expect"];
         let r = ruleset(&registry, req).unwrap_or_else(|e| panic!("{name}: {e}"));
-        let winners: Vec<WinnerSpec> = req["winners"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|w| WinnerSpec {
-                hand: hand(&w["hand"]),
-                context: context(&w["context"]),
-            })
-            .collect();
+        let winners = winners_of(req);
         let got = settle_winners(&r, &winners);
         if expect.get("error").is_some() {
             check_error(name, expect, got.as_ref().expect_err(name));
@@ -142,16 +119,10 @@ fn one_winner_settles_as_one_score() {
             continue;
         }
         let r = ruleset(&registry, req).unwrap();
-        let (h, c) = (hand(&ws[0]["hand"]), context(&ws[0]["context"]));
-        let score = faan::core::score(&r, &h, &c).unwrap();
-        let s = settle_winners(
-            &r,
-            &[WinnerSpec {
-                hand: h,
-                context: c,
-            }],
-        )
-        .unwrap();
+        let winners = winners_of(req);
+        let w = &winners[0];
+        let score = faan::core::score(&r, &w.hand, &w.context).unwrap();
+        let s = settle_winners(&r, &winners).unwrap();
         assert_eq!(s.results[0].score, score, "{}", case["name"]);
         assert_eq!(
             (s.payments, s.money_cents),
@@ -164,62 +135,31 @@ fn one_winner_settles_as_one_score() {
     assert!(n >= 20, "single-winner cases: {n}");
 }
 
-/// A ledger request in the contract's JSON shape, as core specs.
-fn ledger_spec(req: &Value) -> LedgerSpec {
-    let s = |v: &Value| v.as_str().map(str::to_owned);
-    let wind = |v: &Value| v.as_str().map(|w| w.parse::<Wind>().expect("a wind"));
-    LedgerSpec {
-        players: req["players"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|p| p.as_str().unwrap().to_owned())
-            .collect(),
-        start: req.get("start").map(|st| StartSpec {
-            round_wind: wind(&st["round_wind"]),
-            dealer: s(&st["dealer"]),
-        }),
-        hands: req["hands"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|h| match h["result"].as_str().unwrap() {
-                "draw" => LedgerHandSpec::Draw,
-                "false_win" => LedgerHandSpec::FalseWin {
-                    offender: s(&h["offender"]).unwrap(),
-                },
-                _ => LedgerHandSpec::Win {
-                    winners: h["winners"]
-                        .as_array()
-                        .unwrap()
-                        .iter()
-                        .map(|w| {
-                            let c = &w["context"];
-                            // The seats are the ledger's: parse the rest as a score context.
-                            let mut rest = c.clone();
-                            let o = rest.as_object_mut().unwrap();
-                            for k in ["discarder", "liable", "seat_wind", "round_wind"] {
-                                o.remove(k);
-                            }
-                            o.insert("seat_wind".into(), json!("east"));
-                            o.insert("round_wind".into(), json!("east"));
-                            LedgerWinnerSpec {
-                                player: s(&w["player"]).unwrap(),
-                                hand: hand(&w["hand"]),
-                                context: LedgerContext {
-                                    rest: context(&rest),
-                                    seat_wind: wind(&c["seat_wind"]),
-                                    round_wind: wind(&c["round_wind"]),
-                                    discarder: s(&c["discarder"]),
-                                    liable: s(&c["liable"]),
-                                },
-                            }
-                        })
-                        .collect(),
-                },
-            })
-            .collect(),
-    }
+/// A ledger request in the contract's JSON shape, played through the API's
+/// own reader (`LedgerRequest`, the one parser of the endpoint).
+fn play(r: &Ruleset, req: &Value, max_hands: usize) -> Result<Ledger, TableError> {
+    let text = req.to_string();
+    let dto: LedgerRequest = serde_json::from_str(&text).expect("a ledger request parses");
+    let spec = dto.to_core().expect("each hand fits its result");
+    ledger(r, &spec, max_hands)
+}
+
+/// The players of a ledger request, in order.
+fn players_of(req: &Value) -> Vec<String> {
+    serde_json::from_value(req["players"].clone()).expect("players")
+}
+
+/// The winners of a settle request, read by the API's `SettleRequest`.
+fn winners_of(req: &Value) -> Vec<WinnerSpec> {
+    let text = req.to_string();
+    let dto: SettleRequest = serde_json::from_str(&text).expect("a settle request parses");
+    dto.winners
+        .iter()
+        .map(|w| WinnerSpec {
+            hand: w.hand.to_core().to_owned_spec(),
+            context: w.context.to_core(),
+        })
+        .collect()
 }
 
 fn by_player(players: &[String], v: &Value) -> [i64; 4] {
@@ -236,9 +176,8 @@ fn ledger_cases_play_as_worked_out() {
         let req = &case["request"];
         let expect = &case["expect"];
         let r = ruleset(&registry, req).unwrap();
-        let spec = ledger_spec(req);
-        let got = ledger(&r, &spec, 2000).unwrap_or_else(|e| panic!("{name}: {e}"));
-        let players = &spec.players;
+        let got = play(&r, req, 2000).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let players = &players_of(req);
         let name_of = |p: usize| players[p].as_str();
         let want_hands = expect["hands"].as_array().unwrap();
         assert!(
@@ -416,7 +355,7 @@ fn a_bad_ledger_fails_whole_at_its_pointer() {
     ];
     for (name, req, pointer) in cases {
         let r = ruleset(&registry, &req).unwrap();
-        let got = ledger(&r, &ledger_spec(&req), 2000);
+        let got = play(&r, &req, 2000);
         match got {
             Err(TableError::Invalid(errs)) => assert!(
                 errs.iter().any(|e| e.pointer == pointer),
@@ -428,7 +367,7 @@ fn a_bad_ledger_fails_whole_at_its_pointer() {
     // Sixteen hands of the same night are a whole match: nothing is wrong before the 17th.
     let req = night("wisteria-court", vec![draw(); 16]);
     let r = ruleset(&registry, &req).unwrap();
-    let whole = ledger(&r, &ledger_spec(&req), 2000).expect("sixteen hands");
+    let whole = play(&r, &req, 2000).expect("sixteen hands");
     assert!(
         whole.next.complete,
         "wisteria-court: 16 passed deals end the north round"
@@ -441,7 +380,7 @@ fn a_bad_ledger_fails_whole_at_its_pointer() {
     // 2,000 hands are allowed (hkma keeps the deal on a draw, so the match never ends).
     let req = night("hkma", vec![draw(); 2000]);
     let r = ruleset(&registry, &req).unwrap();
-    let long = ledger(&r, &ledger_spec(&req), 2000).expect("2,000 hands");
+    let long = play(&r, &req, 2000).expect("2,000 hands");
     assert_eq!(
         (long.hands.len(), long.next.dealer_streak),
         (2000, 2000),
@@ -461,7 +400,7 @@ fn a_win_below_the_minimum_is_no_win_in_a_match() {
         ],
     );
     let r = ruleset(&registry, &req).unwrap();
-    let err = ledger(&r, &ledger_spec(&req), 2000).expect_err("below the minimum");
+    let err = play(&r, &req, 2000).expect_err("below the minimum");
     assert_eq!(err.pointer(), "/hands/0/winners/0/hand", "{err}");
     assert!(err.to_string().contains("below the minimum of 3"), "{err}");
 }
@@ -475,7 +414,7 @@ fn a_ledger_may_start_anywhere() {
     let mut req = night("hkma", vec![a_win("Dan", None)]);
     req["start"] = json!({"round_wind": "south", "dealer": "Cat"});
     let r = ruleset(&registry, &req).unwrap();
-    let got = ledger(&r, &ledger_spec(&req), 2000).unwrap();
+    let got = play(&r, &req, 2000).unwrap();
     let h = &got.hands[0];
     assert_eq!(
         h.seats,

@@ -2,7 +2,7 @@
 //! money, and the object-only readers serde's derive lacks.
 
 use crate::core::ruleset::Money;
-use crate::core::{MeldKind, Wind};
+use crate::core::{MeldKind, Replacement, Ruleset, WinBy, Wind};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 // ------------------------------------------------------ objects only
@@ -122,6 +122,26 @@ pub enum ReplacementDto {
     Flower,
 }
 
+impl From<WinByDto> for WinBy {
+    fn from(w: WinByDto) -> WinBy {
+        match w {
+            WinByDto::SelfDraw => WinBy::SelfDraw,
+            WinByDto::Discard => WinBy::Discard,
+            WinByDto::RobbingKong => WinBy::RobbingKong,
+        }
+    }
+}
+
+impl From<ReplacementDto> for Replacement {
+    fn from(r: ReplacementDto) -> Replacement {
+        match r {
+            ReplacementDto::None => Replacement::None,
+            ReplacementDto::Kong => Replacement::Kong,
+            ReplacementDto::Flower => Replacement::Flower,
+        }
+    }
+}
+
 impl From<MeldKindDto> for MeldKind {
     fn from(k: MeldKindDto) -> Self {
         match k {
@@ -185,27 +205,63 @@ pub struct MoneyPayments {
     pub north: f64,
 }
 
-/// The payments in money, where the ruleset has a rate.
+/// The payments in money: at a stake (house rule `stake`, or a ruleset's
+/// `[table]` default), or at the ruleset's own chip rate.
 #[derive(Clone, Copy, Debug, Serialize, Deserialize, ToSchema, PartialEq)]
 pub struct MoneyDto {
-    pub usd_per_100_chips: f64,
-    /// Chips each paying player adds to every payment.
-    pub bonus_chips: u32,
-    /// Dollars by seat (absent on the false-win and ruleset endpoints).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// Money per point, when a stake is set (it then takes the place of any chip rate).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(example = 0.05)]
+    pub stake: Option<f64>,
+    /// The ruleset's own rate (no stake set).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usd_per_100_chips: Option<f64>,
+    /// Chips each paying player adds to every payment (the ruleset's own rate).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bonus_chips: Option<u32>,
+    /// Money by seat, to the cent (absent on the ruleset endpoints).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub payments: Option<MoneyPayments>,
 }
 
+/// Cents by seat as money.
+fn money_payments(c: [i64; 4]) -> MoneyPayments {
+    MoneyPayments {
+        east: cents(c[0]),
+        south: cents(c[1]),
+        west: cents(c[2]),
+        north: cents(c[3]),
+    }
+}
+
+/// Whole cents as an amount of money.
+pub fn cents(c: i64) -> f64 {
+    c as f64 / 100.0
+}
+
+/// A ruleset's chip rate, with payments in cents where there are some.
 pub fn money_dto(m: Money, cents: Option<[i64; 4]>) -> MoneyDto {
     MoneyDto {
-        usd_per_100_chips: f64::from(m.cents_per_100_chips) / 100.0,
-        bonus_chips: m.bonus_chips,
-        payments: cents.map(|c| MoneyPayments {
-            east: c[0] as f64 / 100.0,
-            south: c[1] as f64 / 100.0,
-            west: c[2] as f64 / 100.0,
-            north: c[3] as f64 / 100.0,
+        stake: None,
+        usd_per_100_chips: Some(f64::from(m.cents_per_100_chips) / 100.0),
+        bonus_chips: Some(m.bonus_chips),
+        payments: cents.map(money_payments),
+    }
+}
+
+/// The money of a ruleset (house rules applied) with payments in cents: at
+/// its stake when one is set (the core's `settle::stake` takes it first),
+/// else at its chip rate; `None` when it has neither.
+pub fn money_of(r: &Ruleset, cents: Option<[i64; 4]>) -> Option<MoneyDto> {
+    match (r.table.stake, r.money) {
+        (Some(s), _) => Some(MoneyDto {
+            stake: Some(s.as_number()),
+            usd_per_100_chips: None,
+            bonus_chips: None,
+            payments: cents.map(money_payments),
         }),
+        (None, Some(m)) => Some(money_dto(m, cents)),
+        (None, None) => None,
     }
 }
 

@@ -5,17 +5,21 @@
 
 pub mod common;
 pub mod json;
+pub mod ledger;
 pub mod penalty;
 pub mod problem;
 pub mod request;
 pub mod response;
 pub mod rulesets;
+pub mod settle;
 pub mod waits;
 
 pub use common::*;
+pub use ledger::*;
 pub use penalty::*;
 pub use problem::{ApiError, Problem, ProblemError, PROBLEM_JSON};
 pub use request::*;
 pub use response::*;
 pub use rulesets::*;
+pub use settle::*;
 pub use waits::*;

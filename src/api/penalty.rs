@@ -1,6 +1,6 @@
 //! `POST /v1/penalties/false-win`.
 
-use super::common::{money_dto, object_only, MoneyDto, Payments, WindDto};
+use super::common::{money_of, object_only, MoneyDto, Payments, WindDto};
 use super::request::HouseRulesDto;
 use crate::core::{Ruleset, Wind};
 use serde::{Deserialize, Serialize};
@@ -40,9 +40,7 @@ impl FalseWinResponse {
             min_faan: r.min_faan,
             base_points: r.base_points(r.min_faan),
             payments: payments.into(),
-            money: r
-                .money
-                .map(|m| money_dto(m, crate::core::settle::money(r, &payments))),
+            money: money_of(r, crate::core::settle::money(r, &payments)),
         }
     }
 }

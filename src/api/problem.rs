@@ -1,6 +1,7 @@
 //! The one error type of the API, rendered as `application/problem+json`
 //! (RFC 9457) by the HTTP layer and printed by the CLI.
 
+use crate::core::table::TableError;
 use crate::core::{FieldError, ScoreError};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -60,10 +61,12 @@ pub enum ApiError {
         detail: String,
         errors: Vec<ProblemError>,
     },
-    /// The tiles form no winning hand under the ruleset.
+    /// The tiles form no winning hand under the ruleset; `pointer` names
+    /// them (`/hand/tiles`, or `/winners/1/hand/tiles` in a settlement).
     NotWinning {
         tiles: usize,
         detail: String,
+        pointer: String,
     },
     /// No ruleset with this id; `pointer` is where the id was given.
     UnknownRuleset {
@@ -168,10 +171,12 @@ impl ApiError {
         let (detail, errors) = match self {
             ApiError::MalformedJson { detail } => (detail.clone(), vec![]),
             ApiError::Invalid { detail, errors } => (detail.clone(), errors.clone()),
-            ApiError::NotWinning { detail, .. } => (
+            ApiError::NotWinning {
+                detail, pointer, ..
+            } => (
                 detail.clone(),
                 vec![ProblemError {
-                    pointer: "/hand/tiles".into(),
+                    pointer: pointer.clone(),
                     message: detail.clone(),
                 }],
             ),
@@ -243,7 +248,29 @@ impl From<ScoreError> for ApiError {
             ScoreError::Invalid(errs) => {
                 ApiError::invalid(errs.into_iter().map(ProblemError::from).collect())
             }
-            ScoreError::NotWinning { tiles, detail } => ApiError::NotWinning { tiles, detail },
+            ScoreError::NotWinning { tiles, detail } => ApiError::NotWinning {
+                tiles,
+                detail,
+                pointer: "/hand/tiles".into(),
+            },
+        }
+    }
+}
+
+impl From<TableError> for ApiError {
+    fn from(e: TableError) -> Self {
+        match e {
+            TableError::Invalid(errs) => errs.into(),
+            // The core names the hand; a score's problem names its tiles.
+            TableError::NotWinning {
+                pointer,
+                tiles,
+                detail,
+            } => ApiError::NotWinning {
+                tiles,
+                detail,
+                pointer: format!("{pointer}/tiles"),
+            },
         }
     }
 }

@@ -5,7 +5,7 @@ use super::common::{object_only, MeldKindDto, ReplacementDto, WinByDto, WindDto}
 use crate::core::ruleset::Number;
 use crate::core::{
     ContextSpec, DiscardPayment, HandSpec, HouseRules, LiableDiscard, MeldSpec, MultipleWinners,
-    PatternOverride, PointsSpec, Replacement, WinBy,
+    PatternOverride, PointsSpec,
 };
 use serde::de::{self, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
@@ -301,19 +301,11 @@ impl HandDto<'_> {
 impl ContextDto {
     pub fn to_core(&self) -> ContextSpec {
         ContextSpec {
-            win_by: match self.win_by {
-                WinByDto::SelfDraw => WinBy::SelfDraw,
-                WinByDto::Discard => WinBy::Discard,
-                WinByDto::RobbingKong => WinBy::RobbingKong,
-            },
+            win_by: self.win_by.into(),
             seat_wind: self.seat_wind.into(),
             round_wind: self.round_wind.into(),
             discarder: self.discarder.map(Into::into),
-            replacement: match self.replacement {
-                ReplacementDto::None => Replacement::None,
-                ReplacementDto::Kong => Replacement::Kong,
-                ReplacementDto::Flower => Replacement::Flower,
-            },
+            replacement: self.replacement.into(),
             double_kong: self.double_kong,
             last_tile: self.last_tile,
             heavenly: self.heavenly,

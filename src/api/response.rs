@@ -3,7 +3,7 @@
 //! from, and the oracle of `service::render`, the production writer, which
 //! writes exactly what serde makes of it (tested on every fixture).
 
-use super::common::{money_dto, MoneyDto, Payments, WindDto};
+use super::common::{money_of, MoneyDto, Payments, WindDto};
 use crate::core::decompose::{Form, Reading, Set, SetKind, WinPlace};
 use crate::core::evaluate::{Score, ScoredReading};
 use crate::core::hand::Context;
@@ -180,7 +180,7 @@ pub struct ScoreResponse<'a> {
     /// The winner's seat.
     pub winner: WindDto,
     pub payments: Payments,
-    /// Payments in money where the ruleset has a rate.
+    /// Payments in money: at the stake (house rule or `[table]` default) under any ruleset, or at the ruleset's own chip rate.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub money: Option<MoneyDto>,
 }
@@ -268,7 +268,7 @@ impl<'a> ScoreResponse<'a> {
             base_points: score.base_points,
             winner: ctx.seat_wind.into(),
             payments: score.payments.into(),
-            money: ruleset.money.map(|m| money_dto(m, score.money_cents)),
+            money: money_of(ruleset, score.money_cents),
         }
     }
 }

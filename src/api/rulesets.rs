@@ -1,7 +1,9 @@
 //! `GET /v1/rulesets` and `GET /v1/rulesets/{id}`: the charts.
 
-use super::common::{money_dto, MoneyDto};
+use super::common::{money_of, MoneyDto};
+use super::request::{LiableDiscardDto, MultipleWinnersDto};
 use crate::core::pattern::PatternId;
+use crate::core::ruleset::{LiableDiscard, MultipleWinners, TableRules};
 use crate::core::ruleset::{PatternRule, RobbingKongPayment, Value};
 use crate::core::Ruleset;
 use serde::{Deserialize, Serialize};
@@ -170,7 +172,45 @@ pub struct RulesetDetail {
     pub payment: PaymentDto,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub money: Option<MoneyDto>,
+    /// The table's customs (`[table]`): the defaults of the house rules of the same names.
+    pub table: TableDto,
     pub patterns: Vec<PatternDto>,
+}
+
+/// A ruleset's `[table]` defaults (each is also a house rule).
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema, PartialEq)]
+pub struct TableDto {
+    pub multiple_winners: MultipleWinnersDto,
+    /// Every payment between the dealer (East) and another seat is multiplied by it.
+    #[schema(example = 1.0)]
+    pub dealer_multiplier: f64,
+    /// Money per point; absent: none (the ruleset's own chip rate, if any).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stake: Option<f64>,
+    pub liable_discard: LiableDiscardDto,
+    /// A match: a winning dealer deals again.
+    pub dealer_keeps_on_win: bool,
+    /// A match: the dealer deals again after a draw.
+    pub dealer_keeps_on_draw: bool,
+}
+
+impl From<&TableRules> for TableDto {
+    fn from(t: &TableRules) -> Self {
+        TableDto {
+            multiple_winners: match t.multiple_winners {
+                MultipleWinners::All => MultipleWinnersDto::All,
+                MultipleWinners::HeadBump => MultipleWinnersDto::HeadBump,
+            },
+            dealer_multiplier: f64::from(t.dealer_multiplier) / 8.0,
+            stake: t.stake.map(|s| s.as_number()),
+            liable_discard: match t.liable_discard {
+                LiableDiscard::AsUsual => LiableDiscardDto::AsUsual,
+                LiableDiscard::PaysAll => LiableDiscardDto::PaysAll,
+            },
+            dealer_keeps_on_win: t.dealer_keeps_on_win,
+            dealer_keeps_on_draw: t.dealer_keeps_on_draw,
+        }
+    }
 }
 
 impl From<&Ruleset> for RulesetDetail {
@@ -201,7 +241,8 @@ impl From<&Ruleset> for RulesetDetail {
                     RobbingKongPayment::AdderPaysAll => "adder_pays_all".into(),
                 },
             },
-            money: r.money.map(|m| money_dto(m, None)),
+            money: money_of(r, None),
+            table: TableDto::from(&r.table),
             patterns: r.patterns.iter().map(|p| pattern_dto(r, p)).collect(),
         }
     }

@@ -27,6 +27,8 @@ pub struct Limits {
     pub body: usize,
     /// Body limit of batch and compare, in bytes.
     pub batch_body: usize,
+    /// Body limit of the ledger, in bytes.
+    pub ledger_body: usize,
     /// Time allowed to read a whole body once the headers are in.
     pub body_timeout: std::time::Duration,
 }
@@ -65,7 +67,7 @@ pub(crate) fn get() -> actix_web::Route {
 
 /// Registers every route of the API.
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    let routes: [(&str, actix_web::Route, &'static str); 12] = [
+    let routes: [(&str, actix_web::Route, &'static str); 14] = [
         ("/v1/score", web::post().to(scoring::score), "POST"),
         (
             "/v1/score/batch",
@@ -73,6 +75,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             "POST",
         ),
         ("/v1/compare", web::post().to(scoring::compare), "POST"),
+        ("/v1/settle", web::post().to(scoring::settle), "POST"),
+        ("/v1/ledger", web::post().to(scoring::ledger), "POST"),
         ("/v1/waits", web::post().to(scoring::waits), "POST"),
         (
             "/v1/penalties/false-win",

@@ -6,7 +6,8 @@ use super::problem::{BodyProblems, RulesetProblem};
 use super::AppState;
 use crate::api::{
     ApiError, BatchRequest, BatchResponse, CompareRequest, CompareResponse, FalseWinRequest,
-    FalseWinResponse, Problem, ScoreRequest, ScoreResponse, WaitsRequest, WaitsResponse,
+    FalseWinResponse, LedgerRequest, LedgerResponse, Problem, ScoreRequest, ScoreResponse,
+    SettleRequest, SettleResponse, WaitsRequest, WaitsResponse,
 };
 use actix_web::http::header::{self, HeaderName, HeaderValue};
 use actix_web::web::{self, Bytes};
@@ -163,6 +164,83 @@ pub async fn compare(
 ) -> Result<HttpResponse, ApiError> {
     let body = read_json_body(&req, &state, payload, state.limits.batch_body).await?;
     Ok(json(state.service.compare(&body)?))
+}
+
+/// Several winners on one discard (一炮多響).
+///
+/// One to three winners of one discard or robbed kong, each a score
+/// request's `hand` and `context`. Each is scored as POST /v1/score scores
+/// it (`results`, in request order, each with `paid`); `payments` sums the
+/// paid winners. Under house rule `multiple_winners: head_bump` (截糊) only
+/// the first winner in turn order after the discarder is paid. With one
+/// winner, `results[0]` and `payments` are what POST /v1/score answers.
+#[utoipa::path(
+    post,
+    path = "/v1/settle",
+    tag = "scoring",
+    request_body(
+        content = SettleRequest,
+        content_type = "application/json",
+        examples(
+            ("head_bump" = (
+                summary = "HKMA, head bump: East discards 5p to West (all pungs, 3 faan) and South (mixed one suit and a dragon pung, 4 faan); South is first after East and alone is paid (East pays 64)",
+                value = json!({"ruleset": "hkma", "house_rules": {"multiple_winners": "head_bump"}, "winners": [{"hand": {"tiles": "77755p", "melds": [{"kind": "pung", "tiles": "111m"}, {"kind": "pung", "tiles": "999s"}, {"kind": "pung", "tiles": "222p"}], "winning_tile": "5p"}, "context": {"win_by": "discard", "seat_wind": "west", "round_wind": "east", "discarder": "east"}}, {"hand": {"tiles": "345p789p99p", "melds": [{"kind": "chow", "tiles": "123p"}, {"kind": "pung", "tiles": "555z"}], "winning_tile": "5p"}, "context": {"win_by": "discard", "seat_wind": "south", "round_wind": "east", "discarder": "east"}}]}))),
+        )
+    ),
+    responses(
+        (status = 200, description = "Each winner's score with `paid`, and the summed payments (the example answers the `head_bump` request)", body = SettleResponse,
+            example = json!({"ruleset": "hkma", "results": [{"ruleset": "hkma", "hand_hash": "e2a621f7d1b330a2264b3bce3e4a1bccc19e61001e1edfccfc69a8592e932579", "decompositions": [{"form": "standard", "sets": ["111m", "222p", "999s", "777p"], "pair": "55p", "set_details": [{"tiles": "111m", "kind": "pung", "concealed": false, "declared": true, "winning": false}, {"tiles": "222p", "kind": "pung", "concealed": false, "declared": true, "winning": false}, {"tiles": "999s", "kind": "pung", "concealed": false, "declared": true, "winning": false}, {"tiles": "777p", "kind": "pung", "concealed": true, "declared": false, "winning": false}], "winning_in_pair": true, "lines": [{"pattern": "all_pungs", "name": "All pungs", "name_zh": "對對糊", "faan": 3, "limit": false}], "raw_faan": 3, "total_faan": 3, "limit_hand": false}], "chosen": 0, "form": "standard", "lines": [{"pattern": "all_pungs", "name": "All pungs", "name_zh": "對對糊", "faan": 3, "limit": false}], "raw_faan": 3, "total_faan": 3, "limit_hand": false, "limit": 10, "min_faan": 3, "meets_minimum": true, "missing_faan": 0, "base_points": 8, "winner": "west", "payments": {"east": -32, "south": 0, "west": 32, "north": 0}, "paid": false}, {"ruleset": "hkma", "hand_hash": "04de254e4dbd47aa7a48d193b711f612cbeac92f4831682edb54787b8f643a42", "decompositions": [{"form": "standard", "sets": ["123p", "555z", "345p", "789p"], "pair": "99p", "set_details": [{"tiles": "123p", "kind": "chow", "concealed": false, "declared": true, "winning": false}, {"tiles": "555z", "kind": "pung", "concealed": false, "declared": true, "winning": false}, {"tiles": "345p", "kind": "chow", "concealed": true, "declared": false, "winning": true}, {"tiles": "789p", "kind": "chow", "concealed": true, "declared": false, "winning": false}], "winning_in_pair": false, "lines": [{"pattern": "dragon_pung", "name": "Dragon pung", "name_zh": "三元牌", "faan": 1, "limit": false}, {"pattern": "mixed_one_suit", "name": "Mixed one suit", "name_zh": "混一色", "faan": 3, "limit": false}], "raw_faan": 4, "total_faan": 4, "limit_hand": false}], "chosen": 0, "form": "standard", "lines": [{"pattern": "dragon_pung", "name": "Dragon pung", "name_zh": "三元牌", "faan": 1, "limit": false}, {"pattern": "mixed_one_suit", "name": "Mixed one suit", "name_zh": "混一色", "faan": 3, "limit": false}], "raw_faan": 4, "total_faan": 4, "limit_hand": false, "limit": 10, "min_faan": 3, "meets_minimum": true, "missing_faan": 0, "base_points": 16, "winner": "south", "payments": {"east": -64, "south": 64, "west": 0, "north": 0}, "paid": true}], "payments": {"east": -64, "south": 64, "west": 0, "north": 0}})),
+        BodyProblems,
+        RulesetProblem,
+        (status = 422, description = "The request breaks a rule, each error with a pointer (winners who disagree: `/winners/1/context/discarder`; a repeated seat: `/winners/1/context/seat_wind`), or a winner's tiles are not a winning hand (`/problems/not-a-winning-hand` at `/winners/{i}/hand/tiles`)",
+            body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn settle(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    payload: web::Payload,
+) -> Result<HttpResponse, ApiError> {
+    let body = read_json_body(&req, &state, payload, state.limits.body).await?;
+    Ok(json(state.service.settle(&body)?))
+}
+
+/// A whole match, stateless (找數).
+///
+/// Four players and every hand so far: wins (one to three winners, their
+/// contexts naming players), draws and false wins. Answers each hand's round
+/// wind, dealer, seats, winners, deltas and running balances; the next deal;
+/// the final balances, standings and the fewest transfers that settle up.
+/// A bad hand fails the whole ledger with a pointer into it.
+#[utoipa::path(
+    post,
+    path = "/v1/ledger",
+    tag = "scoring",
+    request_body(
+        content = LedgerRequest,
+        content_type = "application/json",
+        examples(
+            ("four_hands" = (
+                summary = "HKMA: Ben self-draws all pungs (4 faan, 32 each), a draw (Ben keeps the deal), Cat wins all pungs on Dan's discard (3 faan, Dan pays 64), Dan's false win",
+                value = json!({"ruleset": "hkma", "players": ["Ann", "Ben", "Cat", "Dan"], "start": {"round_wind": "east", "dealer": "Ann"}, "hands": [{"result": "win", "winners": [{"player": "Ben", "hand": {"tiles": "77755p", "melds": [{"kind": "pung", "tiles": "111m"}, {"kind": "pung", "tiles": "999s"}, {"kind": "pung", "tiles": "222p"}], "winning_tile": "5p"}, "context": {"win_by": "self_draw"}}]}, {"result": "draw"}, {"result": "win", "winners": [{"player": "Cat", "hand": {"tiles": "77755p", "melds": [{"kind": "pung", "tiles": "111m"}, {"kind": "pung", "tiles": "999s"}, {"kind": "pung", "tiles": "222p"}], "winning_tile": "5p"}, "context": {"win_by": "discard", "discarder": "Dan"}}]}, {"result": "false_win", "offender": "Dan"}]}))),
+        )
+    ),
+    responses(
+        (status = 200, description = "The match hand by hand, the next deal, balances, standings and transfers (the example answers the `four_hands` request)", body = LedgerResponse,
+            example = json!({"ruleset": "hkma", "hands": [{"index": 0, "round_wind": "east", "dealer": "Ann", "dealer_streak": 0, "seats": {"Ann": "east", "Ben": "south", "Cat": "west", "Dan": "north"}, "result": "win", "winners": [{"player": "Ben", "seat": "south", "paid": true, "form": "standard", "lines": [{"pattern": "self_draw", "name": "Self-drawn win", "name_zh": "自摸", "faan": 1, "limit": false}, {"pattern": "all_pungs", "name": "All pungs", "name_zh": "對對糊", "faan": 3, "limit": false}], "total_faan": 4, "limit_hand": false, "base_points": 16}], "deltas": {"Ann": -32, "Ben": 96, "Cat": -32, "Dan": -32}, "balances": {"Ann": -32, "Ben": 96, "Cat": -32, "Dan": -32}}, {"index": 1, "round_wind": "east", "dealer": "Ben", "dealer_streak": 0, "seats": {"Ann": "north", "Ben": "east", "Cat": "south", "Dan": "west"}, "result": "draw", "deltas": {"Ann": 0, "Ben": 0, "Cat": 0, "Dan": 0}, "balances": {"Ann": -32, "Ben": 96, "Cat": -32, "Dan": -32}}, {"index": 2, "round_wind": "east", "dealer": "Ben", "dealer_streak": 1, "seats": {"Ann": "north", "Ben": "east", "Cat": "south", "Dan": "west"}, "result": "win", "winners": [{"player": "Cat", "seat": "south", "paid": true, "form": "standard", "lines": [{"pattern": "all_pungs", "name": "All pungs", "name_zh": "對對糊", "faan": 3, "limit": false}], "total_faan": 3, "limit_hand": false, "base_points": 8}], "deltas": {"Ann": 0, "Ben": 0, "Cat": 32, "Dan": -32}, "balances": {"Ann": -32, "Ben": 96, "Cat": 0, "Dan": -64}}, {"index": 3, "round_wind": "east", "dealer": "Cat", "dealer_streak": 0, "seats": {"Ann": "west", "Ben": "north", "Cat": "east", "Dan": "south"}, "result": "false_win", "offender": "Dan", "deltas": {"Ann": 48, "Ben": 48, "Cat": 48, "Dan": -144}, "balances": {"Ann": 16, "Ben": 144, "Cat": 48, "Dan": -208}}], "next": {"round_wind": "east", "dealer": "Cat", "dealer_streak": 0, "complete": false}, "balances": {"Ann": 16, "Ben": 144, "Cat": 48, "Dan": -208}, "standings": [{"player": "Ben", "balance": 144, "rank": 1}, {"player": "Cat", "balance": 48, "rank": 2}, {"player": "Ann", "balance": 16, "rank": 3}, {"player": "Dan", "balance": -208, "rank": 4}], "transfers": [{"from": "Dan", "to": "Ben", "amount": 144}, {"from": "Dan", "to": "Cat", "amount": 48}, {"from": "Dan", "to": "Ann", "amount": 16}]})),
+        BodyProblems,
+        RulesetProblem,
+        (status = 422, description = "A hand or the players break a rule (pointer into the request: `/players/3`, `/hands/3/winners/0/hand/tiles`, `/hands/16` after the match is complete, `/hands` over the hand limit, 2,000 by default), or a winner's tiles are not a winning hand",
+            body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn ledger(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    payload: web::Payload,
+) -> Result<HttpResponse, ApiError> {
+    let body = read_json_body(&req, &state, payload, state.limits.ledger_body).await?;
+    Ok(json(state.service.ledger(&body)?))
 }
 
 /// Every tile that completes a hand one tile short.

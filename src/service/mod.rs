@@ -21,9 +21,12 @@ mod sink;
 use crate::api::json::parse_checked;
 use crate::api::{
     self, ApiError, BatchRequest, CompareRequest, FalseWinRequest, FalseWinResponse, HouseRulesDto,
-    RulesetsDto, ScoreRequest, ScoreResponse, WaitsRequest, WaitsResponse,
+    LedgerRequest, LedgerResponse, RulesetsDto, ScoreRequest, ScoreResponse, SettleRequest,
+    SettleResponse, SettledResult, WaitsRequest, WaitsResponse, WinnerDto,
 };
 use crate::core::hand::{Context, HandSpec};
+use crate::core::ledger::{self, LedgerHandSpec};
+use crate::core::table::{self, WinnerSpec};
 use crate::core::{evaluate, hand, settle, ContextSpec, HouseRules, Registry, Ruleset, Score};
 use bytes::Bytes;
 use cache::ScoreCache;
@@ -39,6 +42,8 @@ pub struct Limits {
     pub json_depth: usize,
     /// Most requests in one batch.
     pub batch: usize,
+    /// Most hands in one ledger.
+    pub ledger_hands: usize,
 }
 
 impl Default for Limits {
@@ -46,6 +51,7 @@ impl Default for Limits {
         Limits {
             json_depth: 32,
             batch: 1000,
+            ledger_hands: 2000,
         }
     }
 }
@@ -136,6 +142,11 @@ pub fn resolve<'a>(
 
 /// Rejects hands of impossible size before the core sees them.
 pub fn check_hand_size<S: AsRef<str>>(hand: &HandSpec<S>) -> Result<(), ApiError> {
+    check_hand_size_at(hand, "")
+}
+
+/// [`check_hand_size`] for a hand found at `{at}/hand` of the request.
+pub fn check_hand_size_at<S: AsRef<str>>(hand: &HandSpec<S>, at: &str) -> Result<(), ApiError> {
     let digits = hand
         .tiles
         .as_ref()
@@ -144,13 +155,13 @@ pub fn check_hand_size<S: AsRef<str>>(hand: &HandSpec<S>) -> Result<(), ApiError
         .count();
     if digits > MAX_TILE_DIGITS {
         return Err(ApiError::field(
-            "/hand/tiles",
+            format!("{at}/hand/tiles"),
             format!("{digits} tiles listed; a hand holds at most 18 (14 plus one per kong)"),
         ));
     }
     if hand.melds.len() > MAX_MELDS {
         return Err(ApiError::field(
-            "/hand/melds",
+            format!("{at}/hand/melds"),
             format!(
                 "{} melds listed; a hand has at most {MAX_MELDS}",
                 hand.melds.len()
@@ -390,6 +401,68 @@ impl Service {
         check_hand_size(&hand)?;
         let found = crate::core::waits::waits(&ruleset, &hand, &r.context.to_core())?;
         Ok(to_json(&WaitsResponse::new(&r.ruleset, &found)))
+    }
+
+    /// `POST /v1/settle`: several winners on one discard. The ruleset and
+    /// house rules are resolved once; each result is the score serializer's
+    /// answer (with its `hand_hash`), so one winner answers what score does.
+    pub fn settle(&self, body: &[u8]) -> Result<Vec<u8>, ApiError> {
+        let r: SettleRequest<'_> = parse_checked(body, self.limits.json_depth)?;
+        let resolved = resolve(&self.registry, &r.ruleset, "/ruleset", &r.house_rules)?;
+        let winners: Vec<WinnerSpec<&str>> = r.winners.iter().map(WinnerDto::to_core).collect();
+        for (i, w) in winners.iter().enumerate() {
+            check_hand_size_at(&w.hand, &format!("/winners/{i}"))?;
+        }
+        let settled = table::settle_winners(&resolved.ruleset, &winners)?;
+        // Each winner validated in `settle_winners`; again here for its key.
+        let mut keyed = Vec::with_capacity(winners.len());
+        for w in &winners {
+            let (hand, context) =
+                hand::validate(&w.hand, &w.context, evaluate::allowances(&resolved.ruleset))?;
+            let hash = key::key_hash(resolved.base, &resolved.house, &hand, &context);
+            keyed.push((context, hash));
+        }
+        let results = settled
+            .results
+            .iter()
+            .zip(&keyed)
+            .map(|(w, (context, hash))| SettledResult {
+                score: ScoreResponse::new(&r.ruleset, &resolved.ruleset, context, &w.score, *hash),
+                paid: w.paid,
+            })
+            .collect();
+        Ok(to_json(&SettleResponse {
+            ruleset: &r.ruleset,
+            results,
+            payments: settled.payments.into(),
+            money: api::money_of(&resolved.ruleset, settled.money_cents),
+        }))
+    }
+
+    /// `POST /v1/ledger`: a whole match. A bad hand fails it all.
+    pub fn ledger(&self, body: &[u8]) -> Result<Vec<u8>, ApiError> {
+        let r: LedgerRequest<'_> = parse_checked(body, self.limits.json_depth)?;
+        let resolved = resolve(&self.registry, &r.ruleset, "/ruleset", &r.house_rules)?;
+        let spec = r.to_core()?;
+        if spec.hands.len() <= self.limits.ledger_hands {
+            for (h, hand) in spec.hands.iter().enumerate() {
+                if let LedgerHandSpec::Win { winners } = hand {
+                    for (i, w) in winners.iter().enumerate() {
+                        check_hand_size_at(&w.hand, &format!("/hands/{h}/winners/{i}"))?;
+                    }
+                }
+            }
+        }
+        let played = ledger::ledger(&resolved.ruleset, &spec, self.limits.ledger_hands)?;
+        // The core checked there are four players.
+        let names: [&str; ledger::PLAYERS] =
+            std::array::from_fn(|p| spec.players.get(p).copied().unwrap_or_default());
+        Ok(to_json(&LedgerResponse::new(
+            &r.ruleset,
+            &resolved.ruleset,
+            &names,
+            &played,
+        )))
     }
 
     /// `POST /v1/penalties/false-win`.

@@ -9,7 +9,7 @@
 //! object still goes through serde (its floats are formatted by serde_json).
 
 use super::sink::{Cursor, Sink};
-use crate::api::{money_dto, KeyHash};
+use crate::api::{money_of, KeyHash};
 use crate::core::decompose::{Form, Set, SetKind, WinPlace};
 use crate::core::evaluate::{Score, ScoredReading};
 use crate::core::hand::Context;
@@ -140,10 +140,11 @@ fn write_score<S: Sink>(out: &mut S, parts: &Parts<'_>) {
         int(out, v);
     }
     out.byte(b'}');
-    if let Some(m) = ruleset.money {
+    // At a stake under any ruleset, or at the ruleset's chip rate (`api::money_of`).
+    if let Some(m) = money_of(ruleset, score.money_cents) {
         out.put(b",\"money\":");
         // Floats: serde_json's own formatting (ryu), as the schema type gets.
-        let money = serde_json::to_vec(&money_dto(m, score.money_cents)).unwrap_or_default();
+        let money = serde_json::to_vec(&m).unwrap_or_default();
         out.put(&money);
     }
     out.byte(b'}');

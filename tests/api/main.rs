@@ -11,3 +11,4 @@ mod meta;
 mod metrics;
 mod names;
 mod score;
+mod settle_ledger;

@@ -1,0 +1,451 @@
+//! `POST /v1/ledger`: a whole match, stateless (`api-contract.md`, "A whole
+//! match, stateless"). The request names four players and every hand so far;
+//! the answer maps seats to players, so deltas and balances are objects
+//! keyed by player name, in player order.
+
+use super::common::{cents, object_only, ReplacementDto, WinByDto, WindDto};
+use super::problem::{ApiError, ProblemError};
+use super::request::{HandDto, HouseRulesDto};
+use super::response::{lines_dto, LineDto};
+use crate::core::ledger::{
+    Ledger, LedgerContext, LedgerHandSpec, LedgerSpec, LedgerWinnerSpec, Outcome, StartSpec,
+    Transfer, PLAYERS,
+};
+use crate::core::{ContextSpec, Wind};
+use serde::ser::SerializeMap;
+use serde::{Deserialize, Serialize, Serializer};
+use std::borrow::Cow;
+use utoipa::ToSchema;
+
+/// POST /v1/ledger: the players and every hand of the match so far, in order.
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LedgerRequest<'a> {
+    /// Ruleset id (GET /v1/rulesets lists them).
+    #[serde(borrow)]
+    #[schema(example = "hkma", value_type = String)]
+    pub ruleset: Cow<'a, str>,
+    /// Overrides of the ruleset for the whole match (`dealer_keeps_on_win`, `dealer_keeps_on_draw`, `stake`, ...).
+    #[serde(default, deserialize_with = "object_only::option")]
+    pub house_rules: Option<HouseRulesDto>,
+    /// Four distinct names, seated east, south, west, north for the first hand when `players[0]` deals.
+    #[serde(borrow)]
+    #[schema(value_type = Vec<String>, example = json!(["Ann", "Ben", "Cat", "Dan"]))]
+    pub players: Vec<Cow<'a, str>>,
+    /// Where the match starts (default: the east round, `players[0]` deals).
+    #[serde(borrow, default, deserialize_with = "object_only::option")]
+    pub start: Option<LedgerStartDto<'a>>,
+    /// The hands in order (at most 2,000 by default: `--ledger-hands`).
+    #[serde(borrow, deserialize_with = "object_only::vec")]
+    pub hands: Vec<LedgerHandDto<'a>>,
+}
+
+/// Where the match starts.
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LedgerStartDto<'a> {
+    #[serde(default)]
+    pub round_wind: Option<WindDto>,
+    /// A player's name.
+    #[serde(borrow, default)]
+    #[schema(value_type = Option<String>, example = "Ann")]
+    pub dealer: Option<Cow<'a, str>>,
+}
+
+/// What a hand came to.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, ToSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum HandResultDto {
+    /// One winner, or several on one discard (`winners`).
+    Win,
+    /// The wall played out (流局).
+    Draw,
+    /// A false win (詐糊) by `offender`.
+    FalseWin,
+}
+
+/// One hand of the match: a win with its `winners`, a draw, or a false win with its `offender`.
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LedgerHandDto<'a> {
+    pub result: HandResultDto,
+    /// A win: one to three winners (several share one discard or robbed kong).
+    #[serde(borrow, default, deserialize_with = "object_only::vec")]
+    pub winners: Vec<LedgerWinnerDto<'a>>,
+    /// A false win: the player who declared it.
+    #[serde(borrow, default)]
+    #[schema(value_type = Option<String>, example = "Dan")]
+    pub offender: Option<Cow<'a, str>>,
+}
+
+/// A winner of a ledger hand.
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LedgerWinnerDto<'a> {
+    /// A player's name.
+    #[serde(borrow)]
+    #[schema(value_type = String, example = "Ben")]
+    pub player: Cow<'a, str>,
+    #[serde(borrow, deserialize_with = "object_only::deserialize")]
+    pub hand: HandDto<'a>,
+    #[serde(borrow, deserialize_with = "object_only::deserialize")]
+    pub context: LedgerContextDto<'a>,
+}
+
+/// A score context whose seats the ledger knows: `discarder` and `liable`
+/// name players; `seat_wind` and `round_wind` may be left out (if given,
+/// they must be what the ledger derives).
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LedgerContextDto<'a> {
+    pub win_by: WinByDto,
+    #[serde(default)]
+    pub seat_wind: Option<WindDto>,
+    #[serde(default)]
+    pub round_wind: Option<WindDto>,
+    /// The player who discarded (or added the robbed kong).
+    #[serde(borrow, default)]
+    #[schema(value_type = Option<String>, example = "Cat")]
+    pub discarder: Option<Cow<'a, str>>,
+    #[serde(default)]
+    pub replacement: ReplacementDto,
+    #[serde(default)]
+    pub double_kong: bool,
+    #[serde(default)]
+    pub last_tile: bool,
+    #[serde(default)]
+    pub heavenly: bool,
+    #[serde(default)]
+    pub earthly: bool,
+    /// The player who pays for everyone (包).
+    #[serde(borrow, default)]
+    #[schema(value_type = Option<String>)]
+    pub liable: Option<Cow<'a, str>>,
+    #[serde(default)]
+    pub flower_win: bool,
+}
+
+impl LedgerContextDto<'_> {
+    fn to_core(&self) -> LedgerContext<&str> {
+        LedgerContext {
+            // The seats, the discarder and the liable seat are the ledger's to fill in.
+            rest: ContextSpec {
+                win_by: self.win_by.into(),
+                seat_wind: Wind::East,
+                round_wind: Wind::East,
+                discarder: None,
+                replacement: self.replacement.into(),
+                double_kong: self.double_kong,
+                last_tile: self.last_tile,
+                heavenly: self.heavenly,
+                earthly: self.earthly,
+                liable: None,
+                flower_win: self.flower_win,
+            },
+            seat_wind: self.seat_wind.map(Into::into),
+            round_wind: self.round_wind.map(Into::into),
+            discarder: self.discarder.as_deref(),
+            liable: self.liable.as_deref(),
+        }
+    }
+}
+
+impl LedgerRequest<'_> {
+    /// The core's match spec, strings borrowed. A hand whose fields do not
+    /// fit its `result` is a 422 at the field; every such error is reported.
+    pub fn to_core(&self) -> Result<LedgerSpec<&str>, ApiError> {
+        let mut errs = Vec::new();
+        let mut hands = Vec::with_capacity(self.hands.len());
+        for (h, hand) in self.hands.iter().enumerate() {
+            let mut wrong = |field: &str, message: &str| {
+                errs.push(ProblemError {
+                    pointer: format!("/hands/{h}/{field}"),
+                    message: message.into(),
+                });
+            };
+            if hand.result != HandResultDto::Win && !hand.winners.is_empty() {
+                wrong("winners", "only a win has winners");
+            }
+            if hand.result != HandResultDto::FalseWin && hand.offender.is_some() {
+                wrong("offender", "only a false win has an offender");
+            }
+            hands.push(match hand.result {
+                HandResultDto::Draw => LedgerHandSpec::Draw,
+                HandResultDto::FalseWin => match hand.offender.as_deref() {
+                    Some(offender) => LedgerHandSpec::FalseWin { offender },
+                    None => {
+                        wrong("offender", "a false win names its offender");
+                        continue;
+                    }
+                },
+                HandResultDto::Win => LedgerHandSpec::Win {
+                    winners: hand
+                        .winners
+                        .iter()
+                        .map(|w| LedgerWinnerSpec {
+                            player: &*w.player,
+                            hand: w.hand.to_core(),
+                            context: w.context.to_core(),
+                        })
+                        .collect(),
+                },
+            });
+        }
+        if !errs.is_empty() {
+            return Err(ApiError::invalid(errs));
+        }
+        Ok(LedgerSpec {
+            players: self.players.iter().map(|p| &**p).collect(),
+            start: self.start.as_ref().map(|s| StartSpec {
+                round_wind: s.round_wind.map(Into::into),
+                dealer: s.dealer.as_deref(),
+            }),
+            hands,
+        })
+    }
+}
+
+// ---------------------------------------------------------------- answer
+
+/// Values by player, written as a JSON object keyed by name, in player order.
+#[derive(Clone, Copy, Debug)]
+pub struct ByPlayer<'a, T> {
+    pub names: &'a [&'a str; PLAYERS],
+    pub values: [T; PLAYERS],
+}
+
+impl<T: Serialize> Serialize for ByPlayer<'_, T> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(PLAYERS))?;
+        for (n, v) in self.names.iter().zip(&self.values) {
+            m.serialize_entry(n, v)?;
+        }
+        m.end()
+    }
+}
+
+/// POST /v1/ledger, 200.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct LedgerResponse<'a> {
+    pub ruleset: &'a str,
+    pub hands: Vec<LedgerHandOut<'a>>,
+    /// The deal after the last hand.
+    pub next: NextDto<'a>,
+    /// Points by player at the end.
+    #[schema(value_type = HashMap<String, i64>, example = json!({"Ann": -32, "Ben": 96, "Cat": -32, "Dan": -32}))]
+    pub balances: ByPlayer<'a, i64>,
+    /// All four, best first; equal balances share a rank.
+    pub standings: Vec<StandingDto<'a>>,
+    /// The fewest payments that settle every balance (找數; at most three).
+    pub transfers: Vec<TransferDto<'a>>,
+    /// Where there is a stake or a chip rate: the balances and transfers in money.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub money: Option<LedgerMoneyDto<'a>>,
+}
+
+/// One hand of the answer.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct LedgerHandOut<'a> {
+    pub index: usize,
+    pub round_wind: WindDto,
+    #[schema(value_type = String)]
+    pub dealer: &'a str,
+    /// The dealer's consecutive kept deals before this hand (連莊).
+    pub dealer_streak: u32,
+    /// Each player's seat wind in this hand.
+    #[schema(value_type = HashMap<String, WindDto>, example = json!({"Ann": "east", "Ben": "south", "Cat": "west", "Dan": "north"}))]
+    pub seats: ByPlayer<'a, WindDto>,
+    pub result: HandResultDto,
+    /// A win: each winner in request order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub winners: Vec<LedgerWinnerOut<'a>>,
+    /// A false win: who declared it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<String>)]
+    pub offender: Option<&'a str>,
+    /// The hand's payments by player (they sum to zero).
+    #[schema(value_type = HashMap<String, i64>)]
+    pub deltas: ByPlayer<'a, i64>,
+    /// The running sum of the deltas.
+    #[schema(value_type = HashMap<String, i64>)]
+    pub balances: ByPlayer<'a, i64>,
+    /// The hand's money by player, to the cent, where there is a stake or a chip rate.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<HashMap<String, f64>>)]
+    pub money: Option<ByPlayer<'a, f64>>,
+}
+
+/// A winner of a hand: the score's chosen reading, in brief.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct LedgerWinnerOut<'a> {
+    #[schema(value_type = String)]
+    pub player: &'a str,
+    pub seat: WindDto,
+    /// The winner is paid (under `head_bump` only the first after the discarder).
+    pub paid: bool,
+    /// The chosen reading's form.
+    pub form: &'static str,
+    pub lines: Vec<LineDto<'a>>,
+    pub total_faan: u32,
+    pub limit_hand: bool,
+    pub base_points: u64,
+}
+
+/// The deal after the last hand.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct NextDto<'a> {
+    pub round_wind: WindDto,
+    #[schema(value_type = String)]
+    pub dealer: &'a str,
+    pub dealer_streak: u32,
+    /// The north round is over: no hand may follow.
+    pub complete: bool,
+}
+
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct StandingDto<'a> {
+    #[schema(value_type = String)]
+    pub player: &'a str,
+    pub balance: i64,
+    /// 1 for the best; equal balances share a rank (1, 2, 2, 4).
+    pub rank: usize,
+}
+
+/// One payment of the settling up, in points.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct TransferDto<'a> {
+    #[schema(value_type = String)]
+    pub from: &'a str,
+    #[schema(value_type = String)]
+    pub to: &'a str,
+    pub amount: i64,
+}
+
+/// One payment of the settling up, in money.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct MoneyTransferDto<'a> {
+    #[schema(value_type = String)]
+    pub from: &'a str,
+    #[schema(value_type = String)]
+    pub to: &'a str,
+    pub amount: f64,
+}
+
+/// The match in money, to the cent.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct LedgerMoneyDto<'a> {
+    /// Money per point, when a stake is set.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stake: Option<f64>,
+    #[schema(value_type = HashMap<String, f64>)]
+    pub balances: ByPlayer<'a, f64>,
+    pub transfers: Vec<MoneyTransferDto<'a>>,
+}
+
+impl<'a> LedgerResponse<'a> {
+    /// The answer to `l`, a match of the players `names` under `ruleset`
+    /// (house rules applied), requested as `ruleset_id`.
+    pub fn new(
+        ruleset_id: &'a str,
+        ruleset: &crate::core::Ruleset,
+        names: &'a [&'a str; PLAYERS],
+        l: &Ledger,
+    ) -> Self {
+        let by = |values| ByPlayer { names, values };
+        let money = |c: [i64; PLAYERS]| ByPlayer {
+            names,
+            values: c.map(cents),
+        };
+        let hands = l
+            .hands
+            .iter()
+            .map(|h| {
+                let (winners, offender) = match &h.outcome {
+                    Outcome::Win(ws) => (
+                        ws.iter()
+                            .map(|w| {
+                                let best = w.score.best();
+                                LedgerWinnerOut {
+                                    player: names[w.player],
+                                    seat: w.seat.into(),
+                                    paid: w.paid,
+                                    form: best.reading.form.name(),
+                                    lines: lines_dto(best),
+                                    total_faan: best.total_faan,
+                                    limit_hand: best.limit_hand,
+                                    base_points: w.score.base_points,
+                                }
+                            })
+                            .collect(),
+                        None,
+                    ),
+                    Outcome::Draw => (Vec::new(), None),
+                    Outcome::FalseWin { offender } => (Vec::new(), Some(names[*offender])),
+                };
+                LedgerHandOut {
+                    index: h.index,
+                    round_wind: h.round_wind.into(),
+                    dealer: names[h.dealer],
+                    dealer_streak: h.dealer_streak,
+                    seats: by_wind(names, h.seats),
+                    result: match h.outcome {
+                        Outcome::Win(_) => HandResultDto::Win,
+                        Outcome::Draw => HandResultDto::Draw,
+                        Outcome::FalseWin { .. } => HandResultDto::FalseWin,
+                    },
+                    winners,
+                    offender,
+                    deltas: by(h.deltas),
+                    balances: by(h.balances),
+                    money: h.money_deltas.map(money),
+                }
+            })
+            .collect();
+        let transfer = |t: &Transfer| TransferDto {
+            from: names[t.from],
+            to: names[t.to],
+            amount: t.amount,
+        };
+        LedgerResponse {
+            ruleset: ruleset_id,
+            hands,
+            next: NextDto {
+                round_wind: l.next.round_wind.into(),
+                dealer: names[l.next.dealer],
+                dealer_streak: l.next.dealer_streak,
+                complete: l.next.complete,
+            },
+            balances: by(l.balances),
+            standings: l
+                .standings
+                .iter()
+                .map(|s| StandingDto {
+                    player: names[s.player],
+                    balance: s.balance,
+                    rank: s.rank,
+                })
+                .collect(),
+            transfers: l.transfers.iter().map(transfer).collect(),
+            money: l.money.as_ref().map(|m| LedgerMoneyDto {
+                stake: ruleset.table.stake.map(|s| s.as_number()),
+                balances: money(m.balances),
+                transfers: m
+                    .transfers
+                    .iter()
+                    .map(|t| MoneyTransferDto {
+                        from: names[t.from],
+                        to: names[t.to],
+                        amount: cents(t.amount),
+                    })
+                    .collect(),
+            }),
+        }
+    }
+}
+
+fn by_wind<'a>(names: &'a [&'a str; PLAYERS], seats: [Wind; PLAYERS]) -> ByPlayer<'a, WindDto> {
+    ByPlayer {
+        names,
+        values: seats.map(Into::into),
+    }
+}
