@@ -352,7 +352,7 @@ export default {
   "table.player4": "Player 4 (North)",
   "table.need_players": "Enter the four players' names to keep the night's score.",
   "table.deal": "Hand {n}: {round} round, {dealer} deals.",
-  "table.streak": "(kept deal {n})",
+  "table.streak": " (kept deal {n})",
   "table.deal_unknown": "Adding up the night…",
   "table.complete": "The match is over: the north round has been played.",
   "table.winner": "Winner (the hand above)",

@@ -26,7 +26,7 @@ function seatOf(seats, player) {
 export function dealLine(deal, T) {
   if (!deal) return T("table.deal_unknown");
   if (deal.complete) return T("table.complete");
-  const streak = deal.dealer_streak ? " " + T("table.streak", { n: deal.dealer_streak }) : "";
+  const streak = deal.dealer_streak ? T("table.streak", { n: deal.dealer_streak }) : "";
   return T("table.deal", { n: deal.hand, round: T("seat." + deal.round_wind), dealer: deal.dealer }) + streak;
 }
 
