@@ -460,6 +460,9 @@ struct Lang {
     winter_face: &'static str,
     /// The Table: the coming hand after Ann's deal passed to Ben.
     table_hand2: &'static str,
+    /// After Ben's dealer win (Wisteria Court passes the deal), and after a false win (it stays).
+    table_hand3_cat: &'static str,
+    table_hand4_cat: &'static str,
     /// Ben's self-draw in the first hand, in the running table.
     table_ben_wins: &'static str,
     table_false_win: &'static str,
@@ -484,6 +487,8 @@ const EN: Lang = Lang {
     waits_button_with_meld: "Waits (10 tiles)",
     winter_face: "Wint",
     table_hand2: "Hand 2: East round, Ben deals.",
+    table_hand3_cat: "Hand 3: East round, Cat deals.",
+    table_hand4_cat: "Hand 4: East round, Cat deals.",
     table_ben_wins: "Ben wins, 4 faan",
     table_false_win: "False win by Dan",
     table_ann_pays: "Ann pays Ben 64",
@@ -506,10 +511,12 @@ const ZH: Lang = Lang {
     waits_button_with_meld: "聽牌（10 張）",
     winter_face: "冬",
     table_hand2: "第 2 局：東圈，Ben 做莊。",
+    table_hand3_cat: "第 3 局：東圈，Cat 做莊。",
+    table_hand4_cat: "第 4 局：東圈，Cat 做莊。",
     table_ben_wins: "Ben 食糊，4 番",
     table_false_win: "Dan 詐糊",
     table_ann_pays: "Ann 付 Ben 64",
-    not_winning: "這副牌不能食糊",
+    not_winning: "這些牌未能食糊",
 };
 
 /// No API words in what a player reads: no JSON pointers, field names or status codes.
@@ -1186,10 +1193,10 @@ async fn table_steps(b: &Browser, base: &str, lang: &Lang) {
         "[{l}] hand 2: balances are the running sums"
     );
     // Wisteria Court passes the deal after every hand, a dealer's win too.
-    let after = b.text("#table-deal").await.unwrap();
-    assert!(
-        after.contains("Cat"),
-        "[{l}] Wisteria Court passes the deal to Cat after Ben's win: {after:?}"
+    assert_eq!(
+        b.text("#table-deal").await.unwrap(),
+        lang.table_hand3_cat,
+        "[{l}] Wisteria Court passes the deal to Cat after Ben's own win"
     );
     let transfers: Vec<String> = serde_json::from_value(
         b.js("return Array.from(document.querySelectorAll('#table-transfers li')).map(function (li) { return li.textContent; })")
@@ -1220,8 +1227,8 @@ async fn table_steps(b: &Browser, base: &str, lang: &Lang) {
     );
     assert_eq!(
         b.text("#table-deal").await.unwrap(),
-        after,
-        "[{l}] a false win does not move the deal"
+        lang.table_hand4_cat,
+        "[{l}] a false win does not move the deal: Cat deals again"
     );
     b.js("window.scrollTo(0, 0); document.getElementById('table-section').scrollIntoView({block: 'start'}); return null")
         .await;
