@@ -1136,7 +1136,13 @@ async fn table_steps(b: &Browser, base: &str, lang: &Lang) {
     table_row_count(b, 1, "one hand in the table").await;
     assert_eq!(
         table_rows(b).await,
-        json!([[lang.table_ben_wins, "Ann -32 -32", "Ben 96 96", "Cat -32 -32", "Dan -32 -32"]]),
+        json!([[
+            lang.table_ben_wins,
+            "Ann -32 -32",
+            "Ben 96 96",
+            "Cat -32 -32",
+            "Dan -32 -32"
+        ]]),
         "[{l}] hand 1: Ben's self-draw, each other pays 32"
     );
     b.wait_text("#table-deal", "hand 2", |t| t == lang.table_hand2)
@@ -1161,9 +1167,11 @@ async fn table_steps(b: &Browser, base: &str, lang: &Lang) {
     b.click("#table-winner option[value=\"Ben\"]").await;
     b.click("#btn-add-win").await;
     let err = b
-        .wait_text("[data-error-for=\"/hand/tiles\"]", "the refusal beside the hand box", |t| {
-            t.contains(lang.not_winning)
-        })
+        .wait_text(
+            "[data-error-for=\"/hand/tiles\"]",
+            "the refusal beside the hand box",
+            |t| t.contains(lang.not_winning),
+        )
         .await;
     assert_player_words(&err, "the refused hand's message");
     assert_eq!(
@@ -1189,7 +1197,13 @@ async fn table_steps(b: &Browser, base: &str, lang: &Lang) {
     table_row_count(b, 2, "two hands").await;
     assert_eq!(
         table_rows(b).await[1],
-        json!([lang.table_ben_wins, "Ann -32 -64", "Ben 96 192", "Cat -32 -64", "Dan -32 -64"]),
+        json!([
+            lang.table_ben_wins,
+            "Ann -32 -64",
+            "Ben 96 192",
+            "Cat -32 -64",
+            "Dan -32 -64"
+        ]),
         "[{l}] hand 2: balances are the running sums"
     );
     // Wisteria Court passes the deal after every hand, a dealer's win too.
@@ -1203,7 +1217,11 @@ async fn table_steps(b: &Browser, base: &str, lang: &Lang) {
             .await,
     )
     .expect("transfers");
-    assert_eq!(transfers.len(), 3, "[{l}] three payments settle one winner against three losers: {transfers:?}");
+    assert_eq!(
+        transfers.len(),
+        3,
+        "[{l}] three payments settle one winner against three losers: {transfers:?}"
+    );
     assert!(
         transfers.iter().any(|t| t == lang.table_ann_pays),
         "[{l}] Ann pays Ben 64: {transfers:?}"
@@ -1211,7 +1229,9 @@ async fn table_steps(b: &Browser, base: &str, lang: &Lang) {
     let standings = b.js("return Array.from(document.querySelectorAll('#table-standings li')).map(function (li) { return [li.getAttribute('data-player'), li.getAttribute('data-rank')]; })").await;
     assert_eq!(standings[0], json!(["Ben", "1"]), "[{l}] Ben first");
     assert_eq!(
-        standings.as_array().map(|a| a.iter().filter(|s| s[1] == "2").count()),
+        standings
+            .as_array()
+            .map(|a| a.iter().filter(|s| s[1] == "2").count()),
         Some(3),
         "[{l}] the other three share second place: {standings}"
     );
