@@ -458,6 +458,17 @@ struct Lang {
     discarder_error: &'static str,
     waits_button_with_meld: &'static str,
     winter_face: &'static str,
+    /// The Table: the coming hand after Ann's deal passed to Ben.
+    table_hand2: &'static str,
+    /// After Ben's dealer win (Wisteria Court passes the deal), and after a false win (it stays).
+    table_hand3_cat: &'static str,
+    table_hand4_cat: &'static str,
+    /// Ben's self-draw in the first hand, in the running table.
+    table_ben_wins: &'static str,
+    table_false_win: &'static str,
+    /// One settling-up payment after Ben's two self-draws.
+    table_ann_pays: &'static str,
+    not_winning: &'static str,
 }
 
 const EN: Lang = Lang {
@@ -475,6 +486,13 @@ const EN: Lang = Lang {
     discarder_error: "The discarder cannot be the winner (South).",
     waits_button_with_meld: "Waits (10 tiles)",
     winter_face: "Wint",
+    table_hand2: "Hand 2: East round, Ben deals.",
+    table_hand3_cat: "Hand 3: East round, Cat deals.",
+    table_hand4_cat: "Hand 4: East round, Cat deals.",
+    table_ben_wins: "Ben wins, 4 faan",
+    table_false_win: "False win by Dan",
+    table_ann_pays: "Ann pays Ben 64",
+    not_winning: "These tiles do not make a winning hand",
 };
 
 const ZH: Lang = Lang {
@@ -492,6 +510,13 @@ const ZH: Lang = Lang {
     discarder_error: "出銃者不能是食糊者（南家）。",
     waits_button_with_meld: "聽牌（10 張）",
     winter_face: "冬",
+    table_hand2: "第 2 局：東圈，Ben 做莊。",
+    table_hand3_cat: "第 3 局：東圈，Cat 做莊。",
+    table_hand4_cat: "第 4 局：東圈，Cat 做莊。",
+    table_ben_wins: "Ben 食糊，4 番",
+    table_false_win: "Dan 詐糊",
+    table_ann_pays: "Ann 付 Ben 64",
+    not_winning: "這些牌未能食糊",
 };
 
 /// No API words in what a player reads: no JSON pointers, field names or status codes.
@@ -1060,6 +1085,202 @@ async fn steps(b: &Browser, base: &str, lang: &Lang) {
         "the twelve singles of thirteen orphans",
     )
     .await;
+
+    table_steps(b, base, lang).await;
+}
+
+/// The rows of the running table: each hand's result and every player's delta and balance.
+async fn table_rows(b: &Browser) -> Value {
+    b.js("return Array.from(document.querySelectorAll('#table-body tr')).map(function (r) { return [r.cells[3].textContent].concat(Array.from(r.querySelectorAll('[data-player]')).map(function (c) { return c.getAttribute('data-player') + ' ' + c.getAttribute('data-delta') + ' ' + c.getAttribute('data-balance'); })); })")
+        .await
+}
+
+async fn table_row_count(b: &Browser, n: usize, what: &str) {
+    b.wait_js(
+        "return document.getElementById('table').hidden ? -1 : document.querySelectorAll('#table-body tr').length",
+        json!(n),
+        what,
+    )
+    .await;
+}
+
+/// (14) The Table: a night of four players under Wisteria Court (the deal
+/// passes after every hand, ruleset data), each hand added with one click.
+/// The quiet hand of step 2 self-drawn is 4 faan, each other pays 32.
+async fn table_steps(b: &Browser, base: &str, lang: &Lang) {
+    let shot = |step: &str| format!("browser-{}-{step}.png", lang.code);
+    let l = lang.code;
+    b.js("window.localStorage.removeItem('faan.night'); return null")
+        .await;
+    b.goto(&format!("{base}/")).await;
+    wait_loaded(b).await;
+    for (i, name) in ["Ann", "Ben", "Cat", "Dan"].iter().enumerate() {
+        b.type_keys(&format!("#player-{i}"), name).await;
+    }
+    let deal = b.text("#table-deal").await.unwrap();
+    assert!(
+        deal.contains("Ann") && !deal.contains("Ben"),
+        "[{l}] hand 1: Ann, the first player, deals: {deal:?}"
+    );
+    // Hand 1: Ben (South) self-draws the quiet hand.
+    b.type_keys("#hand-text", "123456m789p23455s").await;
+    b.click("#table-winner option[value=\"Ben\"]").await;
+    b.click("#table-discarder option[value=\"\"]").await;
+    assert_eq!(
+        b.js("return [document.getElementById('seat-wind').value, document.getElementById('win-by').value]")
+            .await,
+        json!(["south", "self_draw"]),
+        "[{l}] choosing Ben sets the calculator's seat: Ben sits South in hand 1"
+    );
+    b.click("#btn-add-win").await;
+    table_row_count(b, 1, "one hand in the table").await;
+    assert_eq!(
+        table_rows(b).await,
+        json!([[
+            lang.table_ben_wins,
+            "Ann -32 -32",
+            "Ben 96 96",
+            "Cat -32 -32",
+            "Dan -32 -32"
+        ]]),
+        "[{l}] hand 1: Ben's self-draw, each other pays 32"
+    );
+    b.wait_text("#table-deal", "hand 2", |t| t == lang.table_hand2)
+        .await;
+    assert_eq!(
+        b.js_str("return document.getElementById('hand-text').value")
+            .await,
+        "",
+        "[{l}] the hand box is cleared for the next hand"
+    );
+
+    // A draw, then undone: the deal goes back to Ben for hand 2.
+    b.click("#btn-add-draw").await;
+    table_row_count(b, 2, "a draw added").await;
+    b.click("#btn-undo").await;
+    table_row_count(b, 1, "the draw undone").await;
+    b.wait_text("#table-deal", "hand 2 again", |t| t == lang.table_hand2)
+        .await;
+
+    // A hand the server refuses (fourteen tiles, no winning reading) is not kept.
+    b.type_keys("#hand-text", "123456m789p23456s").await;
+    b.click("#table-winner option[value=\"Ben\"]").await;
+    b.click("#btn-add-win").await;
+    let err = b
+        .wait_text(
+            "[data-error-for=\"/hand/tiles\"]",
+            "the refusal beside the hand box",
+            |t| t.contains(lang.not_winning),
+        )
+        .await;
+    assert_player_words(&err, "the refused hand's message");
+    assert_eq!(
+        b.js("return window.JSON.parse(window.localStorage.getItem('faan.night')).hands.length")
+            .await,
+        json!(1),
+        "[{l}] the refused hand is not stored"
+    );
+
+    // Hand 2: Ben, now the dealer (East), self-draws again: 4 faan, no
+    // dealer multiplier in Wisteria Court, so 32 from each again.
+    b.js("var h = document.getElementById('hand-text'); h.value = ''; h.dispatchEvent(new Event('input')); return null")
+        .await;
+    b.type_keys("#hand-text", "123456m789p23455s").await;
+    b.click("#table-winner option[value=\"Ben\"]").await;
+    assert_eq!(
+        b.js_str("return document.getElementById('seat-wind').value")
+            .await,
+        "east",
+        "[{l}] Ben deals hand 2: he sits East"
+    );
+    b.click("#btn-add-win").await;
+    table_row_count(b, 2, "two hands").await;
+    assert_eq!(
+        table_rows(b).await[1],
+        json!([
+            lang.table_ben_wins,
+            "Ann -32 -64",
+            "Ben 96 192",
+            "Cat -32 -64",
+            "Dan -32 -64"
+        ]),
+        "[{l}] hand 2: balances are the running sums"
+    );
+    // Wisteria Court passes the deal after every hand, a dealer's win too.
+    assert_eq!(
+        b.text("#table-deal").await.unwrap(),
+        lang.table_hand3_cat,
+        "[{l}] Wisteria Court passes the deal to Cat after Ben's own win"
+    );
+    let transfers: Vec<String> = serde_json::from_value(
+        b.js("return Array.from(document.querySelectorAll('#table-transfers li')).map(function (li) { return li.textContent; })")
+            .await,
+    )
+    .expect("transfers");
+    assert_eq!(
+        transfers.len(),
+        3,
+        "[{l}] three payments settle one winner against three losers: {transfers:?}"
+    );
+    assert!(
+        transfers.iter().any(|t| t == lang.table_ann_pays),
+        "[{l}] Ann pays Ben 64: {transfers:?}"
+    );
+    let standings = b.js("return Array.from(document.querySelectorAll('#table-standings li')).map(function (li) { return [li.getAttribute('data-player'), li.getAttribute('data-rank')]; })").await;
+    assert_eq!(standings[0], json!(["Ben", "1"]), "[{l}] Ben first");
+    assert_eq!(
+        standings
+            .as_array()
+            .map(|a| a.iter().filter(|s| s[1] == "2").count()),
+        Some(3),
+        "[{l}] the other three share second place: {standings}"
+    );
+
+    // A false win does not move the deal.
+    b.click("#table-offender option[value=\"Dan\"]").await;
+    b.click("#btn-add-false-win").await;
+    table_row_count(b, 3, "a false win").await;
+    assert_eq!(
+        table_rows(b).await[2][0],
+        json!(lang.table_false_win),
+        "[{l}] the false win in the table"
+    );
+    assert_eq!(
+        b.text("#table-deal").await.unwrap(),
+        lang.table_hand4_cat,
+        "[{l}] a false win does not move the deal: Cat deals again"
+    );
+    b.js("window.scrollTo(0, 0); document.getElementById('table-section').scrollIntoView({block: 'start'}); return null")
+        .await;
+    b.screenshot(&shot("table")).await;
+
+    // Kept across a reload: the players locked, the three hands re-answered.
+    b.goto(&format!("{base}/?view=table")).await;
+    wait_loaded(b).await;
+    table_row_count(b, 3, "the night after a reload").await;
+    assert_eq!(
+        b.js("return [document.getElementById('player-0').value, document.getElementById('player-0').disabled]")
+            .await,
+        json!(["Ann", true]),
+        "[{l}] the players are kept and locked while hands exist"
+    );
+    b.click("#btn-undo").await;
+    table_row_count(b, 2, "the false win undone").await;
+
+    b.viewport(375, 800).await;
+    let width = b
+        .js("return [window.innerWidth, document.documentElement.scrollWidth]")
+        .await;
+    assert!(
+        width[1].as_u64() <= width[0].as_u64(),
+        "[{l}] the table scrolls the page sideways at phone width: {width}"
+    );
+    b.js("document.getElementById('table').scrollIntoView({block: 'start'}); return null")
+        .await;
+    b.screenshot(&shot("table-phone")).await;
+    b.viewport(1280, 1000).await;
+    b.js("window.localStorage.removeItem('faan.night'); return null")
+        .await;
 }
 
 #[tokio::test]

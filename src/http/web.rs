@@ -25,6 +25,7 @@ pub const ASSETS: &[(&str, &str)] = &[
     ("/js/i18n.js", include_str!("../../web/js/i18n.js")),
     ("/js/state.js", include_str!("../../web/js/state.js")),
     ("/js/tiles.js", include_str!("../../web/js/tiles.js")),
+    ("/js/ledger.js", include_str!("../../web/js/ledger.js")),
     (
         "/js/views/compare.js",
         include_str!("../../web/js/views/compare.js"),
@@ -48,6 +49,10 @@ pub const ASSETS: &[(&str, &str)] = &[
     (
         "/js/views/waits.js",
         include_str!("../../web/js/views/waits.js"),
+    ),
+    (
+        "/js/views/table.js",
+        include_str!("../../web/js/views/table.js"),
     ),
     ("/i18n/en.js", include_str!("../../web/i18n/en.js")),
     ("/i18n/zh.js", include_str!("../../web/i18n/zh.js")),
@@ -112,6 +117,8 @@ mod tests {
             "id=\"skip-palette\"",
             "data-error-for=\"/hand/tiles\"",
             "data-error-for=\"/context/discarder\"",
+            "id=\"btn-add-win\"",
+            "id=\"table-transfers\"",
         ] {
             assert!(INDEX_HTML.contains(id), "index.html lacks {id}");
         }

@@ -6,7 +6,8 @@
 // the current view after a short pause (when the hand is ready for it).
 //
 // A view is `{id, section, path | pathFor, ready(app), render(app, res, ctx)}`;
-// a new one (a table ledger, house rules) is one module added to VIEWS.
+// a view sending something else than the calculator's hand gives `body(app)`
+// (the table's ledger). A new view is one module added to VIEWS.
 
 import { $, glyphsSupported, richText } from "./dom.js";
 import { emptyState, derive, fromQuery, toQuery, requestBody, addTile, addMeld, removeTile, removeMeld, EXTRAS } from "./state.js";
@@ -20,10 +21,12 @@ import { scoreView } from "./views/score.js";
 import { compareView } from "./views/compare.js";
 import { waitsView } from "./views/waits.js";
 import { rulesView } from "./views/rules.js";
+import { tableView, renderTableInputs, contextFor } from "./views/table.js";
+import { loadNight, saveNight, emptyNight, seated, currentDeal, playerProblems, winEntry, drawEntry, falseWinEntry, addHand, undo, ledgerMessages, MAX_HANDS } from "./ledger.js";
 
-const VIEWS = { score: scoreView, compare: compareView, waits: waitsView, rules: rulesView };
+const VIEWS = { score: scoreView, compare: compareView, waits: waitsView, rules: rulesView, table: tableView };
 const DEBOUNCE_MS = 250;
-const SECTIONS = ["result", "compare", "waits", "rules"];
+const SECTIONS = ["result", "compare", "waits", "rules", "table"];
 
 const app = {
   state: emptyState(),
@@ -39,6 +42,8 @@ const app = {
   errors: null,     // {messages}: the errors on screen (redrawn on a language change)
   status: { key: "status.idle" },
   say: null,        // the palette's last message
+  night: emptyNight(),  // the table's players and hands (local storage)
+  tableAnswer: null,    // the last ledger answer (the coming deal comes from it)
   urlFor(change) {
     const s = { ...app.state, ...change };
     if (change && change.ruleset && !change.view) s.view = app.state.view;
@@ -84,6 +89,7 @@ function redrawInputs() {
   renderContext(app);
   renderHand(app);
   renderRulesetSummary(app);
+  renderTableInputs(app);
 }
 
 function setStatus(state, key, params) {
@@ -107,7 +113,12 @@ function showSection(id) {
 /** The request a view would send now (its key tells an answer out of date). */
 function requestKey(view) {
   const v = VIEWS[view];
-  return view + " " + app.state.ruleset + " " + (v.noBody ? "" : JSON.stringify(requestBody(view, app.state, app.d)));
+  return view + " " + app.state.ruleset + " " + (v.noBody ? "" : JSON.stringify(bodyOf(view)));
+}
+
+function bodyOf(viewId, pending) {
+  const v = VIEWS[viewId];
+  return v.body ? v.body(app, pending) : requestBody(viewId, app.state, app.d);
 }
 
 // The answer on screen dimmed with a note once the inputs have moved on.
@@ -150,12 +161,14 @@ function schedule() {
 // page's own checks show at once, without moving the focus.
 function auto() {
   const view = VIEWS[app.state.view];
-  const local = view.noBody ? [] : localErrors(app.d, view.id, false);
+  const local = view.noBody || view.body ? [] : localErrors(app.d, view.id, false);
   if (local.length) {
     app.latest.cancel();
     showProblems(local, false);
     return;
   }
+  // The table's request does not hang on the hand box: typing the next hand leaves it be.
+  if (view.body && app.shown && app.shown.view === view.id && app.shown.key === requestKey(view.id)) { markStale(); return; }
   if (view.ready(app)) { run(view.id, false); return; }
   app.latest.cancel();
   if (app.errors) { app.errors = null; clearErrors(); }
@@ -170,19 +183,23 @@ function showProblems(messages, focus) {
   markStale();
 }
 
-/** Sends the view's request; `submit` (a button): the page's checks first, focus to the first error. */
-async function run(viewId, submit) {
+/**
+ * Sends the view's request; `submit` (a button): the page's checks first,
+ * focus to the first error. `pending` (the table): a night to send in place
+ * of the stored one, kept (stored) only when the server answers it.
+ */
+async function run(viewId, submit, pending) {
   clearTimeout(app.timer);
   const view = VIEWS[viewId];
   if (app.state.view !== viewId) {
     app.state = { ...app.state, view: viewId };
     history.replaceState(null, "", app.urlFor({}));
   }
-  if (!view.noBody) {
+  if (!view.noBody && !view.body) {
     const local = localErrors(app.d, viewId, submit);
     if (local.length) { app.latest.cancel(); showProblems(local, submit); return; }
   }
-  const key = requestKey(viewId);
+  const body = view.noBody ? undefined : bodyOf(viewId, pending);
   const ctx = { ...app.state.context };
   const { seq, signal } = app.latest.next();
   setStatus("loading", view.loadingKey);
@@ -191,7 +208,7 @@ async function run(viewId, submit) {
   try {
     r = view.noBody
       ? await call("GET", view.pathFor(app), undefined, signal)
-      : await call("POST", view.path, requestBody(viewId, app.state, app.d), signal);
+      : await call("POST", view.path, body, signal);
   } catch (e) {
     if (isAbort(e) || !app.latest.isLatest(seq)) return;
     setStatus("error", "status.unreachable");
@@ -200,16 +217,21 @@ async function run(viewId, submit) {
   // A newer request was sent meanwhile: this answer is out of date.
   if (!app.latest.isLatest(seq)) return;
   if (!r.ok) {
-    app.shown = null;
-    showSection(null);
-    showProblems(mapProblem(r.status, r.json), submit);
+    let messages = mapProblem(r.status, r.json);
+    // A refused hand is not kept: the table on screen stays as it was.
+    if (pending) messages = ledgerMessages(messages, pending.hands.length - 1);
+    else { app.shown = null; showSection(null); }
+    showProblems(messages, submit);
     return;
   }
+  if (pending) commitNight(pending);
+  const key = requestKey(viewId);
   app.errors = null;
   clearErrors();
   const status = view.render(app, r.json, ctx);
   app.shown = { view: viewId, res: r.json, ctx, key };
   showSection(view.section);
+  if (pending) nextHand(pending);
   setStatus("ok", status.key, status.params);
   markStale();
   document.body.setAttribute("data-answered", String(seq));
@@ -269,6 +291,83 @@ function readHouseRules() {
   const dp = $("hr-discard-payment").value;
   if (dp !== "") h.discard_payment = dp;
   return h;
+}
+
+// ------------------------------------------------------------------ table
+
+function commitNight(night) {
+  app.night = night;
+  saveNight(window.localStorage, night);
+}
+
+function tableDeal() {
+  return seated(app.night) ? currentDeal(app.night, app.tableAnswer) : null;
+}
+
+/** Adds a hand to the night: sent with the others, kept once the server answers. */
+// After a hand is kept: the calculator is cleared for the next one, at the coming deal's round wind.
+function nextHand(night) {
+  const deal = tableDeal();
+  const last = night.hands[night.hands.length - 1];
+  let s = app.state;
+  if (last && last.result === "win") s = { ...emptyState(), ruleset: s.ruleset, house: s.house, view: s.view };
+  if (deal) s = { ...s, context: { ...s.context, round_wind: deal.round_wind } };
+  $("hand-text").value = s.text;
+  update(s, { noRescore: true });
+}
+
+function addToNight(entry) {
+  const problems = playerProblems(app.night.players);
+  if (problems.length) { showProblems(problems, true); return; }
+  if (app.night.hands.length >= MAX_HANDS) { showProblems([{ pointer: "/table", key: "table.err_full", params: { max: MAX_HANDS } }], true); return; }
+  run("table", true, addHand(app.night, entry));
+}
+
+function addWin() {
+  const deal = tableDeal();
+  if (!deal || deal.complete) return;
+  // The hand must be scorable as it stands on the calculator.
+  const local = localErrors(app.d, "score", true);
+  if (local.length) { showProblems(local, true); return; }
+  app.state = { ...app.state, context: contextFor(app.state.context, deal, deal.seats[app.state.context.seat_wind], app.state.context.win_by === "self_draw" ? "" : deal.seats[app.state.context.discarder]) };
+  addToNight(winEntry(app.state, app.d, deal));
+}
+
+function addFalseWin() {
+  const who = $("table-offender").value;
+  if (who) addToNight(falseWinEntry(who));
+}
+
+function undoHand() {
+  if (!app.night.hands.length) return;
+  commitNight(undo(app.night));
+  app.tableAnswer = null;
+  renderTableInputs(app);
+  if (app.night.hands.length) run("table", true);
+  else showTableEmpty();
+}
+
+function newNight() {
+  if (app.night.hands.length && !window.confirm(app.t("table.confirm_new"))) return;
+  commitNight({ ...emptyNight(), players: app.night.players.slice() });
+  app.tableAnswer = null;
+  renderTableInputs(app);
+  showTableEmpty();
+}
+
+// No hands yet: nothing to ask the server.
+function showTableEmpty() {
+  if (app.state.view !== "table") return;
+  app.shown = null;
+  showSection(null);
+  setStatus("idle", seated(app.night) ? "status.table_empty" : "table.need_players");
+  markStale();
+}
+
+function chooseAtTable() {
+  const deal = tableDeal();
+  if (!deal) return;
+  update({ ...app.state, context: contextFor(app.state.context, deal, $("table-winner").value, $("table-discarder").value) });
 }
 
 function readContext() {
@@ -370,6 +469,26 @@ function wire() {
   $("btn-waits").addEventListener("click", () => run("waits", true));
   $("btn-example").addEventListener("click", example);
   $("btn-reset").addEventListener("click", reset);
+  for (let i = 0; i < 4; i++) {
+    $("player-" + i).addEventListener("input", () => {
+      if (app.night.hands.length) return;
+      const players = app.night.players.slice();
+      players[i] = $("player-" + i).value;
+      commitNight({ ...app.night, players });
+      renderTableInputs(app);
+    });
+  }
+  $("table-winner").addEventListener("change", chooseAtTable);
+  $("table-discarder").addEventListener("change", chooseAtTable);
+  $("btn-add-win").addEventListener("click", addWin);
+  $("btn-add-draw").addEventListener("click", () => addToNight(drawEntry()));
+  $("btn-add-false-win").addEventListener("click", addFalseWin);
+  $("btn-undo").addEventListener("click", undoHand);
+  $("btn-new-night").addEventListener("click", newNight);
+  $("btn-table").addEventListener("click", () => {
+    if (app.night.hands.length) run("table", true);
+    else { app.state = { ...app.state, view: "table" }; history.replaceState(null, "", app.urlFor({})); showTableEmpty(); }
+  });
   for (const b of document.querySelectorAll("button[data-lang]")) {
     b.addEventListener("click", () => { storeLang(b.getAttribute("data-lang")); applyLanguage(b.getAttribute("data-lang")); });
   }
@@ -390,6 +509,7 @@ function wire() {
 async function init() {
   if (!glyphsSupported()) document.body.classList.add("no-glyphs");
   app.state = fromQuery(location.search);
+  app.night = loadNight(window.localStorage);
   app.d = derive(app.state);
   wire();
   setTarget("hand");
@@ -401,6 +521,13 @@ async function init() {
   const view = VIEWS[app.state.view];
   if (view.ready(app)) run(view.id, false);
   else if (app.state.text) auto();
+  if (view.id === "table" && !view.ready(app)) showTableEmpty();
+  // A night kept from before: the coming deal is the server's to say.
+  if (view.id !== "table" && seated(app.night) && app.night.hands.length) {
+    call("POST", tableView.path, tableView.body(app)).then((r) => {
+      if (r.ok && r.json) { app.tableAnswer = r.json; renderTableInputs(app); }
+    }, () => {});
+  }
 }
 
 init();

@@ -13,7 +13,7 @@ export const REPLACEMENT = ["none", "kong", "flower"];
 export const EXTRAS = ["double_kong", "last_tile", "heavenly", "earthly", "flower_win"];
 export const POINTS = ["full_spicy", "half_spicy"];
 export const DISCARD_PAYMENT = ["discarder_pays_all", "discarder_pays_half", "discarder_pays_double"];
-export const VIEWS = ["score", "compare", "waits", "rules"];
+export const VIEWS = ["score", "compare", "waits", "rules", "table"];
 export const DEFAULT_RULESET = "wisteria-court";
 
 export function emptyContext() {
@@ -178,7 +178,7 @@ export function fromQuery(search) {
 
 // ------------------------------------------------------------- requests
 
-function handBody(state, d, waiting) {
+export function handBody(state, d, waiting) {
   const hand = { tiles: toMpsz(d.tiles) };
   if (d.melds.length) {
     hand.melds = d.melds.map((m) => {
@@ -194,7 +194,7 @@ function handBody(state, d, waiting) {
   return hand;
 }
 
-function contextBody(state, waiting) {
+export function contextBody(state, waiting) {
   const c = state.context;
   const out = { seat_wind: c.seat_wind, round_wind: c.round_wind };
   // POST /v1/waits takes only what holds whatever the winning tile is.

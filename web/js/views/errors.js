@@ -2,7 +2,7 @@
 // at the top whose items are links to those controls.
 
 import { $, el } from "../dom.js";
-import { describe, controlLabel } from "../format.js";
+import { describeNested, controlLabel } from "../format.js";
 
 function byPointer(attr, pointer) {
   let p = pointer;
@@ -43,7 +43,7 @@ export function showErrors(app, messages, focus) {
   const list = $("error-list");
   let first = null;
   messages.forEach((m, i) => {
-    const text = describe(m, T, app.state.context);
+    const text = describeNested(m, T, app.state.context);
     const slot = byPointer("data-error-for", m.pointer || "");
     if (slot) {
       slot.appendChild(el("span", { className: "msg", "data-error-pointer": m.pointer, text }));
