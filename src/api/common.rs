@@ -122,6 +122,17 @@ pub enum ReplacementDto {
     Flower,
 }
 
+/// Which kind of kong a robbing-the-kong win robbed.
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, ToSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum RobbedKongDto {
+    /// A pung promoted to a kong.
+    #[default]
+    Added,
+    /// A concealed kong: robbed only to complete thirteen orphans.
+    Concealed,
+}
+
 impl From<WinByDto> for WinBy {
     fn from(w: WinByDto) -> WinBy {
         match w {

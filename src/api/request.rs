@@ -1,7 +1,8 @@
 //! The score request (`POST /v1/score`, each batch item, compare) and its
 //! house rules, with their conversions to the core's specs.
 
-use super::common::{object_only, MeldKindDto, ReplacementDto, WinByDto, WindDto};
+use super::common::{object_only, MeldKindDto, ReplacementDto, RobbedKongDto, WinByDto, WindDto};
+use crate::core::hand::RobbedKong;
 use crate::core::ruleset::Number;
 use crate::core::{
     ContextSpec, DiscardPayment, HandSpec, HouseRules, LiableDiscard, MeldSpec, MultipleWinners,
@@ -99,6 +100,15 @@ pub struct ContextDto {
     /// The hand wins on its seven or eight bonus tiles.
     #[serde(default)]
     pub flower_win: bool,
+    /// Robbing a kong: `added` (a promoted pung, the default) or `concealed` (robbed only to complete thirteen orphans).
+    #[serde(default)]
+    pub robbed_kong: RobbedKongDto,
+    /// The other three copies of the winning tile are in sight (絕章).
+    #[serde(default)]
+    pub last_of_its_kind: bool,
+    /// A second replacement draw: the replacement before the winning flower replacement (`kong` or `flower`; `none` by default).
+    #[serde(default)]
+    pub first_replacement: ReplacementDto,
 }
 
 /// Overrides of the ruleset for one request (the editable table).
@@ -312,6 +322,12 @@ impl ContextDto {
             earthly: self.earthly,
             liable: self.liable.map(Into::into),
             flower_win: self.flower_win,
+            robbed_kong: match self.robbed_kong {
+                RobbedKongDto::Added => RobbedKong::Added,
+                RobbedKongDto::Concealed => RobbedKong::Concealed,
+            },
+            last_of_its_kind: self.last_of_its_kind,
+            first_replacement: self.first_replacement.into(),
         }
     }
 }

@@ -9,7 +9,9 @@
 //! total, then the highest raw total, then comes first.
 
 use super::decompose::{each_reading, Form, Reading, Special};
-use super::hand::{validate, Allowances, Context, ContextSpec, FieldError, Hand, HandSpec};
+use super::hand::{
+    validate, Allowances, Context, ContextSpec, FieldError, Hand, HandSpec, RobbedKong,
+};
 use super::pattern::{count_all, Facts, PatternId, PatternSet, Shape, PATTERN_COUNT};
 use super::ruleset::{HouseRules, Ruleset, Value};
 use super::settle::{money, settle, Payments};
@@ -193,7 +195,12 @@ pub fn score_hand(ruleset: &Ruleset, hand: &Hand, ctx: &Context) -> Result<Score
     let mut scored: Vec<ScoredReading> = Vec::with_capacity(2);
     let mut chosen = 0;
     // Each reading is scored as the decomposer finds it (no list of readings).
+    // A concealed kong may be robbed only to complete thirteen orphans.
+    let orphans_only = ctx.robbed_kong == RobbedKong::Concealed;
     each_reading(hand, ctx.win_by, ctx.flower_win, special, |p| {
+        if orphans_only && p.base.form != Form::ThirteenOrphans {
+            return;
+        }
         // Filled in place: a scored reading is a few hundred bytes.
         scored.push(ScoredReading::EMPTY);
         let last = scored.len() - 1;
@@ -206,6 +213,13 @@ pub fn score_hand(ruleset: &Ruleset, hand: &Hand, ctx: &Context) -> Result<Score
         }
     });
     if scored.is_empty() {
+        if orphans_only {
+            return Err(ScoreError::NotWinning {
+                tiles: hand.concealed_len
+                    + hand.melds.iter().map(|m| m.size() as usize).sum::<usize>(),
+                detail: "not a winning hand: a concealed kong may be robbed only to complete thirteen orphans, and these tiles do not form thirteen orphans under this ruleset".into(),
+            });
+        }
         return Err(not_winning(hand));
     }
     let total = scored[chosen].total_faan;

@@ -98,6 +98,16 @@ pub enum Replacement {
     Flower,
 }
 
+/// Which kind of kong a robbing-the-kong win robbed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum RobbedKong {
+    /// A pung promoted to a kong (the usual case).
+    #[default]
+    Added,
+    /// A concealed kong: robbed only to complete thirteen orphans.
+    Concealed,
+}
+
 /// The circumstances of the win (already typed; see [`validate`] for the cross-field rules).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ContextSpec {
@@ -112,6 +122,13 @@ pub struct ContextSpec {
     pub earthly: bool,
     pub liable: Option<Wind>,
     pub flower_win: bool,
+    /// Robbing a kong: which kind (the default `Added` for every other win).
+    pub robbed_kong: RobbedKong,
+    /// The other three copies of the winning tile are in sight.
+    pub last_of_its_kind: bool,
+    /// The replacement draw before the winning one: the winning flower
+    /// replacement replaced a bonus tile this one drew (`None`: a single draw).
+    pub first_replacement: Replacement,
 }
 
 impl ContextSpec {
@@ -134,6 +151,9 @@ impl ContextSpec {
             earthly: false,
             liable: None,
             flower_win: false,
+            robbed_kong: RobbedKong::Added,
+            last_of_its_kind: false,
+            first_replacement: Replacement::None,
         }
     }
 }
@@ -563,6 +583,49 @@ fn validate_context(
             "replacement",
             "a kong replacement needs a kong among hand.melds".into(),
         );
+    }
+    if ctx.robbed_kong == RobbedKong::Concealed && ctx.win_by != WinBy::RobbingKong {
+        push(
+            errs,
+            "robbed_kong",
+            "only a win by robbing a kong robs one: set win_by to robbing_kong or leave robbed_kong out".into(),
+        );
+    }
+    if ctx.robbed_kong == RobbedKong::Concealed && winning.is_some_and(|t| !t.is_orphan()) {
+        push(
+            errs,
+            "robbed_kong",
+            "a concealed kong may be robbed only to complete thirteen orphans, and the winning tile is not a terminal or honour".into(),
+        );
+    }
+    if ctx.last_of_its_kind && ctx.flower_win {
+        push(
+            errs,
+            "last_of_its_kind",
+            "a flower win has no winning tile to be the last of its kind".into(),
+        );
+    }
+    match ctx.first_replacement {
+        Replacement::None => {}
+        _ if ctx.replacement != Replacement::Flower => push(
+            errs,
+            "first_replacement",
+            "a second replacement draw replaces the bonus tile the first one drew: set replacement to flower (a kong on a kong replacement is double_kong)".into(),
+        ),
+        Replacement::Kong if kongs == 0 => push(
+            errs,
+            "first_replacement",
+            "a kong replacement needs a kong among hand.melds".into(),
+        ),
+        Replacement::Flower if flowers.count_ones() < 2 => push(
+            errs,
+            "first_replacement",
+            format!(
+                "two flower replacements need two bonus tiles among hand.flowers, found {}",
+                flowers.count_ones()
+            ),
+        ),
+        _ => {}
     }
     if ctx.double_kong {
         if ctx.replacement != Replacement::Kong {

@@ -16,7 +16,7 @@
 //! comparison where they print one, else the term Hong Kong players use
 //! (`rulesets/README.md`, "Pattern names", gives the source of each).
 
-use super::decompose::{Form, Reading};
+use super::decompose::{Form, Reading, SetKind, WinPlace};
 use super::hand::{Context, Hand, MeldKind, Replacement, WinBy};
 use super::tile::{kinds_held, Counts, Suit, Tile};
 use std::fmt;
@@ -109,6 +109,25 @@ patterns! {
         [MixedOneSuit, PureOneSuit, DragonPung];
     PearlDragon => "pearl_dragon", "Pearl dragon", "白一色", [AllPungs],
         [MixedOneSuit, PureOneSuit, DragonPung];
+    // Issue 16: optional patterns of other Hong Kong tables (readings in
+    // rulesets/README.md, "Optional patterns"); no built-in ruleset scores them.
+    FullyConcealed => "fully_concealed", "Fully concealed hand", "門前清自摸", [],
+        [ConcealedHand, SelfDraw];
+    MeldedHand => "melded_hand", "Melded hand", "全求人", [], [];
+    AllSimples => "all_simples", "All simples", "斷么", [], [];
+    VoidedSuit => "voided_suit", "Voided suit", "缺一門", [], [];
+    LastOfItsKind => "last_of_its_kind", "Last of its kind", "絕章", [], [];
+    MoonFromTheBottom => "moon_from_the_bottom", "Moon from the bottom of the sea", "一筒摸月",
+        [], [LastTile];
+    PlumBlossomOnTheRoof => "plum_blossom_on_the_roof", "Plum blossom on the roof", "五筒開花",
+        [AnyReplacement], [ReplacementTile];
+    PrevailingFlower => "prevailing_flower", "Prevailing flower", "圈花", [], [];
+    DoubleFlowerReplacement => "double_flower_replacement", "Win by double flower replacement",
+        "花上花", [], [ReplacementTile];
+    KongFlowerReplacement => "kong_flower_replacement", "Win on a flower replacement after a kong",
+        "槓上補花", [], [ReplacementTile];
+    CommonHand => "common_hand", "Common hand", "無花自摸平糊", [],
+        [AllChows, SelfDraw, NoFlowers];
 }
 
 /// Number of pattern ids.
@@ -206,6 +225,8 @@ conditions! {
         "four_concealed_pungs: needs a self-draw (six-systems' hidden treasure).";
     AllPungs => "all_pungs", false,
         "jade_dragon, ruby_dragon, pearl_dragon: every set must be a pung or kong (the limit form).";
+    AnyReplacement => "any_replacement", false,
+        "plum_blossom_on_the_roof: a flower replacement counts, not only a kong replacement.";
 }
 
 impl Condition {
@@ -214,14 +235,14 @@ impl Condition {
         Condition::ALL.iter().copied().find(|c| c.key() == key)
     }
 
-    const fn bit(self) -> u8 {
+    const fn bit(self) -> u32 {
         1 << self as u8
     }
 }
 
 /// The value of every [`Condition`], one bit each: a ruleset's switches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Conditions(u8);
+pub struct Conditions(u32);
 
 impl Conditions {
     /// The value of `c`.
@@ -231,7 +252,7 @@ impl Conditions {
     }
 
     pub fn set(&mut self, c: Condition, v: bool) {
-        self.0 = (self.0 & !c.bit()) | (u8::from(v) * c.bit());
+        self.0 = (self.0 & !c.bit()) | (u32::from(v) * c.bit());
     }
 }
 
@@ -266,10 +287,15 @@ pub struct Facts {
     pub simples: bool,
     /// A meld was claimed from a discard before the win.
     pub claimed: bool,
+    /// Melds claimed from a discard (every meld but a concealed kong).
+    pub claimed_melds: u8,
+    pub winning_tile: Option<Tile>,
     pub kongs: u8,
     pub melds: u8,
     pub flowers: u8,
     pub seat_flowers: u8,
+    /// The flower and season of the round wind held (0 to 2).
+    pub prevailing_flowers: u8,
     pub flower_sets: u8,
     /// Bonus tiles are in play under the ruleset in force.
     pub bonus_tiles: bool,
@@ -296,6 +322,8 @@ impl Facts {
         let seat = ctx.seat_wind.index();
         let flowers = hand.flowers;
         let seat_flowers = ((flowers >> seat) & 1) + ((flowers >> (seat + 4)) & 1);
+        let round = ctx.round_wind.index();
+        let prevailing_flowers = ((flowers >> round) & 1) + ((flowers >> (round + 4)) & 1);
         let flower_sets = u8::from(flowers & 0x0f == 0x0f) + u8::from(flowers & 0xf0 == 0xf0);
         Facts {
             kinds,
@@ -305,10 +333,13 @@ impl Facts {
             terminals,
             simples,
             claimed: hand.melds.iter().any(|m| m.is_claimed()),
+            claimed_melds: hand.melds.iter().filter(|m| m.is_claimed()).count() as u8,
+            winning_tile: hand.winning_tile,
             kongs: hand.kongs() as u8,
             melds: hand.melds.len() as u8,
             flowers,
             seat_flowers,
+            prevailing_flowers,
             flower_sets,
             bonus_tiles,
         }
@@ -377,6 +408,7 @@ pub struct Held {
     pub set: PatternSet,
     dragon_pungs: u8,
     seat_flowers: u8,
+    prevailing_flowers: u8,
     flower_sets: u8,
 }
 
@@ -391,6 +423,7 @@ impl Held {
             PatternId::DragonPung => self.dragon_pungs,
             PatternId::SeatFlower => self.seat_flowers,
             PatternId::FlowerSet => self.flower_sets,
+            PatternId::PrevailingFlower => self.prevailing_flowers,
             _ => 1,
         }
     }
@@ -412,6 +445,7 @@ pub fn count_all(shape: &Shape<'_>, f: &Facts, ctx: &Context, cond: &Conditions)
         set: 0,
         dragon_pungs: shape.dragon_pungs,
         seat_flowers: f.seat_flowers,
+        prevailing_flowers: f.prevailing_flowers,
         flower_sets: f.flower_sets,
     };
     let r = shape.reading;
@@ -419,6 +453,7 @@ pub fn count_all(shape: &Shape<'_>, f: &Facts, ctx: &Context, cond: &Conditions)
         c.put(P::EightFlowers, f.flowers == 0xff);
         c.put(P::SeatFlower, f.seat_flowers > 0);
         c.put(P::FlowerSet, f.flower_sets > 0);
+        c.put(P::PrevailingFlower, f.prevailing_flowers > 0);
     }
     if r.form == Form::FlowerWin {
         // A flower win scores its bonus tiles and nothing from the wall tiles.
@@ -430,11 +465,11 @@ pub fn count_all(shape: &Shape<'_>, f: &Facts, ctx: &Context, cond: &Conditions)
     let standard = shape.standard;
     let value_pair =
         r.pair.is_dragon() || r.pair == ctx.seat_wind.tile() || r.pair == ctx.round_wind.tile();
-    c.put(
-        P::AllChows,
-        standard && shape.pungs == 0 && (cond.get(Condition::PairMayBeValueTile) || !value_pair),
-    );
-    c.put(P::SelfDraw, ctx.win_by == WinBy::SelfDraw);
+    let all_chows =
+        standard && shape.pungs == 0 && (cond.get(Condition::PairMayBeValueTile) || !value_pair);
+    let self_draw = ctx.win_by == WinBy::SelfDraw;
+    c.put(P::AllChows, all_chows);
+    c.put(P::SelfDraw, self_draw);
     c.put(
         P::ConcealedHand,
         !f.claimed
@@ -501,6 +536,29 @@ pub fn count_all(shape: &Shape<'_>, f: &Facts, ctx: &Context, cond: &Conditions)
     c.put(P::ThirteenOrphans, r.form == Form::ThirteenOrphans);
     c.put(P::HeavenlyHand, ctx.heavenly);
     c.put(P::EarthlyHand, ctx.earthly);
+    c.put(P::FullyConcealed, !f.claimed && self_draw);
+    // Every set claimed: four melds, none a concealed kong, the pair on a discard.
+    c.put(
+        P::MeldedHand,
+        f.melds == 4 && f.claimed_melds == 4 && ctx.win_by == WinBy::Discard,
+    );
+    c.put(P::AllSimples, !f.terminals && !f.honors);
+    c.put(P::VoidedSuit, f.suits.count_ones() == 2);
+    c.put(P::LastOfItsKind, ctx.last_of_its_kind);
+    c.put(
+        P::MoonFromTheBottom,
+        ctx.last_tile && self_draw && f.winning_tile == Some(Tile::P1),
+    );
+    c.put(P::PlumBlossomOnTheRoof, plum_blossom(shape, f, ctx, cond));
+    c.put(
+        P::DoubleFlowerReplacement,
+        ctx.replacement == Replacement::Flower && ctx.first_replacement == Replacement::Flower,
+    );
+    c.put(
+        P::KongFlowerReplacement,
+        ctx.replacement == Replacement::Flower && ctx.first_replacement == Replacement::Kong,
+    );
+    c.put(P::CommonHand, all_chows && f.flowers == 0 && self_draw);
     if shape.honor_pungs & 0b111_0000 != 0 && f.suits.count_ones() == 1 {
         c.put(
             P::JadeDragon,
@@ -516,6 +574,25 @@ pub fn count_all(shape: &Shape<'_>, f: &Facts, ctx: &Context, cond: &Conditions)
         );
     }
     c
+}
+
+/// A kong replacement (or, under `any_replacement`, any replacement) of 5p
+/// completing the chow 456p.
+fn plum_blossom(shape: &Shape<'_>, f: &Facts, ctx: &Context, cond: &Conditions) -> bool {
+    let drawn = match ctx.replacement {
+        Replacement::None => false,
+        Replacement::Kong => true,
+        Replacement::Flower => cond.get(Condition::AnyReplacement),
+    };
+    let r = shape.reading;
+    drawn
+        && f.winning_tile == Some(Tile::P5)
+        && match r.win {
+            WinPlace::Set(i) => r.sets.get(i as usize).is_some_and(|s| {
+                s.kind == SetKind::Chow && s.tile == Tile::P4 && !s.declared
+            }),
+            _ => false,
+        }
 }
 
 /// 1112345678999 plus one more, in the single suit present.

@@ -102,6 +102,11 @@ impl Tile {
     pub const GREEN: Tile = Tile(32);
     /// Red dragon, `7z`.
     pub const RED: Tile = Tile(33);
+    /// `1p` (moon from the bottom of the sea).
+    pub const P1: Tile = Tile(9);
+    /// `4p` and `5p` (plum blossom on the roof).
+    pub const P4: Tile = Tile(12);
+    pub const P5: Tile = Tile(13);
 
     /// The tile with index `i` (0..34), or `None`.
     pub const fn from_index(i: usize) -> Option<Tile> {

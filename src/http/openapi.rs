@@ -30,7 +30,7 @@ use utoipa::OpenApi;
         meta::metrics,
     ),
     components(schemas(
-        ScoreRequest, HandDto, MeldDto, MeldKindDto, ContextDto, WinByDto, WindDto, ReplacementDto,
+        ScoreRequest, HandDto, MeldDto, MeldKindDto, ContextDto, WinByDto, WindDto, ReplacementDto, RobbedKongDto,
         HouseRulesDto, PointsDto, CurveDto, RulesetsDto, DiscardPaymentDto, BatchRequest, CompareRequest, FalseWinRequest,
         ScoreResponse, Decomposition, SetDto, LineDto, Payments, MoneyDto, MoneyPayments,
         BatchResponse, CompareResponse, FalseWinResponse, RulesetList, RulesetSummary, RulesetDetail,

@@ -33,8 +33,13 @@ pub fn key_hash(ruleset: &Ruleset, house: &HouseRules, hand: &Hand, ctx: &Contex
 /// | 1 | the winning tile's index, 255 for none |
 /// | 1 | the bonus tiles (bit set, F1 = bit 0 … S4 = bit 7) |
 /// | 4 | win_by + 4 x replacement + 16 double_kong + 32 last_tile + 64 heavenly + 128 earthly; seat + 4 x round + 16 flower_win; discarder; liable (wind index, 4 for none) |
+/// | 0 or 1 | issue 16's context: robbed_kong (1 concealed) + 2 last_of_its_kind + 4 x first_replacement; left out when 0 |
 ///
-/// Counts of a validated hand are at most 4, so a nibble holds them.
+/// Counts of a validated hand are at most 4, so a nibble holds them. The
+/// last byte is appended only when one of its fields is set, so a request
+/// that sets none keeps the `hand_hash` it had before they existed; the
+/// bytes before it are fixed or length-prefixed, so the key with and without
+/// it never collide.
 pub fn canonical_key(ruleset: &Ruleset, house: &HouseRules, hand: &Hand, ctx: &Context) -> Vec<u8> {
     let mut house_rules = String::new();
     if !house.is_empty() {
@@ -72,6 +77,12 @@ pub fn canonical_key(ruleset: &Ruleset, house: &HouseRules, hand: &Hand, ctx: &C
         wind(ctx.discarder),
         wind(ctx.liable),
     ]);
+    let more = ctx.robbed_kong as u8
+        | u8::from(ctx.last_of_its_kind) << 1
+        | (ctx.first_replacement as u8) << 2;
+    if more != 0 {
+        s.push(more);
+    }
     s
 }
 
@@ -325,6 +336,20 @@ mod tests {
             contexts.push(ContextSpec { earthly: b, ..base });
             contexts.push(ContextSpec {
                 flower_win: b,
+                ..base
+            });
+            contexts.push(ContextSpec {
+                last_of_its_kind: b,
+                ..base
+            });
+        }
+        contexts.push(ContextSpec {
+            robbed_kong: hand::RobbedKong::Concealed,
+            ..base
+        });
+        for rep in [Replacement::Kong, Replacement::Flower] {
+            contexts.push(ContextSpec {
+                first_replacement: rep,
                 ..base
             });
         }
