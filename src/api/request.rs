@@ -151,6 +151,21 @@ pub struct HouseRulesDto {
     /// A match: the dealer deals again after a draw.
     #[serde(default)]
     pub dealer_keeps_on_draw: Option<bool>,
+    /// Condition key to true or false (`rulesets/README.md`, "Conditions"), set on every pattern it applies to.
+    #[serde(default)]
+    #[schema(example = json!({"four_as_two_pairs": true, "discard_only_in_pair": true}))]
+    pub conditions: std::collections::BTreeMap<String, bool>,
+    /// Pattern id to the ids it contains, replacing its own list (`{"seven_pairs": []}`: seven pairs stacks with the concealed hand). A chain that comes back to its start is a 422.
+    #[serde(default)]
+    #[schema(example = json!({"seven_pairs": []}))]
+    pub contains: std::collections::BTreeMap<String, Vec<String>>,
+    /// Pairs of pattern ids that exclude each other: where both hold, only the higher scoring line is kept.
+    #[serde(default)]
+    #[schema(example = json!([["all_chows", "concealed_hand"]]))]
+    pub exclusive: Vec<Vec<String>>,
+    /// Limit patterns add to the other lines and the total has no cap.
+    #[serde(default)]
+    pub limits_add: Option<bool>,
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, ToSchema, PartialEq, Eq)]
@@ -361,6 +376,10 @@ impl HouseRulesDto {
             }),
             dealer_keeps_on_win: self.dealer_keeps_on_win,
             dealer_keeps_on_draw: self.dealer_keeps_on_draw,
+            conditions: self.conditions.iter().map(|(k, v)| (k.clone(), *v)).collect(),
+            contains: self.contains.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+            exclusive: self.exclusive.clone(),
+            limits_add: self.limits_add,
         }
     }
 }

@@ -155,6 +155,10 @@ impl Reading {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Special {
     pub seven_pairs: bool,
+    /// Seven pairs may hold four of a kind as two pairs (`four_as_two_pairs`).
+    pub four_as_two_pairs: bool,
+    /// Thirteen orphans only when the winning tile makes its pair (`thirteen_sided_only`).
+    pub thirteen_sided_only: bool,
     pub thirteen_orphans: bool,
     pub flower_win: bool,
 }
@@ -264,12 +268,17 @@ pub fn each_reading(
     if hand.melds.is_empty() && hand.concealed_len == 14 {
         let c = &hand.concealed_counts;
         let kinds = held.count_ones();
-        if special.seven_pairs && kinds == 7 && c.iter().all(|&n| n == 0 || n == 2) {
+        let even = c.iter().all(|&n| n % 2 == 0);
+        let fours_ok = special.four_as_two_pairs || kinds == 7;
+        if special.seven_pairs && even && fours_ok {
+            // Fourteen tiles in even counts are seven pairs; a four fills two.
             let mut r = Reading::blank(Form::SevenPairs);
             let mut k = 0;
             for (i, &n) in c.iter().enumerate() {
-                if n == 2 {
-                    r.pairs[k] = Tile::from_index(i).expect("i < KINDS");
+                for _ in 0..n / 2 {
+                    if let Some(slot) = r.pairs.get_mut(k) {
+                        *slot = Tile::from_index(i).expect("i < KINDS");
+                    }
                     k += 1;
                 }
             }
@@ -277,7 +286,8 @@ pub fn each_reading(
             out(whole(&r));
         }
         if special.thirteen_orphans && held == ORPHANS {
-            if let Some(d) = (0..KINDS).find(|&i| c[i] == 2) {
+            let sided = |d: usize| !special.thirteen_sided_only || d == win.index();
+            if let Some(d) = (0..KINDS).find(|&i| c[i] == 2).filter(|&d| sided(d)) {
                 let mut r = Reading::blank(Form::ThirteenOrphans);
                 r.pair = Tile::from_index(d).expect("d < KINDS");
                 r.win = WinPlace::Pair;

@@ -12,7 +12,7 @@ use super::decompose::{each_reading, Form, Reading, Special};
 use super::hand::{
     validate, Allowances, Context, ContextSpec, FieldError, Hand, HandSpec, RobbedKong,
 };
-use super::pattern::{count_all, Facts, PatternId, PatternSet, Shape, PATTERN_COUNT};
+use super::pattern::{count_all, Condition, Facts, PatternId, PatternSet, Shape, PATTERN_COUNT};
 use super::ruleset::{HouseRules, Ruleset, Value};
 use super::settle::{money, settle, Payments};
 use std::fmt;
@@ -187,6 +187,8 @@ pub fn allowances(ruleset: &Ruleset) -> Allowances<'_> {
 pub fn score_hand(ruleset: &Ruleset, hand: &Hand, ctx: &Context) -> Result<Score, ScoreError> {
     let special = Special {
         seven_pairs: ruleset.pattern(PatternId::SevenPairs).is_some(),
+        four_as_two_pairs: ruleset.conditions.get(Condition::FourAsTwoPairs),
+        thirteen_sided_only: ruleset.conditions.get(Condition::ThirteenSidedOnly),
         thirteen_orphans: ruleset.pattern(PatternId::ThirteenOrphans).is_some(),
         flower_win: allowances(ruleset).flower_win,
     };
@@ -253,10 +255,18 @@ pub fn evaluate_into(ruleset: &Ruleset, facts: &Facts, ctx: &Context, out: &mut 
     for i in indices(holding) {
         suppressed |= ruleset.contains[i];
     }
-    let scoring = holding & !suppressed;
+    let mut scoring = holding & !suppressed;
+    // Exclusive pairs: keep the higher line (the first of the pair on a tie).
+    for &(a, b) in &ruleset.exclusive {
+        if scoring & a.bit() != 0 && scoring & b.bit() != 0 {
+            let worth = |id: PatternId| ruleset.line_faan[id.index()] * u32::from(held.count(id));
+            let loser = if worth(b) > worth(a) { a } else { b };
+            scoring &= !loser.bit();
+        }
+    }
     let lines = &mut out.lines;
     let limits = scoring & ruleset.limits;
-    if limits != 0 {
+    if limits != 0 && !ruleset.limits_add {
         let mut total = 0;
         for i in indices(limits) {
             let v = ruleset.line_faan[i];
@@ -280,7 +290,7 @@ pub fn evaluate_into(ruleset: &Ruleset, facts: &Facts, ctx: &Context, out: &mut 
             lines.push(Line {
                 pattern: id,
                 faan: v,
-                limit: false,
+                limit: limits & id.bit() != 0,
             });
             raw = raw.saturating_add(v);
         }
@@ -296,8 +306,13 @@ pub fn evaluate_into(ruleset: &Ruleset, facts: &Facts, ctx: &Context, out: &mut 
         }
     }
     out.raw_faan = raw;
-    out.total_faan = raw.min(ruleset.limit);
-    out.limit_hand = false;
+    // limits_add: limit lines add like the others and nothing is capped.
+    out.total_faan = if ruleset.limits_add {
+        raw
+    } else {
+        raw.min(ruleset.limit)
+    };
+    out.limit_hand = limits != 0;
 }
 
 /// The indices of the pattern ids in a set (each below [`PATTERN_COUNT`]), in id (contract) order.

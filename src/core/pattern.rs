@@ -71,13 +71,13 @@ patterns! {
     AllChows => "all_chows", "All chows", "平糊", [PairMayBeValueTile], [];
     SelfDraw => "self_draw", "Self-drawn win", "自摸", [], [];
     ConcealedHand => "concealed_hand", "Concealed hand", "門前清",
-        [AllowConcealedKong, OnlyWithoutFlowers], [];
+        [AllowConcealedKong, OnlyWithoutFlowers, DiscardOnlyInPair], [];
     DragonPung => "dragon_pung", "Dragon pung", "三元牌", [], [];
     SeatWind => "seat_wind", "Seat wind pung", "門風", [], [];
     RoundWind => "round_wind", "Round wind pung", "圈風", [], [];
     NoFlowers => "no_flowers", "No flowers", "無花", [], [];
     SeatFlower => "seat_flower", "Seat flower", "正花", [], [];
-    FlowerSet => "flower_set", "Set of flowers", "一台花", [], [];
+    FlowerSet => "flower_set", "Set of flowers", "一台花", [AbsorbsSeatFlower], [];
     SevenFlowers => "seven_flowers", "Seven flowers", "小花糊", [], [];
     EightFlowers => "eight_flowers", "Eight flowers", "花糊", [], [];
     ReplacementTile => "replacement_tile", "Win on a replacement tile", "槓上開花",
@@ -88,8 +88,9 @@ patterns! {
     AllPungs => "all_pungs", "All pungs", "對對糊", [], [];
     MixedOneSuit => "mixed_one_suit", "Mixed one suit", "混一色", [], [];
     PureOneSuit => "pure_one_suit", "Pure one suit", "清一色", [], [];
-    MixedTerminals => "mixed_terminals", "Mixed terminals", "混么九", [], [];
-    SevenPairs => "seven_pairs", "Seven pairs", "七對子", [], [ConcealedHand];
+    MixedTerminals => "mixed_terminals", "Mixed terminals", "混么九",
+        [OnSevenPairs, OnThirteenOrphans], [];
+    SevenPairs => "seven_pairs", "Seven pairs", "七對子", [FourAsTwoPairs], [ConcealedHand];
     SmallThreeDragons => "small_three_dragons", "Small three dragons", "小三元", [], [DragonPung];
     BigThreeDragons => "big_three_dragons", "Big three dragons", "大三元", [], [DragonPung];
     SmallFourWinds => "small_four_winds", "Small four winds", "小四喜", [], [SeatWind, RoundWind];
@@ -97,10 +98,10 @@ patterns! {
     AllHonors => "all_honors", "All honours", "字一色", [], [];
     AllTerminals => "all_terminals", "All terminals", "么九", [], [];
     FourConcealedPungs => "four_concealed_pungs", "Four concealed pungs", "坎坎糊",
-        [SelfDrawOnly], [];
+        [SelfDrawOnly, NoConcealedKong], [];
     AllKongs => "all_kongs", "All kongs", "十八羅漢", [], [];
-    NineGates => "nine_gates", "Nine gates", "九子連環", [], [];
-    ThirteenOrphans => "thirteen_orphans", "Thirteen orphans", "十三么", [], [];
+    NineGates => "nine_gates", "Nine gates", "九子連環", [PureOnly, WithKong], [];
+    ThirteenOrphans => "thirteen_orphans", "Thirteen orphans", "十三么", [ThirteenSidedOnly], [];
     HeavenlyHand => "heavenly_hand", "Heavenly hand", "天糊", [], [];
     EarthlyHand => "earthly_hand", "Earthly hand", "地糊", [], [];
     JadeDragon => "jade_dragon", "Jade dragon", "綠一色", [AllPungs],
@@ -227,6 +228,24 @@ conditions! {
         "jade_dragon, ruby_dragon, pearl_dragon: every set must be a pung or kong (the limit form).";
     AnyReplacement => "any_replacement", false,
         "plum_blossom_on_the_roof: a flower replacement counts, not only a kong replacement.";
+    DiscardOnlyInPair => "discard_only_in_pair", false,
+        "concealed_hand: a discard may complete only the pair (a discard completing a set breaks it).";
+    AbsorbsSeatFlower => "absorbs_seat_flower", false,
+        "flower_set: the seat flower inside a complete set scores no seat-flower line of its own.";
+    OnSevenPairs => "on_seven_pairs", false,
+        "mixed_terminals: seven pairs of terminals and honours score it too.";
+    OnThirteenOrphans => "on_thirteen_orphans", false,
+        "mixed_terminals: thirteen orphans scores it too.";
+    FourAsTwoPairs => "four_as_two_pairs", false,
+        "seven_pairs: four of a kind held concealed counts as two pairs.";
+    NoConcealedKong => "no_concealed_kong", false,
+        "four_concealed_pungs: a concealed kong is not a concealed pung (it breaks the hand).";
+    PureOnly => "pure_only", false,
+        "nine_gates: only on the nine-sided wait (the thirteen tiles before the win are 1112345678999).";
+    WithKong => "with_kong", false,
+        "nine_gates: also with a declared kong of the suit (1111 or 9999), the tiles together 1112345678999 plus one.";
+    ThirteenSidedOnly => "thirteen_sided_only", false,
+        "thirteen_orphans: only on the thirteen-sided wait (the winning tile makes the pair).";
 }
 
 impl Condition {
@@ -279,6 +298,10 @@ pub struct Facts {
     /// The concealed tiles are 1112345678999 plus one of a single suit and
     /// nothing is declared.
     pub nine_gates: bool,
+    /// Nine gates on the nine-sided wait: without the winning tile, exactly 1112345678999.
+    pub nine_gates_pure: bool,
+    /// Nine gates counting declared kongs of the suit (`with_kong`).
+    pub nine_gates_kong: bool,
     /// Bit 0 m, 1 p, 2 s: numbered suits present.
     pub suits: u8,
     pub honors: bool,
@@ -294,6 +317,8 @@ pub struct Facts {
     pub melds: u8,
     pub flowers: u8,
     pub seat_flowers: u8,
+    /// Seat flowers outside a complete set of four (`absorbs_seat_flower`).
+    pub loose_seat_flowers: u8,
     /// The flower and season of the round wind held (0 to 2).
     pub prevailing_flowers: u8,
     pub flower_sets: u8,
@@ -315,19 +340,40 @@ impl Facts {
         let terminals = kinds & TERMINALS != 0;
         let simples = kinds & SIMPLES != 0;
         let honors = kinds >> 27 != 0;
-        let nine_gates = hand.melds.is_empty()
-            && suits.count_ones() == 1
-            && !honors
-            && nine_gates(&hand.concealed_counts);
+        let one_suit = suits.count_ones() == 1 && !honors;
+        let nine_gates =
+            one_suit && hand.melds.is_empty() && is_nine_gates(&hand.concealed_counts);
+        let nine_gates_pure = nine_gates
+            && hand.winning_tile.is_some_and(|w| {
+                let mut c = hand.concealed_counts;
+                c[w.index()] -= 1;
+                nine_gates_exact(&c)
+            });
+        // A declared kong counts as the pung it stands for (its fourth tile is the replaced one).
+        let nine_gates_kong = nine_gates
+            || (one_suit
+                && !hand.melds.is_empty()
+                && hand.melds.iter().all(|m| m.kind == MeldKind::Kong)
+                && is_nine_gates(&{
+                    let mut c = hand.concealed_counts;
+                    for m in &hand.melds {
+                        c[m.tile.index()] += 3;
+                    }
+                    c
+                }));
         let seat = ctx.seat_wind.index();
         let flowers = hand.flowers;
         let seat_flowers = ((flowers >> seat) & 1) + ((flowers >> (seat + 4)) & 1);
         let round = ctx.round_wind.index();
         let prevailing_flowers = ((flowers >> round) & 1) + ((flowers >> (round + 4)) & 1);
         let flower_sets = u8::from(flowers & 0x0f == 0x0f) + u8::from(flowers & 0xf0 == 0xf0);
+        let loose_seat_flowers = u8::from(flowers & 0x0f != 0x0f) * ((flowers >> seat) & 1)
+            + u8::from(flowers & 0xf0 != 0xf0) * ((flowers >> (seat + 4)) & 1);
         Facts {
             kinds,
             nine_gates,
+            nine_gates_pure,
+            nine_gates_kong,
             suits,
             honors,
             terminals,
@@ -339,6 +385,7 @@ impl Facts {
             melds: hand.melds.len() as u8,
             flowers,
             seat_flowers,
+            loose_seat_flowers,
             prevailing_flowers,
             flower_sets,
             bonus_tiles,
@@ -444,14 +491,18 @@ pub fn count_all(shape: &Shape<'_>, f: &Facts, ctx: &Context, cond: &Conditions)
     let mut c = Held {
         set: 0,
         dragon_pungs: shape.dragon_pungs,
-        seat_flowers: f.seat_flowers,
+        seat_flowers: if cond.get(Condition::AbsorbsSeatFlower) {
+            f.loose_seat_flowers
+        } else {
+            f.seat_flowers
+        },
         prevailing_flowers: f.prevailing_flowers,
         flower_sets: f.flower_sets,
     };
     let r = shape.reading;
     if f.bonus_tiles {
         c.put(P::EightFlowers, f.flowers == 0xff);
-        c.put(P::SeatFlower, f.seat_flowers > 0);
+        c.put(P::SeatFlower, c.seat_flowers > 0);
         c.put(P::FlowerSet, f.flower_sets > 0);
         c.put(P::PrevailingFlower, f.prevailing_flowers > 0);
     }
@@ -474,7 +525,8 @@ pub fn count_all(shape: &Shape<'_>, f: &Facts, ctx: &Context, cond: &Conditions)
         P::ConcealedHand,
         !f.claimed
             && (cond.get(Condition::AllowConcealedKong) || f.kongs == 0)
-            && !(cond.get(Condition::OnlyWithoutFlowers) && f.bonus_tiles),
+            && !(cond.get(Condition::OnlyWithoutFlowers) && f.bonus_tiles)
+            && !(cond.get(Condition::DiscardOnlyInPair) && !self_draw && r.win != WinPlace::Pair),
     );
     c.put(P::DragonPung, shape.dragon_pungs > 0);
     c.put(P::SeatWind, shape.pung_of(ctx.seat_wind.tile()));
@@ -502,9 +554,15 @@ pub fn count_all(shape: &Shape<'_>, f: &Facts, ctx: &Context, cond: &Conditions)
     c.put(P::AllPungs, standard && shape.pungs == 4);
     c.put(P::MixedOneSuit, f.one_suit() && f.honors);
     c.put(P::PureOneSuit, f.one_suit() && !f.honors);
+    let terminal_form = match r.form {
+        Form::Standard => true,
+        Form::SevenPairs => cond.get(Condition::OnSevenPairs),
+        Form::ThirteenOrphans => cond.get(Condition::OnThirteenOrphans),
+        Form::FlowerWin => false,
+    };
     c.put(
         P::MixedTerminals,
-        standard && !f.simples && f.terminals && f.honors,
+        terminal_form && !f.simples && f.terminals && f.honors,
     );
     c.put(P::SevenPairs, r.form == Form::SevenPairs);
     c.put(
@@ -529,10 +587,19 @@ pub fn count_all(shape: &Shape<'_>, f: &Facts, ctx: &Context, cond: &Conditions)
         P::FourConcealedPungs,
         standard
             && shape.concealed_pungs == 4
-            && (!cond.get(Condition::SelfDrawOnly) || ctx.win_by == WinBy::SelfDraw),
+            && (!cond.get(Condition::SelfDrawOnly) || ctx.win_by == WinBy::SelfDraw)
+            && (!cond.get(Condition::NoConcealedKong) || shape.kongs == 0),
     );
     c.put(P::AllKongs, standard && shape.kongs == 4);
-    c.put(P::NineGates, standard && f.nine_gates);
+    let nine_gates = if cond.get(Condition::PureOnly) {
+        f.nine_gates_pure
+    } else if cond.get(Condition::WithKong) {
+        f.nine_gates_kong
+    } else {
+        f.nine_gates
+    };
+    c.put(P::NineGates, standard && nine_gates);
+    // thirteen_sided_only is read by the decomposer: no other wait gives the reading.
     c.put(P::ThirteenOrphans, r.form == Form::ThirteenOrphans);
     c.put(P::HeavenlyHand, ctx.heavenly);
     c.put(P::EarthlyHand, ctx.earthly);
@@ -596,12 +663,18 @@ fn plum_blossom(shape: &Shape<'_>, f: &Facts, ctx: &Context, cond: &Conditions) 
 }
 
 /// 1112345678999 plus one more, in the single suit present.
-fn nine_gates(all: &Counts) -> bool {
+fn is_nine_gates(all: &Counts) -> bool {
     const NEED: [u8; 9] = [3, 1, 1, 1, 1, 1, 1, 1, 3];
     (0..3).any(|s| {
         let c = &all[s * 9..s * 9 + 9];
         c.iter().sum::<u8>() == 14 && c.iter().zip(NEED).all(|(&have, need)| have >= need)
     })
+}
+
+/// Exactly 1112345678999 in one suit (the nine-sided wait).
+fn nine_gates_exact(c: &Counts) -> bool {
+    const NEED: [u8; 9] = [3, 1, 1, 1, 1, 1, 1, 1, 3];
+    (0..3).any(|s| c[s * 9..s * 9 + 9] == NEED)
 }
 
 /// A hand of one suit and the dragon of its colour, with a pung of that dragon.

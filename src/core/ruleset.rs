@@ -333,6 +333,12 @@ pub struct Ruleset {
     pub table: TableRules,
     /// Scored patterns in contract order.
     pub patterns: Vec<PatternRule>,
+    /// Limit patterns add to the other lines and the total has no cap
+    /// (base points stop at the limit's).
+    pub limits_add: bool,
+    /// Pairs of patterns that exclude each other: where both hold, only the
+    /// higher scoring line is kept (the first of the pair on a tie).
+    pub exclusive: Vec<(PatternId, PatternId)>,
     index: [u8; PATTERN_COUNT],
     /// Derived at load: the scored patterns, the limit patterns among them,
     /// and every pattern's conditions merged (each condition belongs to one pattern).
@@ -631,6 +637,8 @@ impl Ruleset {
             money,
             table,
             patterns,
+            limits_add: raw.limits_add.unwrap_or(false),
+            exclusive: Vec::new(),
             index: [ABSENT; PATTERN_COUNT],
             enabled: 0,
             limits: 0,
@@ -650,6 +658,23 @@ impl Ruleset {
                     "{:?} is not a ruleset id (lower-case letters, digits and '-')",
                     r.id
                 ),
+            ));
+        }
+        for (i, pair) in raw.exclusive.unwrap_or_default().iter().enumerate() {
+            let k = format!("exclusive[{i}]");
+            let ids = pair
+                .iter()
+                .map(|p| p.parse::<PatternId>().map_err(|_| err(&k, format!("unknown pattern id {p:?}"))))
+                .collect::<Result<Vec<_>, _>>()?;
+            match ids[..] {
+                [a, b] if a != b => r.exclusive.push((a, b)),
+                _ => return Err(err(&k, "give two different pattern ids".into())),
+            }
+        }
+        if let Some((id, _)) = contains_cycle(&r.patterns) {
+            return Err(err(
+                &format!("patterns.{id}.contains"),
+                format!("{id} contains itself through a chain of contains"),
             ));
         }
         r.reindex();
@@ -790,6 +815,108 @@ impl Ruleset {
                 }),
             }
         }
+        if let Some(v) = house.limits_add {
+            r.limits_add = v;
+        }
+        for (key, value) in &house.conditions {
+            let ptr = format!("/house_rules/conditions/{}", escape_pointer(key));
+            let Some(c) = Condition::from_key(key) else {
+                let known: Vec<&str> = Condition::ALL.iter().map(|c| c.key()).collect();
+                errs.push(FieldError::new(
+                    ptr,
+                    format!("unknown condition {key:?}; known: {}", known.join(", ")),
+                ));
+                continue;
+            };
+            // A condition belongs to its patterns: set it on each this ruleset
+            // scores (after house rules added theirs).
+            for p in r.patterns.iter_mut() {
+                if p.id.info().conditions.contains(&c) {
+                    p.conditions.set(c, *value);
+                }
+            }
+        }
+        for (key, list) in &house.contains {
+            let ptr = format!("/house_rules/contains/{}", escape_pointer(key));
+            let Ok(id) = key.parse::<PatternId>() else {
+                errs.push(FieldError::new(ptr, format!("unknown pattern id {key:?}")));
+                continue;
+            };
+            let mut set = 0;
+            for (i, c) in list.iter().enumerate() {
+                match c.parse::<PatternId>() {
+                    Ok(cid) if cid == id => errs.push(FieldError::new(
+                        format!("{ptr}/{i}"),
+                        format!("{id} cannot contain itself"),
+                    )),
+                    Ok(cid) => set |= cid.bit(),
+                    Err(()) => errs.push(FieldError::new(
+                        format!("{ptr}/{i}"),
+                        format!("unknown pattern id {c:?}"),
+                    )),
+                }
+            }
+            match r.patterns.iter_mut().find(|p| p.id == id) {
+                Some(p) => p.contains = set,
+                None => errs.push(FieldError::new(
+                    ptr,
+                    format!(
+                        "{} does not score {id}: add it in house_rules.patterns first",
+                        self.id
+                    ),
+                )),
+            }
+        }
+        if !house.contains.is_empty() {
+            if let Some((id, via)) = contains_cycle(&r.patterns) {
+                // Point at a pattern the request rewrote that lies on the chain.
+                let on_chain = |k: &String| {
+                    k.parse::<PatternId>()
+                        .is_ok_and(|k| contains_cycle_from(&r.patterns, k))
+                };
+                let at = house.contains.iter().map(|(k, _)| k).find(|k| on_chain(k));
+                let (id, via) = match at.and_then(|k| k.parse::<PatternId>().ok()) {
+                    Some(k) => (k, first_step(&r.patterns, k).unwrap_or(via)),
+                    None => (id, via),
+                };
+                errs.push(FieldError::new(
+                    format!("/house_rules/contains/{id}"),
+                    format!("{id} would contain itself through {via}: a chain of contains must not come back to where it starts"),
+                ));
+            }
+        }
+        for (i, pair) in house.exclusive.iter().enumerate() {
+            let ptr = format!("/house_rules/exclusive/{i}");
+            if pair.len() != 2 {
+                errs.push(FieldError::new(
+                    ptr,
+                    format!("give two pattern ids, got {}", pair.len()),
+                ));
+                continue;
+            }
+            let mut ids = [PatternId::ChickenHand; 2];
+            let mut ok = true;
+            for (j, p) in pair.iter().enumerate() {
+                match p.parse::<PatternId>() {
+                    Ok(id) => ids[j] = id,
+                    Err(()) => {
+                        ok = false;
+                        errs.push(FieldError::new(
+                            format!("{ptr}/{j}"),
+                            format!("unknown pattern id {p:?}"),
+                        ));
+                    }
+                }
+            }
+            if ok && ids[0] == ids[1] {
+                errs.push(FieldError::new(
+                    ptr,
+                    format!("{} cannot exclude itself: give two different ids", ids[0]),
+                ));
+            } else if ok {
+                r.exclusive.push((ids[0], ids[1]));
+            }
+        }
         if errs.is_empty() {
             r.reindex();
             Ok(r)
@@ -797,6 +924,64 @@ impl Ruleset {
             Err(errs)
         }
     }
+}
+
+/// Does `id` contain itself through a chain of `contains`?
+fn contains_cycle_from(patterns: &[PatternRule], id: PatternId) -> bool {
+    closure(patterns).1[id.index()] & id.bit() != 0
+}
+
+/// The pattern `id`'s chain back to itself leaves it by.
+fn first_step(patterns: &[PatternRule], id: PatternId) -> Option<PatternId> {
+    let (direct, reach) = closure(patterns);
+    PatternId::ALL
+        .iter()
+        .copied()
+        .find(|q| direct[id.index()] & q.bit() != 0 && reach[q.index()] & id.bit() != 0)
+}
+
+/// A pattern that contains itself through a chain of `contains`, and the
+/// pattern the chain leaves it by; `None` when there is none.
+fn contains_cycle(patterns: &[PatternRule]) -> Option<(PatternId, PatternId)> {
+    let (direct, reach) = closure(patterns);
+    patterns.iter().find_map(|p| {
+        let i = p.id.index();
+        (reach[i] & p.id.bit() != 0).then(|| {
+            let via = PatternId::ALL
+                .iter()
+                .copied()
+                .find(|q| direct[i] & q.bit() != 0 && reach[q.index()] & p.id.bit() != 0)
+                .unwrap_or(p.id);
+            (p.id, via)
+        })
+    })
+}
+
+/// Each pattern's own `contains` and everything reached through them.
+fn closure(patterns: &[PatternRule]) -> ([PatternSet; PATTERN_COUNT], [PatternSet; PATTERN_COUNT]) {
+    let mut direct = [0 as PatternSet; PATTERN_COUNT];
+    for p in patterns {
+        direct[p.id.index()] = p.contains;
+    }
+    // Transitive closure by repeated widening (47 ids: a few rounds at most).
+    let mut reach = direct;
+    loop {
+        let mut changed = false;
+        for i in 0..PATTERN_COUNT {
+            let mut r = reach[i];
+            for (j, d) in reach.iter().enumerate() {
+                if r & (1 << j) != 0 {
+                    r |= d;
+                }
+            }
+            changed |= r != reach[i];
+            reach[i] = r;
+        }
+        if !changed {
+            break;
+        }
+    }
+    (direct, reach)
 }
 
 /// One reference token of a JSON pointer (RFC 6901): `~` and `/` escaped.
@@ -822,6 +1007,13 @@ pub struct HouseRules {
     pub liable_discard: Option<LiableDiscard>,
     pub dealer_keeps_on_win: Option<bool>,
     pub dealer_keeps_on_draw: Option<bool>,
+    /// Condition key to value, set on every pattern of the ruleset it applies to.
+    pub conditions: Vec<(String, bool)>,
+    /// Pattern id to the ids it contains (replacing its own list), in request order.
+    pub contains: Vec<(String, Vec<String>)>,
+    /// Pairs of pattern ids that exclude each other (the higher line is kept).
+    pub exclusive: Vec<Vec<String>>,
+    pub limits_add: Option<bool>,
 }
 
 /// A number as a client sent it, compared and hashed by its bits (house
@@ -891,6 +1083,8 @@ struct RawRuleset {
     payment: RawPayment,
     money: Option<RawMoney>,
     table: RawTable,
+    limits_add: Option<bool>,
+    exclusive: Option<Vec<Vec<String>>>,
     /// Each pattern's table: its condition keys are read first (see [`Condition`]), the rest is a [`RawPattern`].
     patterns: BTreeMap<String, toml::Table>,
 }

@@ -144,6 +144,16 @@ fn house_text(s: &mut String, house: &HouseRules) {
         "dealer_keeps_on_draw",
         house.dealer_keeps_on_draw.map(|v| v.to_string()),
     );
+    for (k, v) in &house.conditions {
+        let _ = write!(s, "condition:{k:?}={v};");
+    }
+    for (id, list) in &house.contains {
+        let _ = write!(s, "contains:{id:?}={list:?};");
+    }
+    for pair in &house.exclusive {
+        let _ = write!(s, "exclusive:{pair:?};");
+    }
+    opt(s, "limits_add", house.limits_add.map(|v| v.to_string()));
     for (id, ov) in &house.patterns {
         let v = match ov {
             PatternOverride::Faan(n) => n.to_string(),
