@@ -12,7 +12,7 @@ use faan::core::tile::{format_tiles, parse_tiles, Tile, KINDS};
 use faan::core::waits::{waits, WaitContext};
 use faan::core::{
     ContextSpec, DiscardPayment, HandSpec, HouseRules, MeldKind, MeldSpec, PatternOverride,
-    PointsSpec, Registry, Replacement, Ruleset, Score, WinBy, Wind,
+    PointsSpec, Registry, Replacement, RobbedKong, Ruleset, Score, WinBy, Wind,
 };
 use std::sync::OnceLock;
 
@@ -226,6 +226,14 @@ fn request(u: &mut Unstructured) -> arbitrary::Result<Request> {
         earthly: bool::arbitrary(u)?,
         liable: opt_wind(u)?,
         flower_win: bool::arbitrary(u)?,
+        robbed_kong: if bool::arbitrary(u)? {
+            RobbedKong::Concealed
+        } else {
+            RobbedKong::Added
+        },
+        last_of_its_kind: bool::arbitrary(u)?,
+        first_replacement: [Replacement::None, Replacement::Kong, Replacement::Flower]
+            [usize::from(u8::arbitrary(u)? % 3)],
     };
     let mut house = HouseRules::default();
     if bool::arbitrary(u)? {

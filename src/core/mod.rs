@@ -15,7 +15,9 @@ pub mod tile;
 pub mod waits;
 
 pub use evaluate::{score, score_request, Line, Score, ScoreError, ScoredReading};
-pub use hand::{ContextSpec, FieldError, HandSpec, MeldKind, MeldSpec, Replacement, WinBy};
+pub use hand::{
+    ContextSpec, FieldError, HandSpec, MeldKind, MeldSpec, Replacement, RobbedKong, WinBy,
+};
 pub use pattern::PatternId;
 pub use registry::Registry;
 pub use ruleset::{

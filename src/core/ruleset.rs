@@ -1407,6 +1407,27 @@ mod tests {
                 "table.stake",
             ),
             ("dealer_keeps_on_win = true\n", "", "dealer_keeps_on_win"),
+            // A contains loop (here of one step: the concealed hand containing itself).
+            (
+                "allow_concealed_kong = false",
+                "allow_concealed_kong = false\ncontains = [\"concealed_hand\"]",
+                "patterns.concealed_hand.contains: concealed_hand contains itself through a chain",
+            ),
+            (
+                "bonus_tiles = false",
+                "bonus_tiles = false\nexclusive = [[\"all_chows\", \"ping_wu\"]]",
+                "exclusive[0]: unknown pattern id",
+            ),
+            (
+                "bonus_tiles = false",
+                "bonus_tiles = false\nexclusive = [[\"all_chows\"]]",
+                "exclusive[0]: give two different pattern ids",
+            ),
+            (
+                "guide_name = \"Great three dragons\"",
+                "guide_name = \"Great three dragons\"\npure_only = true",
+                "pure_only does not apply to big_three_dragons",
+            ),
         ];
         for (from, to, want) in cases {
             let text = good.replacen(from, &to.replace("\\n", "\n"), 1);
