@@ -376,8 +376,16 @@ impl HouseRulesDto {
             }),
             dealer_keeps_on_win: self.dealer_keeps_on_win,
             dealer_keeps_on_draw: self.dealer_keeps_on_draw,
-            conditions: self.conditions.iter().map(|(k, v)| (k.clone(), *v)).collect(),
-            contains: self.contains.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+            conditions: self
+                .conditions
+                .iter()
+                .map(|(k, v)| (k.clone(), *v))
+                .collect(),
+            contains: self
+                .contains
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
             exclusive: self.exclusive.clone(),
             limits_add: self.limits_add,
         }

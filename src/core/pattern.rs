@@ -341,8 +341,7 @@ impl Facts {
         let simples = kinds & SIMPLES != 0;
         let honors = kinds >> 27 != 0;
         let one_suit = suits.count_ones() == 1 && !honors;
-        let nine_gates =
-            one_suit && hand.melds.is_empty() && is_nine_gates(&hand.concealed_counts);
+        let nine_gates = one_suit && hand.melds.is_empty() && is_nine_gates(&hand.concealed_counts);
         let nine_gates_pure = nine_gates
             && hand.winning_tile.is_some_and(|w| {
                 let mut c = hand.concealed_counts;
@@ -655,9 +654,10 @@ fn plum_blossom(shape: &Shape<'_>, f: &Facts, ctx: &Context, cond: &Conditions) 
     drawn
         && f.winning_tile == Some(Tile::P5)
         && match r.win {
-            WinPlace::Set(i) => r.sets.get(i as usize).is_some_and(|s| {
-                s.kind == SetKind::Chow && s.tile == Tile::P4 && !s.declared
-            }),
+            WinPlace::Set(i) => r
+                .sets
+                .get(i as usize)
+                .is_some_and(|s| s.kind == SetKind::Chow && s.tile == Tile::P4 && !s.declared),
             _ => false,
         }
 }

@@ -664,7 +664,10 @@ impl Ruleset {
             let k = format!("exclusive[{i}]");
             let ids = pair
                 .iter()
-                .map(|p| p.parse::<PatternId>().map_err(|_| err(&k, format!("unknown pattern id {p:?}"))))
+                .map(|p| {
+                    p.parse::<PatternId>()
+                        .map_err(|_| err(&k, format!("unknown pattern id {p:?}")))
+                })
                 .collect::<Result<Vec<_>, _>>()?;
             match ids[..] {
                 [a, b] if a != b => r.exclusive.push((a, b)),
