@@ -268,18 +268,21 @@ pub fn each_reading(
     if hand.melds.is_empty() && hand.concealed_len == 14 {
         let c = &hand.concealed_counts;
         let kinds = held.count_ones();
-        let even = c.iter().all(|&n| n % 2 == 0);
-        let fours_ok = special.four_as_two_pairs || kinds == 7;
-        if special.seven_pairs && even && fours_ok {
-            // Fourteen tiles in even counts are seven pairs; a four fills two.
+        // Fourteen tiles in even counts are seven pairs; a four (under
+        // four_as_two_pairs: fewer than seven kinds) fills two.
+        let kinds_ok = kinds == 7 || (special.four_as_two_pairs && kinds < 7);
+        if special.seven_pairs && kinds_ok && c.iter().all(|&n| n % 2 == 0) {
             let mut r = Reading::blank(Form::SevenPairs);
             let mut k = 0;
             for (i, &n) in c.iter().enumerate() {
-                for _ in 0..n / 2 {
-                    if let Some(slot) = r.pairs.get_mut(k) {
-                        *slot = Tile::from_index(i).expect("i < KINDS");
-                    }
+                if n >= 2 {
+                    let t = Tile::from_index(i).expect("i < KINDS");
+                    r.pairs[k] = t;
                     k += 1;
+                    if n == 4 {
+                        r.pairs[k] = t;
+                        k += 1;
+                    }
                 }
             }
             r.win = WinPlace::Pair;

@@ -192,7 +192,7 @@ pub fn score_hand(ruleset: &Ruleset, hand: &Hand, ctx: &Context) -> Result<Score
         thirteen_orphans: ruleset.pattern(PatternId::ThirteenOrphans).is_some(),
         flower_win: allowances(ruleset).flower_win,
     };
-    let facts = Facts::new(hand, ctx, ruleset.bonus_tiles);
+    let facts = Facts::new(hand, ctx, ruleset.bonus_tiles, ruleset.enabled);
     // Two fit most hands and stay small enough for the allocator's fast path.
     let mut scored: Vec<ScoredReading> = Vec::with_capacity(2);
     let mut chosen = 0;

@@ -324,10 +324,27 @@ pub struct Facts {
     pub flower_sets: u8,
     /// Bonus tiles are in play under the ruleset in force.
     pub bonus_tiles: bool,
+    /// The ruleset scores one of the optional patterns (issue 16): only then
+    /// are they recognised, so the built-in rulesets pay nothing for them.
+    pub optional: bool,
 }
 
+/// The optional patterns of issue 16 (no built-in ruleset scores them).
+pub const OPTIONAL: PatternSet = PatternId::FullyConcealed.bit()
+    | PatternId::MeldedHand.bit()
+    | PatternId::AllSimples.bit()
+    | PatternId::VoidedSuit.bit()
+    | PatternId::LastOfItsKind.bit()
+    | PatternId::MoonFromTheBottom.bit()
+    | PatternId::PlumBlossomOnTheRoof.bit()
+    | PatternId::PrevailingFlower.bit()
+    | PatternId::DoubleFlowerReplacement.bit()
+    | PatternId::KongFlowerReplacement.bit()
+    | PatternId::CommonHand.bit();
+
 impl Facts {
-    pub fn new(hand: &Hand, ctx: &Context, bonus_tiles: bool) -> Facts {
+    /// `enabled`: the patterns the ruleset scores.
+    pub fn new(hand: &Hand, ctx: &Context, bonus_tiles: bool, enabled: PatternSet) -> Facts {
         let mut kinds = kinds_held(&hand.concealed_counts);
         for m in &hand.melds {
             let run = if m.kind == MeldKind::Chow { 0b111 } else { 0b1 };
@@ -342,6 +359,7 @@ impl Facts {
         let honors = kinds >> 27 != 0;
         let one_suit = suits.count_ones() == 1 && !honors;
         let nine_gates = one_suit && hand.melds.is_empty() && is_nine_gates(&hand.concealed_counts);
+        // The variants only for a hand of one suit (rare).
         let nine_gates_pure = nine_gates
             && hand.winning_tile.is_some_and(|w| {
                 let mut c = hand.concealed_counts;
@@ -364,10 +382,18 @@ impl Facts {
         let flowers = hand.flowers;
         let seat_flowers = ((flowers >> seat) & 1) + ((flowers >> (seat + 4)) & 1);
         let round = ctx.round_wind.index();
-        let prevailing_flowers = ((flowers >> round) & 1) + ((flowers >> (round + 4)) & 1);
+        let prevailing_flowers = if flowers == 0 {
+            0
+        } else {
+            ((flowers >> round) & 1) + ((flowers >> (round + 4)) & 1)
+        };
         let flower_sets = u8::from(flowers & 0x0f == 0x0f) + u8::from(flowers & 0xf0 == 0xf0);
-        let loose_seat_flowers = u8::from(flowers & 0x0f != 0x0f) * ((flowers >> seat) & 1)
-            + u8::from(flowers & 0xf0 != 0xf0) * ((flowers >> (seat + 4)) & 1);
+        let loose_seat_flowers = if flower_sets == 0 {
+            seat_flowers
+        } else {
+            u8::from(flowers & 0x0f != 0x0f) * ((flowers >> seat) & 1)
+                + u8::from(flowers & 0xf0 != 0xf0) * ((flowers >> (seat + 4)) & 1)
+        };
         Facts {
             kinds,
             nine_gates,
@@ -378,7 +404,11 @@ impl Facts {
             terminals,
             simples,
             claimed: hand.melds.iter().any(|m| m.is_claimed()),
-            claimed_melds: hand.melds.iter().filter(|m| m.is_claimed()).count() as u8,
+            claimed_melds: if hand.melds.is_empty() {
+                0
+            } else {
+                hand.melds.iter().filter(|m| m.is_claimed()).count() as u8
+            },
             winning_tile: hand.winning_tile,
             kongs: hand.kongs() as u8,
             melds: hand.melds.len() as u8,
@@ -388,6 +418,7 @@ impl Facts {
             prevailing_flowers,
             flower_sets,
             bonus_tiles,
+            optional: enabled & OPTIONAL != 0,
         }
     }
 
@@ -503,7 +534,9 @@ pub fn count_all(shape: &Shape<'_>, f: &Facts, ctx: &Context, cond: &Conditions)
         c.put(P::EightFlowers, f.flowers == 0xff);
         c.put(P::SeatFlower, c.seat_flowers > 0);
         c.put(P::FlowerSet, f.flower_sets > 0);
-        c.put(P::PrevailingFlower, f.prevailing_flowers > 0);
+        if f.optional {
+            c.put(P::PrevailingFlower, f.prevailing_flowers > 0);
+        }
     }
     if r.form == Form::FlowerWin {
         // A flower win scores its bonus tiles and nothing from the wall tiles.
@@ -602,6 +635,38 @@ pub fn count_all(shape: &Shape<'_>, f: &Facts, ctx: &Context, cond: &Conditions)
     c.put(P::ThirteenOrphans, r.form == Form::ThirteenOrphans);
     c.put(P::HeavenlyHand, ctx.heavenly);
     c.put(P::EarthlyHand, ctx.earthly);
+    if shape.honor_pungs & 0b111_0000 != 0 && f.suits.count_ones() == 1 {
+        c.put(
+            P::JadeDragon,
+            colour_dragon(shape, f, Suit::Sou, Tile::GREEN, cond),
+        );
+        c.put(
+            P::RubyDragon,
+            colour_dragon(shape, f, Suit::Man, Tile::RED, cond),
+        );
+        c.put(
+            P::PearlDragon,
+            colour_dragon(shape, f, Suit::Pin, Tile::WHITE, cond),
+        );
+    }
+    if f.optional {
+        optional(&mut c, shape, f, ctx, cond, all_chows);
+    }
+    c
+}
+
+/// The optional patterns of issue 16 (see [`OPTIONAL`]).
+#[inline(never)]
+fn optional(
+    c: &mut Held,
+    shape: &Shape<'_>,
+    f: &Facts,
+    ctx: &Context,
+    cond: &Conditions,
+    all_chows: bool,
+) {
+    use PatternId as P;
+    let self_draw = ctx.win_by == WinBy::SelfDraw;
     c.put(P::FullyConcealed, !f.claimed && self_draw);
     // Every set claimed: four melds, none a concealed kong, the pair on a discard.
     c.put(
@@ -625,21 +690,6 @@ pub fn count_all(shape: &Shape<'_>, f: &Facts, ctx: &Context, cond: &Conditions)
         ctx.replacement == Replacement::Flower && ctx.first_replacement == Replacement::Kong,
     );
     c.put(P::CommonHand, all_chows && f.flowers == 0 && self_draw);
-    if shape.honor_pungs & 0b111_0000 != 0 && f.suits.count_ones() == 1 {
-        c.put(
-            P::JadeDragon,
-            colour_dragon(shape, f, Suit::Sou, Tile::GREEN, cond),
-        );
-        c.put(
-            P::RubyDragon,
-            colour_dragon(shape, f, Suit::Man, Tile::RED, cond),
-        );
-        c.put(
-            P::PearlDragon,
-            colour_dragon(shape, f, Suit::Pin, Tile::WHITE, cond),
-        );
-    }
-    c
 }
 
 /// A kong replacement (or, under `any_replacement`, any replacement) of 5p
