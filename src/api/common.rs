@@ -143,6 +143,16 @@ impl From<WinByDto> for WinBy {
     }
 }
 
+impl From<RobbedKongDto> for crate::core::hand::RobbedKong {
+    fn from(r: RobbedKongDto) -> Self {
+        use crate::core::hand::RobbedKong;
+        match r {
+            RobbedKongDto::Added => RobbedKong::Added,
+            RobbedKongDto::Concealed => RobbedKong::Concealed,
+        }
+    }
+}
+
 impl From<ReplacementDto> for Replacement {
     fn from(r: ReplacementDto) -> Replacement {
         match r {

@@ -3,7 +3,7 @@
 //! the answer maps seats to players, so deltas and balances are objects
 //! keyed by player name, in player order.
 
-use super::common::{cents, object_only, ReplacementDto, WinByDto, WindDto};
+use super::common::{cents, object_only, ReplacementDto, RobbedKongDto, WinByDto, WindDto};
 use super::problem::{ApiError, ProblemError};
 use super::request::{HandDto, HouseRulesDto};
 use super::response::{lines_dto, LineDto};
@@ -123,6 +123,13 @@ pub struct LedgerContextDto<'a> {
     pub liable: Option<Cow<'a, str>>,
     #[serde(default)]
     pub flower_win: bool,
+    /// As in a score request's context (issue 16).
+    #[serde(default)]
+    pub robbed_kong: RobbedKongDto,
+    #[serde(default)]
+    pub last_of_its_kind: bool,
+    #[serde(default)]
+    pub first_replacement: ReplacementDto,
 }
 
 impl LedgerContextDto<'_> {
@@ -141,6 +148,9 @@ impl LedgerContextDto<'_> {
                 earthly: self.earthly,
                 liable: None,
                 flower_win: self.flower_win,
+                robbed_kong: self.robbed_kong.into(),
+                last_of_its_kind: self.last_of_its_kind,
+                first_replacement: self.first_replacement.into(),
             },
             seat_wind: self.seat_wind.map(Into::into),
             round_wind: self.round_wind.map(Into::into),

@@ -2,7 +2,6 @@
 //! house rules, with their conversions to the core's specs.
 
 use super::common::{object_only, MeldKindDto, ReplacementDto, RobbedKongDto, WinByDto, WindDto};
-use crate::core::hand::RobbedKong;
 use crate::core::ruleset::Number;
 use crate::core::{
     ContextSpec, DiscardPayment, HandSpec, HouseRules, LiableDiscard, MeldSpec, MultipleWinners,
@@ -337,10 +336,7 @@ impl ContextDto {
             earthly: self.earthly,
             liable: self.liable.map(Into::into),
             flower_win: self.flower_win,
-            robbed_kong: match self.robbed_kong {
-                RobbedKongDto::Added => RobbedKong::Added,
-                RobbedKongDto::Concealed => RobbedKong::Concealed,
-            },
+            robbed_kong: self.robbed_kong.into(),
             last_of_its_kind: self.last_of_its_kind,
             first_replacement: self.first_replacement.into(),
         }
