@@ -135,7 +135,11 @@ fn main() {
         b.iter(|| {
             let r: LedgerRequest = parse(black_box(&body)).expect("parses");
             let spec = r.to_core().expect("fits");
-            black_box(ledger::ledger(hkma, &spec, 2000).map(|l| l.hands.len()).ok())
+            black_box(
+                ledger::ledger(hkma, &spec, 2000)
+                    .map(|l| l.hands.len())
+                    .ok(),
+            )
         })
     });
     g.finish();
