@@ -23,7 +23,8 @@
 
 use criterion::{black_box, Criterion, Throughput};
 use faan::api::json::parse;
-use faan::api::ScoreRequest;
+use faan::api::{LedgerRequest, ScoreRequest};
+use faan::core::ledger;
 use faan::core::Registry;
 use faan::service::cache::ScoreCache;
 use faan::service::{Limits, Service};
@@ -121,6 +122,25 @@ fn main() {
     g.throughput(Throughput::Elements(1));
     g.bench_function("ledger_1000_hands", |b| {
         b.iter(|| black_box(miss.ledger(black_box(&body)).map(|a| a.len())))
+    });
+    // Its parts: reading the body into core specs, then playing them too (no answer written).
+    let hkma = miss.registry().get("hkma").expect("hkma");
+    g.bench_function("ledger_1000_hands_parse", |b| {
+        b.iter(|| {
+            let r: LedgerRequest = parse(black_box(&body)).expect("parses");
+            black_box(r.to_core().map(|s| s.hands.len()).ok())
+        })
+    });
+    g.bench_function("ledger_1000_hands_parse_play", |b| {
+        b.iter(|| {
+            let r: LedgerRequest = parse(black_box(&body)).expect("parses");
+            let spec = r.to_core().expect("fits");
+            black_box(
+                ledger::ledger(hkma, &spec, 2000)
+                    .map(|l| l.hands.len())
+                    .ok(),
+            )
+        })
     });
     g.finish();
     c.final_summary();
