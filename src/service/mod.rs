@@ -24,7 +24,7 @@ use crate::api::{
     LedgerRequest, LedgerResponse, RulesetsDto, ScoreRequest, ScoreResponse, SettleRequest,
     SettleResponse, SettledResult, WaitsRequest, WaitsResponse, WinnerDto,
 };
-use crate::core::hand::{Context, HandSpec};
+use crate::core::hand::{Context, Hand, HandSpec};
 use crate::core::ledger::{self, LedgerHandSpec};
 use crate::core::table::{self, WinnerSpec};
 use crate::core::{evaluate, hand, settle, ContextSpec, HouseRules, Registry, Ruleset, Score};
@@ -185,6 +185,41 @@ pub fn render(evaluated: &Evaluated<'_>, ruleset_id: &str) -> Bytes {
     ))
 }
 
+/// Checks the hand's size, validates it under the resolved ruleset and
+/// keys it (`hand_hash`).
+fn validate_and_key(
+    resolved: &Resolved<'_>,
+    hand: &HandSpec<&str>,
+    ctx: &ContextSpec,
+) -> Result<(Hand, Context, api::KeyHash), ApiError> {
+    let (valid_hand, context) = {
+        let _span = tracing::debug_span!("validate").entered();
+        check_hand_size(hand)?;
+        hand::validate(hand, ctx, evaluate::allowances(&resolved.ruleset))?
+    };
+    let hand_hash = key::key_hash(resolved.base, &resolved.house, &valid_hand, &context);
+    Ok((valid_hand, context, hand_hash))
+}
+
+/// Scores a validated hand, keeping the parts its body is written from.
+fn score_valid<'a>(
+    resolved: Resolved<'a>,
+    hand: &Hand,
+    context: Context,
+    hand_hash: api::KeyHash,
+) -> Result<Evaluated<'a>, ApiError> {
+    let score = {
+        let _span = tracing::debug_span!("score").entered();
+        evaluate::score_hand(&resolved.ruleset, hand, &context)?
+    };
+    Ok(Evaluated {
+        resolved,
+        context,
+        score,
+        hand_hash,
+    })
+}
+
 impl Service {
     pub fn new(registry: Arc<Registry>, cache: ScoreCache, limits: Limits) -> Self {
         Service {
@@ -269,31 +304,14 @@ impl Service {
         ctx: &ContextSpec,
     ) -> Result<(Bytes, CacheStatus), ApiError> {
         let resolved = resolve(&self.registry, ruleset_id, ruleset_pointer, house)?;
-        let (valid_hand, context) = {
-            let _span = tracing::debug_span!("validate").entered();
-            check_hand_size(hand)?;
-            hand::validate(hand, ctx, evaluate::allowances(&resolved.ruleset))?
-        };
-        let hand_hash = key::key_hash(resolved.base, &resolved.house, &valid_hand, &context);
+        let (valid_hand, context, hand_hash) = validate_and_key(&resolved, hand, ctx)?;
         if let Some(body) = self.cache.get(&hand_hash) {
             self.count(CacheStatus::Hit);
             return Ok((body, CacheStatus::Hit));
         }
         self.count(CacheStatus::Miss);
-        let score = {
-            let _span = tracing::debug_span!("score").entered();
-            evaluate::score_hand(&resolved.ruleset, &valid_hand, &context)?
-        };
-        let body = {
-            let _span = tracing::debug_span!("render").entered();
-            Bytes::from(render::score_json(
-                ruleset_id,
-                &resolved.ruleset,
-                &context,
-                &score,
-                &hand_hash,
-            ))
-        };
+        let evaluated = score_valid(resolved, &valid_hand, context, hand_hash)?;
+        let body = render(&evaluated, ruleset_id);
         self.cache.insert(hand_hash, body.clone());
         Ok((body, CacheStatus::Miss))
     }
@@ -301,21 +319,9 @@ impl Service {
     /// Scores a parsed request without the cache, keeping the parts (the CLI's table).
     pub fn evaluate<'s>(&'s self, r: &ScoreRequest<'_>) -> Result<Evaluated<'s>, ApiError> {
         let resolved = resolve(&self.registry, &r.ruleset, "/ruleset", &r.house_rules)?;
-        let spec = r.hand.to_core();
-        check_hand_size(&spec)?;
-        let (valid_hand, context) = hand::validate(
-            &spec,
-            &r.context.to_core(),
-            evaluate::allowances(&resolved.ruleset),
-        )?;
-        let hand_hash = key::key_hash(resolved.base, &resolved.house, &valid_hand, &context);
-        let score = evaluate::score_hand(&resolved.ruleset, &valid_hand, &context)?;
-        Ok(Evaluated {
-            resolved,
-            context,
-            score,
-            hand_hash,
-        })
+        let (valid_hand, context, hand_hash) =
+            validate_and_key(&resolved, &r.hand.to_core(), &r.context.to_core())?;
+        score_valid(resolved, &valid_hand, context, hand_hash)
     }
 
     /// `POST /v1/score/batch`: `{"results": [...]}`, one result body or
