@@ -11,8 +11,14 @@
 use super::hand::FieldError;
 use super::pattern::{Condition, Conditions, PatternId, PatternSet, PATTERN_COUNT};
 use serde::Deserialize;
+use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::fmt;
+
+/// A document path: `at!["patterns", key, "contains", i]`.
+macro_rules! at {
+    ($($s:expr),* $(,)?) => { vec![$(PathSeg::from($s)),*] };
+}
 
 /// What a limit pattern is worth.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -339,6 +345,10 @@ pub struct Ruleset {
     /// Pairs of patterns that exclude each other: where both hold, only the
     /// higher scoring line is kept (the first of the pair on a tie).
     pub exclusive: Vec<(PatternId, PatternId)>,
+    /// `ruleset_hash`: SHA-256 of [`Ruleset::to_document`]'s canonical
+    /// bytes, set when validated (house rules keep it: it names the ruleset
+    /// they were applied to).
+    pub hash: [u8; 32],
     index: [u8; PATTERN_COUNT],
     /// Derived at load: the scored patterns, the limit patterns among them,
     /// and every pattern's conditions merged (each condition belongs to one pattern).
@@ -399,226 +409,267 @@ impl Ruleset {
         self.conditions = c;
     }
 
-    /// Parses and validates one ruleset file.
+    /// Parses and validates one ruleset file: its TOML is read into the
+    /// JSON value a ruleset document sent with a request is, then checked by
+    /// [`Ruleset::from_document`] (one validation path for both).
     pub fn from_toml(file: &str, text: &str) -> Result<Ruleset, LoadError> {
-        let err = |key: &str, message: String| LoadError {
+        let err = |key: String, message: String| LoadError {
             file: file.to_string(),
-            key: key.to_string(),
+            key,
             message,
         };
-        let raw: RawRuleset = toml::from_str(text).map_err(|e| {
-            let line = e.span().map(|s| {
-                text.get(..s.start)
-                    .map_or(1, |t| t.matches('\n').count() + 1)
-            });
-            let at = line.map_or(String::new(), |l| format!("line {l}: "));
-            err("", format!("{at}{}", e.message().trim()))
-        })?;
-        let nonneg = |key: &str, v: i64| -> Result<u32, LoadError> {
-            u32::try_from(v)
-                .map_err(|_| err(key, format!("must be a whole number from 0, got {v}")))
+        let doc = toml_document(text).map_err(|m| err(String::new(), m))?;
+        Ruleset::from_document(&doc).map_err(|errs| match errs.into_iter().next() {
+            Some(e) => err(e.dotted(), e.message),
+            None => err(String::new(), "the ruleset does not load".into()),
+        })
+    }
+
+    /// Validates a whole ruleset document (`rulesets/README.md`; the keys of
+    /// a ruleset file, as JSON): the ruleset, or every problem found, each
+    /// at its path in the document. A document that does not have the
+    /// document's shape (an unknown key, a missing one, a wrong type) stops
+    /// at that first problem; the rules after that are all checked.
+    pub fn from_document(doc: &serde_json::Value) -> Result<Ruleset, Vec<DocError>> {
+        let raw: RawRuleset =
+            serde_path_to_error::deserialize(doc).map_err(|e| vec![DocError::from_serde(e, &[])])?;
+        let mut errs = Vec::new();
+        let e = &mut errs;
+        let min_faan = nonneg(e, at!["min_faan"], raw.min_faan);
+        let limit = match raw.limit {
+            1..=64 => raw.limit as u32,
+            v => {
+                e.push(DocError::new(
+                    at!["limit"],
+                    format!("the limit must be from 1 to 64 faan, got {v}"),
+                ));
+                0
+            }
         };
-        let min_faan = nonneg("min_faan", raw.min_faan)?;
-        let limit = nonneg("limit", raw.limit)?;
         let limit_faan = match raw.limit_faan {
-            Some(v) => nonneg("limit_faan", v)?,
+            Some(v) => nonneg(e, at!["limit_faan"], v),
             None => limit,
         };
         let mut min_faan_settings = Vec::new();
-        for v in raw.min_faan_settings.unwrap_or_default() {
-            min_faan_settings.push(nonneg("min_faan_settings", v)?);
+        for (i, v) in raw.min_faan_settings.unwrap_or_default().into_iter().enumerate() {
+            min_faan_settings.push(nonneg(e, at!["min_faan_settings", i], v));
         }
-        if min_faan > limit {
-            return Err(err(
-                "min_faan",
+        if limit > 0 && min_faan > limit {
+            e.push(DocError::new(
+                at!["min_faan"],
                 format!("minimum {min_faan} is above the limit {limit}"),
             ));
         }
         if raw.points.extend_last.is_some() && raw.points.table.is_none() {
-            return Err(err(
-                "points.extend_last",
+            e.push(DocError::new(
+                at!["points", "extend_last"],
                 "applies to an explicit table only".into(),
             ));
         }
         let points = match (raw.points.curve.as_deref(), raw.points.table) {
-            (Some("full_spicy"), None) => PointsSpec::FullSpicy,
-            (Some("half_spicy"), None) => PointsSpec::HalfSpicy,
+            (Some("full_spicy"), None) => Some(PointsSpec::FullSpicy),
+            (Some("half_spicy"), None) => Some(PointsSpec::HalfSpicy),
             (None | Some("table"), Some(t)) => {
                 let mut v = Vec::with_capacity(t.len());
-                for x in t {
-                    v.push(u64::try_from(x).map_err(|_| {
-                        err(
-                            "points.table",
+                for (i, x) in t.into_iter().enumerate() {
+                    match u64::try_from(x) {
+                        Ok(b) => v.push(b),
+                        Err(_) => e.push(DocError::new(
+                            at!["points", "table", i],
                             format!("base points must not be negative, got {x}"),
-                        )
-                    })?);
+                        )),
+                    }
                 }
-                if raw.points.extend_last.unwrap_or(false) {
+                Some(if raw.points.extend_last.unwrap_or(false) {
                     PointsSpec::TableThenLast(v)
                 } else {
                     PointsSpec::Table(v)
-                }
+                })
             }
             (Some(c), None) => {
-                return Err(err(
-                    "points.curve",
+                e.push(DocError::new(
+                    at!["points", "curve"],
                     format!("unknown curve {c:?}: use full_spicy, half_spicy or a table"),
-                ))
+                ));
+                None
             }
             _ => {
-                return Err(err(
-                    "points",
+                e.push(DocError::new(
+                    at!["points"],
                     "give either curve (full_spicy, half_spicy) or table".into(),
-                ))
+                ));
+                None
             }
         };
-        let points_table = points
-            .table(limit)
-            .map_err(|e| err("points", e.explain(limit)))?;
-        let eighths = |key: &str, v: f64| -> Result<u32, LoadError> {
-            to_eighths(v, 0.0).ok_or_else(|| {
-                err(
-                    key,
+        let mut points_table = Vec::new();
+        if let (Some(p), true) = (&points, limit > 0) {
+            match p.table(limit) {
+                Ok(t) => points_table = t,
+                Err(err) => {
+                    let at = match p {
+                        PointsSpec::Table(_) | PointsSpec::TableThenLast(_) => {
+                            at!["points", "table"]
+                        }
+                        _ => at!["points"],
+                    };
+                    e.push(DocError::new(at, err.explain(limit)));
+                }
+            }
+        }
+        let eighths = |e: &mut Vec<DocError>, at: Vec<PathSeg>, v: f64| -> u32 {
+            to_eighths(v, 0.0).unwrap_or_else(|| {
+                e.push(DocError::new(
+                    at,
                     format!("must be a multiple of 1/8 from 0 to 64, got {v}"),
-                )
+                ));
+                0
             })
         };
         let payment = Payment {
-            discarder: eighths("payment.discard.discarder", raw.payment.discard.discarder)?,
-            others: eighths("payment.discard.others", raw.payment.discard.others)?,
-            self_draw: eighths("payment.self_draw", raw.payment.self_draw)?,
+            discarder: eighths(
+                e,
+                at!["payment", "discard", "discarder"],
+                raw.payment.discard.discarder,
+            ),
+            others: eighths(
+                e,
+                at!["payment", "discard", "others"],
+                raw.payment.discard.others,
+            ),
+            self_draw: eighths(e, at!["payment", "self_draw"], raw.payment.self_draw),
             robbing_kong: match raw.payment.robbing_kong.as_str() {
                 "as_discard" => RobbingKongPayment::AsDiscard,
                 "adder_pays_all" => RobbingKongPayment::AdderPaysAll,
                 other => {
-                    return Err(err(
-                        "payment.robbing_kong",
+                    e.push(DocError::new(
+                        at!["payment", "robbing_kong"],
                         format!("unknown rule {other:?}: use as_discard or adder_pays_all"),
-                    ))
+                    ));
+                    RobbingKongPayment::AsDiscard
                 }
             },
         };
-        let money = match raw.money {
-            None => None,
-            Some(m) => {
-                let cents = m.usd_per_100_chips * 100.0;
-                if !(0.0..=1e9).contains(&cents) || cents.fract() != 0.0 {
-                    return Err(err(
-                        "money.usd_per_100_chips",
-                        format!(
-                            "must be a non-negative amount in cents, got {}",
-                            m.usd_per_100_chips
-                        ),
-                    ));
-                }
-                Some(Money {
-                    cents_per_100_chips: cents as u32,
-                    bonus_chips: nonneg("money.bonus_chips", m.bonus_chips.unwrap_or(0))?,
-                })
+        let money = raw.money.map(|m| {
+            // Whole cents, within float error (0.05 x 100 is 5.000000000000001).
+            let cents = m.usd_per_100_chips * 100.0;
+            let whole = cents.round();
+            if !(0.0..=1e9).contains(&whole) || (cents - whole).abs() > 1e-6 {
+                e.push(DocError::new(
+                    at!["money", "usd_per_100_chips"],
+                    format!(
+                        "must be a non-negative amount in cents, got {}",
+                        m.usd_per_100_chips
+                    ),
+                ));
             }
-        };
+            Money {
+                cents_per_100_chips: whole.clamp(0.0, 1e9) as u32,
+                bonus_chips: nonneg(e, at!["money", "bonus_chips"], m.bonus_chips.unwrap_or(0)),
+            }
+        });
         let t = &raw.table;
         let table = TableRules {
-            multiple_winners: t.multiple_winners.parse().map_err(|()| {
-                err(
-                    "table.multiple_winners",
+            multiple_winners: t.multiple_winners.parse().unwrap_or_else(|()| {
+                e.push(DocError::new(
+                    at!["table", "multiple_winners"],
                     format!(
                         "unknown rule {:?}: use all or head_bump",
                         t.multiple_winners
                     ),
-                )
-            })?,
-            dealer_multiplier: to_eighths(t.dealer_multiplier, 1.0).ok_or_else(|| {
-                err(
-                    "table.dealer_multiplier",
+                ));
+                MultipleWinners::All
+            }),
+            dealer_multiplier: to_eighths(t.dealer_multiplier, 1.0).unwrap_or_else(|| {
+                e.push(DocError::new(
+                    at!["table", "dealer_multiplier"],
                     format!(
                         "must be a multiple of 1/8 from 1 to 64, got {}",
                         t.dealer_multiplier
                     ),
-                )
-            })?,
-            stake: match t.stake {
-                None => None,
-                Some(v) => Some(Stake::from_number(v).ok_or_else(|| {
-                    err(
-                        "table.stake",
+                ));
+                8
+            }),
+            stake: t.stake.and_then(|v| {
+                let s = Stake::from_number(v);
+                if s.is_none() {
+                    e.push(DocError::new(
+                        at!["table", "stake"],
                         format!("must be above 0, at most 1000000, with at most six decimal places, got {v}"),
-                    )
-                })?),
-            },
-            liable_discard: t.liable_discard.parse().map_err(|()| {
-                err(
-                    "table.liable_discard",
+                    ));
+                }
+                s
+            }),
+            liable_discard: t.liable_discard.parse().unwrap_or_else(|()| {
+                e.push(DocError::new(
+                    at!["table", "liable_discard"],
                     format!(
                         "unknown rule {:?}: use as_usual or pays_all",
                         t.liable_discard
                     ),
-                )
-            })?,
+                ));
+                LiableDiscard::AsUsual
+            }),
             dealer_keeps_on_win: t.dealer_keeps_on_win,
             dealer_keeps_on_draw: t.dealer_keeps_on_draw,
         };
         let mut patterns = Vec::with_capacity(raw.patterns.len());
-        for (key, mut table) in raw.patterns {
-            let k = format!("patterns.{key}");
-            let id: PatternId = key
-                .parse()
-                .map_err(|_| err(&k, format!("unknown pattern id {key:?}")))?;
-            // Condition keys come from the pattern table; the rest is RawPattern's.
-            let mut conditions = Conditions::default();
-            for &c in Condition::ALL {
-                let Some(v) = table.remove(c.key()) else {
-                    continue;
-                };
-                let ck = format!("{k}.{}", c.key());
-                if !id.info().conditions.contains(&c) {
-                    return Err(err(&ck, format!("{} does not apply to {id}", c.key())));
-                }
-                let v = v.as_bool().ok_or_else(|| {
-                    err(
-                        &ck,
-                        format!("must be true or false, got a {}", v.type_str()),
-                    )
-                })?;
-                conditions.set(c, v);
+        for (key, table) in raw.patterns {
+            if let Some(p) = pattern_rule(e, &key, table) {
+                patterns.push(p);
             }
-            let p: RawPattern = toml::Value::Table(table)
-                .try_into()
-                .map_err(|e: toml::de::Error| err(&k, e.message().trim().to_string()))?;
-            let value = match (&p.faan, p.limit.unwrap_or(false)) {
-                (FaanValue::Word(w), _) if w == "limit" => Value::Limit(None),
-                (FaanValue::Word(w), _) => {
-                    return Err(err(
-                        &format!("{k}.faan"),
-                        format!("{w:?} is not a value: give a number or \"limit\""),
-                    ))
-                }
-                (FaanValue::Number(n), false) => Value::Faan(nonneg(&format!("{k}.faan"), *n)?),
-                (FaanValue::Number(n), true) => {
-                    Value::Limit(Some(nonneg(&format!("{k}.faan"), *n)?))
-                }
-            };
-            let mut contains = 0;
-            for c in &p.contains {
-                let cid: PatternId = c.parse().map_err(|_| {
-                    err(
-                        &format!("{k}.contains"),
-                        format!("unknown pattern id {c:?}"),
-                    )
-                })?;
-                contains |= cid.bit();
-            }
-            patterns.push(PatternRule {
-                id,
-                guide_name: p.guide_name,
-                guide_name_on_discard: p.guide_name_on_discard,
-                value,
-                contains,
-                conditions,
-                note: p.note,
-            });
         }
-        let version = nonneg("version", raw.version)?;
+        let version = nonneg(e, at!["version"], raw.version);
+        if raw.id.is_empty()
+            || raw.id.len() > 64
+            || !raw
+                .id
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        {
+            e.push(DocError::new(
+                at!["id"],
+                format!(
+                    "{:?} is not a ruleset id (1 to 64 lower-case letters, digits and '-')",
+                    raw.id
+                ),
+            ));
+        }
+        let mut exclusive = Vec::new();
+        for (i, pair) in raw.exclusive.unwrap_or_default().iter().enumerate() {
+            let mut ids = Vec::with_capacity(2);
+            for (j, p) in pair.iter().enumerate() {
+                match p.parse::<PatternId>() {
+                    Ok(id) => ids.push(id),
+                    Err(()) => e.push(DocError::new(
+                        at!["exclusive", i, j],
+                        format!("unknown pattern id {p:?}"),
+                    )),
+                }
+            }
+            if ids.len() == pair.len() {
+                match ids[..] {
+                    [a, b] if a != b => exclusive.push((a, b)),
+                    _ => e.push(DocError::new(
+                        at!["exclusive", i],
+                        "give two different pattern ids".into(),
+                    )),
+                }
+            } else if pair.len() != 2 {
+                e.push(DocError::new(
+                    at!["exclusive", i],
+                    "give two different pattern ids".into(),
+                ));
+            }
+        }
+        if let Some((id, via)) = contains_cycle(&patterns) {
+            e.push(DocError::new(
+                at!["patterns", id.as_str(), "contains"],
+                format!("{id} contains itself through a chain of contains (through {via})"),
+            ));
+        }
+        if !errs.is_empty() {
+            return Err(errs);
+        }
         let mut r = Ruleset {
             id: raw.id,
             name: raw.name,
@@ -631,14 +682,16 @@ impl Ruleset {
             limit,
             limit_faan,
             bonus_tiles: raw.bonus_tiles,
-            points,
+            // Present: no error was found.
+            points: points.unwrap_or(PointsSpec::FullSpicy),
             points_table,
             payment,
             money,
             table,
             patterns,
             limits_add: raw.limits_add.unwrap_or(false),
-            exclusive: Vec::new(),
+            exclusive,
+            hash: [0; 32],
             index: [ABSENT; PATTERN_COUNT],
             enabled: 0,
             limits: 0,
@@ -646,42 +699,98 @@ impl Ruleset {
             line_faan: [0; PATTERN_COUNT],
             contains: [0; PATTERN_COUNT],
         };
-        if r.id.is_empty()
-            || !r
-                .id
-                .bytes()
-                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
-        {
-            return Err(err(
-                "id",
-                format!(
-                    "{:?} is not a ruleset id (lower-case letters, digits and '-')",
-                    r.id
-                ),
-            ));
-        }
-        for (i, pair) in raw.exclusive.unwrap_or_default().iter().enumerate() {
-            let k = format!("exclusive[{i}]");
-            let ids = pair
-                .iter()
-                .map(|p| {
-                    p.parse::<PatternId>()
-                        .map_err(|_| err(&k, format!("unknown pattern id {p:?}")))
-                })
-                .collect::<Result<Vec<_>, _>>()?;
-            match ids[..] {
-                [a, b] if a != b => r.exclusive.push((a, b)),
-                _ => return Err(err(&k, "give two different pattern ids".into())),
-            }
-        }
-        if let Some((id, _)) = contains_cycle(&r.patterns) {
-            return Err(err(
-                &format!("patterns.{id}.contains"),
-                format!("{id} contains itself through a chain of contains"),
-            ));
-        }
         r.reindex();
+        r.hash = Sha256::digest(canonical_bytes(&r.to_document())).into();
         Ok(r)
+    }
+
+    /// The ruleset as a ruleset document with every key written (defaults
+    /// too): its canonical form. [`Ruleset::from_document`] reads it back to
+    /// this same ruleset; `hash` is the SHA-256 of its canonical bytes
+    /// ([`canonical_bytes`]; the definition is in `rulesets/README.md`).
+    pub fn to_document(&self) -> serde_json::Value {
+        use serde_json::{json, Map};
+        let x = |eighths: u32| num(f64::from(eighths) / 8.0);
+        let points = match &self.points {
+            PointsSpec::FullSpicy => json!({"curve": "full_spicy"}),
+            PointsSpec::HalfSpicy => json!({"curve": "half_spicy"}),
+            PointsSpec::Table(t) => json!({"table": t}),
+            PointsSpec::TableThenLast(t) => json!({"table": t, "extend_last": true}),
+        };
+        let mut table = json!({
+            "multiple_winners": self.table.multiple_winners.name(),
+            "dealer_multiplier": x(self.table.dealer_multiplier),
+            "liable_discard": self.table.liable_discard.name(),
+            "dealer_keeps_on_win": self.table.dealer_keeps_on_win,
+            "dealer_keeps_on_draw": self.table.dealer_keeps_on_draw,
+        });
+        if let Some(s) = self.table.stake {
+            table["stake"] = num(s.as_number());
+        }
+        let mut patterns = Map::new();
+        for p in &self.patterns {
+            let mut m = Map::new();
+            match p.value {
+                Value::Faan(n) => m.insert("faan".into(), n.into()),
+                Value::Limit(None) => m.insert("faan".into(), "limit".into()),
+                Value::Limit(Some(n)) => {
+                    m.insert("limit".into(), true.into());
+                    m.insert("faan".into(), n.into())
+                }
+            };
+            let contains: Vec<&str> = PatternId::ALL
+                .iter()
+                .filter(|q| p.contains & q.bit() != 0)
+                .map(|q| q.as_str())
+                .collect();
+            m.insert("contains".into(), contains.into());
+            for &c in p.id.info().conditions {
+                m.insert(c.key().into(), p.conditions.get(c).into());
+            }
+            for (k, v) in [
+                ("guide_name", &p.guide_name),
+                ("guide_name_on_discard", &p.guide_name_on_discard),
+                ("note", &p.note),
+            ] {
+                if let Some(v) = v {
+                    m.insert(k.into(), v.as_str().into());
+                }
+            }
+            patterns.insert(p.id.as_str().into(), serde_json::Value::Object(m));
+        }
+        let mut doc = json!({
+            "id": self.id,
+            "name": self.name,
+            "version": self.version,
+            "source": self.source,
+            "summary": self.summary,
+            "notes": self.notes,
+            "min_faan": self.min_faan,
+            "min_faan_settings": self.min_faan_settings,
+            "limit": self.limit,
+            "limit_faan": self.limit_faan,
+            "bonus_tiles": self.bonus_tiles,
+            "limits_add": self.limits_add,
+            "exclusive": self.exclusive.iter().map(|(a, b)| [a.as_str(), b.as_str()]).collect::<Vec<_>>(),
+            "points": points,
+            "payment": {
+                "discard": {"discarder": x(self.payment.discarder), "others": x(self.payment.others)},
+                "self_draw": x(self.payment.self_draw),
+                "robbing_kong": match self.payment.robbing_kong {
+                    RobbingKongPayment::AsDiscard => "as_discard",
+                    RobbingKongPayment::AdderPaysAll => "adder_pays_all",
+                },
+            },
+            "table": table,
+            "patterns": patterns,
+        });
+        if let Some(m) = self.money {
+            doc["money"] = json!({
+                "usd_per_100_chips": num(f64::from(m.cents_per_100_chips) / 100.0),
+                "bonus_chips": m.bonus_chips,
+            });
+        }
+        doc
     }
 
     /// This ruleset with `house` applied, or every reason it cannot be.
@@ -1048,6 +1157,276 @@ pub enum PatternOverride {
     Off,
 }
 
+
+/// One step into a ruleset document: an object key or an array index.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PathSeg {
+    Key(String),
+    Index(usize),
+}
+
+impl From<&str> for PathSeg {
+    fn from(k: &str) -> Self {
+        PathSeg::Key(k.to_string())
+    }
+}
+
+impl From<usize> for PathSeg {
+    fn from(i: usize) -> Self {
+        PathSeg::Index(i)
+    }
+}
+
+/// A problem of a ruleset document, at its path in the document.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DocError {
+    pub path: Vec<PathSeg>,
+    pub message: String,
+}
+
+impl DocError {
+    pub fn new(path: Vec<PathSeg>, message: String) -> Self {
+        DocError { path, message }
+    }
+
+    /// The JSON pointer (RFC 6901) of the problem under `root` (`/ruleset`).
+    pub fn pointer(&self, root: &str) -> String {
+        let mut p = root.to_string();
+        for s in &self.path {
+            p.push('/');
+            match s {
+                PathSeg::Key(k) => p.push_str(&escape_pointer(k)),
+                PathSeg::Index(i) => p.push_str(&i.to_string()),
+            }
+        }
+        p
+    }
+
+    /// The path as a ruleset file names a key: `patterns.all_chows.faan`, `exclusive[0]`.
+    pub fn dotted(&self) -> String {
+        let mut p = String::new();
+        for s in &self.path {
+            match s {
+                PathSeg::Key(k) => {
+                    if !p.is_empty() {
+                        p.push('.');
+                    }
+                    p.push_str(k);
+                }
+                PathSeg::Index(i) => p.push_str(&format!("[{i}]")),
+            }
+        }
+        p
+    }
+
+    /// A shape error of serde (an unknown or missing key, a wrong type),
+    /// at `prefix` + serde_path_to_error's path; a missing key is reported
+    /// at the key itself.
+    fn from_serde(e: serde_path_to_error::Error<serde_json::Error>, prefix: &[PathSeg]) -> Self {
+        use serde_path_to_error::Segment;
+        let mut path = prefix.to_vec();
+        for seg in e.path().iter() {
+            match seg {
+                Segment::Seq { index } => path.push(PathSeg::Index(*index)),
+                Segment::Map { key } => path.push(PathSeg::Key(key.clone())),
+                Segment::Enum { variant } => path.push(PathSeg::Key(variant.clone())),
+                Segment::Unknown => {}
+            }
+        }
+        let message = e.into_inner().to_string();
+        if let Some(name) = message
+            .strip_prefix("missing field `")
+            .and_then(|rest| rest.split('`').next())
+        {
+            path.push(PathSeg::Key(name.to_string()));
+        }
+        DocError { path, message }
+    }
+}
+
+impl fmt::Display for DocError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.dotted(), self.message)
+    }
+}
+
+/// A ruleset file's TOML as the JSON value of a ruleset document.
+pub fn toml_document(text: &str) -> Result<serde_json::Value, String> {
+    let table: toml::Table = toml::from_str(text).map_err(|e| {
+        let line = e.span().map(|s| {
+            text.get(..s.start)
+                .map_or(1, |t| t.matches('\n').count() + 1)
+        });
+        let at = line.map_or(String::new(), |l| format!("line {l}: "));
+        format!("{at}{}", e.message().trim())
+    })?;
+    serde_json::to_value(table).map_err(|e| e.to_string())
+}
+
+/// The defaults of a ruleset document sent without `extends`: only the
+/// rules are required, not the descriptive keys.
+pub const DOCUMENT_DEFAULTS: &[(&str, &str)] = &[
+    ("id", "\"custom\""),
+    ("name", "\"Custom ruleset\""),
+    ("version", "1"),
+    ("source", "[]"),
+    ("summary", "\"\""),
+    ("notes", "[]"),
+];
+
+/// A ruleset document sent with a request: with `"extends": "<id>"` it is
+/// a JSON merge patch (RFC 7386) over that ruleset's document
+/// ([`Ruleset::to_document`], found by `base`); without, the keys of
+/// [`DOCUMENT_DEFAULTS`] may be left out. Then [`Ruleset::from_document`].
+pub fn resolve_document(
+    doc: serde_json::Value,
+    base: impl FnOnce(&str) -> Option<serde_json::Value>,
+) -> Result<Ruleset, Vec<DocError>> {
+    let serde_json::Value::Object(mut patch) = doc else {
+        return Err(vec![DocError::new(
+            vec![],
+            "a ruleset is an id (a string) or a ruleset document (an object)".into(),
+        )]);
+    };
+    let full = match patch.remove("extends") {
+        Some(serde_json::Value::String(id)) => match base(&id) {
+            Some(mut b) => {
+                json_patch::merge(&mut b, &serde_json::Value::Object(patch));
+                b
+            }
+            None => {
+                return Err(vec![DocError::new(
+                    at!["extends"],
+                    format!("no built-in ruleset {id:?} to extend; GET /v1/rulesets lists them"),
+                )])
+            }
+        },
+        Some(other) => {
+            return Err(vec![DocError::new(
+                at!["extends"],
+                format!("extends names a built-in ruleset id (a string), got {other}"),
+            )])
+        }
+        None => {
+            for (k, v) in DOCUMENT_DEFAULTS {
+                if !patch.contains_key(*k) {
+                    patch.insert((*k).into(), serde_json::from_str(v).unwrap_or_default());
+                }
+            }
+            serde_json::Value::Object(patch)
+        }
+    };
+    Ruleset::from_document(&full)
+}
+
+/// The canonical bytes of a ruleset document: serde_json's compact writer,
+/// object keys in byte order (serde_json's map without `preserve_order`).
+pub fn canonical_bytes(doc: &serde_json::Value) -> Vec<u8> {
+    serde_json::to_vec(doc).unwrap_or_default()
+}
+
+/// A number as the canonical document writes it: whole numbers as integers.
+fn num(v: f64) -> serde_json::Value {
+    if v.fract() == 0.0 && v.abs() < 9e15 {
+        (v as i64).into()
+    } else {
+        v.into()
+    }
+}
+
+fn nonneg(e: &mut Vec<DocError>, at: Vec<PathSeg>, v: i64) -> u32 {
+    u32::try_from(v).unwrap_or_else(|_| {
+        e.push(DocError::new(
+            at,
+            format!("must be a whole number from 0, got {v}"),
+        ));
+        0
+    })
+}
+
+/// One `[patterns.<key>]` table: its condition keys (read from the pattern
+/// table, [`Condition`]), then the rest as a [`RawPattern`].
+fn pattern_rule(
+    e: &mut Vec<DocError>,
+    key: &str,
+    mut table: serde_json::Map<String, serde_json::Value>,
+) -> Option<PatternRule> {
+    let Ok(id) = key.parse::<PatternId>() else {
+        e.push(DocError::new(
+            at!["patterns", key],
+            format!("unknown pattern id {key:?}"),
+        ));
+        return None;
+    };
+    let before = e.len();
+    let mut conditions = Conditions::default();
+    for &c in Condition::ALL {
+        let Some(v) = table.remove(c.key()) else {
+            continue;
+        };
+        let at = at!["patterns", key, c.key()];
+        if !id.info().conditions.contains(&c) {
+            e.push(DocError::new(
+                at,
+                format!("{} does not apply to {id}", c.key()),
+            ));
+            continue;
+        }
+        match v.as_bool() {
+            Some(b) => conditions.set(c, b),
+            None => e.push(DocError::new(
+                at,
+                format!("must be true or false, got {v}"),
+            )),
+        }
+    }
+    let p: RawPattern = match serde_path_to_error::deserialize(serde_json::Value::Object(table)) {
+        Ok(p) => p,
+        Err(err) => {
+            e.push(DocError::from_serde(err, &at!["patterns", key]));
+            return None;
+        }
+    };
+    let at_faan = || at!["patterns", key, "faan"];
+    let value = match (&p.faan, p.limit.unwrap_or(false)) {
+        (serde_json::Value::String(w), _) if w == "limit" => Value::Limit(None),
+        (serde_json::Value::Number(n), limit) if n.as_i64().is_some() => {
+            let n = nonneg(e, at_faan(), n.as_i64().unwrap_or(0));
+            if limit {
+                Value::Limit(Some(n))
+            } else {
+                Value::Faan(n)
+            }
+        }
+        (other, _) => {
+            e.push(DocError::new(
+                at_faan(),
+                format!("{other} is not a value: give a whole number of faan or \"limit\""),
+            ));
+            Value::Faan(0)
+        }
+    };
+    let mut contains = 0;
+    for (i, c) in p.contains.iter().enumerate() {
+        match c.parse::<PatternId>() {
+            Ok(cid) => contains |= cid.bit(),
+            Err(()) => e.push(DocError::new(
+                at!["patterns", key, "contains", i],
+                format!("unknown pattern id {c:?}"),
+            )),
+        }
+    }
+    (e.len() == before).then_some(PatternRule {
+        id,
+        guide_name: p.guide_name,
+        guide_name_on_discard: p.guide_name_on_discard,
+        value,
+        contains,
+        conditions,
+        note: p.note,
+    })
+}
+
 /// A ruleset file that could not be loaded.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LoadError {
@@ -1089,7 +1468,7 @@ struct RawRuleset {
     limits_add: Option<bool>,
     exclusive: Option<Vec<Vec<String>>>,
     /// Each pattern's table: its condition keys are read first (see [`Condition`]), the rest is a [`RawPattern`].
-    patterns: BTreeMap<String, toml::Table>,
+    patterns: BTreeMap<String, serde_json::Map<String, serde_json::Value>>,
 }
 
 #[derive(Deserialize)]
@@ -1134,16 +1513,10 @@ struct RawMoney {
 }
 
 #[derive(Deserialize)]
-#[serde(untagged)]
-enum FaanValue {
-    Number(i64),
-    Word(String),
-}
-
-#[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawPattern {
-    faan: FaanValue,
+    /// A whole number or `"limit"` (checked by [`pattern_rule`]).
+    faan: serde_json::Value,
     limit: Option<bool>,
     guide_name: Option<String>,
     guide_name_on_discard: Option<String>,
@@ -1387,7 +1760,7 @@ mod tests {
             (
                 "[patterns.all_chows]",
                 "[patterns.all_chows]\nname = \"Ping wu\"",
-                "patterns.all_chows: unknown field `name`",
+                "patterns.all_chows.name: unknown field `name`",
             ),
             (
                 "multiple_winners = \"all\"",
@@ -1419,7 +1792,7 @@ mod tests {
             (
                 "bonus_tiles = false",
                 "bonus_tiles = false\nexclusive = [[\"all_chows\", \"ping_wu\"]]",
-                "exclusive[0]: unknown pattern id",
+                "exclusive[0][1]: unknown pattern id",
             ),
             (
                 "bonus_tiles = false",
@@ -1442,4 +1815,96 @@ mod tests {
             );
         }
     }
+
+    /// Every built-in ruleset written as its canonical document reads back
+    /// to itself (hash included), and the document's keys are in byte order.
+    #[test]
+    fn documents_round_trip() {
+        let reg = crate::core::Registry::builtin().unwrap();
+        for r in reg.all() {
+            let doc = r.to_document();
+            let back = Ruleset::from_document(&doc)
+                .unwrap_or_else(|e| panic!("{}: {e:?}", r.id));
+            assert_eq!(&back, r.as_ref(), "{}: round trip", r.id);
+            let text = String::from_utf8(canonical_bytes(&doc)).unwrap();
+            assert!(text.starts_with("{\"bonus_tiles\":"), "{}: keys sorted: {text:.40}", r.id);
+        }
+        let hashes: std::collections::HashSet<[u8; 32]> = reg.all().iter().map(|r| r.hash).collect();
+        assert_eq!(hashes.len(), reg.all().len(), "one hash per built-in");
+    }
+
+    fn resolve(doc: serde_json::Value) -> Result<Ruleset, Vec<DocError>> {
+        let reg = crate::core::Registry::builtin().unwrap();
+        resolve_document(doc, |id| reg.get(id).map(|r| r.to_document()))
+    }
+
+    #[test]
+    fn extends_merges_over_the_built_in_document() {
+        let reg = crate::core::Registry::builtin().unwrap();
+        let hkma = reg.get("hkma").unwrap();
+        let same = resolve(serde_json::json!({"extends": "hkma"})).unwrap();
+        assert_eq!(&same, hkma.as_ref(), "case: extends alone is the built-in");
+        let r = resolve(serde_json::json!({"extends": "hkma", "id": "hkma-simples",
+            "patterns": {"all_simples": {"faan": 1}, "seven_pairs": null, "all_chows": {"faan": 2}},
+            "min_faan": 1}))
+        .unwrap();
+        assert_eq!(r.id, "hkma-simples", "case: id replaced");
+        assert_eq!(r.min_faan, 1, "case: min_faan replaced");
+        assert_eq!(
+            r.pattern(PatternId::AllSimples).map(|p| p.value),
+            Some(Value::Faan(1)),
+            "case: a pattern added"
+        );
+        assert_eq!(
+            r.pattern(PatternId::AllChows).map(|p| (p.value, p.note.is_some())),
+            Some((Value::Faan(2), true)),
+            "case: one key of a pattern changed, its note kept"
+        );
+        assert!(hkma.pattern(PatternId::SevenPairs).is_none() && r.pattern(PatternId::SevenPairs).is_none(), "case: null removes");
+        assert_ne!(r.hash, hkma.hash, "case: another ruleset, another hash");
+        // Without extends: the descriptive keys take their defaults.
+        let mut doc = hkma.to_document();
+        for k in ["id", "name", "version", "source", "summary", "notes"] {
+            doc.as_object_mut().unwrap().remove(k);
+        }
+        let custom = resolve(doc).unwrap();
+        assert_eq!((custom.id.as_str(), custom.name.as_str(), custom.version), ("custom", "Custom ruleset", 1), "case: defaults");
+        assert_eq!(custom.patterns, hkma.patterns, "case: the same rules");
+    }
+
+    /// Broken documents: each problem at its path (every problem of a document
+    /// whose shape is right).
+    #[test]
+    fn broken_documents_say_where() {
+        let cases: Vec<(serde_json::Value, Vec<&str>)> = vec![
+            (serde_json::json!({"extends": "riichi"}), vec!["/ruleset/extends"]),
+            (serde_json::json!({"extends": 3}), vec!["/ruleset/extends"]),
+            (serde_json::json!({"extends": "hkma", "colour": "red"}), vec!["/ruleset/colour"]),
+            (serde_json::json!({"extends": "hkma", "patterns": {"all_simples": {"faan": -1}}}), vec!["/ruleset/patterns/all_simples/faan"]),
+            (serde_json::json!({"extends": "hkma", "patterns": {"all_simples": {"faan": 1.5}}}), vec!["/ruleset/patterns/all_simples/faan"]),
+            (serde_json::json!({"extends": "hkma", "patterns": {"ping_wu": {"faan": 1}}}), vec!["/ruleset/patterns/ping_wu"]),
+            (serde_json::json!({"extends": "hkma", "patterns": {"all_simples": {}}}), vec!["/ruleset/patterns/all_simples/faan"]),
+            (serde_json::json!({"extends": "hkma", "patterns": {"all_chows": {"pure_only": true}}}), vec!["/ruleset/patterns/all_chows/pure_only"]),
+            (serde_json::json!({"extends": "hkma", "limit": 20, "min_faan": 30}), vec!["/ruleset/min_faan"]),
+            (serde_json::json!({"extends": "hkma", "points": {"curve": null, "table": [1, 2, 4]}}), vec!["/ruleset/points/table"]),
+            (serde_json::json!({"extends": "hkma", "id": "My Table"}), vec!["/ruleset/id"]),
+            (serde_json::json!({"extends": "hkma", "exclusive": [["all_chows"]]}), vec!["/ruleset/exclusive/0"]),
+            (serde_json::json!({"extends": "hkma", "exclusive": [["all_chows", "ping_wu"]]}), vec!["/ruleset/exclusive/0/1"]),
+            (serde_json::json!({"extends": "hkma", "limit": "ten"}), vec!["/ruleset/limit"]),
+            (serde_json::json!({"extends": "hkma", "patterns": {"seven_pairs": {"faan": 3, "contains": ["concealed_hand"]}, "concealed_hand": {"contains": ["seven_pairs"]}}}), vec!["/ruleset/patterns/concealed_hand/contains"]),
+            (serde_json::json!({"extends": "hkma", "patterns": {"all_chows": {"contains": ["self_draw", "ping"]}}, "table": {"liable_discard": "never"}, "version": -1}),
+                vec!["/ruleset/table/liable_discard", "/ruleset/patterns/all_chows/contains/1", "/ruleset/version"]),
+            (serde_json::json!({"min_faan": 0}), vec!["/ruleset/limit"]),
+            (serde_json::json!([1]), vec!["/ruleset"]),
+        ];
+        for (doc, want) in cases {
+            let errs = resolve(doc.clone()).expect_err(&doc.to_string());
+            let mut got: Vec<String> = errs.iter().map(|e| e.pointer("/ruleset")).collect();
+            let mut want: Vec<String> = want.iter().map(|s| s.to_string()).collect();
+            got.sort();
+            want.sort();
+            assert_eq!(got, want, "{doc}: {errs:?}");
+        }
+    }
+
 }
