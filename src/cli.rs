@@ -65,8 +65,8 @@ pub struct ScoreArgs {
     /// With --json: the file to read ('-' or absent: standard input).
     #[arg(long, value_name = "FILE", requires = "json")]
     pub input: Option<PathBuf>,
-    /// Ruleset id (see `faan rulesets`).
-    #[arg(long, short = 'r', default_value = "hkma")]
+    /// Ruleset id (see `faan rulesets`), or a ruleset document: a .json or .toml file (rulesets/README.md; `extends` works too).
+    #[arg(long, short = 'r', default_value = "hkma", value_name = "ID|FILE")]
     pub ruleset: String,
     /// A declared meld as KIND:TILES, optionally :concealed or :added for a kong (e.g. pung:777z, kong:1111s:concealed). Repeatable.
     #[arg(long = "meld", value_name = "KIND:TILES[:concealed|:added]")]
@@ -191,13 +191,29 @@ impl ScoreArgs {
                 hand["winning_tile"] = json!(w);
             }
         }
-        let mut req = json!({"ruleset": self.ruleset, "hand": hand, "context": context});
+        let mut req = json!({"ruleset": ruleset_arg(&self.ruleset)?, "hand": hand, "context": context});
         if let Some(h) = &self.house_rules {
             let v: Value =
                 serde_json::from_str(h).map_err(|e| format!("--house-rules: not JSON: {e}"))?;
             req["house_rules"] = v;
         }
         Ok(req)
+    }
+}
+
+/// `--ruleset`: an id, or the ruleset document in a `.json` or `.toml` file
+/// (sent as the request's `ruleset`, like any client's).
+fn ruleset_arg(arg: &str) -> Result<serde_json::Value, String> {
+    let path = std::path::Path::new(arg);
+    let ext = path.extension().and_then(|e| e.to_str());
+    if !matches!(ext, Some("json" | "toml")) {
+        return Ok(arg.into());
+    }
+    let text = std::fs::read_to_string(path).map_err(|e| format!("--ruleset {arg}: {e}"))?;
+    if ext == Some("json") {
+        serde_json::from_str(&text).map_err(|e| format!("--ruleset {arg}: not JSON: {e}"))
+    } else {
+        crate::core::ruleset::toml_document(&text).map_err(|e| format!("--ruleset {arg}: {e}"))
     }
 }
 
@@ -244,12 +260,11 @@ pub fn run_score(args: &ScoreArgs) -> ExitCode {
         }
     };
     let text = req.to_string();
-    let scored = parse::<ScoreRequest>(text.as_bytes())
-        .and_then(|r| service.evaluate(&r).map(|e| (r.ruleset.to_string(), e)));
+    let scored = parse::<ScoreRequest>(text.as_bytes()).and_then(|r| service.evaluate(&r));
     match scored {
-        Ok((id, evaluated)) => {
-            let name = service.registry().get(&id).map_or("", |r| r.name.as_str());
-            print!("{}", render(&evaluated.response(&id), name, args.lang));
+        Ok(evaluated) => {
+            let name = &evaluated.resolved.ruleset().name;
+            print!("{}", render(&evaluated.response(), name, args.lang));
             ExitCode::SUCCESS
         }
         Err(e) => {

@@ -64,6 +64,9 @@ pub struct ServeArgs {
     /// Most hands in one POST /v1/ledger (more is a 422 at `/hands`).
     #[arg(long, env = "FAAN_LEDGER_HANDS", default_value_t = 2000)]
     pub ledger_hands: usize,
+    /// Largest ruleset document sent in a request (`"ruleset": {...}`), in bytes; a larger one is a 422 at its `ruleset`.
+    #[arg(long, env = "FAAN_RULESET_BYTES", default_value_t = 32 * 1024)]
+    pub ruleset_bytes: usize,
     /// Largest body accepted by POST /v1/ledger, in bytes.
     #[arg(long, env = "FAAN_LEDGER_BODY_LIMIT", default_value_t = 4 * 1024 * 1024)]
     pub ledger_body_limit: usize,
@@ -121,6 +124,7 @@ impl Default for ServeArgs {
             batch_limit: 1000,
             ledger_hands: 2000,
             ledger_body_limit: 4 * 1024 * 1024,
+            ruleset_bytes: 32 * 1024,
             cache_size: 100_000,
             cache_max_bytes: 64 * 1024 * 1024,
             cache_ttl: 3600,

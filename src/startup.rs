@@ -71,6 +71,7 @@ impl Application {
                     json_depth: config.json_depth_limit,
                     batch: config.batch_limit,
                     ledger_hands: config.ledger_hands,
+                    ruleset_bytes: config.ruleset_bytes,
                 },
             ),
             metrics: Arc::new(Metrics::new()),

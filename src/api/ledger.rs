@@ -21,10 +21,9 @@ use utoipa::ToSchema;
 #[derive(Clone, Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LedgerRequest<'a> {
-    /// Ruleset id (GET /v1/rulesets lists them).
+    /// A ruleset id (GET /v1/rulesets lists them) or a ruleset document.
     #[serde(borrow)]
-    #[schema(example = "hkma", value_type = String)]
-    pub ruleset: Cow<'a, str>,
+    pub ruleset: super::document::RulesetRef<'a>,
     /// Overrides of the ruleset for the whole match (`dealer_keeps_on_win`, `dealer_keeps_on_draw`, `stake`, ...).
     #[serde(default, deserialize_with = "object_only::option")]
     pub house_rules: Option<HouseRulesDto>,

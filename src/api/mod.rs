@@ -4,6 +4,7 @@
 //! all speak these types.
 
 pub mod common;
+pub mod document;
 pub mod json;
 pub mod ledger;
 pub mod penalty;
@@ -15,6 +16,7 @@ pub mod settle;
 pub mod waits;
 
 pub use common::*;
+pub use document::{RulesetDocument, RulesetRef, ValidateRequest};
 pub use ledger::*;
 pub use penalty::*;
 pub use problem::{ApiError, Problem, ProblemError, PROBLEM_JSON};

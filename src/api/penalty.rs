@@ -8,9 +8,10 @@ use utoipa::ToSchema;
 /// POST /v1/penalties/false-win.
 #[derive(Clone, Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-pub struct FalseWinRequest {
-    #[schema(example = "hkma")]
-    pub ruleset: String,
+pub struct FalseWinRequest<'a> {
+    /// A ruleset id (GET /v1/rulesets lists them) or a ruleset document.
+    #[serde(borrow)]
+    pub ruleset: super::document::RulesetRef<'a>,
     /// The seat that declared a false win.
     pub offender: WindDto,
     #[serde(default, deserialize_with = "object_only::option")]

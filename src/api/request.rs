@@ -1,6 +1,7 @@
 //! The score request (`POST /v1/score`, each batch item, compare) and its
 //! house rules, with their conversions to the core's specs.
 
+use super::document::RulesetRef;
 use super::common::{object_only, MeldKindDto, ReplacementDto, RobbedKongDto, WinByDto, WindDto};
 use crate::core::ruleset::Number;
 use crate::core::{
@@ -18,10 +19,9 @@ use utoipa::ToSchema;
 #[derive(Clone, Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ScoreRequest<'a> {
-    /// Ruleset id (GET /v1/rulesets lists them).
+    /// A ruleset id (GET /v1/rulesets lists them) or a ruleset document.
     #[serde(borrow)]
-    #[schema(example = "hkma", value_type = String)]
-    pub ruleset: Cow<'a, str>,
+    pub ruleset: RulesetRef<'a>,
     #[serde(borrow, deserialize_with = "object_only::deserialize")]
     pub hand: HandDto<'a>,
     #[serde(deserialize_with = "object_only::deserialize")]
@@ -282,9 +282,10 @@ pub struct BatchRequest<'a> {
 #[derive(Clone, Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CompareRequest<'a> {
-    /// A list of ruleset ids, or `"all"`.
+    /// A list of rulesets (ids or ruleset documents), or `"all"`.
+    #[serde(borrow)]
     #[schema(example = json!(["hkma", "wisteria-court"]))]
-    pub rulesets: RulesetsDto,
+    pub rulesets: RulesetsDto<'a>,
     #[serde(borrow, deserialize_with = "object_only::deserialize")]
     pub hand: HandDto<'a>,
     #[serde(deserialize_with = "object_only::deserialize")]
@@ -293,12 +294,36 @@ pub struct CompareRequest<'a> {
     pub house_rules: Option<HouseRulesDto>,
 }
 
-/// `"all"` or a list of ids.
-#[derive(Clone, Debug, Deserialize, ToSchema)]
-#[serde(untagged)]
-pub enum RulesetsDto {
-    List(Vec<String>),
+/// `"all"` or a list of rulesets (ids or documents).
+#[derive(Clone, Debug, ToSchema)]
+pub enum RulesetsDto<'a> {
+    List(#[schema(inline)] Vec<RulesetRef<'a>>),
     Word(String),
+}
+
+// By hand: an untagged enum buffers its input, and a document stays the
+// request's own bytes (`RawValue`), which only serde_json's reader gives.
+impl<'de: 'a, 'a> Deserialize<'de> for RulesetsDto<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> Visitor<'de> for V<'a> {
+            type Value = RulesetsDto<'a>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a list of ruleset ids or documents, or \"all\"")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+                Ok(RulesetsDto::Word(v.to_string()))
+            }
+            fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                let mut list = Vec::new();
+                while let Some(r) = seq.next_element::<RulesetRef<'a>>()? {
+                    list.push(r);
+                }
+                Ok(RulesetsDto::List(list))
+            }
+        }
+        d.deserialize_any(V(std::marker::PhantomData))
+    }
 }
 
 impl HandDto<'_> {

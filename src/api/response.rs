@@ -156,7 +156,11 @@ pub struct Decomposition<'a> {
 /// The score of a hand (POST /v1/score, 200).
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct ScoreResponse<'a> {
+    /// The ruleset's id (a document's own `id`).
     pub ruleset: &'a str,
+    /// SHA-256 (hex) of the ruleset's canonical document, after `extends` and before house rules (`rulesets/README.md`, "Inline rulesets").
+    #[schema(value_type = String)]
+    pub ruleset_hash: HashHex,
     /// SHA-256 (hex) of the canonical form of the ruleset, house rules, validated hand and context; the cache key.
     #[schema(value_type = String)]
     pub hand_hash: HashHex,
@@ -253,6 +257,7 @@ impl<'a> ScoreResponse<'a> {
         let best = decompositions.get(chosen);
         ScoreResponse {
             ruleset: ruleset_id,
+            ruleset_hash: HashHex(ruleset.hash),
             hand_hash: HashHex(hand_hash),
             chosen,
             form: best.map_or("", |d| d.form),

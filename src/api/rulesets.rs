@@ -175,6 +175,8 @@ pub struct RulesetDetail {
     /// The table's customs (`[table]`): the defaults of the house rules of the same names.
     pub table: TableDto,
     pub patterns: Vec<PatternDto>,
+    /// SHA-256 (hex) of the ruleset's canonical document, before house rules: the `ruleset_hash` of its score results.
+    pub ruleset_hash: String,
 }
 
 /// A ruleset's `[table]` defaults (each is also a house rule).
@@ -244,6 +246,7 @@ impl From<&Ruleset> for RulesetDetail {
             money: money_of(r, None),
             table: TableDto::from(&r.table),
             patterns: r.patterns.iter().map(|p| pattern_dto(r, p)).collect(),
+            ruleset_hash: hex::encode(r.hash),
         }
     }
 }

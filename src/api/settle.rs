@@ -8,17 +8,15 @@ use super::request::{ContextDto, HandDto, HouseRulesDto};
 use super::response::ScoreResponse;
 use crate::core::table::WinnerSpec;
 use serde::{Deserialize, Serialize};
-use std::borrow::Cow;
 use utoipa::ToSchema;
 
 /// POST /v1/settle: the winners of one discard under one ruleset.
 #[derive(Clone, Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SettleRequest<'a> {
-    /// Ruleset id (GET /v1/rulesets lists them).
+    /// A ruleset id (GET /v1/rulesets lists them) or a ruleset document.
     #[serde(borrow)]
-    #[schema(example = "hkma", value_type = String)]
-    pub ruleset: Cow<'a, str>,
+    pub ruleset: super::document::RulesetRef<'a>,
     /// One to three winners, each as in POST /v1/score. Two or more share one discard (or robbed kong): the same `win_by`, `discarder`, `round_wind` and winning tile, on different seats.
     #[serde(borrow, deserialize_with = "object_only::vec")]
     pub winners: Vec<WinnerDto<'a>>,

@@ -5,15 +5,14 @@ use super::request::{HandDto, HouseRulesDto};
 use super::response::{lines_dto, LineDto};
 use crate::core::evaluate::Score;
 use serde::{Deserialize, Serialize};
-use std::borrow::Cow;
 use utoipa::ToSchema;
 /// POST /v1/waits: a hand one tile short (no `winning_tile`), and the seat.
 #[derive(Clone, Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct WaitsRequest<'a> {
+    /// A ruleset id (GET /v1/rulesets lists them) or a ruleset document.
     #[serde(borrow)]
-    #[schema(example = "hkma", value_type = String)]
-    pub ruleset: Cow<'a, str>,
+    pub ruleset: super::document::RulesetRef<'a>,
     /// 13 tiles plus one per kong, without `winning_tile`.
     #[serde(borrow, deserialize_with = "object_only::deserialize")]
     pub hand: HandDto<'a>,

@@ -1,9 +1,14 @@
 //! The rulesets, the OpenAPI document and documentation page, health,
 //! readiness and metrics.
 
-use super::scoring::json;
+use super::body::read_json_body;
+use super::problem::{BodyProblems, RulesetProblem};
+use super::scoring::{json, pub_rules, pub_rules_chart};
 use super::AppState;
-use crate::api::{ApiError, Health, Problem, RulesetDetail, RulesetList, RulesetSummary};
+use crate::api::{
+    ApiError, Health, Problem, RulesetDetail, RulesetDocument, RulesetList, RulesetSummary,
+    ValidateRequest,
+};
 use crate::service::to_json;
 use actix_web::{web, HttpRequest, HttpResponse};
 
@@ -56,6 +61,71 @@ pub async fn get_ruleset(
             pointer: String::new(),
         })?;
     Ok(json(to_json(&RulesetDetail::from(r.as_ref()))))
+}
+
+/// The ruleset document's JSON Schema.
+///
+/// What `ruleset` may be instead of an id: a whole ruleset in JSON with the
+/// keys of the ruleset files, or `"extends": "<id>"` and only what changes
+/// (a JSON merge patch, RFC 7386). The same schema is the `RulesetDocument`
+/// component of this API's OpenAPI document (pattern ids there by `$ref`
+/// to `PatternId`, here under `$defs`).
+#[utoipa::path(
+    get,
+    path = "/v1/rulesets/schema",
+    tag = "rulesets",
+    responses((status = 200, description = "JSON Schema (2020-12) of a ruleset document", content_type = "application/json", body = RulesetDocument))
+)]
+pub async fn ruleset_schema() -> HttpResponse {
+    static SCHEMA: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+    json(
+        SCHEMA
+            .get_or_init(|| to_json(&crate::api::document::standalone_schema()))
+            .as_slice(),
+    )
+}
+
+/// Check a ruleset document (and house rules).
+///
+/// Resolves `ruleset` (an id or a document, `extends` applied) and applies
+/// `house_rules` as a score request would; answers the resolved chart (the
+/// shape of `GET /v1/rulesets/{id}`, with `ruleset_hash`) or a 422 with
+/// every problem, each pointing under `/ruleset/...` or `/house_rules/...`.
+#[utoipa::path(
+    post,
+    path = "/v1/rulesets/validate",
+    tag = "rulesets",
+    request_body(
+        content = ValidateRequest,
+        content_type = "application/json",
+        examples(
+            ("pub_rules" = (
+                summary = "A whole ruleset: five patterns, full-spicy points",
+                value = json!({"ruleset": pub_rules()}))),
+            ("extends" = (
+                summary = "HKMA with all simples at 1 faan and seven pairs at 4",
+                value = json!({"ruleset": {"extends": "hkma", "id": "hkma-simples", "patterns": {"all_simples": {"faan": 1}, "seven_pairs": {"faan": 4, "contains": ["concealed_hand"]}}}}))),
+            ("house_rules" = (
+                summary = "A built-in ruleset with house rules",
+                value = json!({"ruleset": "hkma", "house_rules": {"min_faan": 1, "patterns": {"all_simples": 1}}})))
+        )
+    ),
+    responses(
+        (status = 200, description = "The resolved chart (the example answers the `pub_rules` request)", body = RulesetDetail,
+            example = json!(pub_rules_chart())),
+        BodyProblems,
+        RulesetProblem,
+        (status = 422, description = "Every problem of the document (`/ruleset/...`: an unknown key or pattern id, a bad value, an unknown `extends`, a contains loop, a document over `--ruleset-bytes`) or of the house rules (`/house_rules/...`)",
+            body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn validate_ruleset(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    payload: web::Payload,
+) -> Result<HttpResponse, ApiError> {
+    let body = read_json_body(&req, &state, payload, state.limits.body).await?;
+    Ok(json(state.service.validate(&body)?))
 }
 
 /// The OpenAPI document of this API.

@@ -67,7 +67,7 @@ pub(crate) fn get() -> actix_web::Route {
 
 /// Registers every route of the API.
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    let routes: [(&str, actix_web::Route, &'static str); 14] = [
+    let routes: [(&str, actix_web::Route, &'static str); 16] = [
         ("/v1/score", web::post().to(scoring::score), "POST"),
         (
             "/v1/score/batch",
@@ -84,6 +84,17 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             "POST",
         ),
         ("/v1/rulesets", get().to(meta::list_rulesets), "GET, HEAD"),
+        // Before `{id}`, which would take these words for ids.
+        (
+            "/v1/rulesets/schema",
+            get().to(meta::ruleset_schema),
+            "GET, HEAD",
+        ),
+        (
+            "/v1/rulesets/validate",
+            web::post().to(meta::validate_ruleset),
+            "POST",
+        ),
         (
             "/v1/rulesets/{id}",
             get().to(meta::get_ruleset),

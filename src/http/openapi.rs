@@ -22,6 +22,8 @@ use utoipa::OpenApi;
         scoring::waits,
         scoring::false_win,
         meta::list_rulesets,
+        meta::ruleset_schema,
+        meta::validate_ruleset,
         meta::get_ruleset,
         meta::openapi_json,
         meta::docs,
@@ -41,6 +43,7 @@ use utoipa::OpenApi;
         LedgerRequest, LedgerStartDto, HandResultDto, LedgerHandDto, LedgerWinnerDto, LedgerContextDto,
         LedgerResponse, LedgerHandOut, LedgerWinnerOut, NextDto, StandingDto, TransferDto,
         MoneyTransferDto, LedgerMoneyDto,
+        RulesetRef, RulesetDocument, ValidateRequest,
     )),
     tags(
         (name = "scoring", description = "Score hands, batches and comparisons; several winners; whole matches; penalties"),

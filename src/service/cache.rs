@@ -6,7 +6,11 @@
 //! request is answered before it is even parsed. Both are bounded in
 //! entries and bytes and honour the TTL.
 
+use super::key::KeyBy;
 use crate::api::KeyHash;
+use crate::core::ruleset::DocError;
+use crate::core::Ruleset;
+use std::sync::Arc;
 use bytes::Bytes;
 use moka::sync::Cache;
 use std::time::Duration;
@@ -106,6 +110,60 @@ impl ScoreCache {
             c.run_pending_tasks();
             c.entry_count()
         })
+    }
+}
+
+/// What a ruleset document resolves to: its ruleset and how the cache
+/// key names it, or every problem of the document.
+pub type Resolution = Result<(Arc<Ruleset>, KeyBy), Arc<Vec<DocError>>>;
+
+/// Bytes of ruleset documents (and their rulesets) remembered: a few
+/// hundred full documents, thousands of small `extends` ones.
+pub const RULESETS_MAX_BYTES: u64 = 8 << 20;
+/// What a resolved ruleset costs beside its document's bytes.
+const RULESET_OVERHEAD: u64 = 4096;
+
+/// Ruleset documents sent with requests, resolved: moka keyed by the
+/// document's exact bytes, so a document repeated across requests (a batch,
+/// a ledger, a client sending its house ruleset each time) is parsed and
+/// validated once. Problems are remembered too. Bounded in bytes.
+#[derive(Clone)]
+pub struct RulesetCache {
+    inner: Cache<Bytes, Resolution>,
+}
+
+impl Default for RulesetCache {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl RulesetCache {
+    pub fn new() -> Self {
+        RulesetCache {
+            inner: Cache::builder()
+                .max_capacity(RULESETS_MAX_BYTES)
+                .weigher(|k: &Bytes, _v: &Resolution| {
+                    u32::try_from(k.len() as u64 + RULESET_OVERHEAD).unwrap_or(u32::MAX)
+                })
+                .build(),
+        }
+    }
+
+    /// The resolution of `doc`, remembered or made by `resolve` now.
+    pub fn get_or_resolve(&self, doc: &[u8], resolve: impl FnOnce() -> Resolution) -> Resolution {
+        if let Some(r) = self.inner.get(doc) {
+            return r;
+        }
+        let r = resolve();
+        self.inner.insert(Bytes::copy_from_slice(doc), r.clone());
+        r
+    }
+
+    /// Documents remembered now (after pending maintenance).
+    pub fn entries(&self) -> u64 {
+        self.inner.run_pending_tasks();
+        self.inner.entry_count()
     }
 }
 

@@ -12,9 +12,33 @@ use crate::core::{HouseRules, PatternOverride, PointsSpec, Ruleset};
 use sha2::{Digest, Sha256};
 use std::fmt::Write;
 
+/// How the key names the ruleset.
+///
+/// A built-in ruleset (one the registry holds, asked for by id or sent as
+/// a document that resolves to exactly it) is named by its id and version,
+/// as before rulesets could be sent: every `hand_hash` already handed out
+/// (the README's, clients' stored ones) stays what it was, and the key of a
+/// plain request stays one SHA-256 block. Any other ruleset has no id a
+/// client cannot reuse for other rules, so it is named by its content,
+/// `ruleset_hash`: two identical documents share cache entries, two
+/// different ones never do, whatever their ids.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KeyBy {
+    /// Format `F2`: the ruleset's id and version.
+    Id,
+    /// Format `F3`: the ruleset's `ruleset_hash`.
+    Hash,
+}
+
 /// SHA-256 of the canonical key: the cache key and `hand_hash`.
-pub fn key_hash(ruleset: &Ruleset, house: &HouseRules, hand: &Hand, ctx: &Context) -> KeyHash {
-    Sha256::digest(canonical_key(ruleset, house, hand, ctx)).into()
+pub fn key_hash(
+    ruleset: &Ruleset,
+    by: KeyBy,
+    house: &HouseRules,
+    hand: &Hand,
+    ctx: &Context,
+) -> KeyHash {
+    Sha256::digest(canonical_key(ruleset, by, house, hand, ctx)).into()
 }
 
 /// The canonical key of everything that decides a score: the bytes
@@ -24,9 +48,9 @@ pub fn key_hash(ruleset: &Ruleset, house: &HouseRules, hand: &Hand, ctx: &Contex
 ///
 /// | bytes | what |
 /// |---|---|
-/// | 2 | `F2`, the format |
-/// | varint + n | the ruleset id |
-/// | varint | the ruleset version |
+/// | 2 | `F2` (the ruleset by id, [`KeyBy::Id`]) or `F3` (by hash, [`KeyBy::Hash`]), the format |
+/// | varint + n, varint | `F2`: the ruleset id, then its version |
+/// | 32 | `F3`: the ruleset's `ruleset_hash` |
 /// | varint + n | the house-rule text (empty without house rules) |
 /// | 17 | the 34 concealed counts, two per byte (low nibble first) |
 /// | 1 + 2 per meld | the melds in canonical order: tile index, then kind (0 chow, 1 pung, 2 kong) + 4 if concealed + 8 if added |
@@ -40,16 +64,30 @@ pub fn key_hash(ruleset: &Ruleset, house: &HouseRules, hand: &Hand, ctx: &Contex
 /// that sets none keeps the `hand_hash` it had before they existed; the
 /// bytes before it are fixed or length-prefixed, so the key with and without
 /// it never collide.
-pub fn canonical_key(ruleset: &Ruleset, house: &HouseRules, hand: &Hand, ctx: &Context) -> Vec<u8> {
+pub fn canonical_key(
+    ruleset: &Ruleset,
+    by: KeyBy,
+    house: &HouseRules,
+    hand: &Hand,
+    ctx: &Context,
+) -> Vec<u8> {
     let mut house_rules = String::new();
     if !house.is_empty() {
         house_text(&mut house_rules, house);
     }
     let mut s = Vec::with_capacity(64 + ruleset.id.len() + house_rules.len());
-    s.extend_from_slice(b"F2");
-    push_varint(&mut s, ruleset.id.len() as u64);
-    s.extend_from_slice(ruleset.id.as_bytes());
-    push_varint(&mut s, u64::from(ruleset.version));
+    match by {
+        KeyBy::Id => {
+            s.extend_from_slice(b"F2");
+            push_varint(&mut s, ruleset.id.len() as u64);
+            s.extend_from_slice(ruleset.id.as_bytes());
+            push_varint(&mut s, u64::from(ruleset.version));
+        }
+        KeyBy::Hash => {
+            s.extend_from_slice(b"F3");
+            s.extend_from_slice(&ruleset.hash);
+        }
+    }
     push_varint(&mut s, house_rules.len() as u64);
     s.extend_from_slice(house_rules.as_bytes());
     let c = &hand.concealed_counts;
@@ -229,7 +267,7 @@ mod tests {
                 let (hand, ctx) = hand::validate(&spec, &ctx, allow).expect("valid");
                 let keys = houses
                     .each_ref()
-                    .map(|house| canonical_key(r, house, &hand, &ctx));
+                    .map(|house| canonical_key(r, KeyBy::Id, house, &hand, &ctx));
                 assert_ne!(keys[0], keys[1], "{id} {tiles}: house rules are in the key");
                 assert!(
                     keys[0].len() <= 55,
@@ -261,10 +299,10 @@ mod tests {
         // No melds; winning tile 9p (17); no bonus tiles; self-draw, no
         // replacement, no flags; seat south (1), round east (0); no discarder, no liable seat.
         want.extend_from_slice(&[0, 17, 0, 0, 1, 4, 4]);
-        let key = canonical_key(r, &HouseRules::default(), &hand, &ctx);
+        let key = canonical_key(r, KeyBy::Id, &HouseRules::default(), &hand, &ctx);
         assert_eq!(key, want, "{key:?}");
         assert_eq!(
-            HashHex(key_hash(r, &HouseRules::default(), &hand, &ctx)).to_string(),
+            HashHex(key_hash(r, KeyBy::Id, &HouseRules::default(), &hand, &ctx)).to_string(),
             "4e3ace6cdd3b8c65edd07044a10528eb4b4dea9dff1fc12da98dfb71ece69b51",
             "the README's hand_hash"
         );
@@ -366,7 +404,7 @@ mod tests {
         let distinct: std::collections::HashSet<ContextSpec> = contexts.iter().copied().collect();
         let keys: std::collections::HashSet<Vec<u8>> = contexts
             .iter()
-            .map(|ctx| canonical_key(r, &house, &hand, ctx))
+            .map(|ctx| canonical_key(r, KeyBy::Id, &house, &hand, ctx))
             .collect();
         assert_eq!(keys.len(), distinct.len(), "one key per context");
         assert!(distinct.len() >= 20, "{} contexts", distinct.len());
@@ -385,7 +423,7 @@ mod tests {
             else {
                 continue;
             };
-            let key = canonical_key(r, &house, &hand, &ctx);
+            let key = canonical_key(r, KeyBy::Id, &house, &hand, &ctx);
             let input = (req.ruleset.to_string(), hand, ctx);
             if let Some(other) = seen.insert(key, input.clone()) {
                 assert_eq!(other, input, "two inputs share a key: {line}");

@@ -21,15 +21,18 @@ mod sink;
 use crate::api::json::parse_checked;
 use crate::api::{
     self, ApiError, BatchRequest, CompareRequest, FalseWinRequest, FalseWinResponse, HouseRulesDto,
-    LedgerRequest, LedgerResponse, RulesetsDto, ScoreRequest, ScoreResponse, SettleRequest,
-    SettleResponse, SettledResult, WaitsRequest, WaitsResponse, WinnerDto,
+    LedgerRequest, LedgerResponse, RulesetDetail, RulesetRef, RulesetsDto, ScoreRequest,
+    ScoreResponse, SettleRequest, SettleResponse, SettledResult, ValidateRequest, WaitsRequest,
+    WaitsResponse, WinnerDto,
 };
+use crate::core::ruleset::DocError;
 use crate::core::hand::{Context, Hand, HandSpec};
 use crate::core::ledger::{self, LedgerHandSpec};
 use crate::core::table::{self, WinnerSpec};
 use crate::core::{evaluate, hand, settle, ContextSpec, HouseRules, Registry, Ruleset, Score};
 use bytes::Bytes;
-use cache::ScoreCache;
+use cache::{RulesetCache, ScoreCache};
+use key::KeyBy;
 use std::borrow::Cow;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -44,6 +47,8 @@ pub struct Limits {
     pub batch: usize,
     /// Most hands in one ledger.
     pub ledger_hands: usize,
+    /// Most bytes of a ruleset document sent with a request.
+    pub ruleset_bytes: usize,
 }
 
 impl Default for Limits {
@@ -52,6 +57,7 @@ impl Default for Limits {
             json_depth: 32,
             batch: 1000,
             ledger_hands: 2000,
+            ruleset_bytes: 32 * 1024,
         }
     }
 }
@@ -81,63 +87,44 @@ pub const MAX_MELDS: usize = 4;
 pub struct Service {
     registry: Arc<Registry>,
     cache: ScoreCache,
+    documents: RulesetCache,
     limits: Limits,
     hits: AtomicU64,
     misses: AtomicU64,
 }
 
-/// A ruleset looked up by id, with a request's house rules applied.
-pub struct Resolved<'a> {
-    /// The ruleset as built in (its id and version key the cache).
-    pub base: &'a Arc<Ruleset>,
+/// A request's ruleset (a built-in, or a document resolved) with its house rules applied.
+pub struct Resolved {
+    /// The ruleset before house rules.
+    pub base: Arc<Ruleset>,
+    /// How the cache key names `base` (`key::KeyBy`).
+    pub key_by: KeyBy,
     pub house: HouseRules,
-    /// The ruleset in force: `base`, or a copy with the house rules applied.
-    pub ruleset: Cow<'a, Ruleset>,
+    /// `base` with the house rules applied, when there are any.
+    applied: Option<Ruleset>,
+}
+
+impl Resolved {
+    /// The ruleset in force: `base`, or its copy with the house rules applied.
+    pub fn ruleset(&self) -> &Ruleset {
+        self.applied.as_ref().unwrap_or(&self.base)
+    }
 }
 
 /// A scored hand with everything its result body is made from.
-pub struct Evaluated<'a> {
-    pub resolved: Resolved<'a>,
+pub struct Evaluated {
+    pub resolved: Resolved,
     pub context: Context,
     pub score: Score,
     pub hand_hash: api::KeyHash,
 }
 
-impl<'a> Evaluated<'a> {
-    /// The result as its wire view (`ruleset_id` as the client named it).
-    pub fn response(&'a self, ruleset_id: &'a str) -> ScoreResponse<'a> {
-        ScoreResponse::new(
-            ruleset_id,
-            &self.resolved.ruleset,
-            &self.context,
-            &self.score,
-            self.hand_hash,
-        )
+impl Evaluated {
+    /// The result as its wire view.
+    pub fn response(&self) -> ScoreResponse<'_> {
+        let r = self.resolved.ruleset();
+        ScoreResponse::new(&r.id, r, &self.context, &self.score, self.hand_hash)
     }
-}
-
-/// Looks up `id` (a 404 pointing at `pointer` when unknown) and applies the house rules (422s).
-pub fn resolve<'a>(
-    registry: &'a Registry,
-    id: &str,
-    pointer: &str,
-    house: &Option<HouseRulesDto>,
-) -> Result<Resolved<'a>, ApiError> {
-    let base = registry.get(id).ok_or_else(|| ApiError::UnknownRuleset {
-        id: id.to_string(),
-        pointer: pointer.into(),
-    })?;
-    let house = api::house_rules(house);
-    let ruleset = if house.is_empty() {
-        Cow::Borrowed(base.as_ref())
-    } else {
-        Cow::Owned(base.with_house_rules(&house)?)
-    };
-    Ok(Resolved {
-        base,
-        house,
-        ruleset,
-    })
 }
 
 /// Rejects hands of impossible size before the core sees them.
@@ -174,11 +161,12 @@ pub fn check_hand_size_at<S: AsRef<str>>(hand: &HandSpec<S>, at: &str) -> Result
 /// The JSON body of a result: the one production serializer of a score
 /// result (`render::score_json`, byte for byte what serde makes of
 /// `api::ScoreResponse`; bench/load.md has the A/B that keeps it).
-pub fn render(evaluated: &Evaluated<'_>, ruleset_id: &str) -> Bytes {
+pub fn render(evaluated: &Evaluated) -> Bytes {
     let _span = tracing::debug_span!("render").entered();
+    let ruleset = evaluated.resolved.ruleset();
     Bytes::from(render::score_json(
-        ruleset_id,
-        &evaluated.resolved.ruleset,
+        &ruleset.id,
+        ruleset,
         &evaluated.context,
         &evaluated.score,
         &evaluated.hand_hash,
@@ -188,29 +176,35 @@ pub fn render(evaluated: &Evaluated<'_>, ruleset_id: &str) -> Bytes {
 /// Checks the hand's size, validates it under the resolved ruleset and
 /// keys it (`hand_hash`).
 fn validate_and_key(
-    resolved: &Resolved<'_>,
+    resolved: &Resolved,
     hand: &HandSpec<&str>,
     ctx: &ContextSpec,
 ) -> Result<(Hand, Context, api::KeyHash), ApiError> {
     let (valid_hand, context) = {
         let _span = tracing::debug_span!("validate").entered();
         check_hand_size(hand)?;
-        hand::validate(hand, ctx, evaluate::allowances(&resolved.ruleset))?
+        hand::validate(hand, ctx, evaluate::allowances(resolved.ruleset()))?
     };
-    let hand_hash = key::key_hash(resolved.base, &resolved.house, &valid_hand, &context);
+    let hand_hash = key::key_hash(
+        &resolved.base,
+        resolved.key_by,
+        &resolved.house,
+        &valid_hand,
+        &context,
+    );
     Ok((valid_hand, context, hand_hash))
 }
 
 /// Scores a validated hand, keeping the parts its body is written from.
-fn score_valid<'a>(
-    resolved: Resolved<'a>,
+fn score_valid(
+    resolved: Resolved,
     hand: &Hand,
     context: Context,
     hand_hash: api::KeyHash,
-) -> Result<Evaluated<'a>, ApiError> {
+) -> Result<Evaluated, ApiError> {
     let score = {
         let _span = tracing::debug_span!("score").entered();
-        evaluate::score_hand(&resolved.ruleset, hand, &context)?
+        evaluate::score_hand(resolved.ruleset(), hand, &context)?
     };
     Ok(Evaluated {
         resolved,
@@ -225,6 +219,7 @@ impl Service {
         Service {
             registry,
             cache,
+            documents: RulesetCache::new(),
             limits,
             hits: AtomicU64::new(0),
             misses: AtomicU64::new(0),
@@ -283,11 +278,85 @@ impl Service {
         Ok((result, status))
     }
 
+    /// The ruleset a request names, before house rules: a built-in by id
+    /// (a 404 at `pointer` when unknown), or a document resolved once per
+    /// distinct document (its problems are 422s under `pointer`).
+    pub fn ruleset(
+        &self,
+        r: &RulesetRef<'_>,
+        pointer: &str,
+    ) -> Result<(Arc<Ruleset>, KeyBy), ApiError> {
+        match r {
+            RulesetRef::Id(id) => self
+                .registry
+                .get(id)
+                .map(|b| (Arc::clone(b), KeyBy::Id))
+                .ok_or_else(|| ApiError::UnknownRuleset {
+                    id: id.to_string(),
+                    pointer: pointer.into(),
+                }),
+            RulesetRef::Document(raw) => {
+                let bytes = raw.get().as_bytes();
+                if bytes.len() > self.limits.ruleset_bytes {
+                    return Err(ApiError::field(
+                        pointer,
+                        format!(
+                            "the ruleset document is {} bytes; at most {} are accepted (--ruleset-bytes)",
+                            bytes.len(),
+                            self.limits.ruleset_bytes
+                        ),
+                    ));
+                }
+                self.documents
+                    .get_or_resolve(bytes, || self.resolve_document(bytes))
+                    .map_err(|errs| {
+                        ApiError::invalid(
+                            errs.iter()
+                                .map(|e| api::ProblemError {
+                                    pointer: e.pointer(pointer),
+                                    message: e.message.clone(),
+                                })
+                                .collect(),
+                        )
+                    })
+            }
+        }
+    }
+
+    /// A document's ruleset (`core::ruleset::resolve_document`, `extends`
+    /// over the registry's rulesets); the registry's own when it resolves
+    /// to one of them exactly (then keyed by id, as a request naming it).
+    #[cold]
+    fn resolve_document(&self, bytes: &[u8]) -> cache::Resolution {
+        let _span = tracing::debug_span!("resolve_document").entered();
+        let doc: serde_json::Value = serde_json::from_slice(bytes)
+            .map_err(|e| Arc::new(vec![DocError::new(vec![], e.to_string())]))?;
+        let r = crate::core::ruleset::resolve_document(doc, |id| {
+            self.registry.get(id).map(|b| b.to_document())
+        })
+        .map_err(Arc::new)?;
+        match self.registry.get(&r.id) {
+            Some(b) if b.hash == r.hash => Ok((Arc::clone(b), KeyBy::Id)),
+            _ => Ok((Arc::new(r), KeyBy::Hash)),
+        }
+    }
+
+    /// [`Service::ruleset`] with the house rules applied (422s under `/house_rules`).
+    pub fn resolve(
+        &self,
+        r: &RulesetRef<'_>,
+        pointer: &str,
+        house: &Option<HouseRulesDto>,
+    ) -> Result<Resolved, ApiError> {
+        let base = self.ruleset(r, pointer)?;
+        with_house_rules(base, house)
+    }
+
     /// A parsed score request: the result body.
     pub fn score(&self, r: &ScoreRequest<'_>) -> Result<(Bytes, CacheStatus), ApiError> {
+        let base = self.ruleset(&r.ruleset, "/ruleset")?;
         self.score_spec(
-            &r.ruleset,
-            "/ruleset",
+            base,
             &r.house_rules,
             &r.hand.to_core(),
             &r.context.to_core(),
@@ -297,13 +366,12 @@ impl Service {
     /// Validates, keys, looks up the cache, and scores on a miss.
     fn score_spec(
         &self,
-        ruleset_id: &str,
-        ruleset_pointer: &str,
+        base: (Arc<Ruleset>, KeyBy),
         house: &Option<HouseRulesDto>,
         hand: &HandSpec<&str>,
         ctx: &ContextSpec,
     ) -> Result<(Bytes, CacheStatus), ApiError> {
-        let resolved = resolve(&self.registry, ruleset_id, ruleset_pointer, house)?;
+        let resolved = with_house_rules(base, house)?;
         let (valid_hand, context, hand_hash) = validate_and_key(&resolved, hand, ctx)?;
         if let Some(body) = self.cache.get(&hand_hash) {
             self.count(CacheStatus::Hit);
@@ -311,21 +379,22 @@ impl Service {
         }
         self.count(CacheStatus::Miss);
         let evaluated = score_valid(resolved, &valid_hand, context, hand_hash)?;
-        let body = render(&evaluated, ruleset_id);
+        let body = render(&evaluated);
         self.cache.insert(hand_hash, body.clone());
         Ok((body, CacheStatus::Miss))
     }
 
     /// Scores a parsed request without the cache, keeping the parts (the CLI's table).
-    pub fn evaluate<'s>(&'s self, r: &ScoreRequest<'_>) -> Result<Evaluated<'s>, ApiError> {
-        let resolved = resolve(&self.registry, &r.ruleset, "/ruleset", &r.house_rules)?;
+    pub fn evaluate(&self, r: &ScoreRequest<'_>) -> Result<Evaluated, ApiError> {
+        let resolved = self.resolve(&r.ruleset, "/ruleset", &r.house_rules)?;
         let (valid_hand, context, hand_hash) =
             validate_and_key(&resolved, &r.hand.to_core(), &r.context.to_core())?;
         score_valid(resolved, &valid_hand, context, hand_hash)
     }
 
     /// `POST /v1/score/batch`: `{"results": [...]}`, one result body or
-    /// problem per item, in order. Each item is read like a score body.
+    /// problem per item, in order. Each item is read like a score body
+    /// (an inline ruleset repeated across items is resolved once).
     pub fn batch(&self, body: &[u8]) -> Result<Vec<u8>, ApiError> {
         let batch: BatchRequest<'_> = parse_checked(body, self.limits.json_depth)?;
         if batch.requests.len() > self.limits.batch {
@@ -349,48 +418,66 @@ impl Service {
         Ok(out)
     }
 
-    /// `POST /v1/compare`: `{"results": {id: result or problem}}`.
+    /// `POST /v1/compare`: `{"results": {key: result or problem}}`. An id
+    /// is its own key (a repeat is answered once); a document is keyed by
+    /// its ruleset's id, or by its pointer (`/rulesets/<i>`) when that id
+    /// is taken by another entry or the document does not resolve.
     pub fn compare(&self, body: &[u8]) -> Result<Vec<u8>, ApiError> {
         let r: CompareRequest<'_> = parse_checked(body, self.limits.json_depth)?;
-        let ids: Vec<(String, String)> = match &r.rulesets {
+        let list: Vec<(RulesetRef<'_>, String)> = match &r.rulesets {
             RulesetsDto::Word(w) if w == "all" => self
                 .registry
                 .ids()
-                .map(|id| (id.to_string(), "/rulesets".into()))
+                .map(|id| (RulesetRef::Id(Cow::Borrowed(id)), "/rulesets".into()))
                 .collect(),
             RulesetsDto::Word(w) => {
                 return Err(ApiError::field(
                     "/rulesets",
-                    format!("expected a list of ruleset ids or \"all\", got {w:?}"),
+                    format!("expected a list of ruleset ids or documents, or \"all\", got {w:?}"),
                 ))
             }
             RulesetsDto::List(list) if list.is_empty() => {
                 return Err(ApiError::field(
                     "/rulesets",
-                    "give at least one ruleset id, or \"all\"",
+                    "give at least one ruleset id or document, or \"all\"",
                 ))
             }
-            RulesetsDto::List(list) => {
-                let mut seen: Vec<(String, String)> = Vec::with_capacity(list.len());
-                for (i, id) in list.iter().enumerate() {
-                    if !seen.iter().any(|(s, _)| s == id) {
-                        seen.push((id.clone(), format!("/rulesets/{i}")));
-                    }
-                }
-                seen
-            }
+            RulesetsDto::List(list) => list
+                .iter()
+                .enumerate()
+                .map(|(i, r)| (r.clone(), format!("/rulesets/{i}")))
+                .collect(),
         };
+        let ids: Vec<&str> = list.iter().filter_map(|(r, _)| r.id()).collect();
+        let mut keys: Vec<String> = Vec::with_capacity(list.len());
+        let mut entries = Vec::with_capacity(list.len());
+        for (r, pointer) in &list {
+            let base = self.ruleset(r, pointer);
+            let key = match (r, &base) {
+                (RulesetRef::Id(id), _) => id.to_string(),
+                (RulesetRef::Document(_), Ok((b, _)))
+                    if !ids.contains(&b.id.as_str()) && !keys.contains(&b.id) =>
+                {
+                    b.id.clone()
+                }
+                (RulesetRef::Document(_), _) => pointer.clone(),
+            };
+            if !keys.contains(&key) {
+                keys.push(key);
+                entries.push(base);
+            }
+        }
         let (hand, context) = (r.hand.to_core(), r.context.to_core());
-        let mut out = Vec::with_capacity(64 + ids.len() * 1024);
+        let mut out = Vec::with_capacity(64 + keys.len() * 1024);
         out.extend_from_slice(b"{\"results\":{");
-        for (i, (id, pointer)) in ids.iter().enumerate() {
+        for (i, (key, base)) in keys.iter().zip(entries).enumerate() {
             if i > 0 {
                 out.push(b',');
             }
-            // An id is a JSON string key: serde_json's escaping.
-            let _ = serde_json::to_writer(&mut out, id);
+            // A key is a JSON string: serde_json's escaping.
+            let _ = serde_json::to_writer(&mut out, key);
             out.push(b':');
-            match self.score_spec(id, pointer, &r.house_rules, &hand, &context) {
+            match base.and_then(|b| self.score_spec(b, &r.house_rules, &hand, &context)) {
                 Ok((body, _)) => out.extend_from_slice(&body),
                 Err(e) => out.extend_from_slice(&e.to_json()),
             }
@@ -399,14 +486,23 @@ impl Service {
         Ok(out)
     }
 
+    /// `POST /v1/rulesets/validate`: the resolved chart (house rules
+    /// applied, with `ruleset_hash`), or every problem.
+    pub fn validate(&self, body: &[u8]) -> Result<Vec<u8>, ApiError> {
+        let r: ValidateRequest<'_> = parse_checked(body, self.limits.json_depth)?;
+        let resolved = self.resolve(&r.ruleset, "/ruleset", &r.house_rules)?;
+        Ok(to_json(&RulesetDetail::from(resolved.ruleset())))
+    }
+
     /// `POST /v1/waits`.
     pub fn waits(&self, body: &[u8]) -> Result<Vec<u8>, ApiError> {
         let r: WaitsRequest<'_> = parse_checked(body, self.limits.json_depth)?;
-        let ruleset = resolve(&self.registry, &r.ruleset, "/ruleset", &r.house_rules)?.ruleset;
+        let resolved = self.resolve(&r.ruleset, "/ruleset", &r.house_rules)?;
+        let ruleset = resolved.ruleset();
         let hand = r.hand.to_core();
         check_hand_size(&hand)?;
-        let found = crate::core::waits::waits(&ruleset, &hand, &r.context.to_core())?;
-        Ok(to_json(&WaitsResponse::new(&r.ruleset, &found)))
+        let found = crate::core::waits::waits(ruleset, &hand, &r.context.to_core())?;
+        Ok(to_json(&WaitsResponse::new(&ruleset.id, &found)))
     }
 
     /// `POST /v1/settle`: several winners on one discard. The ruleset and
@@ -414,18 +510,25 @@ impl Service {
     /// answer (with its `hand_hash`), so one winner answers what score does.
     pub fn settle(&self, body: &[u8]) -> Result<Vec<u8>, ApiError> {
         let r: SettleRequest<'_> = parse_checked(body, self.limits.json_depth)?;
-        let resolved = resolve(&self.registry, &r.ruleset, "/ruleset", &r.house_rules)?;
+        let resolved = self.resolve(&r.ruleset, "/ruleset", &r.house_rules)?;
+        let ruleset = resolved.ruleset();
         let winners: Vec<WinnerSpec<&str>> = r.winners.iter().map(WinnerDto::to_core).collect();
         for (i, w) in winners.iter().enumerate() {
             check_hand_size_at(&w.hand, &format!("/winners/{i}"))?;
         }
-        let settled = table::settle_winners(&resolved.ruleset, &winners)?;
+        let settled = table::settle_winners(ruleset, &winners)?;
         // Each winner validated in `settle_winners`; again here for its key.
         let mut keyed = Vec::with_capacity(winners.len());
         for w in &winners {
             let (hand, context) =
-                hand::validate(&w.hand, &w.context, evaluate::allowances(&resolved.ruleset))?;
-            let hash = key::key_hash(resolved.base, &resolved.house, &hand, &context);
+                hand::validate(&w.hand, &w.context, evaluate::allowances(ruleset))?;
+            let hash = key::key_hash(
+                &resolved.base,
+                resolved.key_by,
+                &resolved.house,
+                &hand,
+                &context,
+            );
             keyed.push((context, hash));
         }
         let results = settled
@@ -433,22 +536,23 @@ impl Service {
             .iter()
             .zip(&keyed)
             .map(|(w, (context, hash))| SettledResult {
-                score: ScoreResponse::new(&r.ruleset, &resolved.ruleset, context, &w.score, *hash),
+                score: ScoreResponse::new(&ruleset.id, ruleset, context, &w.score, *hash),
                 paid: w.paid,
             })
             .collect();
         Ok(to_json(&SettleResponse {
-            ruleset: &r.ruleset,
+            ruleset: &ruleset.id,
             results,
             payments: settled.payments.into(),
-            money: api::money_of(&resolved.ruleset, settled.money_cents),
+            money: api::money_of(ruleset, settled.money_cents),
         }))
     }
 
     /// `POST /v1/ledger`: a whole match. A bad hand fails it all.
     pub fn ledger(&self, body: &[u8]) -> Result<Vec<u8>, ApiError> {
         let r: LedgerRequest<'_> = parse_checked(body, self.limits.json_depth)?;
-        let resolved = resolve(&self.registry, &r.ruleset, "/ruleset", &r.house_rules)?;
+        let resolved = self.resolve(&r.ruleset, "/ruleset", &r.house_rules)?;
+        let ruleset = resolved.ruleset();
         let spec = r.to_core()?;
         if spec.hands.len() <= self.limits.ledger_hands {
             for (h, hand) in spec.hands.iter().enumerate() {
@@ -459,13 +563,13 @@ impl Service {
                 }
             }
         }
-        let played = ledger::ledger(&resolved.ruleset, &spec, self.limits.ledger_hands)?;
+        let played = ledger::ledger(ruleset, &spec, self.limits.ledger_hands)?;
         // The core checked there are four players.
         let names: [&str; ledger::PLAYERS] =
             std::array::from_fn(|p| spec.players.get(p).copied().unwrap_or_default());
         Ok(to_json(&LedgerResponse::new(
-            &r.ruleset,
-            &resolved.ruleset,
+            &ruleset.id,
+            ruleset,
             &names,
             &played,
         )))
@@ -474,13 +578,36 @@ impl Service {
     /// `POST /v1/penalties/false-win`.
     pub fn false_win(&self, body: &[u8]) -> Result<Vec<u8>, ApiError> {
         let r: FalseWinRequest = parse_checked(body, self.limits.json_depth)?;
-        let ruleset = resolve(&self.registry, &r.ruleset, "/ruleset", &r.house_rules)?.ruleset;
+        let resolved = self.resolve(&r.ruleset, "/ruleset", &r.house_rules)?;
+        let ruleset = resolved.ruleset();
         let offender = r.offender.into();
-        let payments = settle::false_win(&ruleset, offender);
+        let payments = settle::false_win(ruleset, offender);
         Ok(to_json(&FalseWinResponse::new(
-            &r.ruleset, &ruleset, offender, payments,
+            &ruleset.id,
+            ruleset,
+            offender,
+            payments,
         )))
     }
+}
+
+/// `base` with a request's house rules applied (422s under `/house_rules`).
+fn with_house_rules(
+    (base, key_by): (Arc<Ruleset>, KeyBy),
+    house: &Option<HouseRulesDto>,
+) -> Result<Resolved, ApiError> {
+    let house = api::house_rules(house);
+    let applied = if house.is_empty() {
+        None
+    } else {
+        Some(base.with_house_rules(&house)?)
+    };
+    Ok(Resolved {
+        base,
+        key_by,
+        house,
+        applied,
+    })
 }
 
 /// A response body by serde. The API's types always serialise (every map

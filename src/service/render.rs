@@ -82,7 +82,9 @@ fn write_score<S: Sink>(out: &mut S, parts: &Parts<'_>) {
     } = *parts;
     out.put(b"{\"ruleset\":");
     string(out, ruleset_id);
-    out.put(b",\"hand_hash\":\"");
+    out.put(b",\"ruleset_hash\":\"");
+    hex_to(out, &ruleset.hash);
+    out.put(b"\",\"hand_hash\":\"");
     hex_to(out, hand_hash);
     out.put(b"\",\"decompositions\":[");
     let chosen = score.chosen.min(score.readings.len().saturating_sub(1));
@@ -370,7 +372,7 @@ mod tests {
                 let Ok(score) = score_hand(r, &hand, &ctx) else {
                     continue;
                 };
-                let key = key_hash(r, &Default::default(), &hand, &ctx);
+                let key = key_hash(r, crate::service::key::KeyBy::Id, &Default::default(), &hand, &ctx);
                 let serde =
                     serde_json::to_vec(&ScoreResponse::new(&r.id, r, &ctx, &score, key)).unwrap();
                 let direct = score_json(&r.id, r, &ctx, &score, &key);

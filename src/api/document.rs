@@ -1,0 +1,292 @@
+//! A ruleset named in a request (issue 16): a built-in id, or a whole
+//! ruleset document in JSON with the keys of the TOML files
+//! (`rulesets/README.md`), optionally `"extends": "<id>"`; the document's
+//! JSON Schema (`GET /v1/rulesets/schema`, the `RulesetDocument` component);
+//! and `POST /v1/rulesets/validate`.
+//!
+//! The document stays the request's own bytes (`&RawValue`): the service
+//! resolves it once per distinct document (a cache keyed by those bytes),
+//! so a repeated document costs a lookup, not a parse.
+
+use super::common::object_only;
+use super::request::HouseRulesDto;
+use crate::core::pattern::{Condition, PatternId};
+use serde::de::{self, Deserializer};
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use serde_json::{json, Value};
+use std::borrow::Cow;
+use utoipa::openapi::{RefOr, Schema};
+use utoipa::{PartialSchema, ToSchema};
+
+/// `ruleset` in a request: an id, or a ruleset document.
+#[derive(Clone, Debug)]
+pub enum RulesetRef<'a> {
+    /// A built-in ruleset's id (`GET /v1/rulesets`).
+    Id(Cow<'a, str>),
+    /// A ruleset document (a JSON object), exactly as sent.
+    Document(&'a RawValue),
+}
+
+impl RulesetRef<'_> {
+    /// The id, when the request names one.
+    pub fn id(&self) -> Option<&str> {
+        match self {
+            RulesetRef::Id(id) => Some(id),
+            RulesetRef::Document(_) => None,
+        }
+    }
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for RulesetRef<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let raw: &'de RawValue = Deserialize::deserialize(d)?;
+        let text = raw.get();
+        match text.as_bytes().first() {
+            // A string without escapes is borrowed as it is.
+            Some(b'"') if !text.contains('\\') => Ok(RulesetRef::Id(Cow::Borrowed(
+                text.get(1..text.len() - 1).unwrap_or_default(),
+            ))),
+            Some(b'"') => serde_json::from_str::<String>(text)
+                .map(|s| RulesetRef::Id(Cow::Owned(s)))
+                .map_err(de::Error::custom),
+            Some(b'{') => Ok(RulesetRef::Document(raw)),
+            _ => Err(de::Error::invalid_type(
+                de::Unexpected::Other(text.get(..text.len().min(20)).unwrap_or_default()),
+                &"a ruleset id (a string) or a ruleset document (an object)",
+            )),
+        }
+    }
+}
+
+impl PartialSchema for RulesetRef<'_> {
+    fn schema() -> RefOr<Schema> {
+        schema_of(json!({
+            "oneOf": [
+                {"type": "string", "description": "A built-in ruleset's id (GET /v1/rulesets lists them).", "example": "hkma"},
+                {"$ref": "#/components/schemas/RulesetDocument"}
+            ],
+            "description": "A built-in ruleset's id, or a ruleset document (its JSON Schema: GET /v1/rulesets/schema). Problems of a document are 422s pointing under `/ruleset/...`."
+        }))
+    }
+}
+
+impl ToSchema for RulesetRef<'_> {
+    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
+        schemas.push(("RulesetDocument".into(), RulesetDocument::schema()));
+        schemas.push(("PatternId".into(), PatternIdSchema::schema()));
+    }
+}
+
+/// A whole ruleset sent with a request: its schema (the type itself is
+/// `serde_json::Value` read by `core::ruleset::resolve_document`).
+pub struct RulesetDocument;
+
+impl PartialSchema for RulesetDocument {
+    fn schema() -> RefOr<Schema> {
+        schema_of(document_schema())
+    }
+}
+
+impl ToSchema for RulesetDocument {
+    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
+        schemas.push(("PatternId".into(), PatternIdSchema::schema()));
+    }
+}
+
+/// Every pattern id (the engine's table, `core::pattern::PATTERNS`).
+pub struct PatternIdSchema;
+
+impl PartialSchema for PatternIdSchema {
+    fn schema() -> RefOr<Schema> {
+        schema_of(json!({
+            "type": "string",
+            "description": "A pattern id (api-contract.md; GET /v1/rulesets/{id} shows each with its names).",
+            "enum": PatternId::ALL.iter().map(|p| p.as_str()).collect::<Vec<_>>(),
+        }))
+    }
+}
+
+impl ToSchema for PatternIdSchema {
+    fn name() -> Cow<'static, str> {
+        "PatternId".into()
+    }
+}
+
+/// A JSON Schema written as JSON, as utoipa's schema type (the test
+/// `document_schema_survives_utoipa` checks nothing is lost on the way).
+fn schema_of(v: Value) -> RefOr<Schema> {
+    serde_json::from_value(v).unwrap_or_else(|_| RefOr::T(Schema::default()))
+}
+
+const PATTERN_ID_REF: &str = "#/components/schemas/PatternId";
+
+/// The ruleset document's JSON Schema, as it sits in the OpenAPI
+/// components (pattern ids by `$ref` to `PatternId`). Each pattern's entry
+/// lists exactly the condition keys the pattern table gives it
+/// ([`Condition`], one table).
+pub fn document_schema() -> Value {
+    let id_ref = json!({"$ref": PATTERN_ID_REF});
+    let number = |d: &str| json!({"type": "number", "minimum": 0, "maximum": 64, "multipleOf": 0.125, "description": d});
+    let mut patterns = serde_json::Map::new();
+    for &p in PatternId::ALL {
+        let mut props = serde_json::Map::new();
+        props.insert("faan".into(), json!({
+            "description": "A whole number of faan (ordinary faan that stack), or \"limit\" (a limit pattern worth the ruleset's limit_faan).",
+            "oneOf": [{"type": "integer", "minimum": 0}, {"type": "string", "enum": ["limit"]}]
+        }));
+        props.insert("limit".into(), json!({"type": "boolean", "description": "true with a number: a limit pattern worth that number."}));
+        props.insert("guide_name".into(), json!({"type": "string", "description": "The guide's own wording."}));
+        props.insert("guide_name_on_discard".into(), json!({"type": "string", "description": "The guide's wording when won on a discard."}));
+        props.insert("contains".into(), json!({"type": "array", "items": id_ref, "description": "Lines this pattern includes or replaces: when it scores, they do not."}));
+        props.insert("note".into(), json!({"type": "string", "description": "Stacking note shown in the chart."}));
+        for &c in p.info().conditions {
+            props.insert(c.key().into(), json!({"type": "boolean", "default": c.default_value(), "description": c.doc()}));
+        }
+        patterns.insert(
+            p.as_str().into(),
+            json!({
+                "type": ["object", "null"],
+                "description": format!("{} ({}). null (with extends): not scored.", p.name(), p.name_zh()),
+                "properties": props,
+                "additionalProperties": false,
+            }),
+        );
+    }
+    let conditions: Vec<&str> = Condition::ALL.iter().map(|c| c.key()).collect();
+    json!({
+        "type": "object",
+        "title": "Ruleset document",
+        "description": format!("A whole ruleset: the keys of a ruleset file (rulesets/README.md) in JSON. With `extends` (a built-in id) it is a JSON merge patch (RFC 7386) over that ruleset's document: every key is optional, objects merge key by key, null removes a key, arrays replace. Without `extends`, min_faan, limit, bonus_tiles, points, payment and table are required; id defaults to \"custom\", name to \"Custom ruleset\", version to 1, source, summary and notes to empty. Condition keys of a pattern: {}.", conditions.join(", ")),
+        "additionalProperties": false,
+        "anyOf": [
+            {"required": ["extends"]},
+            {"required": ["min_faan", "limit", "bonus_tiles", "points", "payment", "table"]}
+        ],
+        "properties": {
+            "extends": {"type": "string", "description": "A built-in ruleset id to start from.", "example": "hkma"},
+            "id": {"type": "string", "pattern": "^[a-z0-9-]{1,64}$", "description": "The id the answer's `ruleset` says."},
+            "name": {"type": "string"},
+            "version": {"type": "integer", "minimum": 0},
+            "source": {"type": "array", "items": {"type": "string"}},
+            "summary": {"type": "string"},
+            "notes": {"type": "array", "items": {"type": "string"}},
+            "min_faan": {"type": "integer", "minimum": 0},
+            "min_faan_settings": {"type": "array", "items": {"type": "integer", "minimum": 0}, "description": "The minimum settings a house rule may choose (absent or empty: any)."},
+            "limit": {"type": "integer", "minimum": 1, "maximum": 64, "description": "The cap on the total faan."},
+            "limit_faan": {"type": "integer", "minimum": 0, "description": "What a limit pattern with faan \"limit\" scores (default: limit)."},
+            "bonus_tiles": {"type": "boolean", "description": "Flowers and seasons in play by default."},
+            "limits_add": {"type": "boolean", "description": "A limit pattern's value adds to the other lines and the total has no cap."},
+            "exclusive": {"type": "array", "items": {"type": "array", "items": id_ref, "minItems": 2, "maxItems": 2}, "description": "Pairs of patterns that exclude each other (the higher scoring line is kept)."},
+            "points": {
+                "type": "object", "additionalProperties": false,
+                "description": "curve, or table (base points for 0, 1, ... faan, at least up to the limit).",
+                "properties": {
+                    "curve": {"type": ["string", "null"], "enum": ["full_spicy", "half_spicy", "table", null]},
+                    "table": {"type": ["array", "null"], "items": {"type": "integer", "minimum": 0}},
+                    "extend_last": {"type": ["boolean", "null"], "description": "Every faan beyond the table's end scores its last entry."}
+                }
+            },
+            "payment": {
+                "type": "object", "additionalProperties": false,
+                "required": ["discard", "self_draw", "robbing_kong"],
+                "properties": {
+                    "discard": {"type": "object", "additionalProperties": false, "required": ["discarder", "others"],
+                        "properties": {"discarder": number("The discarder pays this times B."), "others": number("Each of the two others pays this times B.")}},
+                    "self_draw": number("Each of the three others pays this times B."),
+                    "robbing_kong": {"type": "string", "enum": ["as_discard", "adder_pays_all"]}
+                }
+            },
+            "money": {
+                "type": ["object", "null"], "additionalProperties": false, "required": ["usd_per_100_chips"],
+                "properties": {"usd_per_100_chips": {"type": "number", "minimum": 0}, "bonus_chips": {"type": "integer", "minimum": 0}}
+            },
+            "table": {
+                "type": "object", "additionalProperties": false,
+                "required": ["multiple_winners", "dealer_multiplier", "liable_discard", "dealer_keeps_on_win", "dealer_keeps_on_draw"],
+                "properties": {
+                    "multiple_winners": {"type": "string", "enum": ["all", "head_bump"]},
+                    "dealer_multiplier": {"type": "number", "minimum": 1, "maximum": 64, "multipleOf": 0.125},
+                    "stake": {"type": ["number", "null"], "exclusiveMinimum": 0, "maximum": 1_000_000},
+                    "liable_discard": {"type": "string", "enum": ["as_usual", "pays_all"]},
+                    "dealer_keeps_on_win": {"type": "boolean"},
+                    "dealer_keeps_on_draw": {"type": "boolean"}
+                }
+            },
+            "patterns": {
+                "type": "object",
+                "description": "One entry per pattern the ruleset scores; a pattern not listed is not scored.",
+                "properties": patterns,
+                "additionalProperties": false
+            }
+        }
+    })
+}
+
+/// `GET /v1/rulesets/schema`: [`document_schema`] as a standalone JSON
+/// Schema (2020-12): the `PatternId` component under `$defs`.
+pub fn standalone_schema() -> Value {
+    let text = document_schema()
+        .to_string()
+        .replace(PATTERN_ID_REF, "#/$defs/PatternId");
+    let mut v: Value = serde_json::from_str(&text).unwrap_or_default();
+    if let Some(o) = v.as_object_mut() {
+        o.insert(
+            "$schema".into(),
+            "https://json-schema.org/draft/2020-12/schema".into(),
+        );
+        let id = serde_json::to_value(PatternIdSchema::schema()).unwrap_or_default();
+        o.insert("$defs".into(), json!({ "PatternId": id }));
+    }
+    v
+}
+
+/// POST /v1/rulesets/validate: a ruleset (an id or a document) and house
+/// rules to check against it.
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ValidateRequest<'a> {
+    #[serde(borrow)]
+    pub ruleset: RulesetRef<'a>,
+    #[serde(default, deserialize_with = "object_only::option")]
+    pub house_rules: Option<HouseRulesDto>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn document_schema_survives_utoipa() {
+        for (name, v) in [
+            ("RulesetDocument", document_schema()),
+            ("PatternId", serde_json::to_value(PatternIdSchema::schema()).unwrap()),
+        ] {
+            let through: Value = serde_json::to_value(schema_of(v.clone())).unwrap();
+            assert_eq!(through, v, "case {name}: utoipa keeps every keyword");
+        }
+    }
+
+    #[test]
+    fn a_ruleset_is_an_id_or_a_document() {
+        #[derive(Deserialize)]
+        struct B<'a> {
+            #[serde(borrow)]
+            ruleset: RulesetRef<'a>,
+        }
+        let id = |text: &str| match serde_json::from_str::<B>(text).map(|b| b.ruleset) {
+            Ok(RulesetRef::Id(id)) => Ok(id.into_owned()),
+            Ok(RulesetRef::Document(d)) => Err(format!("document {}", d.get())),
+            Err(e) => Err(e.to_string()),
+        };
+        assert_eq!(id(r#"{"ruleset": "hkma"}"#), Ok("hkma".into()), "case: id");
+        assert_eq!(id(r#"{"ruleset": "hk\u006da"}"#), Ok("hkma".into()), "case: escaped id");
+        assert_eq!(
+            id(r#"{"ruleset": {"extends": "hkma"}}"#),
+            Err(r#"document {"extends": "hkma"}"#.into()),
+            "case: document"
+        );
+        assert!(id(r#"{"ruleset": 7}"#).is_err(), "case: a number");
+        assert!(id(r#"{"ruleset": ["hkma"]}"#).is_err(), "case: a list");
+    }
+}
