@@ -96,6 +96,11 @@ fn explain<'a, T: Deserialize<'a>>(bytes: &'a [u8]) -> ApiError {
     let mut pointer = pointer_of(e.path());
     let inner = e.into_inner();
     match inner.classify() {
+        // A value read as raw text (a ruleset document or id) is checked
+        // only when read again: a body that is not JSON is still a 400.
+        Category::Data if !is_json(bytes) => ApiError::MalformedJson {
+            detail: inner.to_string(),
+        },
         Category::Data => {
             let message = without_position(&inner);
             // A missing field is reported at its object, and serde names the

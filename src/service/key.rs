@@ -308,6 +308,44 @@ mod tests {
         );
     }
 
+    /// A ruleset keyed by its hash: `F3` and the 32 bytes of `ruleset_hash`
+    /// in place of the id and version, the rest as `F2`; rulesets of other
+    /// content never share a key, whatever their ids.
+    #[test]
+    fn a_ruleset_by_hash_is_keyed_by_its_content() {
+        let reg = Registry::builtin().unwrap();
+        let r = reg.get("wisteria-court").unwrap();
+        let spec = HandSpec {
+            tiles: "123456m789p23455s".to_string(),
+            melds: vec![],
+            winning_tile: Some("9p".to_string()),
+            flowers: vec![],
+        };
+        let ctx = ContextSpec::new(WinBy::SelfDraw, Wind::South, Wind::East, None);
+        let (hand, ctx) = hand::validate(&spec, &ctx, evaluate::allowances(r)).expect("valid");
+        let house = HouseRules::default();
+        let by_id = canonical_key(r, KeyBy::Id, &house, &hand, &ctx);
+        let by_hash = canonical_key(r, KeyBy::Hash, &house, &hand, &ctx);
+        let mut want = b"F3".to_vec();
+        want.extend_from_slice(&r.hash);
+        let tail = &by_id[2 + 1 + r.id.len() + 1..];
+        want.extend_from_slice(tail);
+        assert_eq!(by_hash, want, "case: F3, the hash, then the F2 key's tail");
+        // The same rules under another id (a copy of wisteria-court with its id changed).
+        let mut doc = r.to_document();
+        doc["id"] = "my-table".into();
+        let copy = crate::core::Ruleset::from_document(&doc).unwrap();
+        assert_ne!(
+            canonical_key(&copy, KeyBy::Hash, &house, &hand, &ctx),
+            by_hash,
+            "case: another id is another ruleset"
+        );
+        assert_eq!(
+            copy.patterns, r.patterns,
+            "case: the copy has the same patterns"
+        );
+    }
+
     /// Every value of every context field (one field varied at a time), and
     /// the hands of the whole benchmark corpus: different inputs, different
     /// keys.
@@ -414,7 +452,8 @@ mod tests {
         let mut seen = std::collections::HashMap::new();
         for line in corpus.lines().filter(|l| !l.is_empty()) {
             let req: crate::api::ScoreRequest = serde_json::from_str(line).unwrap();
-            let r = reg.get(&req.ruleset).unwrap();
+            let id = req.ruleset.id().expect("the corpus names ids");
+            let r = reg.get(id).unwrap();
             let house = crate::api::house_rules(&req.house_rules);
             let mut allow = evaluate::allowances(r);
             allow.bonus_tiles = true;
@@ -424,7 +463,7 @@ mod tests {
                 continue;
             };
             let key = canonical_key(r, KeyBy::Id, &house, &hand, &ctx);
-            let input = (req.ruleset.to_string(), hand, ctx);
+            let input = (id.to_string(), hand, ctx);
             if let Some(other) = seen.insert(key, input.clone()) {
                 assert_eq!(other, input, "two inputs share a key: {line}");
             }

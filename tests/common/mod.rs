@@ -25,7 +25,7 @@ pub fn request(v: &Value) -> Request {
         hand: hand.to_owned_spec(),
         context: req.context.to_core(),
         house: faan::api::house_rules(&req.house_rules),
-        ruleset: req.ruleset.to_string(),
+        ruleset: req.ruleset.id().unwrap_or_default().to_string(),
     }
 }
 
