@@ -191,7 +191,8 @@ impl ScoreArgs {
                 hand["winning_tile"] = json!(w);
             }
         }
-        let mut req = json!({"ruleset": ruleset_arg(&self.ruleset)?, "hand": hand, "context": context});
+        let mut req =
+            json!({"ruleset": ruleset_arg(&self.ruleset)?, "hand": hand, "context": context});
         if let Some(h) = &self.house_rules {
             let v: Value =
                 serde_json::from_str(h).map_err(|e| format!("--house-rules: not JSON: {e}"))?;

@@ -484,3 +484,45 @@ fn a_bad_ledger_is_a_problem_on_stderr() {
         "the winner named as discarder, at its pointer: {err}"
     );
 }
+
+/// `--ruleset FILE`: a ruleset document in JSON or TOML goes through the
+/// same service call as an id. HKMA's own file is HKMA; a document adding
+/// all simples scores it (worked by hand: all chows, self-draw, concealed
+/// hand, all simples 1 each = 4 faan; half-spicy B = 16, each pays 32); a
+/// broken one is the API's problem, pointing under /ruleset.
+#[test]
+fn ruleset_from_a_file() {
+    let dir = std::env::temp_dir().join(format!("faan-cli-ruleset-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let hand = ["score", "234m567m678s22s345p", "--seat", "south", "-r"];
+    let toml = concat!(env!("CARGO_MANIFEST_DIR"), "/rulesets/hkma.toml");
+    let (ok_id, by_id, _) = run(&[&hand[..], &["hkma"]].concat());
+    let (ok_file, by_file, err) = run(&[&hand[..], &[toml]].concat());
+    assert!(ok_id && ok_file, "{err}");
+    assert_eq!(by_file, by_id, "hkma.toml is hkma");
+    assert!(by_id.contains("Total: 3 faan"), "{by_id}");
+
+    let json = dir.join("simples.json");
+    std::fs::write(
+        &json,
+        r#"{"extends": "hkma", "id": "hkma-simples", "patterns": {"all_simples": {"faan": 1}}}"#,
+    )
+    .unwrap();
+    let (ok, out, err) = run(&[&hand[..], &[json.to_str().unwrap()]].concat());
+    assert!(ok, "{err}");
+    for want in [
+        "(hkma-simples)",
+        "All simples",
+        "Total: 4 faan",
+        "Payments: east -32  south +96  west -32  north -32",
+    ] {
+        assert!(out.contains(want), "simples.json: {want:?} in {out}");
+    }
+
+    let bad = dir.join("bad.toml");
+    std::fs::write(&bad, "extends = \"hkma\"\nlimit = 0\n").unwrap();
+    let (ok, _, err) = run(&[&hand[..], &[bad.to_str().unwrap()]].concat());
+    assert!(!ok, "bad.toml must fail");
+    assert!(err.contains("/ruleset/limit"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}

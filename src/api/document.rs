@@ -136,12 +136,24 @@ pub fn document_schema() -> Value {
             "oneOf": [{"type": "integer", "minimum": 0}, {"type": "string", "enum": ["limit"]}]
         }));
         props.insert("limit".into(), json!({"type": "boolean", "description": "true with a number: a limit pattern worth that number."}));
-        props.insert("guide_name".into(), json!({"type": "string", "description": "The guide's own wording."}));
-        props.insert("guide_name_on_discard".into(), json!({"type": "string", "description": "The guide's wording when won on a discard."}));
+        props.insert(
+            "guide_name".into(),
+            json!({"type": "string", "description": "The guide's own wording."}),
+        );
+        props.insert(
+            "guide_name_on_discard".into(),
+            json!({"type": "string", "description": "The guide's wording when won on a discard."}),
+        );
         props.insert("contains".into(), json!({"type": "array", "items": id_ref, "description": "Lines this pattern includes or replaces: when it scores, they do not."}));
-        props.insert("note".into(), json!({"type": "string", "description": "Stacking note shown in the chart."}));
+        props.insert(
+            "note".into(),
+            json!({"type": "string", "description": "Stacking note shown in the chart."}),
+        );
         for &c in p.info().conditions {
-            props.insert(c.key().into(), json!({"type": "boolean", "default": c.default_value(), "description": c.doc()}));
+            props.insert(
+                c.key().into(),
+                json!({"type": "boolean", "default": c.default_value(), "description": c.doc()}),
+            );
         }
         patterns.insert(
             p.as_str().into(),
@@ -256,10 +268,17 @@ mod tests {
     fn document_schema_survives_utoipa() {
         for (name, v) in [
             ("RulesetDocument", document_schema()),
-            ("PatternId", serde_json::to_value(PatternIdSchema::schema()).unwrap()),
+            (
+                "PatternId",
+                serde_json::to_value(PatternIdSchema::schema()).unwrap(),
+            ),
         ] {
             let through: Value = serde_json::to_value(schema_of(v.clone())).unwrap();
-            assert!(through == v, "case {name}: utoipa keeps every keyword: {}", first_difference(&v, &through));
+            assert!(
+                through == v,
+                "case {name}: utoipa keeps every keyword: {}",
+                first_difference(&v, &through)
+            );
         }
     }
 
@@ -293,7 +312,11 @@ mod tests {
             Err(e) => Err(e.to_string()),
         };
         assert_eq!(id(r#"{"ruleset": "hkma"}"#), Ok("hkma".into()), "case: id");
-        assert_eq!(id(r#"{"ruleset": "hk\u006da"}"#), Ok("hkma".into()), "case: escaped id");
+        assert_eq!(
+            id(r#"{"ruleset": "hk\u006da"}"#),
+            Ok("hkma".into()),
+            "case: escaped id"
+        );
         assert_eq!(
             id(r#"{"ruleset": {"extends": "hkma"}}"#),
             Err(r#"document {"extends": "hkma"}"#.into()),

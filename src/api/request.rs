@@ -1,8 +1,8 @@
 //! The score request (`POST /v1/score`, each batch item, compare) and its
 //! house rules, with their conversions to the core's specs.
 
-use super::document::RulesetRef;
 use super::common::{object_only, MeldKindDto, ReplacementDto, RobbedKongDto, WinByDto, WindDto};
+use super::document::RulesetRef;
 use crate::core::ruleset::Number;
 use crate::core::{
     ContextSpec, DiscardPayment, HandSpec, HouseRules, LiableDiscard, MeldSpec, MultipleWinners,

@@ -431,8 +431,8 @@ impl Ruleset {
     /// document's shape (an unknown key, a missing one, a wrong type) stops
     /// at that first problem; the rules after that are all checked.
     pub fn from_document(doc: &serde_json::Value) -> Result<Ruleset, Vec<DocError>> {
-        let raw: RawRuleset =
-            serde_path_to_error::deserialize(doc).map_err(|e| vec![DocError::from_serde(e, &[])])?;
+        let raw: RawRuleset = serde_path_to_error::deserialize(doc)
+            .map_err(|e| vec![DocError::from_serde(e, &[])])?;
         let mut errs = Vec::new();
         let e = &mut errs;
         let min_faan = nonneg(e, at!["min_faan"], raw.min_faan);
@@ -451,7 +451,12 @@ impl Ruleset {
             None => limit,
         };
         let mut min_faan_settings = Vec::new();
-        for (i, v) in raw.min_faan_settings.unwrap_or_default().into_iter().enumerate() {
+        for (i, v) in raw
+            .min_faan_settings
+            .unwrap_or_default()
+            .into_iter()
+            .enumerate()
+        {
             min_faan_settings.push(nonneg(e, at!["min_faan_settings", i], v));
         }
         if limit > 0 && min_faan > limit {
@@ -1157,7 +1162,6 @@ pub enum PatternOverride {
     Off,
 }
 
-
 /// One step into a ruleset document: an object key or an array index.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PathSeg {
@@ -1374,10 +1378,7 @@ fn pattern_rule(
         }
         match v.as_bool() {
             Some(b) => conditions.set(c, b),
-            None => e.push(DocError::new(
-                at,
-                format!("must be true or false, got {v}"),
-            )),
+            None => e.push(DocError::new(at, format!("must be true or false, got {v}"))),
         }
     }
     let p: RawPattern = match serde_path_to_error::deserialize(serde_json::Value::Object(table)) {
@@ -1823,13 +1824,17 @@ mod tests {
         let reg = crate::core::Registry::builtin().unwrap();
         for r in reg.all() {
             let doc = r.to_document();
-            let back = Ruleset::from_document(&doc)
-                .unwrap_or_else(|e| panic!("{}: {e:?}", r.id));
+            let back = Ruleset::from_document(&doc).unwrap_or_else(|e| panic!("{}: {e:?}", r.id));
             assert_eq!(&back, r.as_ref(), "{}: round trip", r.id);
             let text = String::from_utf8(canonical_bytes(&doc)).unwrap();
-            assert!(text.starts_with("{\"bonus_tiles\":"), "{}: keys sorted: {text:.40}", r.id);
+            assert!(
+                text.starts_with("{\"bonus_tiles\":"),
+                "{}: keys sorted: {text:.40}",
+                r.id
+            );
         }
-        let hashes: std::collections::HashSet<[u8; 32]> = reg.all().iter().map(|r| r.hash).collect();
+        let hashes: std::collections::HashSet<[u8; 32]> =
+            reg.all().iter().map(|r| r.hash).collect();
         assert_eq!(hashes.len(), reg.all().len(), "one hash per built-in");
     }
 
@@ -1856,11 +1861,16 @@ mod tests {
             "case: a pattern added"
         );
         assert_eq!(
-            r.pattern(PatternId::AllChows).map(|p| (p.value, p.note.is_some())),
+            r.pattern(PatternId::AllChows)
+                .map(|p| (p.value, p.note.is_some())),
             Some((Value::Faan(2), true)),
             "case: one key of a pattern changed, its note kept"
         );
-        assert!(hkma.pattern(PatternId::SevenPairs).is_none() && r.pattern(PatternId::SevenPairs).is_none(), "case: null removes");
+        assert!(
+            hkma.pattern(PatternId::SevenPairs).is_none()
+                && r.pattern(PatternId::SevenPairs).is_none(),
+            "case: null removes"
+        );
         assert_ne!(r.hash, hkma.hash, "case: another ruleset, another hash");
         // Without extends: the descriptive keys take their defaults.
         let mut doc = hkma.to_document();
@@ -1868,7 +1878,11 @@ mod tests {
             doc.as_object_mut().unwrap().remove(k);
         }
         let custom = resolve(doc).unwrap();
-        assert_eq!((custom.id.as_str(), custom.name.as_str(), custom.version), ("custom", "Custom ruleset", 1), "case: defaults");
+        assert_eq!(
+            (custom.id.as_str(), custom.name.as_str(), custom.version),
+            ("custom", "Custom ruleset", 1),
+            "case: defaults"
+        );
         assert_eq!(custom.patterns, hkma.patterns, "case: the same rules");
     }
 
@@ -1877,23 +1891,71 @@ mod tests {
     #[test]
     fn broken_documents_say_where() {
         let cases: Vec<(serde_json::Value, Vec<&str>)> = vec![
-            (serde_json::json!({"extends": "riichi"}), vec!["/ruleset/extends"]),
+            (
+                serde_json::json!({"extends": "riichi"}),
+                vec!["/ruleset/extends"],
+            ),
             (serde_json::json!({"extends": 3}), vec!["/ruleset/extends"]),
-            (serde_json::json!({"extends": "hkma", "colour": "red"}), vec!["/ruleset/colour"]),
-            (serde_json::json!({"extends": "hkma", "patterns": {"all_simples": {"faan": -1}}}), vec!["/ruleset/patterns/all_simples/faan"]),
-            (serde_json::json!({"extends": "hkma", "patterns": {"all_simples": {"faan": 1.5}}}), vec!["/ruleset/patterns/all_simples/faan"]),
-            (serde_json::json!({"extends": "hkma", "patterns": {"ping_wu": {"faan": 1}}}), vec!["/ruleset/patterns/ping_wu"]),
-            (serde_json::json!({"extends": "hkma", "patterns": {"all_simples": {}}}), vec!["/ruleset/patterns/all_simples/faan"]),
-            (serde_json::json!({"extends": "hkma", "patterns": {"all_chows": {"pure_only": true}}}), vec!["/ruleset/patterns/all_chows/pure_only"]),
-            (serde_json::json!({"extends": "hkma", "limit": 20, "min_faan": 30}), vec!["/ruleset/min_faan"]),
-            (serde_json::json!({"extends": "hkma", "points": {"curve": null, "table": [1, 2, 4]}}), vec!["/ruleset/points/table"]),
-            (serde_json::json!({"extends": "hkma", "id": "My Table"}), vec!["/ruleset/id"]),
-            (serde_json::json!({"extends": "hkma", "exclusive": [["all_chows"]]}), vec!["/ruleset/exclusive/0"]),
-            (serde_json::json!({"extends": "hkma", "exclusive": [["all_chows", "ping_wu"]]}), vec!["/ruleset/exclusive/0/1"]),
-            (serde_json::json!({"extends": "hkma", "limit": "ten"}), vec!["/ruleset/limit"]),
-            (serde_json::json!({"extends": "hkma", "patterns": {"seven_pairs": {"faan": 3, "contains": ["concealed_hand"]}, "concealed_hand": {"contains": ["seven_pairs"]}}}), vec!["/ruleset/patterns/concealed_hand/contains"]),
-            (serde_json::json!({"extends": "hkma", "patterns": {"all_chows": {"contains": ["self_draw", "ping"]}}, "table": {"liable_discard": "never"}, "version": -1}),
-                vec!["/ruleset/table/liable_discard", "/ruleset/patterns/all_chows/contains/1", "/ruleset/version"]),
+            (
+                serde_json::json!({"extends": "hkma", "colour": "red"}),
+                vec!["/ruleset/colour"],
+            ),
+            (
+                serde_json::json!({"extends": "hkma", "patterns": {"all_simples": {"faan": -1}}}),
+                vec!["/ruleset/patterns/all_simples/faan"],
+            ),
+            (
+                serde_json::json!({"extends": "hkma", "patterns": {"all_simples": {"faan": 1.5}}}),
+                vec!["/ruleset/patterns/all_simples/faan"],
+            ),
+            (
+                serde_json::json!({"extends": "hkma", "patterns": {"ping_wu": {"faan": 1}}}),
+                vec!["/ruleset/patterns/ping_wu"],
+            ),
+            (
+                serde_json::json!({"extends": "hkma", "patterns": {"all_simples": {}}}),
+                vec!["/ruleset/patterns/all_simples/faan"],
+            ),
+            (
+                serde_json::json!({"extends": "hkma", "patterns": {"all_chows": {"pure_only": true}}}),
+                vec!["/ruleset/patterns/all_chows/pure_only"],
+            ),
+            (
+                serde_json::json!({"extends": "hkma", "limit": 20, "min_faan": 30}),
+                vec!["/ruleset/min_faan"],
+            ),
+            (
+                serde_json::json!({"extends": "hkma", "points": {"curve": null, "table": [1, 2, 4]}}),
+                vec!["/ruleset/points/table"],
+            ),
+            (
+                serde_json::json!({"extends": "hkma", "id": "My Table"}),
+                vec!["/ruleset/id"],
+            ),
+            (
+                serde_json::json!({"extends": "hkma", "exclusive": [["all_chows"]]}),
+                vec!["/ruleset/exclusive/0"],
+            ),
+            (
+                serde_json::json!({"extends": "hkma", "exclusive": [["all_chows", "ping_wu"]]}),
+                vec!["/ruleset/exclusive/0/1"],
+            ),
+            (
+                serde_json::json!({"extends": "hkma", "limit": "ten"}),
+                vec!["/ruleset/limit"],
+            ),
+            (
+                serde_json::json!({"extends": "hkma", "patterns": {"seven_pairs": {"faan": 3, "contains": ["concealed_hand"]}, "concealed_hand": {"contains": ["seven_pairs"]}}}),
+                vec!["/ruleset/patterns/concealed_hand/contains"],
+            ),
+            (
+                serde_json::json!({"extends": "hkma", "patterns": {"all_chows": {"contains": ["self_draw", "ping"]}}, "table": {"liable_discard": "never"}, "version": -1}),
+                vec![
+                    "/ruleset/table/liable_discard",
+                    "/ruleset/patterns/all_chows/contains/1",
+                    "/ruleset/version",
+                ],
+            ),
             (serde_json::json!({"min_faan": 0}), vec!["/ruleset/limit"]),
             (serde_json::json!([1]), vec!["/ruleset"]),
         ];
@@ -1906,5 +1968,4 @@ mod tests {
             assert_eq!(got, want, "{doc}: {errs:?}");
         }
     }
-
 }

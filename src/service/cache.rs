@@ -10,9 +10,9 @@ use super::key::KeyBy;
 use crate::api::KeyHash;
 use crate::core::ruleset::DocError;
 use crate::core::Ruleset;
-use std::sync::Arc;
 use bytes::Bytes;
 use moka::sync::Cache;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// What an entry costs beside its body (key, bookkeeping), in bytes.
@@ -278,6 +278,37 @@ mod tests {
         assert!(
             w >= (1 << 20) / 8,
             "case: the front still remembers: {w} bytes"
+        );
+    }
+
+    /// A document is resolved once however often it comes (a batch, a
+    /// ledger); other bytes are resolved apart.
+    #[test]
+    fn a_document_is_resolved_once() {
+        let c = RulesetCache::new();
+        let calls = std::cell::Cell::new(0);
+        let resolve = || {
+            calls.set(calls.get() + 1);
+            Err(Arc::new(vec![]))
+        };
+        for _ in 0..3 {
+            assert!(c
+                .get_or_resolve(b"{\"extends\":\"hkma\"}", resolve)
+                .is_err());
+        }
+        assert_eq!(calls.get(), 1, "case: the same bytes three times");
+        let _ = c.get_or_resolve(b"{\"extends\": \"hkma\"}", resolve);
+        assert_eq!(calls.get(), 2, "case: other bytes");
+        // 5,000 documents of 4 KiB: the cache keeps to its byte bound.
+        for i in 0..5_000u32 {
+            let mut doc = vec![b' '; 4096];
+            doc[..4].copy_from_slice(&i.to_le_bytes());
+            let _ = c.get_or_resolve(&doc, || Err(Arc::new(vec![])));
+        }
+        let n = c.entries();
+        assert!(
+            n * (4096 + RULESET_OVERHEAD) <= RULESETS_MAX_BYTES && n >= 100,
+            "case: bounded: {n} entries"
         );
     }
 }

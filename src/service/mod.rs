@@ -25,9 +25,9 @@ use crate::api::{
     ScoreResponse, SettleRequest, SettleResponse, SettledResult, ValidateRequest, WaitsRequest,
     WaitsResponse, WinnerDto,
 };
-use crate::core::ruleset::DocError;
 use crate::core::hand::{Context, Hand, HandSpec};
 use crate::core::ledger::{self, LedgerHandSpec};
+use crate::core::ruleset::DocError;
 use crate::core::table::{self, WinnerSpec};
 use crate::core::{evaluate, hand, settle, ContextSpec, HouseRules, Registry, Ruleset, Score};
 use bytes::Bytes;

@@ -372,7 +372,13 @@ mod tests {
                 let Ok(score) = score_hand(r, &hand, &ctx) else {
                     continue;
                 };
-                let key = key_hash(r, crate::service::key::KeyBy::Id, &Default::default(), &hand, &ctx);
+                let key = key_hash(
+                    r,
+                    crate::service::key::KeyBy::Id,
+                    &Default::default(),
+                    &hand,
+                    &ctx,
+                );
                 let serde =
                     serde_json::to_vec(&ScoreResponse::new(&r.id, r, &ctx, &score, key)).unwrap();
                 let direct = score_json(&r.id, r, &ctx, &score, &key);

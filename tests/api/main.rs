@@ -7,6 +7,7 @@ mod cache;
 mod common;
 mod errors;
 mod helpers;
+mod inline;
 mod meta;
 mod metrics;
 mod names;

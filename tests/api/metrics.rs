@@ -186,11 +186,25 @@ async fn promtool_accepts_the_exposition() {
     assert_eq!(app.post("/v1/score", &req).await.status, 200, "hit");
     assert_eq!(app.get("/nowhere").await.status, 404);
     assert_eq!(app.get("/v1/rulesets/hkma").await.status, 200);
+    assert_eq!(app.get("/v1/rulesets/schema").await.status, 200);
+    let validate = json!({"ruleset": {"extends": "hkma", "id": "mine"}});
+    assert_eq!(
+        app.post("/v1/rulesets/validate", &validate).await.status,
+        200
+    );
     let mut raw = Raw::new(&app);
     assert_eq!(raw.status("BREW", "/v1/score").await, 405);
     app.get("/metrics").await;
     let text = app.get("/metrics").await.text();
     assert!(text.contains(r#"route="/v1/rulesets/{id}""#), "{text}");
+    // The new endpoints have routes of their own (not taken for an `{id}`).
+    assert!(
+        text.contains(
+            r#"faan_http_requests_total{route="/v1/rulesets/schema",method="GET",status="200"} 1"#
+        ),
+        "{text}"
+    );
+    assert!(text.contains(r#"faan_http_requests_total{route="/v1/rulesets/validate",method="POST",status="200"} 1"#), "{text}");
 
     let mut child = Command::new("promtool")
         .args(["check", "metrics"])

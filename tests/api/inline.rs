@@ -1,0 +1,439 @@
+//! Whole rulesets sent with a request (issue 16): a full document, the same
+//! via `extends`, the built-in with house rules; `ruleset_hash`, the cache,
+//! compare, settle, the schema and the validate endpoint.
+
+use crate::helpers::{lines, payments, spawn_app};
+use serde_json::{json, Value};
+
+/// Worked by hand: 234m 567m 345p 678s and the pair 22s, self-drawn on 5p by
+/// South in the East round, no flowers. Under HKMA: all chows 1, self-draw 1,
+/// concealed hand 1 (flowers are off by default); with all simples added at
+/// 1 (no terminal, no honour anywhere) 4 faan. Half-spicy B(4) = 16, each
+/// of the three pays 2B = 32, South +96.
+fn simples_hand(ruleset: Value) -> Value {
+    json!({"ruleset": ruleset,
+        "hand": {"tiles": "234m567m345p678s22s", "winning_tile": "5p"},
+        "context": {"win_by": "self_draw", "seat_wind": "south", "round_wind": "east"}})
+}
+
+/// HKMA's ruleset file as a JSON document, with its id changed and all
+/// simples added at 1 faan: what the `extends` document below says.
+fn full_document() -> Value {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/rulesets/hkma.toml"))
+        .expect("hkma.toml");
+    let mut doc = faan::core::ruleset::toml_document(&text).expect("hkma.toml is a document");
+    doc["id"] = json!("hkma-simples");
+    doc["patterns"]["all_simples"] = json!({"faan": 1});
+    doc
+}
+
+fn extends_document() -> Value {
+    json!({"extends": "hkma", "id": "hkma-simples", "patterns": {"all_simples": {"faan": 1}}})
+}
+
+fn sorted(mut v: Vec<(String, u64)>) -> Vec<(String, u64)> {
+    v.sort();
+    v
+}
+
+#[tokio::test]
+async fn a_full_document_extends_and_house_rules_agree() {
+    let app = spawn_app().await;
+    let hkma_hash = app.get("/v1/rulesets/hkma").await.json()["ruleset_hash"].clone();
+    let full = app.post("/v1/score", &simples_hand(full_document())).await;
+    assert_eq!(full.status, 200, "full document: {}", full.text());
+    assert_eq!(
+        full.header("x-cache").as_deref(),
+        Some("miss"),
+        "full document"
+    );
+    let ext = app
+        .post("/v1/score", &simples_hand(extends_document()))
+        .await;
+    assert_eq!(ext.status, 200, "extends: {}", ext.text());
+    let house = app
+        .post("/v1/score", &{
+            let mut r = simples_hand(json!("hkma"));
+            r["house_rules"] = json!({"patterns": {"all_simples": 1}});
+            r
+        })
+        .await;
+    assert_eq!(house.status, 200, "house rules: {}", house.text());
+    let (full, ext, house) = (full.json(), ext.json(), house.json());
+    let want = sorted(vec![
+        ("all_chows".into(), 1),
+        ("self_draw".into(), 1),
+        ("concealed_hand".into(), 1),
+        ("all_simples".into(), 1),
+    ]);
+    for (case, v) in [
+        ("full document", &full),
+        ("extends", &ext),
+        ("house rules", &house),
+    ] {
+        assert_eq!(sorted(lines(v)), want, "{case}: lines");
+        assert_eq!(v["total_faan"], 4, "{case}: total");
+        assert_eq!(payments(v), [-32, 96, -32, -32], "{case}: payments");
+    }
+    assert_eq!(
+        lines(&full),
+        lines(&house),
+        "full document and house rules: the same lines in order"
+    );
+    assert_eq!(full["ruleset"], "hkma-simples", "full document: its own id");
+    assert_eq!(ext["ruleset"], "hkma-simples", "extends: its own id");
+    assert_eq!(house["ruleset"], "hkma", "house rules: the built-in");
+    assert_eq!(
+        full["ruleset_hash"], ext["ruleset_hash"],
+        "full document and extends resolve to one ruleset"
+    );
+    assert_ne!(full["ruleset_hash"], hkma_hash, "another ruleset than hkma");
+    assert_eq!(
+        house["ruleset_hash"], hkma_hash,
+        "house rules: hkma's hash (before house rules)"
+    );
+    assert_eq!(full["hand_hash"], ext["hand_hash"], "one ruleset, one key");
+    assert_ne!(
+        full["hand_hash"], house["hand_hash"],
+        "keyed by hash, not by id"
+    );
+    assert!(
+        full["ruleset_hash"].as_str().is_some_and(|h| h.len() == 64
+            && h.bytes()
+                .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())),
+        "lower-case hex SHA-256: {}",
+        full["ruleset_hash"]
+    );
+}
+
+#[tokio::test]
+async fn identical_documents_share_cache_entries() {
+    let app = spawn_app().await;
+    let first = app
+        .post("/v1/score", &simples_hand(extends_document()))
+        .await;
+    assert_eq!(
+        first.header("x-cache").as_deref(),
+        Some("miss"),
+        "first: {}",
+        first.text()
+    );
+    // The same document written with other spacing and the hand's tiles in
+    // another order: new request bytes, the same ruleset and hand.
+    let mut again = simples_hand(extends_document());
+    again["hand"]["tiles"] = json!("22s678s345p567m234m");
+    let text = serde_json::to_string_pretty(&again).unwrap();
+    let second = app
+        .post_raw("/v1/score", text, Some("application/json"))
+        .await;
+    assert_eq!(
+        second.header("x-cache").as_deref(),
+        Some("hit"),
+        "second: {}",
+        second.text()
+    );
+    assert_eq!(second.bytes, first.bytes, "the cached body");
+    // The full document resolving to the same ruleset shares them too.
+    let full = app.post("/v1/score", &simples_hand(full_document())).await;
+    assert_eq!(
+        full.header("x-cache").as_deref(),
+        Some("hit"),
+        "full document"
+    );
+}
+
+#[tokio::test]
+async fn a_document_that_is_a_built_in_is_keyed_as_the_built_in() {
+    let app = spawn_app().await;
+    let by_id = app
+        .post("/v1/score", &simples_hand(json!("hkma")))
+        .await
+        .json();
+    let same = app
+        .post("/v1/score", &simples_hand(json!({"extends": "hkma"})))
+        .await;
+    assert_eq!(
+        same.header("x-cache").as_deref(),
+        Some("hit"),
+        "extends alone is hkma"
+    );
+    let same = same.json();
+    for k in ["ruleset", "ruleset_hash", "hand_hash", "total_faan"] {
+        assert_eq!(same[k], by_id[k], "{k}");
+    }
+    assert_eq!(by_id["total_faan"], 3, "hkma without all simples: 3 faan");
+}
+
+#[tokio::test]
+async fn batch_compare_and_settle_take_documents() {
+    let app = spawn_app().await;
+    let items: Vec<Value> = (0..3).map(|_| simples_hand(extends_document())).collect();
+    let r = app
+        .post("/v1/score/batch", &json!({"requests": items}))
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    let results = r.json()["results"].as_array().unwrap().clone();
+    assert!(
+        results
+            .iter()
+            .all(|v| v["total_faan"] == 4 && v["ruleset"] == "hkma-simples"),
+        "batch: {results:?}"
+    );
+
+    // One custom ruleset beside a built-in; a document whose id a built-in
+    // in the list already has is keyed by its pointer; a broken one too.
+    let mut req = simples_hand(json!(null));
+    req.as_object_mut().unwrap().remove("ruleset");
+    req["rulesets"] = json!(["hkma", extends_document(), {"extends": "hkma", "limit": 13}, {"extends": "riichi"}]);
+    let r = app.post("/v1/compare", &req).await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    let results = r.json()["results"].clone();
+    // (serde_json's map here sorts the keys; the answer has them in list order.)
+    let keys: Vec<&String> = results.as_object().unwrap().keys().collect();
+    assert_eq!(
+        keys,
+        ["/rulesets/2", "/rulesets/3", "hkma", "hkma-simples"],
+        "compare keys"
+    );
+    let text = r.text();
+    let at = |k: &str| text.find(&format!("\"{k}\":{{")).unwrap_or(usize::MAX);
+    assert!(
+        at("hkma") < at("hkma-simples")
+            && at("hkma-simples") < at("/rulesets/2")
+            && at("/rulesets/2") < at("/rulesets/3"),
+        "list order"
+    );
+    assert_eq!(results["hkma"]["total_faan"], 3, "hkma");
+    assert_eq!(results["hkma-simples"]["total_faan"], 4, "custom");
+    assert_eq!(
+        results["/rulesets/2"]["ruleset"], "hkma",
+        "a document with hkma's id"
+    );
+    assert_eq!(results["/rulesets/2"]["limit"], 13, "its own limit");
+    assert_eq!(
+        results["/rulesets/3"]["errors"][0]["pointer"], "/rulesets/3/extends",
+        "a broken document"
+    );
+
+    // Settle: one winner under a document answers what score does.
+    let score = app
+        .post("/v1/score", &simples_hand(extends_document()))
+        .await
+        .json();
+    let settle = json!({"ruleset": extends_document(), "winners": [{"hand": simples_hand(json!(null))["hand"], "context": simples_hand(json!(null))["context"]}]});
+    let r = app.post("/v1/settle", &settle).await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    let v = r.json();
+    assert_eq!(v["ruleset"], "hkma-simples", "settle");
+    assert_eq!(
+        v["results"][0]["ruleset_hash"], score["ruleset_hash"],
+        "settle: ruleset_hash"
+    );
+    assert_eq!(
+        v["results"][0]["hand_hash"], score["hand_hash"],
+        "settle: hand_hash"
+    );
+}
+
+#[tokio::test]
+async fn validate_answers_the_chart_or_every_problem() {
+    let app = spawn_app().await;
+    let r = app
+        .post(
+            "/v1/rulesets/validate",
+            &json!({"ruleset": extends_document()}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    let chart = r.json();
+    let score = app
+        .post("/v1/score", &simples_hand(extends_document()))
+        .await
+        .json();
+    assert_eq!(chart["id"], "hkma-simples");
+    assert_eq!(
+        chart["ruleset_hash"], score["ruleset_hash"],
+        "the hash scores carry"
+    );
+    let hkma = app.get("/v1/rulesets/hkma").await.json();
+    let ids = |c: &Value| -> Vec<String> {
+        c["patterns"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["id"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let mut want = ids(&hkma);
+    want.push("all_simples".into());
+    want.sort();
+    let mut got = ids(&chart);
+    got.sort();
+    assert_eq!(got, want, "hkma's patterns and all simples");
+    // House rules are applied to the chart; the hash stays the ruleset's.
+    let r = app
+        .post(
+            "/v1/rulesets/validate",
+            &json!({"ruleset": "hkma", "house_rules": {"min_faan": 0}}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert_eq!(
+        (
+            r.json()["min_faan"].clone(),
+            r.json()["ruleset_hash"].clone()
+        ),
+        (json!(0), hkma["ruleset_hash"].clone()),
+        "house rules"
+    );
+    // Every problem of a document whose shape is right.
+    let r = app
+        .post("/v1/rulesets/validate", &json!({"ruleset": {"extends": "hkma", "version": -1, "patterns": {"all_chows": {"faan": "lots"}, "ping_wu": {"faan": 1}}, "table": {"liable_discard": "never"}}}))
+        .await;
+    assert_eq!(r.status, 422, "{}", r.text());
+    let mut pointers: Vec<String> = r.json()["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["pointer"].as_str().unwrap().to_string())
+        .collect();
+    pointers.sort();
+    assert_eq!(
+        pointers,
+        [
+            "/ruleset/patterns/all_chows/faan",
+            "/ruleset/patterns/ping_wu",
+            "/ruleset/table/liable_discard",
+            "/ruleset/version"
+        ],
+        "every problem"
+    );
+    // An unknown id is the usual 404.
+    let r = app
+        .post("/v1/rulesets/validate", &json!({"ruleset": "riichi"}))
+        .await;
+    assert_eq!(
+        (r.status, r.json()["errors"][0]["pointer"].clone()),
+        (404, json!("/ruleset")),
+        "unknown id"
+    );
+}
+
+#[tokio::test]
+async fn the_schema_is_the_openapi_component_and_lists_each_patterns_conditions() {
+    let app = spawn_app().await;
+    let r = app.get("/v1/rulesets/schema").await;
+    assert_eq!(r.status, 200);
+    assert_eq!(
+        r.header("content-type").as_deref(),
+        Some("application/json")
+    );
+    let mut schema = r.json();
+    let spec = app.get("/openapi.json").await.json();
+    let components = &spec["components"]["schemas"];
+    assert_eq!(
+        schema["$defs"]["PatternId"], components["PatternId"],
+        "PatternId"
+    );
+    let obj = schema.as_object_mut().unwrap();
+    assert_eq!(
+        obj.remove("$schema"),
+        Some(json!("https://json-schema.org/draft/2020-12/schema"))
+    );
+    obj.remove("$defs");
+    let standalone = schema
+        .to_string()
+        .replace("#/$defs/", "#/components/schemas/");
+    assert_eq!(
+        serde_json::from_str::<Value>(&standalone).unwrap(),
+        components["RulesetDocument"],
+        "the component"
+    );
+    let props = |id: &str| -> Vec<String> {
+        schema["properties"]["patterns"]["properties"][id]["properties"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .cloned()
+            .collect()
+    };
+    assert!(
+        props("nine_gates").contains(&"pure_only".to_string())
+            && props("nine_gates").contains(&"with_kong".to_string()),
+        "nine gates' conditions"
+    );
+    assert!(
+        !props("all_chows").contains(&"pure_only".to_string()),
+        "pure_only is nine gates' only"
+    );
+    assert!(
+        props("all_chows").contains(&"pair_may_be_value_tile".to_string()),
+        "all chows' condition"
+    );
+    // Every key of every built-in ruleset's document is in the schema.
+    let list = app.get("/v1/rulesets").await.json();
+    for r in list["rulesets"].as_array().unwrap() {
+        let id = r["id"].as_str().unwrap();
+        let text =
+            std::fs::read_to_string(format!("{}/rulesets/{id}.toml", env!("CARGO_MANIFEST_DIR")))
+                .unwrap();
+        let doc = faan::core::ruleset::toml_document(&text).unwrap();
+        for (k, v) in doc.as_object().unwrap() {
+            assert!(schema["properties"][k].is_object(), "{id}: {k}");
+            if k == "patterns" {
+                for (p, entry) in v.as_object().unwrap() {
+                    for key in entry.as_object().unwrap().keys() {
+                        assert!(props(p).contains(key), "{id}: patterns.{p}.{key}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The OpenAPI examples of inline rulesets are real: every validate example
+/// answers 200 and the documented chart is the real answer to `pub_rules`;
+/// the score examples with a document score what their summaries say.
+#[tokio::test]
+async fn openapi_examples_of_inline_rulesets_are_real() {
+    let app = spawn_app().await;
+    let spec: Value = serde_json::from_str(&faan::http::openapi::spec_json()).unwrap();
+    let op = &spec["paths"]["/v1/rulesets/validate"]["post"];
+    let examples = op["requestBody"]["content"]["application/json"]["examples"]
+        .as_object()
+        .unwrap();
+    assert_eq!(examples.len(), 3, "validate examples");
+    for (name, ex) in examples {
+        let r = app.post("/v1/rulesets/validate", &ex["value"]).await;
+        assert_eq!(r.status, 200, "validate example {name}: {}", r.text());
+    }
+    let real = app
+        .post("/v1/rulesets/validate", &examples["pub_rules"]["value"])
+        .await
+        .json();
+    assert_eq!(
+        &real, &op["responses"]["200"]["content"]["application/json"]["example"],
+        "the documented chart"
+    );
+    let score = &spec["paths"]["/v1/score"]["post"]["requestBody"]["content"]["application/json"]
+        ["examples"];
+    // pub rules: all chows, self-draw, concealed hand, all simples 1 each; full spicy B(4) = 16, each pays 2B.
+    let v = app
+        .post("/v1/score", &score["inline_ruleset"]["value"])
+        .await
+        .json();
+    assert_eq!(
+        (v["ruleset"].clone(), v["total_faan"].clone(), payments(&v)),
+        (json!("pub-rules"), json!(4), [-32, 96, -32, -32]),
+        "inline_ruleset"
+    );
+    let v = app
+        .post("/v1/score", &score["extends"]["value"])
+        .await
+        .json();
+    assert_eq!(
+        (v["ruleset"].clone(), v["total_faan"].clone(), payments(&v)),
+        (json!("hkma-simples"), json!(4), [-32, 96, -32, -32]),
+        "extends"
+    );
+}
