@@ -65,7 +65,7 @@ fn case(v: &Value, line: usize) -> Case {
     }
     Case {
         line,
-        ruleset: req.ruleset.to_string(),
+        ruleset: req.ruleset.id().unwrap_or_default().to_string(),
         hand: req.hand.to_core().to_owned_spec(),
         context: req.context.to_core(),
     }

@@ -1384,7 +1384,10 @@ fn pattern_rule(
     let p: RawPattern = match serde_path_to_error::deserialize(serde_json::Value::Object(table)) {
         Ok(p) => p,
         Err(err) => {
-            e.push(DocError::from_serde(err, &at!["patterns", key]));
+            e.push(DocError::from_serde(
+                err,
+                &[PathSeg::from("patterns"), PathSeg::from(key)],
+            ));
             return None;
         }
     };
