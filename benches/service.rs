@@ -13,6 +13,13 @@
 //! - `hit_same_bytes`: a repeat of cached request bytes (the cache's front,
 //!   moka keyed by the request bytes, answers before parsing).
 //!
+//! - `score_by_id` / `score_inline` / `score_inline_extends` (their own
+//!   group, one body each, no score cache so every request is scored): one
+//!   hand under HKMA named by id, under HKMA's whole canonical document with
+//!   another id (its notes too: 5 KB, keyed by `ruleset_hash`), and under a
+//!   small `extends` document; the difference is what an inline ruleset
+//!   costs a request (read past, looked up in the document cache); figures
+//!   in `bench/inline.md`.
 //! - `ledger_1000_hands` (its own group): one `POST /v1/ledger` body of
 //!   1,000 hands, the night of `benches/ledger.rs` written as JSON, from the
 //!   bytes to the answer's bytes (`Service::ledger`: parse, resolve, play,
@@ -111,6 +118,7 @@ fn main() {
         })
     });
     g.finish();
+    inline(&mut c, &miss);
     let body = ledger_body(1000);
     let answer = miss.ledger(&body).expect("the night is valid");
     println!(
@@ -144,6 +152,37 @@ fn main() {
     });
     g.finish();
     c.final_summary();
+}
+
+/// One hand by id and under inline documents (see the module docs).
+fn inline(c: &mut Criterion, miss: &Service) {
+    use serde_json::json;
+    let hkma = miss.registry().get("hkma").expect("hkma");
+    let mut full = hkma.to_document();
+    full["id"] = json!("my-table");
+    let extends =
+        json!({"extends": "hkma", "id": "my-table", "patterns": {"all_simples": {"faan": 1}}});
+    let body = |ruleset: serde_json::Value| {
+        serde_json::to_vec(&json!({"ruleset": ruleset,
+            "hand": {"tiles": "234m567m345p678s22s", "winning_tile": "5p"},
+            "context": {"win_by": "self_draw", "seat_wind": "south", "round_wind": "east"}}))
+        .unwrap_or_default()
+    };
+    let bodies = [
+        ("score_by_id", body(json!("hkma"))),
+        ("score_inline", body(full)),
+        ("score_inline_extends", body(extends)),
+    ];
+    let mut g = c.benchmark_group("service");
+    g.throughput(Throughput::Elements(1));
+    for (name, b) in &bodies {
+        println!("{name}: request {} bytes", b.len());
+        respond(miss, b);
+        g.bench_function(*name, |bench| {
+            bench.iter(|| black_box(respond(miss, black_box(b))))
+        });
+    }
+    g.finish();
 }
 
 /// The night of `benches/ledger.rs` as a `POST /v1/ledger` body: hkma, Ann
