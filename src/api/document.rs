@@ -115,7 +115,7 @@ impl ToSchema for PatternIdSchema {
 
 /// A JSON Schema written as JSON, as utoipa's schema type (the test
 /// `document_schema_survives_utoipa` checks nothing is lost on the way).
-fn schema_of(v: Value) -> RefOr<Schema> {
+pub(crate) fn schema_of(v: Value) -> RefOr<Schema> {
     serde_json::from_value(v).unwrap_or_else(|_| RefOr::T(Schema::default()))
 }
 

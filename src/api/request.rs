@@ -295,10 +295,32 @@ pub struct CompareRequest<'a> {
 }
 
 /// `"all"` or a list of rulesets (ids or documents).
-#[derive(Clone, Debug, ToSchema)]
+#[derive(Clone, Debug)]
 pub enum RulesetsDto<'a> {
-    List(#[schema(inline)] Vec<RulesetRef<'a>>),
+    List(Vec<RulesetRef<'a>>),
     Word(String),
+}
+
+impl utoipa::PartialSchema for RulesetsDto<'_> {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::Schema> {
+        super::document::schema_of(serde_json::json!({
+            "description": "`\"all\"`, or a list of rulesets: ids or ruleset documents.",
+            "oneOf": [
+                {"type": "array", "items": {"$ref": "#/components/schemas/RulesetRef"}},
+                {"type": "string", "enum": ["all"]}
+            ]
+        }))
+    }
+}
+
+impl ToSchema for RulesetsDto<'_> {
+    fn schemas(schemas: &mut Vec<(String, utoipa::openapi::RefOr<utoipa::openapi::Schema>)>) {
+        schemas.push((
+            "RulesetRef".into(),
+            <RulesetRef as utoipa::PartialSchema>::schema(),
+        ));
+        <RulesetRef as ToSchema>::schemas(schemas);
+    }
 }
 
 // By hand: an untagged enum buffers its input, and a document stays the
