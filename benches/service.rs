@@ -16,7 +16,8 @@
 //! - `score_by_id` / `score_inline` / `score_inline_extends` (their own
 //!   group, one body each, no score cache so every request is scored): one
 //!   hand under HKMA named by id, under HKMA's whole canonical document with
-//!   another id (its notes too: 5 KB, keyed by `ruleset_hash`), and under a
+//!   another id (its notes too: 5.8 KB, keyed by `ruleset_hash`), the same
+//!   without notes, source and summary (`score_inline_rules`), and under a
 //!   small `extends` document; the difference is what an inline ruleset
 //!   costs a request (read past, looked up in the document cache); figures
 //!   in `bench/inline.md`.
@@ -160,6 +161,11 @@ fn inline(c: &mut Criterion, miss: &Service) {
     let hkma = miss.registry().get("hkma").expect("hkma");
     let mut full = hkma.to_document();
     full["id"] = json!("my-table");
+    // The rules alone (what a page exports without the guide's prose).
+    let mut rules = full.clone();
+    for k in ["notes", "source", "summary"] {
+        rules.as_object_mut().map(|o| o.remove(k));
+    }
     let extends =
         json!({"extends": "hkma", "id": "my-table", "patterns": {"all_simples": {"faan": 1}}});
     let body = |ruleset: serde_json::Value| {
@@ -171,6 +177,7 @@ fn inline(c: &mut Criterion, miss: &Service) {
     let bodies = [
         ("score_by_id", body(json!("hkma"))),
         ("score_inline", body(full)),
+        ("score_inline_rules", body(rules)),
         ("score_inline_extends", body(extends)),
     ];
     let mut g = c.benchmark_group("service");

@@ -12,24 +12,26 @@ use serde::Deserialize;
 use serde_json::error::Category;
 
 /// Rejects JSON nested deeper than `max` arrays and objects (a 400), in one
-/// pass over the bytes and before any parsing; strings are skipped.
+/// pass over the bytes and before any parsing; strings are jumped over
+/// with memchr to their next quote or backslash (a ruleset document is
+/// mostly strings: byte by byte it cost 1.5 ns a byte, bench/inline.md).
 pub fn check_depth(bytes: &[u8], max: usize) -> Result<(), ApiError> {
     let mut depth = 0usize;
-    let mut in_string = false;
-    let mut escaped = false;
-    for &b in bytes {
-        if in_string {
-            if escaped {
-                escaped = false;
-            } else if b == b'\\' {
-                escaped = true;
-            } else if b == b'"' {
-                in_string = false;
-            }
-            continue;
-        }
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        i += 1;
         match b {
-            b'"' => in_string = true,
+            b'"' => loop {
+                match memchr::memchr2(b'"', b'\\', bytes.get(i..).unwrap_or_default()) {
+                    // A backslash escapes the byte after it.
+                    Some(k) if bytes.get(i + k) == Some(&b'\\') => i += k + 2,
+                    Some(k) => {
+                        i += k + 1;
+                        break;
+                    }
+                    None => return Ok(()),
+                }
+            },
             b'[' | b'{' => {
                 depth += 1;
                 if depth > max {
@@ -235,5 +237,68 @@ mod tests {
             check_depth(br#"["[[[[["]"#, 3).is_ok(),
             "case: brackets in a string"
         );
+        assert!(
+            check_depth(br#"["\"[[[[", "\\", "[[[["]"#, 3).is_ok(),
+            "case: escaped quote and backslash in strings"
+        );
+        assert_eq!(
+            check_depth(br#"["\\"[[[[1]]]]]"#, 3).unwrap_err().status(),
+            400,
+            "case: an escaped backslash ends no string"
+        );
+        assert!(
+            check_depth(br#"["abc\"#, 1).is_ok(),
+            "case: a string cut after a backslash"
+        );
+    }
+
+    /// The jump over strings agrees with a plain byte-by-byte scan (the
+    /// first implementation) on every input: quotes, escapes and brackets
+    /// anywhere.
+    #[test]
+    fn the_string_jump_agrees_with_the_byte_scan() {
+        use proptest::prelude::*;
+        fn reference(bytes: &[u8], max: usize) -> bool {
+            let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+            for &b in bytes {
+                if in_string {
+                    if escaped {
+                        escaped = false;
+                    } else if b == b'\\' {
+                        escaped = true;
+                    } else if b == b'"' {
+                        in_string = false;
+                    }
+                    continue;
+                }
+                match b {
+                    b'"' => in_string = true,
+                    b'[' | b'{' => {
+                        depth += 1;
+                        if depth > max {
+                            return false;
+                        }
+                    }
+                    b']' | b'}' => depth = depth.saturating_sub(1),
+                    _ => {}
+                }
+            }
+            true
+        }
+        let alphabet = prop::sample::select(b"\"\\[]{}a ,:".to_vec());
+        proptest!(ProptestConfig::with_cases(4000), |(bytes in prop::collection::vec(alphabet, 0..400), max in 0usize..8)| {
+            prop_assert_eq!(check_depth(&bytes, max).is_ok(), reference(&bytes, max), "{:?}", String::from_utf8_lossy(&bytes));
+        });
+        // Corpus requests at every limit up to past their depth.
+        let corpus = include_str!("../../bench/corpus.jsonl");
+        for line in corpus.lines().take(300) {
+            for max in 0..6 {
+                assert_eq!(
+                    check_depth(line.as_bytes(), max).is_ok(),
+                    reference(line.as_bytes(), max),
+                    "{line} at {max}"
+                );
+            }
+        }
     }
 }
