@@ -116,6 +116,64 @@ impl<'a> Evaluated<'a> {
     }
 }
 
+/// A settlement with everything its body is written from.
+pub struct Settled<'a> {
+    pub resolved: Resolved<'a>,
+    pub settlement: table::Settlement,
+    /// Each winner's validated context and `hand_hash`, in request order.
+    pub keyed: Vec<(Context, api::KeyHash)>,
+}
+
+impl<'a> Settled<'a> {
+    /// The answer as its wire view (`ruleset_id` as the client named it):
+    /// the schema, and the oracle of `render::settle_json`.
+    pub fn response(&'a self, ruleset_id: &'a str) -> SettleResponse<'a> {
+        SettleResponse {
+            ruleset: ruleset_id,
+            results: self
+                .settlement
+                .results
+                .iter()
+                .zip(&self.keyed)
+                .map(|(w, (context, hash))| SettledResult {
+                    score: ScoreResponse::new(
+                        ruleset_id,
+                        &self.resolved.ruleset,
+                        context,
+                        &w.score,
+                        *hash,
+                    ),
+                    paid: w.paid,
+                })
+                .collect(),
+            payments: self.settlement.payments.into(),
+            money: api::money_of(&self.resolved.ruleset, self.settlement.money_cents),
+        }
+    }
+}
+
+/// A played match with everything its body is written from (`'r`: the
+/// request the names borrow from).
+pub struct Played<'a, 'r> {
+    pub resolved: Resolved<'a>,
+    pub ledger: ledger::Ledger,
+    /// The players, in request order.
+    pub names: [&'r str; ledger::PLAYERS],
+}
+
+impl<'a> Played<'a, '_> {
+    /// The answer as its wire view: the schema, and the oracle of
+    /// `render::ledger_json`.
+    pub fn response(&'a self, ruleset_id: &'a str) -> LedgerResponse<'a> {
+        LedgerResponse::new(
+            ruleset_id,
+            &self.resolved.ruleset,
+            &self.names,
+            &self.ledger,
+        )
+    }
+}
+
 /// Looks up `id` (a 404 pointing at `pointer` when unknown) and applies the house rules (422s).
 pub fn resolve<'a>(
     registry: &'a Registry,
@@ -142,11 +200,15 @@ pub fn resolve<'a>(
 
 /// Rejects hands of impossible size before the core sees them.
 pub fn check_hand_size<S: AsRef<str>>(hand: &HandSpec<S>) -> Result<(), ApiError> {
-    check_hand_size_at(hand, "")
+    check_hand_size_at(hand, &"")
 }
 
-/// [`check_hand_size`] for a hand found at `{at}/hand` of the request.
-pub fn check_hand_size_at<S: AsRef<str>>(hand: &HandSpec<S>, at: &str) -> Result<(), ApiError> {
+/// [`check_hand_size`] for a hand found at `{at}/hand` of the request
+/// (`at` is written out only for an error).
+pub fn check_hand_size_at<S: AsRef<str>>(
+    hand: &HandSpec<S>,
+    at: &dyn std::fmt::Display,
+) -> Result<(), ApiError> {
     let digits = hand
         .tiles
         .as_ref()
@@ -409,17 +471,43 @@ impl Service {
         Ok(to_json(&WaitsResponse::new(&r.ruleset, &found)))
     }
 
-    /// `POST /v1/settle`: several winners on one discard. The ruleset and
-    /// house rules are resolved once; each result is the score serializer's
-    /// answer (with its `hand_hash`), so one winner answers what score does.
+    /// `POST /v1/settle`: several winners on one discard, written by
+    /// `render::settle_json` (each result the score writer's fields).
     pub fn settle(&self, body: &[u8]) -> Result<Vec<u8>, ApiError> {
         let r: SettleRequest<'_> = parse_checked(body, self.limits.json_depth)?;
+        let s = self.settle_request(&r)?;
+        let results: Vec<render::SettledParts> = s
+            .settlement
+            .results
+            .iter()
+            .zip(&s.keyed)
+            .map(|(w, (context, hash))| render::SettledParts {
+                context,
+                score: &w.score,
+                hand_hash: hash,
+                paid: w.paid,
+            })
+            .collect();
+        Ok(render::settle_json(
+            &r.ruleset,
+            &s.resolved.ruleset,
+            &results,
+            s.settlement.payments,
+            s.settlement.money_cents,
+        ))
+    }
+
+    /// Settles a parsed request, keeping the parts its body is written
+    /// from. The ruleset and house rules are resolved once; each winner is
+    /// keyed (`hand_hash`) as score keys it, so one winner answers what
+    /// score does.
+    pub fn settle_request<'s>(&'s self, r: &SettleRequest<'_>) -> Result<Settled<'s>, ApiError> {
         let resolved = resolve(&self.registry, &r.ruleset, "/ruleset", &r.house_rules)?;
         let winners: Vec<WinnerSpec<&str>> = r.winners.iter().map(WinnerDto::to_core).collect();
         for (i, w) in winners.iter().enumerate() {
-            check_hand_size_at(&w.hand, &format!("/winners/{i}"))?;
+            check_hand_size_at(&w.hand, &format_args!("/winners/{i}"))?;
         }
-        let settled = table::settle_winners(&resolved.ruleset, &winners)?;
+        let settlement = table::settle_winners(&resolved.ruleset, &winners)?;
         // Each winner validated in `settle_winners`; again here for its key.
         let mut keyed = Vec::with_capacity(winners.len());
         for w in &winners {
@@ -428,47 +516,50 @@ impl Service {
             let hash = key::key_hash(resolved.base, &resolved.house, &hand, &context);
             keyed.push((context, hash));
         }
-        let results = settled
-            .results
-            .iter()
-            .zip(&keyed)
-            .map(|(w, (context, hash))| SettledResult {
-                score: ScoreResponse::new(&r.ruleset, &resolved.ruleset, context, &w.score, *hash),
-                paid: w.paid,
-            })
-            .collect();
-        Ok(to_json(&SettleResponse {
-            ruleset: &r.ruleset,
-            results,
-            payments: settled.payments.into(),
-            money: api::money_of(&resolved.ruleset, settled.money_cents),
-        }))
+        Ok(Settled {
+            resolved,
+            settlement,
+            keyed,
+        })
     }
 
-    /// `POST /v1/ledger`: a whole match. A bad hand fails it all.
+    /// `POST /v1/ledger`: a whole match, written by `render::ledger_json`.
+    /// A bad hand fails it all.
     pub fn ledger(&self, body: &[u8]) -> Result<Vec<u8>, ApiError> {
         let r: LedgerRequest<'_> = parse_checked(body, self.limits.json_depth)?;
+        let p = self.ledger_request(&r)?;
+        Ok(render::ledger_json(
+            &r.ruleset,
+            &p.resolved.ruleset,
+            &p.names,
+            &p.ledger,
+        ))
+    }
+
+    /// Plays a parsed match, keeping the parts its body is written from.
+    pub fn ledger_request<'s, 'r>(
+        &'s self,
+        r: &'r LedgerRequest<'_>,
+    ) -> Result<Played<'s, 'r>, ApiError> {
         let resolved = resolve(&self.registry, &r.ruleset, "/ruleset", &r.house_rules)?;
         let spec = r.to_core()?;
         if spec.hands.len() <= self.limits.ledger_hands {
             for (h, hand) in spec.hands.iter().enumerate() {
                 if let LedgerHandSpec::Win { winners } = hand {
                     for (i, w) in winners.iter().enumerate() {
-                        check_hand_size_at(&w.hand, &format!("/hands/{h}/winners/{i}"))?;
+                        check_hand_size_at(&w.hand, &format_args!("/hands/{h}/winners/{i}"))?;
                     }
                 }
             }
         }
-        let played = ledger::ledger(&resolved.ruleset, &spec, self.limits.ledger_hands)?;
+        let ledger = ledger::ledger(&resolved.ruleset, &spec, self.limits.ledger_hands)?;
         // The core checked there are four players.
-        let names: [&str; ledger::PLAYERS] =
-            std::array::from_fn(|p| spec.players.get(p).copied().unwrap_or_default());
-        Ok(to_json(&LedgerResponse::new(
-            &r.ruleset,
-            &resolved.ruleset,
-            &names,
-            &played,
-        )))
+        let names = std::array::from_fn(|p| spec.players.get(p).copied().unwrap_or_default());
+        Ok(Played {
+            resolved,
+            ledger,
+            names,
+        })
     }
 
     /// `POST /v1/penalties/false-win`.
