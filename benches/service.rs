@@ -14,9 +14,10 @@
 //!   moka keyed by the request bytes, answers before parsing).
 //!
 //! - `ledger_1000_hands` (its own group): one `POST /v1/ledger` body of
-//!   1,000 hands, the night of `benches/ledger.rs` written as JSON, from the
-//!   bytes to the answer's bytes (`Service::ledger`: parse, resolve, play,
-//!   serialise); figures in `bench/ledger.md`.
+//!   1,000 hands, the night of `benches/ledger.rs` written as JSON (the
+//!   cycle of `bench/ledger-night.json`), from the bytes to the answer's
+//!   bytes (`Service::ledger`: parse, resolve, play, write); figures in
+//!   `bench/ledger.md`, instructions by `bench/ledger_instructions.sh`.
 //!
 //! Run it beside `bench/load.sh`: the load test's CPU per request minus
 //! these figures is what the framework and the kernel cost.

@@ -10,7 +10,7 @@
 //!                                                                  │
 //!                                  core::evaluate::score_hand ◄────┘ miss
 //!                                                  │
-//!                          api::ScoreResponse (serde) ─► body (cached)
+//!           render::score_json (= serde of api::ScoreResponse) ─► body (cached)
 //! ```
 
 pub mod cache;

@@ -7,6 +7,10 @@
 //! `serde_json::to_vec(&ScoreResponse::new(..))` gives (the tests below and
 //! `tests/api` check it on every fixture and corpus hand). The rare money
 //! object still goes through serde (its floats are formatted by serde_json).
+//!
+//! The score result's fields are written in one place (`score_fields`):
+//! `POST /v1/score` closes the object, `POST /v1/settle` (`settle_json`)
+//! adds `paid` first. The ledger's answer is in [`ledger`].
 
 mod ledger;
 

@@ -60,7 +60,7 @@ pub fn ledger_json(
         out.byte(b'}');
     }
     out.put(b"],\"transfers\":");
-    transfers(&mut out, &q, &l.transfers, |out, a| int(out, a));
+    transfers(&mut out, &q, &l.transfers, int);
     if let Some(m) = &l.money {
         out.put(b",\"money\":{");
         if let Some(s) = ruleset.table.stake {
@@ -166,7 +166,7 @@ fn wind<S: Sink>(out: &mut S, w: Wind) {
 
 /// Points by player: `{"Ann":-32,...}` (`api::ByPlayer<i64>`).
 fn points<S: Sink>(out: &mut S, q: &Names<'_>, values: [i64; PLAYERS]) {
-    by_player(out, q, values, |out, v| int(out, v));
+    by_player(out, q, values, int);
 }
 
 /// Money by player, from cents (`api::ByPlayer<f64>`).
