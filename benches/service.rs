@@ -22,9 +22,10 @@
 //!   costs a request (read past, looked up in the document cache); figures
 //!   in `bench/inline.md`.
 //! - `ledger_1000_hands` (its own group): one `POST /v1/ledger` body of
-//!   1,000 hands, the night of `benches/ledger.rs` written as JSON, from the
-//!   bytes to the answer's bytes (`Service::ledger`: parse, resolve, play,
-//!   serialise); figures in `bench/ledger.md`.
+//!   1,000 hands, the night of `benches/ledger.rs` written as JSON (the
+//!   cycle of `bench/ledger-night.json`), from the bytes to the answer's
+//!   bytes (`Service::ledger`: parse, resolve, play, write); figures in
+//!   `bench/ledger.md`, instructions by `bench/ledger_instructions.sh`.
 //!
 //! Run it beside `bench/load.sh`: the load test's CPU per request minus
 //! these figures is what the framework and the kernel cost.
@@ -192,59 +193,15 @@ fn inline(c: &mut Criterion, miss: &Service) {
     g.finish();
 }
 
-/// The night of `benches/ledger.rs` as a `POST /v1/ledger` body: hkma, Ann
-/// deals throughout (she wins or it is a draw or a false win), a cycle of
-/// eight hands.
+/// The night of `benches/ledger.rs` as a `POST /v1/ledger` body of `n`
+/// hands: the cycle of eight in `bench/ledger-night.json` (hkma, Ann deals
+/// throughout: she wins, or it is a draw or a false win), repeated.
+/// `tests/writer.rs` checks the answer to it against serde.
 fn ledger_body(n: usize) -> Vec<u8> {
-    use serde_json::json;
-    let h = |tiles: &str, melds: serde_json::Value| json!({"tiles": tiles, "winning_tile": null, "melds": melds});
-    let with_win = |mut v: serde_json::Value, win: &str| {
-        v["winning_tile"] = json!(win);
-        v
-    };
-    let pungs = with_win(
-        h(
-            "77755p",
-            json!([{"kind": "pung", "tiles": "111m"}, {"kind": "pung", "tiles": "999s"}, {"kind": "pung", "tiles": "222p"}]),
-        ),
-        "5p",
-    );
-    let mixed = with_win(
-        h(
-            "345p789p99p",
-            json!([{"kind": "chow", "tiles": "123p"}, {"kind": "pung", "tiles": "555z"}]),
-        ),
-        "5p",
-    );
-    let chows = with_win(h("234m567m345p22s789s", json!([])), "2s");
-    let flush = with_win(h("11122233344455m", json!([])), "5m");
-    let robbed = with_win(
-        h(
-            "456s777z33s",
-            json!([{"kind": "pung", "tiles": "111s"}, {"kind": "pung", "tiles": "999s"}]),
-        ),
-        "6s",
-    );
-    let win = |player: &str, hand: &serde_json::Value, win_by: &str, discarder: Option<&str>| {
-        let mut context = json!({"win_by": win_by});
-        if let Some(d) = discarder {
-            context["discarder"] = json!(d);
-        }
-        json!({"player": player, "hand": hand, "context": context})
-    };
-    let cycle = [
-        json!({"result": "win", "winners": [win("Ann", &pungs, "discard", Some("Ben"))]}),
-        json!({"result": "win", "winners": [win("Ann", &chows, "self_draw", None)]}),
-        json!({"result": "draw"}),
-        json!({"result": "win", "winners": [win("Ann", &pungs, "discard", Some("Cat")), win("Dan", &mixed, "discard", Some("Cat"))]}),
-        json!({"result": "win", "winners": [win("Ann", &flush, "self_draw", None)]}),
-        json!({"result": "false_win", "offender": "Ben"}),
-        json!({"result": "win", "winners": [win("Ann", &robbed, "robbing_kong", Some("Dan"))]}),
-        json!({"result": "win", "winners": [win("Ann", &mixed, "discard", Some("Cat"))]}),
-    ];
-    let hands: Vec<&serde_json::Value> = cycle.iter().cycle().take(n).collect();
-    serde_json::to_vec(
-        &json!({"ruleset": "hkma", "players": ["Ann", "Ben", "Cat", "Dan"], "hands": hands}),
-    )
-    .unwrap_or_default()
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/bench/ledger-night.json");
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let mut night: serde_json::Value = serde_json::from_str(&text).expect("the night is JSON");
+    let cycle = night["hands"].as_array().cloned().unwrap_or_default();
+    night["hands"] = cycle.iter().cycle().take(n).cloned().collect();
+    serde_json::to_vec(&night).unwrap_or_default()
 }

@@ -1,14 +1,18 @@
-//! The production writer of a score result (`service::render`, hand-written
-//! for speed: bench/load.md) against serde's rendering of the schema type
-//! `api::ScoreResponse`: byte for byte, on every fixture request and every
-//! corpus hand, through the pipeline every entry point calls.
+//! The production writers (`service::render`, hand-written for speed:
+//! bench/load.md, bench/ledger.md) against serde's rendering of the schema
+//! types, byte for byte, through the pipeline every entry point calls: a
+//! score result (`api::ScoreResponse`) on every fixture request and every
+//! corpus hand; a settlement (`api::SettleResponse`) on every settle fixture;
+//! a ledger (`api::LedgerResponse`) on the hand-worked nights and the bench
+//! night, with names that need escaping and with money.
 
 mod common;
 
 use faan::api::json::parse;
-use faan::api::ScoreRequest;
+use faan::api::{LedgerRequest, ScoreRequest, SettleRequest};
 use faan::core::Registry;
 use faan::service::Service;
+use serde_json::json;
 
 fn check(service: &Service, case: &str, body: &[u8]) -> bool {
     let Ok(req) = parse::<ScoreRequest>(body) else {
@@ -58,5 +62,160 @@ fn the_writer_writes_what_serde_writes_for_every_fixture_and_corpus_hand() {
     assert!(
         corpus_scored >= 2000,
         "only {corpus_scored} corpus hands scored"
+    );
+}
+
+/// The table's fixtures (`tests/fixtures/table/NAME`), as (name, request) pairs
+/// with whether each is expected to fail.
+fn table_cases(name: &str) -> Vec<(String, serde_json::Value, bool)> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/table")
+        .join(name);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    v["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                format!("{name}: {}", c["name"]),
+                c["request"].clone(),
+                c["expect"].get("error").is_some(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn the_settle_writer_writes_what_serde_writes_for_every_settle_fixture() {
+    let service = Service::uncached(Registry::builtin().unwrap());
+    let (mut checked, mut refused) = (0, 0);
+    for (case, request, fails) in table_cases("settle.json") {
+        let body = request.to_string();
+        let req: SettleRequest = parse(body.as_bytes()).unwrap();
+        let written = service.settle(body.as_bytes());
+        let Ok(parts) = service.settle_request(&req) else {
+            assert!(fails, "case {case}: refused, and not expected to be");
+            assert!(written.is_err(), "case {case}: the body written anyway");
+            refused += 1;
+            continue;
+        };
+        assert!(!fails, "case {case}: settled, and expected to fail");
+        let written = written.unwrap_or_else(|e| panic!("case {case}: {e}"));
+        let schema = serde_json::to_string(&parts.response()).unwrap();
+        assert_eq!(
+            String::from_utf8_lossy(&written),
+            schema,
+            "case {case}: body bytes"
+        );
+        checked += 1;
+    }
+    assert!(
+        checked >= 80 && refused >= 5,
+        "only {checked} settle fixtures written and {refused} refused"
+    );
+}
+
+/// A ledger body: `night` with its hands repeated up to `hands` (0: as is),
+/// its players renamed, and house rules set.
+fn variant(
+    night: &serde_json::Value,
+    hands: usize,
+    rename: &[(&str, &str)],
+    house: serde_json::Value,
+) -> String {
+    let mut v = night.clone();
+    if hands > 0 {
+        let cycle = v["hands"].as_array().unwrap().clone();
+        v["hands"] = cycle.iter().cycle().take(hands).cloned().collect();
+    }
+    if !house.is_null() {
+        v["house_rules"] = house;
+    }
+    let mut text = v.to_string();
+    for (from, to) in rename {
+        // Names are whole JSON strings in a request: `"Ann"`.
+        text = text.replace(&format!("\"{from}\""), &serde_json::to_string(to).unwrap());
+    }
+    text
+}
+
+#[test]
+fn the_ledger_writer_writes_what_serde_writes_for_the_nights() {
+    let service = Service::uncached(Registry::builtin().unwrap());
+    let bench: serde_json::Value = serde_json::from_str(include_str!("../bench/ledger-night.json"))
+        .expect("bench/ledger-night.json");
+    let mut nights: Vec<(String, serde_json::Value)> = table_cases("ledger.json")
+        .into_iter()
+        .map(|(case, request, _)| (case, request))
+        .collect();
+    nights.push(("the bench night".into(), bench));
+    // Names that need escaping, and names that do not.
+    let odd = [
+        ("Ann", "Ann \"the dealer\""),
+        ("Ben", "back\\slash"),
+        ("Cat", "貓"),
+        ("Dan", "tab\there"),
+    ];
+    let mut checked = 0;
+    for (night, request) in &nights {
+        let size = if night == "the bench night" { 1000 } else { 0 };
+        let variants = [
+            ("as written", variant(request, size, &[], json!(null))),
+            ("names escaped", variant(request, size, &odd, json!(null))),
+            (
+                "a stake with cents",
+                variant(request, size, &[], json!({"stake": 0.333})),
+            ),
+            (
+                "a stake, names escaped",
+                variant(request, size, &odd, json!({"stake": 1.25})),
+            ),
+        ];
+        for (how, body) in variants {
+            let case = format!("{night}, {how}");
+            let req: LedgerRequest = parse(body.as_bytes()).unwrap();
+            let parts = service
+                .ledger_request(&req)
+                .unwrap_or_else(|e| panic!("case {case}: {e}"));
+            let written = service
+                .ledger(body.as_bytes())
+                .unwrap_or_else(|e| panic!("case {case}: {e}"));
+            let schema = serde_json::to_string(&parts.response()).unwrap();
+            assert_eq!(
+                String::from_utf8_lossy(&written),
+                schema,
+                "case {case}: body bytes"
+            );
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 12, "nights written");
+}
+
+#[test]
+fn a_ledger_at_a_chip_rate_is_written_as_serde_writes_it() {
+    // mjb has its own rate ($10 per 100 chips, a 20-chip bonus) and no stake:
+    // money without `stake`.
+    let service = Service::uncached(Registry::builtin().unwrap());
+    let night = &table_cases("ledger.json")[0].1;
+    let mut v = night.clone();
+    v["ruleset"] = "mjb".into();
+    let body = v.to_string();
+    let req: LedgerRequest = parse(body.as_bytes()).unwrap();
+    let parts = service
+        .ledger_request(&req)
+        .unwrap_or_else(|e| panic!("case mjb night: {e}"));
+    let written = service.ledger(body.as_bytes()).unwrap();
+    let schema = serde_json::to_string(&parts.response()).unwrap();
+    assert!(
+        schema.contains("\"money\":{\"balances\""),
+        "case mjb night: money at the chip rate, no stake: {schema}"
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&written),
+        schema,
+        "case mjb night: body bytes"
     );
 }

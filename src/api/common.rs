@@ -86,6 +86,35 @@ pub mod object_only {
     }
 }
 
+/// serde's `borrow` reads a field borrowed from the body only when its type
+/// is `Cow<str>` itself: an `Option<Cow<str>>` or a `Vec<Cow<str>>` is read
+/// into owned `String`s, an allocation each (a winning tile, a discarder:
+/// thousands in a ledger). These read them borrowed (owned only when the
+/// string has escapes); the errors are the same ("expected a string").
+pub mod borrowed {
+    use serde::{Deserialize, Deserializer};
+    use std::borrow::Cow;
+
+    #[derive(Deserialize)]
+    #[serde(transparent)]
+    struct Str<'a>(#[serde(borrow)] Cow<'a, str>);
+
+    /// An optional string: absent or `null` is `None`.
+    pub fn option<'de: 'a, 'a, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<Option<Cow<'a, str>>, D::Error> {
+        Ok(Option::<Str<'a>>::deserialize(d)?.map(|s| s.0))
+    }
+
+    /// A list of strings.
+    pub fn vec<'de: 'a, 'a, D: Deserializer<'de>>(d: D) -> Result<Vec<Cow<'a, str>>, D::Error> {
+        Ok(Vec::<Str<'a>>::deserialize(d)?
+            .into_iter()
+            .map(|s| s.0)
+            .collect())
+    }
+}
+
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, ToSchema, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
 pub enum MeldKindDto {
@@ -293,4 +322,77 @@ pub struct Health {
     pub status: String,
     /// Rulesets loaded.
     pub rulesets: usize,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::json::parse;
+    use super::super::{LedgerRequest, ScoreRequest};
+    use std::borrow::Cow;
+
+    fn borrowed(s: &Option<Cow<'_, str>>) -> Option<bool> {
+        s.as_ref().map(|c| matches!(c, Cow::Borrowed(_)))
+    }
+
+    #[test]
+    fn optional_and_listed_strings_borrow_from_the_body() {
+        let body = br#"{"ruleset":"hkma","players":["Ann","Ben","Cat","D\u00e4n"],"hands":[{"result":"win","winners":[{"player":"Ann","hand":{"tiles":"77755p","winning_tile":"5p","flowers":["F1"]},"context":{"win_by":"discard","discarder":"Ben","liable":"Cat"}}]},{"result":"false_win","offender":"Ben"}]}"#;
+        let r: LedgerRequest = parse(body).unwrap();
+        let w = &r.hands[0].winners[0];
+        assert_eq!(
+            (
+                borrowed(&w.hand.winning_tile),
+                borrowed(&w.context.discarder),
+                borrowed(&w.context.liable),
+                borrowed(&r.hands[1].offender),
+            ),
+            (Some(true), Some(true), Some(true), Some(true)),
+            "case: winning tile, discarder, liable, offender"
+        );
+        let players: Vec<(bool, &str)> = r
+            .players
+            .iter()
+            .map(|p| (matches!(p, Cow::Borrowed(_)), &**p))
+            .collect();
+        assert_eq!(
+            players,
+            [(true, "Ann"), (true, "Ben"), (true, "Cat"), (false, "Dän")],
+            "case: players, one with an escape (owned, unescaped)"
+        );
+        assert!(
+            matches!(w.hand.flowers.as_slice(), [Cow::Borrowed("F1")]),
+            "case: flowers"
+        );
+    }
+
+    #[test]
+    fn a_borrowed_string_of_the_wrong_type_is_pointed_at_as_before() {
+        for (case, body, pointer) in [
+            (
+                "winning tile a number",
+                r#"{"ruleset":"hkma","hand":{"tiles":"1m","winning_tile":5},"context":{"win_by":"self_draw","seat_wind":"east","round_wind":"east"}}"#,
+                "/hand/winning_tile",
+            ),
+            (
+                "a flower a number",
+                r#"{"ruleset":"hkma","hand":{"tiles":"1m","flowers":["F1",2]},"context":{"win_by":"self_draw","seat_wind":"east","round_wind":"east"}}"#,
+                "/hand/flowers/1",
+            ),
+        ] {
+            let p = parse::<ScoreRequest>(body.as_bytes())
+                .unwrap_err()
+                .problem();
+            assert_eq!(
+                (p.status, p.errors[0].pointer.as_str()),
+                (422, pointer),
+                "case {case}"
+            );
+            assert!(
+                p.errors[0].message.starts_with("invalid type: integer")
+                    && p.errors[0].message.ends_with("expected a string"),
+                "case {case}: {}",
+                p.errors[0].message
+            );
+        }
+    }
 }

@@ -3,7 +3,9 @@
 //! the answer maps seats to players, so deltas and balances are objects
 //! keyed by player name, in player order.
 
-use super::common::{cents, object_only, ReplacementDto, RobbedKongDto, WinByDto, WindDto};
+use super::common::{
+    borrowed, cents, object_only, ReplacementDto, RobbedKongDto, WinByDto, WindDto,
+};
 use super::problem::{ApiError, ProblemError};
 use super::request::{HandDto, HouseRulesDto};
 use super::response::{lines_dto, LineDto};
@@ -28,7 +30,7 @@ pub struct LedgerRequest<'a> {
     #[serde(default, deserialize_with = "object_only::option")]
     pub house_rules: Option<HouseRulesDto>,
     /// Four distinct names, seated east, south, west, north for the first hand when `players[0]` deals.
-    #[serde(borrow)]
+    #[serde(borrow, deserialize_with = "borrowed::vec")]
     #[schema(value_type = Vec<String>, example = json!(["Ann", "Ben", "Cat", "Dan"]))]
     pub players: Vec<Cow<'a, str>>,
     /// Where the match starts (default: the east round, `players[0]` deals).
@@ -46,7 +48,7 @@ pub struct LedgerStartDto<'a> {
     #[serde(default)]
     pub round_wind: Option<WindDto>,
     /// A player's name.
-    #[serde(borrow, default)]
+    #[serde(borrow, default, deserialize_with = "borrowed::option")]
     #[schema(value_type = Option<String>, example = "Ann")]
     pub dealer: Option<Cow<'a, str>>,
 }
@@ -72,7 +74,7 @@ pub struct LedgerHandDto<'a> {
     #[serde(borrow, default, deserialize_with = "object_only::vec")]
     pub winners: Vec<LedgerWinnerDto<'a>>,
     /// A false win: the player who declared it.
-    #[serde(borrow, default)]
+    #[serde(borrow, default, deserialize_with = "borrowed::option")]
     #[schema(value_type = Option<String>, example = "Dan")]
     pub offender: Option<Cow<'a, str>>,
 }
@@ -103,7 +105,7 @@ pub struct LedgerContextDto<'a> {
     #[serde(default)]
     pub round_wind: Option<WindDto>,
     /// The player who discarded (or added the robbed kong).
-    #[serde(borrow, default)]
+    #[serde(borrow, default, deserialize_with = "borrowed::option")]
     #[schema(value_type = Option<String>, example = "Cat")]
     pub discarder: Option<Cow<'a, str>>,
     #[serde(default)]
@@ -117,7 +119,7 @@ pub struct LedgerContextDto<'a> {
     #[serde(default)]
     pub earthly: bool,
     /// The player who pays for everyone (包).
-    #[serde(borrow, default)]
+    #[serde(borrow, default, deserialize_with = "borrowed::option")]
     #[schema(value_type = Option<String>)]
     pub liable: Option<Cow<'a, str>>,
     #[serde(default)]

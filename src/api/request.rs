@@ -1,7 +1,9 @@
 //! The score request (`POST /v1/score`, each batch item, compare) and its
 //! house rules, with their conversions to the core's specs.
 
-use super::common::{object_only, MeldKindDto, ReplacementDto, RobbedKongDto, WinByDto, WindDto};
+use super::common::{
+    borrowed, object_only, MeldKindDto, ReplacementDto, RobbedKongDto, WinByDto, WindDto,
+};
 use super::document::RulesetRef;
 use crate::core::ruleset::Number;
 use crate::core::{
@@ -43,11 +45,11 @@ pub struct HandDto<'a> {
     #[serde(borrow, default, deserialize_with = "object_only::vec")]
     pub melds: Vec<MeldDto<'a>>,
     /// The tile that completed the hand (MPSZ or one Unicode tile); one of `tiles`. Left out only for a flower win.
-    #[serde(borrow, default)]
+    #[serde(borrow, default, deserialize_with = "borrowed::option")]
     #[schema(example = "2p", value_type = Option<String>)]
     pub winning_tile: Option<Cow<'a, str>>,
     /// Bonus tiles: `F1`..`F4` (flowers), `S1`..`S4` (seasons), the number being the seat; or their Unicode tiles (U+1F022..U+1F029).
-    #[serde(borrow, default)]
+    #[serde(borrow, default, deserialize_with = "borrowed::vec")]
     #[schema(example = json!(["F1", "S3"]), value_type = Vec<String>)]
     pub flowers: Vec<Cow<'a, str>>,
 }

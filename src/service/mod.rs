@@ -10,7 +10,7 @@
 //!                                                                  │
 //!                                  core::evaluate::score_hand ◄────┘ miss
 //!                                                  │
-//!                          api::ScoreResponse (serde) ─► body (cached)
+//!           render::score_json (= serde of api::ScoreResponse) ─► body (cached)
 //! ```
 
 pub mod cache;
@@ -127,13 +127,72 @@ impl Evaluated {
     }
 }
 
-/// Rejects hands of impossible size before the core sees them.
-pub fn check_hand_size<S: AsRef<str>>(hand: &HandSpec<S>) -> Result<(), ApiError> {
-    check_hand_size_at(hand, "")
+/// A settlement with everything its body is written from.
+pub struct Settled {
+    pub resolved: Resolved,
+    pub settlement: table::Settlement,
+    /// Each winner's validated context and `hand_hash`, in request order.
+    pub keyed: Vec<(Context, api::KeyHash)>,
 }
 
-/// [`check_hand_size`] for a hand found at `{at}/hand` of the request.
-pub fn check_hand_size_at<S: AsRef<str>>(hand: &HandSpec<S>, at: &str) -> Result<(), ApiError> {
+impl Settled {
+    /// The answer as its wire view: the schema, and the oracle of
+    /// `render::settle_json`.
+    pub fn response(&self) -> SettleResponse<'_> {
+        let ruleset = self.resolved.ruleset();
+        SettleResponse {
+            ruleset: &ruleset.id,
+            results: self
+                .settlement
+                .results
+                .iter()
+                .zip(&self.keyed)
+                .map(|(w, (context, hash))| SettledResult {
+                    score: ScoreResponse::new(
+                        &ruleset.id,
+                        ruleset,
+                        context,
+                        &w.score,
+                        *hash,
+                    ),
+                    paid: w.paid,
+                })
+                .collect(),
+            payments: self.settlement.payments.into(),
+            money: api::money_of(ruleset, self.settlement.money_cents),
+        }
+    }
+}
+
+/// A played match with everything its body is written from (`'r`: the
+/// request the names borrow from).
+pub struct Played<'r> {
+    pub resolved: Resolved,
+    pub ledger: ledger::Ledger,
+    /// The players, in request order.
+    pub names: [&'r str; ledger::PLAYERS],
+}
+
+impl Played<'_> {
+    /// The answer as its wire view: the schema, and the oracle of
+    /// `render::ledger_json`.
+    pub fn response(&self) -> LedgerResponse<'_> {
+        let ruleset = self.resolved.ruleset();
+        LedgerResponse::new(&ruleset.id, ruleset, &self.names, &self.ledger)
+    }
+}
+
+/// Rejects hands of impossible size before the core sees them.
+pub fn check_hand_size<S: AsRef<str>>(hand: &HandSpec<S>) -> Result<(), ApiError> {
+    check_hand_size_at(hand, &"")
+}
+
+/// [`check_hand_size`] for a hand found at `{at}/hand` of the request
+/// (`at` is written out only for an error).
+pub fn check_hand_size_at<S: AsRef<str>>(
+    hand: &HandSpec<S>,
+    at: &dyn std::fmt::Display,
+) -> Result<(), ApiError> {
     let digits = hand
         .tiles
         .as_ref()
@@ -505,18 +564,45 @@ impl Service {
         Ok(to_json(&WaitsResponse::new(&ruleset.id, &found)))
     }
 
-    /// `POST /v1/settle`: several winners on one discard. The ruleset and
-    /// house rules are resolved once; each result is the score serializer's
-    /// answer (with its `hand_hash`), so one winner answers what score does.
+    /// `POST /v1/settle`: several winners on one discard, written by
+    /// `render::settle_json` (each result the score writer's fields).
     pub fn settle(&self, body: &[u8]) -> Result<Vec<u8>, ApiError> {
         let r: SettleRequest<'_> = parse_checked(body, self.limits.json_depth)?;
+        let s = self.settle_request(&r)?;
+        let results: Vec<render::SettledParts> = s
+            .settlement
+            .results
+            .iter()
+            .zip(&s.keyed)
+            .map(|(w, (context, hash))| render::SettledParts {
+                context,
+                score: &w.score,
+                hand_hash: hash,
+                paid: w.paid,
+            })
+            .collect();
+        let ruleset = s.resolved.ruleset();
+        Ok(render::settle_json(
+            &ruleset.id,
+            ruleset,
+            &results,
+            s.settlement.payments,
+            s.settlement.money_cents,
+        ))
+    }
+
+    /// Settles a parsed request, keeping the parts its body is written
+    /// from. The ruleset and house rules are resolved once; each winner is
+    /// keyed (`hand_hash`) as score keys it, so one winner answers what
+    /// score does.
+    pub fn settle_request(&self, r: &SettleRequest<'_>) -> Result<Settled, ApiError> {
         let resolved = self.resolve(&r.ruleset, "/ruleset", &r.house_rules)?;
         let ruleset = resolved.ruleset();
         let winners: Vec<WinnerSpec<&str>> = r.winners.iter().map(WinnerDto::to_core).collect();
         for (i, w) in winners.iter().enumerate() {
-            check_hand_size_at(&w.hand, &format!("/winners/{i}"))?;
+            check_hand_size_at(&w.hand, &format_args!("/winners/{i}"))?;
         }
-        let settled = table::settle_winners(ruleset, &winners)?;
+        let settlement = table::settle_winners(ruleset, &winners)?;
         // Each winner validated in `settle_winners`; again here for its key.
         let mut keyed = Vec::with_capacity(winners.len());
         for w in &winners {
@@ -531,48 +617,48 @@ impl Service {
             );
             keyed.push((context, hash));
         }
-        let results = settled
-            .results
-            .iter()
-            .zip(&keyed)
-            .map(|(w, (context, hash))| SettledResult {
-                score: ScoreResponse::new(&ruleset.id, ruleset, context, &w.score, *hash),
-                paid: w.paid,
-            })
-            .collect();
-        Ok(to_json(&SettleResponse {
-            ruleset: &ruleset.id,
-            results,
-            payments: settled.payments.into(),
-            money: api::money_of(ruleset, settled.money_cents),
-        }))
+        Ok(Settled {
+            resolved,
+            settlement,
+            keyed,
+        })
     }
 
-    /// `POST /v1/ledger`: a whole match. A bad hand fails it all.
+    /// `POST /v1/ledger`: a whole match, written by `render::ledger_json`.
+    /// A bad hand fails it all.
     pub fn ledger(&self, body: &[u8]) -> Result<Vec<u8>, ApiError> {
         let r: LedgerRequest<'_> = parse_checked(body, self.limits.json_depth)?;
+        let p = self.ledger_request(&r)?;
+        let ruleset = p.resolved.ruleset();
+        Ok(render::ledger_json(
+            &ruleset.id,
+            ruleset,
+            &p.names,
+            &p.ledger,
+        ))
+    }
+
+    /// Plays a parsed match, keeping the parts its body is written from.
+    pub fn ledger_request<'r>(&self, r: &'r LedgerRequest<'_>) -> Result<Played<'r>, ApiError> {
         let resolved = self.resolve(&r.ruleset, "/ruleset", &r.house_rules)?;
-        let ruleset = resolved.ruleset();
         let spec = r.to_core()?;
         if spec.hands.len() <= self.limits.ledger_hands {
             for (h, hand) in spec.hands.iter().enumerate() {
                 if let LedgerHandSpec::Win { winners } = hand {
                     for (i, w) in winners.iter().enumerate() {
-                        check_hand_size_at(&w.hand, &format!("/hands/{h}/winners/{i}"))?;
+                        check_hand_size_at(&w.hand, &format_args!("/hands/{h}/winners/{i}"))?;
                     }
                 }
             }
         }
-        let played = ledger::ledger(ruleset, &spec, self.limits.ledger_hands)?;
+        let ledger = ledger::ledger(resolved.ruleset(), &spec, self.limits.ledger_hands)?;
         // The core checked there are four players.
-        let names: [&str; ledger::PLAYERS] =
-            std::array::from_fn(|p| spec.players.get(p).copied().unwrap_or_default());
-        Ok(to_json(&LedgerResponse::new(
-            &ruleset.id,
-            ruleset,
-            &names,
-            &played,
-        )))
+        let names = std::array::from_fn(|p| spec.players.get(p).copied().unwrap_or_default());
+        Ok(Played {
+            resolved,
+            ledger,
+            names,
+        })
     }
 
     /// `POST /v1/penalties/false-win`.

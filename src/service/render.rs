@@ -7,6 +7,14 @@
 //! `serde_json::to_vec(&ScoreResponse::new(..))` gives (the tests below and
 //! `tests/api` check it on every fixture and corpus hand). The rare money
 //! object still goes through serde (its floats are formatted by serde_json).
+//!
+//! The score result's fields are written in one place (`score_fields`):
+//! `POST /v1/score` closes the object, `POST /v1/settle` (`settle_json`)
+//! adds `paid` first. The ledger's answer is in [`ledger`].
+
+mod ledger;
+
+pub use ledger::ledger_json;
 
 use super::sink::{Cursor, Sink};
 use crate::api::{money_of, KeyHash};
@@ -72,7 +80,63 @@ fn score_json_in(buf: &mut [u8], parts: &Parts<'_>) -> Vec<u8> {
     out
 }
 
+/// One winner of a settlement: what its score result is written from, and
+/// whether the discarder pays it.
+pub struct SettledParts<'a> {
+    pub context: &'a Context,
+    pub score: &'a Score,
+    pub hand_hash: &'a KeyHash,
+    pub paid: bool,
+}
+
+/// The `POST /v1/settle` body, as `serde_json::to_vec` of
+/// `api::SettleResponse`: each result is a score result's fields (the score
+/// writer's) with `paid` after them, then the summed payments and money.
+pub fn settle_json(
+    ruleset_id: &str,
+    ruleset: &Ruleset,
+    winners: &[SettledParts<'_>],
+    summed: [i64; 4],
+    money_cents: Option<[i64; 4]>,
+) -> Vec<u8> {
+    let mut out = Vec::with_capacity(256 + winners.len() * 4096);
+    out.put(b"{\"ruleset\":");
+    string(&mut out, ruleset_id);
+    out.put(b",\"results\":[");
+    for (i, w) in winners.iter().enumerate() {
+        if i > 0 {
+            out.byte(b',');
+        }
+        score_fields(
+            &mut out,
+            &Parts {
+                ruleset_id,
+                ruleset,
+                ctx: w.context,
+                score: w.score,
+                hand_hash: w.hand_hash,
+            },
+        );
+        out.put(b",\"paid\":");
+        boolean(&mut out, w.paid);
+        out.byte(b'}');
+    }
+    out.put(b"],\"payments\":");
+    payments(&mut out, summed);
+    money(&mut out, ruleset, money_cents);
+    out.byte(b'}');
+    out
+}
+
 fn write_score<S: Sink>(out: &mut S, parts: &Parts<'_>) {
+    score_fields(out, parts);
+    out.byte(b'}');
+}
+
+/// A score result's object without its closing brace: `{` and every field
+/// of `api::ScoreResponse` in order (a settled result adds `paid` after
+/// them). The one place a score result's fields are written.
+fn score_fields<S: Sink>(out: &mut S, parts: &Parts<'_>) {
     let Parts {
         ruleset_id,
         ruleset,
@@ -127,29 +191,37 @@ fn write_score<S: Sink>(out: &mut S, parts: &Parts<'_>) {
     uint(out, score.base_points);
     out.put(b",\"winner\":\"");
     out.put(ctx.seat_wind.name().as_bytes());
-    out.put(b"\",\"payments\":{");
-    for (i, (seat, v)) in ["east", "south", "west", "north"]
-        .iter()
-        .zip(score.payments)
-        .enumerate()
+    out.put(b"\",\"payments\":");
+    payments(out, score.payments);
+    money(out, ruleset, score.money_cents);
+}
+
+/// Signed points by seat (`api::Payments`).
+fn payments<S: Sink>(out: &mut S, by_seat: [i64; 4]) {
+    for (key, v) in [
+        &b"{\"east\":"[..],
+        b",\"south\":",
+        b",\"west\":",
+        b",\"north\":",
+    ]
+    .iter()
+    .zip(by_seat)
     {
-        if i > 0 {
-            out.byte(b',');
-        }
-        out.byte(b'"');
-        out.put(seat.as_bytes());
-        out.put(b"\":");
+        out.put(key);
         int(out, v);
     }
     out.byte(b'}');
-    // At a stake under any ruleset, or at the ruleset's chip rate (`api::money_of`).
-    if let Some(m) = money_of(ruleset, score.money_cents) {
+}
+
+/// `,"money":{..}` at a stake under any ruleset, or at the ruleset's chip
+/// rate (`api::money_of`); nothing without either.
+fn money<S: Sink>(out: &mut S, ruleset: &Ruleset, cents: Option<[i64; 4]>) {
+    if let Some(m) = money_of(ruleset, cents) {
         out.put(b",\"money\":");
         // Floats: serde_json's own formatting (ryu), as the schema type gets.
         let money = serde_json::to_vec(&m).unwrap_or_default();
         out.put(&money);
     }
-    out.byte(b'}');
 }
 
 /// Writes one reading; returns where its `lines` array is in `out`.

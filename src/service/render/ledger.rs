@@ -1,0 +1,227 @@
+//! The `POST /v1/ledger` answer written straight from the core's [`Ledger`]:
+//! byte for byte what `serde_json::to_vec` makes of
+//! [`LedgerResponse`](crate::api::LedgerResponse) (`tests/writer.rs` checks
+//! it on the hand-worked nights and the bench night). Each winner's lines
+//! are the score writer's. Building the serde tree and walking it cost more
+//! than playing the match (bench/ledger.md has the A/B).
+
+use super::{boolean, int, lines, string, uint, Sink};
+use crate::core::ledger::{Ledger, LedgerHand, Outcome, Transfer, PLAYERS};
+use crate::core::{Ruleset, Wind};
+
+/// The answer to the match `l` of the players `names` under `ruleset`
+/// (house rules applied), requested as `ruleset_id`; as
+/// `serde_json::to_vec(&LedgerResponse::new(ruleset_id, ruleset, names, l))`.
+pub fn ledger_json(
+    ruleset_id: &str,
+    ruleset: &Ruleset,
+    names: &[&str; PLAYERS],
+    l: &Ledger,
+) -> Vec<u8> {
+    // Each name as a JSON string, escaped once: a hand writes it ten times.
+    let quoted: [Vec<u8>; PLAYERS] = names.map(|n| {
+        let mut q = Vec::with_capacity(n.len() + 2);
+        string(&mut q, n);
+        q
+    });
+    let q = Names(&quoted);
+    // About 530 bytes a hand of one winner (the bench night's average).
+    let mut out = Vec::with_capacity(512 + l.hands.len() * 640);
+    out.put(b"{\"ruleset\":");
+    string(&mut out, ruleset_id);
+    out.put(b",\"hands\":[");
+    for (i, h) in l.hands.iter().enumerate() {
+        if i > 0 {
+            out.byte(b',');
+        }
+        hand(&mut out, &q, h);
+    }
+    out.put(b"],\"next\":{\"round_wind\":");
+    wind(&mut out, l.next.round_wind);
+    out.put(b",\"dealer\":");
+    out.put(q.of(l.next.dealer));
+    out.put(b",\"dealer_streak\":");
+    uint(&mut out, l.next.dealer_streak.into());
+    out.put(b",\"complete\":");
+    boolean(&mut out, l.next.complete);
+    out.put(b"},\"balances\":");
+    points(&mut out, &q, l.balances);
+    out.put(b",\"standings\":[");
+    for (i, s) in l.standings.iter().enumerate() {
+        if i > 0 {
+            out.byte(b',');
+        }
+        out.put(b"{\"player\":");
+        out.put(q.of(s.player));
+        out.put(b",\"balance\":");
+        int(&mut out, s.balance);
+        out.put(b",\"rank\":");
+        uint(&mut out, s.rank as u64);
+        out.byte(b'}');
+    }
+    out.put(b"],\"transfers\":");
+    transfers(&mut out, &q, &l.transfers, int);
+    if let Some(m) = &l.money {
+        out.put(b",\"money\":{");
+        if let Some(s) = ruleset.table.stake {
+            out.put(b"\"stake\":");
+            float(&mut out, s.as_number());
+            out.byte(b',');
+        }
+        out.put(b"\"balances\":");
+        money(&mut out, &q, m.balances);
+        out.put(b",\"transfers\":");
+        transfers(&mut out, &q, &m.transfers, |out, c| float(out, cents(c)));
+        out.byte(b'}');
+    }
+    out.byte(b'}');
+    out
+}
+
+/// The players' names, each already a JSON string.
+struct Names<'a>(&'a [Vec<u8>; PLAYERS]);
+
+impl Names<'_> {
+    /// Player `p`'s name (the core's indices are below [`PLAYERS`]).
+    fn of(&self, p: usize) -> &[u8] {
+        self.0.get(p).map_or(b"\"\"", Vec::as_slice)
+    }
+}
+
+fn hand<S: Sink>(out: &mut S, q: &Names<'_>, h: &LedgerHand) {
+    out.put(b"{\"index\":");
+    uint(out, h.index as u64);
+    out.put(b",\"round_wind\":");
+    wind(out, h.round_wind);
+    out.put(b",\"dealer\":");
+    out.put(q.of(h.dealer));
+    out.put(b",\"dealer_streak\":");
+    uint(out, h.dealer_streak.into());
+    out.put(b",\"seats\":{");
+    for (p, &w) in h.seats.iter().enumerate() {
+        if p > 0 {
+            out.byte(b',');
+        }
+        out.put(q.of(p));
+        out.byte(b':');
+        wind(out, w);
+    }
+    out.put(b"},\"result\":\"");
+    out.put(h.outcome.name().as_bytes());
+    out.byte(b'"');
+    match &h.outcome {
+        Outcome::Win(ws) if !ws.is_empty() => {
+            out.put(b",\"winners\":[");
+            for (i, w) in ws.iter().enumerate() {
+                if i > 0 {
+                    out.byte(b',');
+                }
+                out.put(b"{\"player\":");
+                out.put(q.of(w.player));
+                out.put(b",\"seat\":");
+                wind(out, w.seat);
+                out.put(b",\"paid\":");
+                boolean(out, w.paid);
+                // The chosen reading, as `Score::best`.
+                let best = w.score.readings.get(w.score.chosen);
+                out.put(b",\"form\":\"");
+                out.put(best.map_or("", |b| b.reading.form.name()).as_bytes());
+                out.put(b"\",\"lines\":");
+                match best {
+                    Some(b) => lines(out, b),
+                    None => out.put(b"[]"),
+                }
+                out.put(b",\"total_faan\":");
+                uint(out, best.map_or(0, |b| b.total_faan).into());
+                out.put(b",\"limit_hand\":");
+                boolean(out, best.is_some_and(|b| b.limit_hand));
+                out.put(b",\"base_points\":");
+                uint(out, w.score.base_points);
+                out.byte(b'}');
+            }
+            out.byte(b']');
+        }
+        Outcome::Win(_) | Outcome::Draw => {}
+        Outcome::FalseWin { offender } => {
+            out.put(b",\"offender\":");
+            out.put(q.of(*offender));
+        }
+    }
+    out.put(b",\"deltas\":");
+    points(out, q, h.deltas);
+    out.put(b",\"balances\":");
+    points(out, q, h.balances);
+    if let Some(m) = h.money_deltas {
+        out.put(b",\"money\":");
+        money(out, q, m);
+    }
+    out.byte(b'}');
+}
+
+fn wind<S: Sink>(out: &mut S, w: Wind) {
+    out.byte(b'"');
+    out.put(w.name().as_bytes());
+    out.byte(b'"');
+}
+
+/// Points by player: `{"Ann":-32,...}` (`api::ByPlayer<i64>`).
+fn points<S: Sink>(out: &mut S, q: &Names<'_>, values: [i64; PLAYERS]) {
+    by_player(out, q, values, int);
+}
+
+/// Money by player, from cents (`api::ByPlayer<f64>`).
+fn money<S: Sink>(out: &mut S, q: &Names<'_>, cents_by_player: [i64; PLAYERS]) {
+    by_player(out, q, cents_by_player, |out, c| float(out, cents(c)));
+}
+
+fn by_player<S: Sink>(
+    out: &mut S,
+    q: &Names<'_>,
+    values: [i64; PLAYERS],
+    value: impl Fn(&mut S, i64),
+) {
+    out.byte(b'{');
+    for (p, v) in values.into_iter().enumerate() {
+        if p > 0 {
+            out.byte(b',');
+        }
+        out.put(q.of(p));
+        out.byte(b':');
+        value(out, v);
+    }
+    out.byte(b'}');
+}
+
+fn transfers<S: Sink>(out: &mut S, q: &Names<'_>, ts: &[Transfer], amount: impl Fn(&mut S, i64)) {
+    out.byte(b'[');
+    for (i, t) in ts.iter().enumerate() {
+        if i > 0 {
+            out.byte(b',');
+        }
+        out.put(b"{\"from\":");
+        out.put(q.of(t.from));
+        out.put(b",\"to\":");
+        out.put(q.of(t.to));
+        out.put(b",\"amount\":");
+        amount(out, t.amount);
+        out.byte(b'}');
+    }
+    out.byte(b']');
+}
+
+/// Whole cents as an amount, as `api::cents` makes it.
+fn cents(c: i64) -> f64 {
+    crate::api::cents(c)
+}
+
+/// A float as serde_json writes it (ryu's shortest form; `null` when not
+/// finite), through a stack buffer: no allocation.
+fn float<S: Sink>(out: &mut S, v: f64) {
+    let mut buf = [0u8; 32];
+    let room = {
+        let mut w = &mut buf[..];
+        let _ = serde_json::to_writer(&mut w, &v);
+        w.len()
+    };
+    out.put(&buf[..buf.len() - room]);
+}
