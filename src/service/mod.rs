@@ -148,13 +148,7 @@ impl Settled {
                 .iter()
                 .zip(&self.keyed)
                 .map(|(w, (context, hash))| SettledResult {
-                    score: ScoreResponse::new(
-                        &ruleset.id,
-                        ruleset,
-                        context,
-                        &w.score,
-                        *hash,
-                    ),
+                    score: ScoreResponse::new(&ruleset.id, ruleset, context, &w.score, *hash),
                     paid: w.paid,
                 })
                 .collect(),
