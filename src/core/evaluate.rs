@@ -361,3 +361,75 @@ fn not_winning(hand: &Hand) -> ScoreError {
     };
     ScoreError::NotWinning { tiles, detail }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::hand::WinBy;
+    use crate::core::registry::BUILTIN;
+    use crate::core::tile::Wind;
+
+    /// Thirteen orphans on its thirteen-sided wait, set in a ruleset file
+    /// (wisteria-court's, with two lines added): the double limit of
+    /// rulesets/README.md. Worked by hand: the 1m won on a discard makes the
+    /// pair, so concealed hand 1 + thirteen orphans 10 + thirteen-sided 10 =
+    /// 21 (limits_add: no cap); on 9m (a single wait) 1 + 10 = 11.
+    #[test]
+    fn thirteen_sided_orphans_set_in_a_ruleset_file() {
+        let text = BUILTIN
+            .iter()
+            .find(|(n, _)| *n == "wisteria-court.toml")
+            .expect("wisteria-court.toml")
+            .1
+            .replacen(
+                "bonus_tiles = true",
+                "bonus_tiles = true\nlimits_add = true",
+                1,
+            )
+            + "\n[patterns.thirteen_sided_orphans]\nfaan = \"limit\"\n";
+        let r = Ruleset::from_toml("double.toml", &text).expect("loads");
+        assert!(r.uses_extras(), "an optional pattern and limits_add");
+        let ctx = ContextSpec::new(WinBy::Discard, Wind::South, Wind::East, Some(Wind::West));
+        // (winning tile, lines, total)
+        let cases: &[(&str, &[(PatternId, u32)], u32)] = &[
+            (
+                "1m",
+                &[
+                    (PatternId::ConcealedHand, 1),
+                    (PatternId::ThirteenOrphans, 10),
+                    (PatternId::ThirteenSidedOrphans, 10),
+                ],
+                21,
+            ),
+            (
+                "9m",
+                &[
+                    (PatternId::ConcealedHand, 1),
+                    (PatternId::ThirteenOrphans, 10),
+                ],
+                11,
+            ),
+        ];
+        for &(win, want, total) in cases {
+            let hand = HandSpec {
+                tiles: "119m19p19s1234567z".to_string(),
+                melds: vec![],
+                winning_tile: Some(win.to_string()),
+                flowers: vec!["F1".to_string()],
+            };
+            let s = score(&r, &hand, &ctx).expect("scores");
+            let got: Vec<(PatternId, u32)> =
+                s.best().lines.iter().map(|l| (l.pattern, l.faan)).collect();
+            assert_eq!(got, want, "thirteen orphans won on {win}: lines");
+            assert_eq!(
+                s.total_faan(),
+                total,
+                "thirteen orphans won on {win}: total"
+            );
+            assert_eq!(
+                s.base_points, 128,
+                "won on {win}: base points stop at the limit's"
+            );
+        }
+    }
+}
