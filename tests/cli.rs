@@ -724,3 +724,34 @@ fn context_flags_of_issue_16() {
         "--first-replacement flower: {err}"
     );
 }
+
+/// Every context field the API takes has a `faan score` flag (its name with
+/// dashes; the winds are `--seat` and `--round`).
+#[test]
+fn every_context_field_has_a_flag() {
+    let spec: Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("openapi/openapi.json"),
+        )
+        .expect("openapi/openapi.json"),
+    )
+    .expect("JSON");
+    let fields = spec["components"]["schemas"]["ContextDto"]["properties"]
+        .as_object()
+        .expect("ContextDto's properties");
+    assert!(fields.len() >= 14, "context fields: {}", fields.len());
+    let (ok, help, err) = run(&["score", "--help"]);
+    assert!(ok, "{err}");
+    for field in fields.keys() {
+        let flag = match field.as_str() {
+            "seat_wind" => "--seat".to_string(),
+            "round_wind" => "--round".to_string(),
+            f => format!("--{}", f.replace('_', "-")),
+        };
+        assert!(
+            help.lines()
+                .any(|l| l.trim_start().split([' ', ',']).any(|w| w == flag)),
+            "context field {field}: no {flag} in faan score --help:\n{help}"
+        );
+    }
+}
