@@ -390,8 +390,9 @@ mod tests {
         let r = Ruleset::from_toml("double.toml", &text).expect("loads");
         assert!(r.uses_extras(), "an optional pattern and limits_add");
         let ctx = ContextSpec::new(WinBy::Discard, Wind::South, Wind::East, Some(Wind::West));
+        type Want<'a> = &'a [(PatternId, u32)];
         // (winning tile, lines, total)
-        let cases: &[(&str, &[(PatternId, u32)], u32)] = &[
+        let cases: &[(&str, Want, u32)] = &[
             (
                 "1m",
                 &[
