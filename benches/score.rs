@@ -4,8 +4,13 @@
 //! `cargo bench --bench score` reports, per hand, the time to validate and
 //! fully score (`score`: parse, validate, decompose, evaluate every reading,
 //! choose, settle) and to score an already validated hand (`score_hand`).
+//!
+//! `SCORE_COUNT=group/case SCORE_ITERS=N target/release/deps/score-*` runs
+//! one case N times without criterion, for callgrind: the instructions of a
+//! run with N minus those of a run with N = 0, over N, are the case's
+//! instructions per call (`bench/core_instructions.sh`).
 
-use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use criterion::{black_box, criterion_group, Criterion};
 use faan::core::evaluate::{allowances, score, score_hand};
 use faan::core::hand::validate;
 use faan::core::{ContextSpec, HandSpec, MeldKind, MeldSpec, Registry, WinBy, Wind};
@@ -27,11 +32,12 @@ fn hand(tiles: &str, win: &str, melds: &[(MeldKind, &str, bool)]) -> HandSpec {
     }
 }
 
-fn bench(c: &mut Criterion) {
-    let registry = Registry::builtin().unwrap();
+type Case = (&'static str, &'static str, HandSpec, ContextSpec);
+
+fn cases() -> Vec<Case> {
     let self_draw = ContextSpec::new(WinBy::SelfDraw, Wind::South, Wind::East, None);
     let discard = ContextSpec::new(WinBy::Discard, Wind::South, Wind::East, Some(Wind::West));
-    let cases: Vec<(&str, &str, HandSpec, ContextSpec)> = vec![
+    vec![
         (
             "plain",
             "hkma",
@@ -95,7 +101,12 @@ fn bench(c: &mut Criterion) {
             hand("555666777z234m99s", "9s", &[]),
             discard,
         ),
-    ];
+    ]
+}
+
+fn bench(c: &mut Criterion) {
+    let registry = Registry::builtin().unwrap();
+    let cases = cases();
     let mut group = c.benchmark_group("score");
     for (name, rid, spec, ctx) in &cases {
         let r = registry.get(rid).unwrap();
@@ -121,4 +132,38 @@ criterion_group! {
     config = Criterion::default().warm_up_time(std::time::Duration::from_millis(300)).measurement_time(std::time::Duration::from_secs(1)).sample_size(30);
     targets = bench
 }
-criterion_main!(benches);
+/// One case `SCORE_ITERS` times, for callgrind (see the module doc).
+fn count(which: &str, iters: u64) {
+    let registry = Registry::builtin().unwrap();
+    let (group, name) = which.split_once('/').expect("SCORE_COUNT is group/case");
+    let (_, rid, spec, ctx) = cases()
+        .into_iter()
+        .find(|c| c.0 == name)
+        .unwrap_or_else(|| panic!("no case {name}"));
+    let r = registry.get(rid).unwrap();
+    let (h, cx) = validate(&spec, &ctx, allowances(r)).unwrap();
+    for _ in 0..iters {
+        match group {
+            "score" => drop(black_box(score(
+                black_box(r),
+                black_box(&spec),
+                black_box(&ctx),
+            ))),
+            "score_hand" => drop(black_box(score_hand(
+                black_box(r),
+                black_box(&h),
+                black_box(&cx),
+            ))),
+            _ => panic!("no group {group}"),
+        }
+    }
+}
+
+fn main() {
+    if let Ok(which) = std::env::var("SCORE_COUNT") {
+        let iters = std::env::var("SCORE_ITERS").map_or(0, |n| n.parse().expect("SCORE_ITERS"));
+        return count(&which, iters);
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

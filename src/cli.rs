@@ -41,6 +41,15 @@ pub enum ReplacementArg {
     Flower,
 }
 
+/// Which kind of kong a robbing-the-kong win robbed.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RobbedKongArg {
+    /// A pung promoted to a kong (the usual case).
+    Added,
+    /// A concealed kong: robbed only to complete thirteen orphans.
+    Concealed,
+}
+
 /// Which names of a pattern to print.
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Lang {
@@ -103,6 +112,15 @@ pub struct ScoreArgs {
     pub liable: Option<WindArg>,
     #[arg(long)]
     pub flower_win: bool,
+    /// With --win-by robbing-kong: the kind of kong robbed (a concealed kong only for thirteen orphans).
+    #[arg(long, value_enum, default_value_t = RobbedKongArg::Added)]
+    pub robbed_kong: RobbedKongArg,
+    /// The other three copies of the winning tile are in sight (絕章).
+    #[arg(long)]
+    pub last_of_its_kind: bool,
+    /// The replacement draw before the winning flower replacement (a second replacement in a row).
+    #[arg(long, value_enum, default_value_t = ReplacementArg::None)]
+    pub first_replacement: ReplacementArg,
     /// House rules as the API's JSON object, e.g. '{"min_faan": 0, "points": "full_spicy"}'.
     #[arg(long, value_name = "JSON")]
     pub house_rules: Option<String>,
@@ -117,6 +135,14 @@ fn wind(w: WindArg) -> &'static str {
         WindArg::South => "south",
         WindArg::West => "west",
         WindArg::North => "north",
+    }
+}
+
+fn replacement(r: ReplacementArg) -> &'static str {
+    match r {
+        ReplacementArg::None => "none",
+        ReplacementArg::Kong => "kong",
+        ReplacementArg::Flower => "flower",
     }
 }
 
@@ -168,16 +194,18 @@ impl ScoreArgs {
             },
             "seat_wind": wind(self.seat),
             "round_wind": wind(self.round),
-            "replacement": match self.replacement {
-                ReplacementArg::None => "none",
-                ReplacementArg::Kong => "kong",
-                ReplacementArg::Flower => "flower",
-            },
+            "replacement": replacement(self.replacement),
             "double_kong": self.double_kong,
             "last_tile": self.last_tile,
             "heavenly": self.heavenly,
             "earthly": self.earthly,
             "flower_win": self.flower_win,
+            "robbed_kong": match self.robbed_kong {
+                RobbedKongArg::Added => "added",
+                RobbedKongArg::Concealed => "concealed",
+            },
+            "last_of_its_kind": self.last_of_its_kind,
+            "first_replacement": replacement(self.first_replacement),
         });
         if let Some(d) = self.discarder {
             context["discarder"] = json!(wind(d));

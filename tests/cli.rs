@@ -526,3 +526,274 @@ fn ruleset_from_a_file() {
     assert!(err.contains("/ruleset/limit"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The context flags of issue 16, each on a hand worked out by hand under
+/// wisteria-court (South's seat, East round; half-doubling points: B = 8 at
+/// 3 faan, 24 at 5, 128 at the limit; a discard: the discarder 2B, the
+/// others B; a self-draw: 2B each).
+#[test]
+fn context_flags_of_issue_16() {
+    // (case, arguments, the whole output)
+    let cases: &[(&str, &[&str], &str)] = &[
+        (
+            // Thirteen orphans robbed from West's concealed kong of 1m: the
+            // limit, 10, paid as a discard by West.
+            "--robbed-kong concealed",
+            &[
+                "score",
+                "199m19p19s1234567z",
+                "--win",
+                "1m",
+                "--flowers",
+                "F1",
+                "-r",
+                "wisteria-court",
+                "--seat",
+                "south",
+                "--win-by",
+                "robbing-kong",
+                "--discarder",
+                "west",
+                "--robbed-kong",
+                "concealed",
+                "--lang",
+                "en",
+            ],
+            "Ruleset: Wisteria Court Mahjong (wisteria-court)\n\
+             Readings considered: 1\n \
+             * 1. [thirteen_orphans] 1m 1p 9p 1s 9s 1z 2z 3z 4z 5z 6z 7z | 99m: 10 faan\n\
+             Lines:\n  \
+             Thirteen orphans                      10\n\
+             Total: 10 faan (raw 10, limit 10, minimum 0, a limit hand)\n\
+             Base points: 128\n\
+             Payments: east -128  south +512  west -256  north -128\n",
+        ),
+        (
+            // The other three 5m in sight: all chows 1 + concealed hand 1 +
+            // last of its kind 1 (added by a house rule) = 3 on West's discard.
+            "--last-of-its-kind",
+            &[
+                "score",
+                "123m456p789s345m99s",
+                "--win",
+                "5m",
+                "--flowers",
+                "F1",
+                "-r",
+                "wisteria-court",
+                "--seat",
+                "south",
+                "--win-by",
+                "discard",
+                "--discarder",
+                "west",
+                "--last-of-its-kind",
+                "--house-rules",
+                r#"{"patterns":{"last_of_its_kind":1}}"#,
+                "--lang",
+                "en",
+            ],
+            "Ruleset: Wisteria Court Mahjong (wisteria-court)\n\
+             Readings considered: 1\n \
+             * 1. [standard] 123m 345m 456p 789s | 99s: 3 faan\n\
+             Lines:\n  \
+             All chows                              1\n  \
+             Concealed hand                         1\n  \
+             Last of its kind                       1\n\
+             Total: 3 faan (raw 3, limit 10, minimum 0)\n\
+             Base points: 8\n\
+             Payments: east -8  south +32  west -16  north -8\n",
+        ),
+        (
+            // F1 then F3 drawn, the second replacement wins: all chows 1 +
+            // self-draw 1 + concealed hand 1 + double flower replacement 2 = 5.
+            "--first-replacement flower",
+            &[
+                "score",
+                "123m456p789s345m99s",
+                "--win",
+                "9s",
+                "--flowers",
+                "F1,F3",
+                "-r",
+                "wisteria-court",
+                "--seat",
+                "south",
+                "--replacement",
+                "flower",
+                "--first-replacement",
+                "flower",
+                "--house-rules",
+                r#"{"patterns":{"double_flower_replacement":2}}"#,
+                "--lang",
+                "en",
+            ],
+            "Ruleset: Wisteria Court Mahjong (wisteria-court)\n\
+             Readings considered: 2\n \
+             * 1. [standard] 123m 345m 456p 789s | 99s: 5 faan\n   \
+             2. [standard] 123m 345m 456p 789s | 99s: 5 faan\n\
+             Lines:\n  \
+             All chows                              1\n  \
+             Self-drawn win                         1\n  \
+             Concealed hand                         1\n  \
+             Win by double flower replacement       2\n\
+             Total: 5 faan (raw 5, limit 10, minimum 0)\n\
+             Base points: 24\n\
+             Payments: east -48  south +144  west -48  north -48\n",
+        ),
+        (
+            // The kong's replacement was F1, whose replacement wins: self-draw
+            // 1 + kong then flower replacement 2 = 3 (the exposed kong breaks
+            // all chows and the concealed hand).
+            "--first-replacement kong",
+            &[
+                "score",
+                "123m456p345m99s",
+                "--meld",
+                "kong:7777s",
+                "--win",
+                "9s",
+                "--flowers",
+                "F1",
+                "-r",
+                "wisteria-court",
+                "--seat",
+                "south",
+                "--replacement",
+                "flower",
+                "--first-replacement",
+                "kong",
+                "--house-rules",
+                r#"{"patterns":{"kong_flower_replacement":2}}"#,
+                "--lang",
+                "en",
+            ],
+            "Ruleset: Wisteria Court Mahjong (wisteria-court)\n\
+             Readings considered: 1\n \
+             * 1. [standard] 7777s 123m 345m 456p | 99s: 3 faan\n\
+             Lines:\n  \
+             Self-drawn win                         1\n  \
+             Win on a flower replacement after a kong   2\n\
+             Total: 3 faan (raw 3, limit 10, minimum 0)\n\
+             Base points: 8\n\
+             Payments: east -16  south +48  west -16  north -16\n",
+        ),
+    ];
+    for (case, args, want) in cases {
+        let (ok, out, err) = run(args);
+        assert!(ok, "{case}: faan {args:?} failed: {err}");
+        assert_eq!(out, *want, "{case}: the whole breakdown");
+    }
+    // Near misses: each flag changes the answer.
+    // Robbing a concealed kong of 1m for an ordinary hand is no win at all;
+    // robbing an added one scores all chows 1 + concealed 1 + robbing 1 = 3.
+    let plain = [
+        "score",
+        "123m456p789s345m99s",
+        "--win",
+        "1m",
+        "--flowers",
+        "F1",
+        "-r",
+        "wisteria-court",
+        "--seat",
+        "south",
+        "--win-by",
+        "robbing-kong",
+        "--discarder",
+        "west",
+    ];
+    let (ok, out, err) = run(&[&plain[..], &["--robbed-kong", "concealed"]].concat());
+    assert!(
+        !ok,
+        "--robbed-kong concealed on an ordinary hand fails: {out}"
+    );
+    assert!(
+        err.contains("a concealed kong may be robbed only to complete thirteen orphans"),
+        "--robbed-kong concealed: {err}"
+    );
+    let (ok, out, err) = run(&[&plain[..], &["--robbed-kong", "added"]].concat());
+    assert!(ok, "--robbed-kong added: {err}");
+    assert!(
+        out.contains("Total: 3 faan")
+            && out.contains("Payments: east -8  south +32  west -16  north -8"),
+        "--robbed-kong added scores as usual:\n{out}"
+    );
+    // Without --last-of-its-kind the same hand scores 2.
+    let (ok, out, err) = run(&[
+        "score",
+        "123m456p789s345m99s",
+        "--win",
+        "5m",
+        "--flowers",
+        "F1",
+        "-r",
+        "wisteria-court",
+        "--seat",
+        "south",
+        "--win-by",
+        "discard",
+        "--discarder",
+        "west",
+        "--house-rules",
+        r#"{"patterns":{"last_of_its_kind":1}}"#,
+    ]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("Total: 2 faan"),
+        "without --last-of-its-kind:\n{out}"
+    );
+    // A second flower replacement needs two bonus tiles.
+    let (ok, _, err) = run(&[
+        "score",
+        "123m456p789s345m99s",
+        "--win",
+        "9s",
+        "--flowers",
+        "F1",
+        "-r",
+        "wisteria-court",
+        "--seat",
+        "south",
+        "--replacement",
+        "flower",
+        "--first-replacement",
+        "flower",
+    ]);
+    assert!(!ok, "--first-replacement flower with one flower fails");
+    assert!(
+        err.contains("/context/first_replacement") && err.contains("found 1"),
+        "--first-replacement flower: {err}"
+    );
+}
+
+/// Every context field the API takes has a `faan score` flag (its name with
+/// dashes; the winds are `--seat` and `--round`).
+#[test]
+fn every_context_field_has_a_flag() {
+    let spec: Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("openapi/openapi.json"),
+        )
+        .expect("openapi/openapi.json"),
+    )
+    .expect("JSON");
+    let fields = spec["components"]["schemas"]["ContextDto"]["properties"]
+        .as_object()
+        .expect("ContextDto's properties");
+    assert!(fields.len() >= 14, "context fields: {}", fields.len());
+    let (ok, help, err) = run(&["score", "--help"]);
+    assert!(ok, "{err}");
+    for field in fields.keys() {
+        let flag = match field.as_str() {
+            "seat_wind" => "--seat".to_string(),
+            "round_wind" => "--round".to_string(),
+            f => format!("--{}", f.replace('_', "-")),
+        };
+        assert!(
+            help.lines()
+                .any(|l| l.trim_start().split([' ', ',']).any(|w| w == flag)),
+            "context field {field}: no {flag} in faan score --help:\n{help}"
+        );
+    }
+}

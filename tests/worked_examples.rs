@@ -121,3 +121,59 @@ fn check(registry: &Registry, case: &Value) -> Result<(), String> {
         Err(format!("{}; lines were {got_lines:?}", problems.join("; ")))
     }
 }
+
+/// Scoring runs one of two copies of the recognisers: a ruleset without the
+/// extras of issue 16 (every built-in one) runs the copy that never tests
+/// them. An `exclusive` pair of two forms that never hold together
+/// switches the other copy on without changing any score, so every fixture
+/// and corpus hand must score the same both ways.
+#[test]
+fn both_copies_of_the_recognisers_score_alike() {
+    let registry = Registry::builtin().expect("built-in rulesets load");
+    for id in registry.ids() {
+        assert!(
+            !registry.get(id).unwrap().uses_extras(),
+            "{id}: a built-in ruleset uses none of the extras of issue 16"
+        );
+    }
+    let corpus = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("bench/corpus.jsonl"),
+    )
+    .expect("bench/corpus.jsonl");
+    let mut requests: Vec<(String, Value)> = common::fixture_cases()
+        .into_iter()
+        .map(|(file, case)| (format!("{file}: {}", case["name"]), case["request"].clone()))
+        .collect();
+    for (i, line) in corpus.lines().enumerate() {
+        requests.push((
+            format!("corpus line {}", i + 1),
+            serde_json::from_str(line).unwrap(),
+        ));
+    }
+    let mut plain_copy = 0;
+    for (name, v) in &requests {
+        let req = common::request(v);
+        let Some(ruleset) = registry.get(&req.ruleset) else {
+            continue;
+        };
+        let mut house = req.house.clone();
+        house
+            .exclusive
+            .push(vec!["seven_pairs".into(), "thirteen_orphans".into()]);
+        let with = ruleset.with_house_rules(&house);
+        let Ok(with) = with else {
+            continue; // house rules the case itself rejects
+        };
+        assert!(with.uses_extras(), "{name}: the exclusive pair is an extra");
+        let without = score_request(ruleset, &req.house, &req.hand, &req.context);
+        if let Ok(r) = ruleset.with_house_rules(&req.house) {
+            plain_copy += usize::from(!r.uses_extras());
+        }
+        let extras = faan::core::evaluate::score(&with, &req.hand, &req.context);
+        assert_eq!(without, extras, "{name}: both copies of the recognisers");
+    }
+    assert!(
+        plain_copy >= 2000,
+        "cases on the copy without extras: {plain_copy}"
+    );
+}

@@ -152,7 +152,7 @@ impl Reading {
 }
 
 /// Which special forms the ruleset in force scores.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Special {
     pub seven_pairs: bool,
     /// Seven pairs may hold four of a kind as two pairs (`four_as_two_pairs`).
@@ -268,10 +268,15 @@ pub fn each_reading(
     if hand.melds.is_empty() && hand.concealed_len == 14 {
         let c = &hand.concealed_counts;
         let kinds = held.count_ones();
-        // Fourteen tiles in even counts are seven pairs; a four (under
-        // four_as_two_pairs: fewer than seven kinds) fills two.
-        let kinds_ok = kinds == 7 || (special.four_as_two_pairs && kinds < 7);
-        if special.seven_pairs && kinds_ok && c.iter().all(|&n| n % 2 == 0) {
+        // Seven kinds of two each; under four_as_two_pairs fourteen tiles in
+        // even counts (fewer kinds: a four fills two pairs).
+        let pairs = special.seven_pairs
+            && if special.four_as_two_pairs {
+                kinds <= 7 && c.iter().all(|&n| n % 2 == 0)
+            } else {
+                kinds == 7 && c.iter().all(|&n| n == 0 || n == 2)
+            };
+        if pairs {
             let mut r = Reading::blank(Form::SevenPairs);
             let mut k = 0;
             for (i, &n) in c.iter().enumerate() {

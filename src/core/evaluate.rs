@@ -8,11 +8,11 @@
 //! totals are capped at the limit. The chosen reading has the highest capped
 //! total, then the highest raw total, then comes first.
 
-use super::decompose::{each_reading, Form, Reading, Special};
+use super::decompose::{each_reading, Form, Reading};
 use super::hand::{
     validate, Allowances, Context, ContextSpec, FieldError, Hand, HandSpec, RobbedKong,
 };
-use super::pattern::{count_all, Condition, Facts, PatternId, PatternSet, Shape, PATTERN_COUNT};
+use super::pattern::{count_all, Facts, PatternId, PatternSet, Shape, PATTERN_COUNT};
 use super::ruleset::{HouseRules, Ruleset, Value};
 use super::settle::{money, settle, Payments};
 use std::fmt;
@@ -176,30 +176,35 @@ pub fn allowances(ruleset: &Ruleset) -> Allowances<'_> {
     Allowances {
         ruleset_id: &ruleset.id,
         bonus_tiles: ruleset.bonus_tiles,
-        flower_win: ruleset.bonus_tiles
-            && (ruleset.pattern(PatternId::SevenFlowers).is_some()
-                || ruleset.pattern(PatternId::EightFlowers).is_some()),
+        flower_win: ruleset.special.flower_win,
         waiting: false,
     }
 }
 
 /// Scores a validated hand.
 pub fn score_hand(ruleset: &Ruleset, hand: &Hand, ctx: &Context) -> Result<Score, ScoreError> {
-    let special = Special {
-        seven_pairs: ruleset.pattern(PatternId::SevenPairs).is_some(),
-        four_as_two_pairs: ruleset.conditions.get(Condition::FourAsTwoPairs),
-        thirteen_sided_only: ruleset.conditions.get(Condition::ThirteenSidedOnly),
-        thirteen_orphans: ruleset.pattern(PatternId::ThirteenOrphans).is_some(),
-        flower_win: allowances(ruleset).flower_win,
-    };
-    let facts = Facts::new(hand, ctx, ruleset.bonus_tiles, ruleset.enabled);
+    // Two copies: a ruleset without the extras of issue 16 (every built-in
+    // one) runs the one that never looks at them (bench/core.md).
+    if ruleset.extras {
+        score_hand_as::<true>(ruleset, hand, ctx)
+    } else {
+        score_hand_as::<false>(ruleset, hand, ctx)
+    }
+}
+
+fn score_hand_as<const EXTRAS: bool>(
+    ruleset: &Ruleset,
+    hand: &Hand,
+    ctx: &Context,
+) -> Result<Score, ScoreError> {
+    let facts = Facts::new::<EXTRAS>(hand, ctx, ruleset.bonus_tiles);
     // Two fit most hands and stay small enough for the allocator's fast path.
     let mut scored: Vec<ScoredReading> = Vec::with_capacity(2);
     let mut chosen = 0;
     // Each reading is scored as the decomposer finds it (no list of readings).
     // A concealed kong may be robbed only to complete thirteen orphans.
     let orphans_only = ctx.robbed_kong == RobbedKong::Concealed;
-    each_reading(hand, ctx.win_by, ctx.flower_win, special, |p| {
+    each_reading(hand, ctx.win_by, ctx.flower_win, ruleset.special, |p| {
         if orphans_only && p.base.form != Form::ThirteenOrphans {
             return;
         }
@@ -208,7 +213,7 @@ pub fn score_hand(ruleset: &Ruleset, hand: &Hand, ctx: &Context) -> Result<Score
         let last = scored.len() - 1;
         scored[last].reading = *p.base;
         p.apply(&mut scored[last].reading);
-        evaluate_into(ruleset, &facts, ctx, &mut scored[last]);
+        evaluate_into::<EXTRAS>(ruleset, &facts, ctx, &mut scored[last]);
         let (s, best) = (&scored[last], &scored[chosen]);
         if (s.total_faan, s.raw_faan) > (best.total_faan, best.raw_faan) {
             chosen = last;
@@ -244,11 +249,17 @@ pub fn score_hand(ruleset: &Ruleset, hand: &Hand, ctx: &Context) -> Result<Score
     })
 }
 
-/// Fills the lines and totals of `out` (a [`ScoredReading::blank`]) for its reading.
-pub fn evaluate_into(ruleset: &Ruleset, facts: &Facts, ctx: &Context, out: &mut ScoredReading) {
+/// Fills the lines and totals of `out` (a [`ScoredReading::blank`]) for its
+/// reading; `EXTRAS` as `ruleset.extras` (see [`score_hand`]).
+fn evaluate_into<const EXTRAS: bool>(
+    ruleset: &Ruleset,
+    facts: &Facts,
+    ctx: &Context,
+    out: &mut ScoredReading,
+) {
     let r = &out.reading;
     let shape = Shape::new(r);
-    let held = count_all(&shape, facts, ctx, &ruleset.conditions);
+    let held = count_all::<EXTRAS>(&shape, facts, ctx, &ruleset.conditions);
     // Patterns this ruleset scores that hold, minus those another holding pattern contains.
     let holding: PatternSet = held.set & ruleset.enabled;
     let mut suppressed: PatternSet = 0;
@@ -257,16 +268,20 @@ pub fn evaluate_into(ruleset: &Ruleset, facts: &Facts, ctx: &Context, out: &mut 
     }
     let mut scoring = holding & !suppressed;
     // Exclusive pairs: keep the higher line (the first of the pair on a tie).
-    for &(a, b) in &ruleset.exclusive {
-        if scoring & a.bit() != 0 && scoring & b.bit() != 0 {
-            let worth = |id: PatternId| ruleset.line_faan[id.index()] * u32::from(held.count(id));
-            let loser = if worth(b) > worth(a) { a } else { b };
-            scoring &= !loser.bit();
+    if EXTRAS {
+        for &(a, b) in &ruleset.exclusive {
+            if scoring & a.bit() != 0 && scoring & b.bit() != 0 {
+                let worth =
+                    |id: PatternId| ruleset.line_faan[id.index()] * u32::from(held.count(id));
+                let loser = if worth(b) > worth(a) { a } else { b };
+                scoring &= !loser.bit();
+            }
         }
     }
     let lines = &mut out.lines;
     let limits = scoring & ruleset.limits;
-    if limits != 0 && !ruleset.limits_add {
+    let limits_add = EXTRAS && ruleset.limits_add;
+    if limits != 0 && !limits_add {
         let mut total = 0;
         for i in indices(limits) {
             let v = ruleset.line_faan[i];
@@ -290,7 +305,8 @@ pub fn evaluate_into(ruleset: &Ruleset, facts: &Facts, ctx: &Context, out: &mut 
             lines.push(Line {
                 pattern: id,
                 faan: v,
-                limit: limits & id.bit() != 0,
+                // Without limits_add no limit gets here.
+                limit: limits_add && limits & id.bit() != 0,
             });
             raw = raw.saturating_add(v);
         }
@@ -307,12 +323,12 @@ pub fn evaluate_into(ruleset: &Ruleset, facts: &Facts, ctx: &Context, out: &mut 
     }
     out.raw_faan = raw;
     // limits_add: limit lines add like the others and nothing is capped.
-    out.total_faan = if ruleset.limits_add {
+    out.total_faan = if limits_add {
         raw
     } else {
         raw.min(ruleset.limit)
     };
-    out.limit_hand = limits != 0;
+    out.limit_hand = limits_add && limits != 0;
 }
 
 /// The indices of the pattern ids in a set (each below [`PATTERN_COUNT`]), in id (contract) order.
@@ -344,4 +360,77 @@ fn not_winning(hand: &Hand) -> ScoreError {
         )
     };
     ScoreError::NotWinning { tiles, detail }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::hand::WinBy;
+    use crate::core::registry::BUILTIN;
+    use crate::core::tile::Wind;
+
+    /// Thirteen orphans on its thirteen-sided wait, set in a ruleset file
+    /// (wisteria-court's, with two lines added): the double limit of
+    /// rulesets/README.md. Worked by hand: the 1m won on a discard makes the
+    /// pair, so concealed hand 1 + thirteen orphans 10 + thirteen-sided 10 =
+    /// 21 (limits_add: no cap); on 9m (a single wait) 1 + 10 = 11.
+    #[test]
+    fn thirteen_sided_orphans_set_in_a_ruleset_file() {
+        let text = BUILTIN
+            .iter()
+            .find(|(n, _)| *n == "wisteria-court.toml")
+            .expect("wisteria-court.toml")
+            .1
+            .replacen(
+                "bonus_tiles = true",
+                "bonus_tiles = true\nlimits_add = true",
+                1,
+            )
+            + "\n[patterns.thirteen_sided_orphans]\nfaan = \"limit\"\n";
+        let r = Ruleset::from_toml("double.toml", &text).expect("loads");
+        assert!(r.uses_extras(), "an optional pattern and limits_add");
+        let ctx = ContextSpec::new(WinBy::Discard, Wind::South, Wind::East, Some(Wind::West));
+        type Want<'a> = &'a [(PatternId, u32)];
+        // (winning tile, lines, total)
+        let cases: &[(&str, Want, u32)] = &[
+            (
+                "1m",
+                &[
+                    (PatternId::ConcealedHand, 1),
+                    (PatternId::ThirteenOrphans, 10),
+                    (PatternId::ThirteenSidedOrphans, 10),
+                ],
+                21,
+            ),
+            (
+                "9m",
+                &[
+                    (PatternId::ConcealedHand, 1),
+                    (PatternId::ThirteenOrphans, 10),
+                ],
+                11,
+            ),
+        ];
+        for &(win, want, total) in cases {
+            let hand = HandSpec {
+                tiles: "119m19p19s1234567z".to_string(),
+                melds: vec![],
+                winning_tile: Some(win.to_string()),
+                flowers: vec!["F1".to_string()],
+            };
+            let s = score(&r, &hand, &ctx).expect("scores");
+            let got: Vec<(PatternId, u32)> =
+                s.best().lines.iter().map(|l| (l.pattern, l.faan)).collect();
+            assert_eq!(got, want, "thirteen orphans won on {win}: lines");
+            assert_eq!(
+                s.total_faan(),
+                total,
+                "thirteen orphans won on {win}: total"
+            );
+            assert_eq!(
+                s.base_points, 128,
+                "won on {win}: base points stop at the limit's"
+            );
+        }
+    }
 }

@@ -129,6 +129,10 @@ patterns! {
         "槓上補花", [], [ReplacementTile];
     CommonHand => "common_hand", "Common hand", "無花自摸平糊", [],
         [AllChows, SelfDraw, NoFlowers];
+    // Issue 16: thirteen orphans on its thirteen-sided wait, a line of its
+    // own beside thirteen_orphans (with limits_add, two limits: a double limit).
+    ThirteenSidedOrphans => "thirteen_sided_orphans",
+        "Thirteen orphans on the thirteen-sided wait", "十三么十三面", [], [];
 }
 
 /// Number of pattern ids.
@@ -248,6 +252,23 @@ conditions! {
         "thirteen_orphans: only on the thirteen-sided wait (the winning tile makes the pair).";
 }
 
+/// The switches of issue 16: each `false` by default and in every built-in
+/// ruleset. Where all are off (and nothing else of issue 16 is in force:
+/// `Ruleset::extras`), the recognisers are the monomorphised copy that
+/// never tests them ([`count_all`] with `EXTRAS = false`).
+pub const EXTRA_CONDITIONS: &[Condition] = &[
+    Condition::AnyReplacement,
+    Condition::DiscardOnlyInPair,
+    Condition::AbsorbsSeatFlower,
+    Condition::OnSevenPairs,
+    Condition::OnThirteenOrphans,
+    Condition::FourAsTwoPairs,
+    Condition::NoConcealedKong,
+    Condition::PureOnly,
+    Condition::WithKong,
+    Condition::ThirteenSidedOnly,
+];
+
 impl Condition {
     /// The condition with this key.
     pub fn from_key(key: &str) -> Option<Condition> {
@@ -272,6 +293,19 @@ impl Conditions {
 
     pub fn set(&mut self, c: Condition, v: bool) {
         self.0 = (self.0 & !c.bit()) | (u32::from(v) * c.bit());
+    }
+
+    /// Some switch of [`EXTRA_CONDITIONS`] is on.
+    pub fn any_extra(self) -> bool {
+        EXTRA_CONDITIONS.iter().any(|&c| self.get(c))
+    }
+
+    /// The value of `c`, one of [`EXTRA_CONDITIONS`]: always `false` in the
+    /// copy of the recognisers for rulesets without extras.
+    #[inline(always)]
+    fn extra<const EXTRAS: bool>(self, c: Condition) -> bool {
+        debug_assert!(EXTRA_CONDITIONS.contains(&c), "{c:?} is not an extra");
+        EXTRAS && self.get(c)
     }
 }
 
@@ -298,9 +332,11 @@ pub struct Facts {
     /// The concealed tiles are 1112345678999 plus one of a single suit and
     /// nothing is declared.
     pub nine_gates: bool,
-    /// Nine gates on the nine-sided wait: without the winning tile, exactly 1112345678999.
+    /// Nine gates on the nine-sided wait: without the winning tile, exactly
+    /// 1112345678999 (this and the fields marked "extras" stay 0 or false
+    /// unless `Facts::new` is told `EXTRAS`).
     pub nine_gates_pure: bool,
-    /// Nine gates counting declared kongs of the suit (`with_kong`).
+    /// Nine gates counting declared kongs of the suit (`with_kong`; extras).
     pub nine_gates_kong: bool,
     /// Bit 0 m, 1 p, 2 s: numbered suits present.
     pub suits: u8,
@@ -310,26 +346,24 @@ pub struct Facts {
     pub simples: bool,
     /// A meld was claimed from a discard before the win.
     pub claimed: bool,
-    /// Melds claimed from a discard (every meld but a concealed kong).
+    /// Melds claimed from a discard (every meld but a concealed kong; extras).
     pub claimed_melds: u8,
     pub winning_tile: Option<Tile>,
     pub kongs: u8,
     pub melds: u8,
     pub flowers: u8,
     pub seat_flowers: u8,
-    /// Seat flowers outside a complete set of four (`absorbs_seat_flower`).
+    /// Seat flowers outside a complete set of four (`absorbs_seat_flower`; extras).
     pub loose_seat_flowers: u8,
-    /// The flower and season of the round wind held (0 to 2).
+    /// The flower and season of the round wind held (0 to 2; extras).
     pub prevailing_flowers: u8,
     pub flower_sets: u8,
     /// Bonus tiles are in play under the ruleset in force.
     pub bonus_tiles: bool,
-    /// The ruleset scores one of the optional patterns (issue 16): only then
-    /// are they recognised, so the built-in rulesets pay nothing for them.
-    pub optional: bool,
 }
 
-/// The optional patterns of issue 16 (no built-in ruleset scores them).
+/// The optional patterns of issue 16 (no built-in ruleset scores them):
+/// recognised only under `EXTRAS` (see [`EXTRA_CONDITIONS`]).
 pub const OPTIONAL: PatternSet = PatternId::FullyConcealed.bit()
     | PatternId::MeldedHand.bit()
     | PatternId::AllSimples.bit()
@@ -340,11 +374,14 @@ pub const OPTIONAL: PatternSet = PatternId::FullyConcealed.bit()
     | PatternId::PrevailingFlower.bit()
     | PatternId::DoubleFlowerReplacement.bit()
     | PatternId::KongFlowerReplacement.bit()
-    | PatternId::CommonHand.bit();
+    | PatternId::CommonHand.bit()
+    | PatternId::ThirteenSidedOrphans.bit();
 
 impl Facts {
-    /// `enabled`: the patterns the ruleset scores.
-    pub fn new(hand: &Hand, ctx: &Context, bonus_tiles: bool, enabled: PatternSet) -> Facts {
+    /// The facts of `hand`; those only the extras of issue 16 read (the
+    /// nine-gates variants, claimed melds, loose seat flowers, prevailing
+    /// flowers) are left at zero unless `EXTRAS`.
+    pub fn new<const EXTRAS: bool>(hand: &Hand, ctx: &Context, bonus_tiles: bool) -> Facts {
         let mut kinds = kinds_held(&hand.concealed_counts);
         for m in &hand.melds {
             let run = if m.kind == MeldKind::Chow { 0b111 } else { 0b1 };
@@ -359,15 +396,48 @@ impl Facts {
         let honors = kinds >> 27 != 0;
         let one_suit = suits.count_ones() == 1 && !honors;
         let nine_gates = one_suit && hand.melds.is_empty() && is_nine_gates(&hand.concealed_counts);
-        // The variants only for a hand of one suit (rare).
-        let nine_gates_pure = nine_gates
+        let seat = ctx.seat_wind.index();
+        let flowers = hand.flowers;
+        let seat_flowers = ((flowers >> seat) & 1) + ((flowers >> (seat + 4)) & 1);
+        let flower_sets = u8::from(flowers & 0x0f == 0x0f) + u8::from(flowers & 0xf0 == 0xf0);
+        let mut f = Facts {
+            kinds,
+            nine_gates,
+            nine_gates_pure: false,
+            nine_gates_kong: false,
+            suits,
+            honors,
+            terminals,
+            simples,
+            claimed: hand.melds.iter().any(|m| m.is_claimed()),
+            claimed_melds: 0,
+            winning_tile: hand.winning_tile,
+            kongs: hand.kongs() as u8,
+            melds: hand.melds.len() as u8,
+            flowers,
+            seat_flowers,
+            loose_seat_flowers: 0,
+            prevailing_flowers: 0,
+            flower_sets,
+            bonus_tiles,
+        };
+        if EXTRAS {
+            f.extras(hand, ctx, one_suit);
+        }
+        f
+    }
+
+    /// The facts only the extras of issue 16 read.
+    fn extras(&mut self, hand: &Hand, ctx: &Context, one_suit: bool) {
+        // The nine-gates variants only for a hand of one suit (rare).
+        self.nine_gates_pure = self.nine_gates
             && hand.winning_tile.is_some_and(|w| {
                 let mut c = hand.concealed_counts;
                 c[w.index()] -= 1;
                 nine_gates_exact(&c)
             });
         // A declared kong counts as the pung it stands for (its fourth tile is the replaced one).
-        let nine_gates_kong = nine_gates
+        self.nine_gates_kong = self.nine_gates
             || (one_suit
                 && !hand.melds.is_empty()
                 && hand.melds.iter().all(|m| m.kind == MeldKind::Kong)
@@ -378,48 +448,14 @@ impl Facts {
                     }
                     c
                 }));
+        self.claimed_melds = hand.melds.iter().filter(|m| m.is_claimed()).count() as u8;
+        let flowers = self.flowers;
         let seat = ctx.seat_wind.index();
-        let flowers = hand.flowers;
-        let seat_flowers = ((flowers >> seat) & 1) + ((flowers >> (seat + 4)) & 1);
         let round = ctx.round_wind.index();
-        let prevailing_flowers = if flowers == 0 {
-            0
-        } else {
-            ((flowers >> round) & 1) + ((flowers >> (round + 4)) & 1)
-        };
-        let flower_sets = u8::from(flowers & 0x0f == 0x0f) + u8::from(flowers & 0xf0 == 0xf0);
-        let loose_seat_flowers = if flower_sets == 0 {
-            seat_flowers
-        } else {
-            u8::from(flowers & 0x0f != 0x0f) * ((flowers >> seat) & 1)
-                + u8::from(flowers & 0xf0 != 0xf0) * ((flowers >> (seat + 4)) & 1)
-        };
-        Facts {
-            kinds,
-            nine_gates,
-            nine_gates_pure,
-            nine_gates_kong,
-            suits,
-            honors,
-            terminals,
-            simples,
-            claimed: hand.melds.iter().any(|m| m.is_claimed()),
-            claimed_melds: if hand.melds.is_empty() {
-                0
-            } else {
-                hand.melds.iter().filter(|m| m.is_claimed()).count() as u8
-            },
-            winning_tile: hand.winning_tile,
-            kongs: hand.kongs() as u8,
-            melds: hand.melds.len() as u8,
-            flowers,
-            seat_flowers,
-            loose_seat_flowers,
-            prevailing_flowers,
-            flower_sets,
-            bonus_tiles,
-            optional: enabled & OPTIONAL != 0,
-        }
+        self.prevailing_flowers = ((flowers >> round) & 1) + ((flowers >> (round + 4)) & 1);
+        // Seat flowers outside a complete set of four.
+        self.loose_seat_flowers = u8::from(flowers & 0x0f != 0x0f) * ((flowers >> seat) & 1)
+            + u8::from(flowers & 0xf0 != 0xf0) * ((flowers >> (seat + 4)) & 1);
     }
 
     fn one_suit(&self) -> bool {
@@ -514,14 +550,22 @@ impl Held {
 /// How many times every pattern holds for the reading of `shape`, by id index.
 ///
 /// `cond` holds every pattern's conditions at once (each condition belongs
-/// to one pattern), so one straight pass serves the whole ruleset.
+/// to one pattern), so one straight pass serves the whole ruleset. Without
+/// `EXTRAS` the switches of [`EXTRA_CONDITIONS`] read as off and the
+/// [`OPTIONAL`] patterns are not recognised: the copy a ruleset without
+/// them (every built-in one) runs tests none of them.
 #[inline]
-pub fn count_all(shape: &Shape<'_>, f: &Facts, ctx: &Context, cond: &Conditions) -> Held {
+pub fn count_all<const EXTRAS: bool>(
+    shape: &Shape<'_>,
+    f: &Facts,
+    ctx: &Context,
+    cond: &Conditions,
+) -> Held {
     use PatternId as P;
     let mut c = Held {
         set: 0,
         dragon_pungs: shape.dragon_pungs,
-        seat_flowers: if cond.get(Condition::AbsorbsSeatFlower) {
+        seat_flowers: if cond.extra::<EXTRAS>(Condition::AbsorbsSeatFlower) {
             f.loose_seat_flowers
         } else {
             f.seat_flowers
@@ -534,7 +578,7 @@ pub fn count_all(shape: &Shape<'_>, f: &Facts, ctx: &Context, cond: &Conditions)
         c.put(P::EightFlowers, f.flowers == 0xff);
         c.put(P::SeatFlower, c.seat_flowers > 0);
         c.put(P::FlowerSet, f.flower_sets > 0);
-        if f.optional {
+        if EXTRAS {
             c.put(P::PrevailingFlower, f.prevailing_flowers > 0);
         }
     }
@@ -558,7 +602,9 @@ pub fn count_all(shape: &Shape<'_>, f: &Facts, ctx: &Context, cond: &Conditions)
         !f.claimed
             && (cond.get(Condition::AllowConcealedKong) || f.kongs == 0)
             && !(cond.get(Condition::OnlyWithoutFlowers) && f.bonus_tiles)
-            && !(cond.get(Condition::DiscardOnlyInPair) && !self_draw && r.win != WinPlace::Pair),
+            && !(cond.extra::<EXTRAS>(Condition::DiscardOnlyInPair)
+                && !self_draw
+                && r.win != WinPlace::Pair),
     );
     c.put(P::DragonPung, shape.dragon_pungs > 0);
     c.put(P::SeatWind, shape.pung_of(ctx.seat_wind.tile()));
@@ -588,8 +634,8 @@ pub fn count_all(shape: &Shape<'_>, f: &Facts, ctx: &Context, cond: &Conditions)
     c.put(P::PureOneSuit, f.one_suit() && !f.honors);
     let terminal_form = match r.form {
         Form::Standard => true,
-        Form::SevenPairs => cond.get(Condition::OnSevenPairs),
-        Form::ThirteenOrphans => cond.get(Condition::OnThirteenOrphans),
+        Form::SevenPairs => cond.extra::<EXTRAS>(Condition::OnSevenPairs),
+        Form::ThirteenOrphans => cond.extra::<EXTRAS>(Condition::OnThirteenOrphans),
         Form::FlowerWin => false,
     };
     c.put(
@@ -620,12 +666,12 @@ pub fn count_all(shape: &Shape<'_>, f: &Facts, ctx: &Context, cond: &Conditions)
         standard
             && shape.concealed_pungs == 4
             && (!cond.get(Condition::SelfDrawOnly) || ctx.win_by == WinBy::SelfDraw)
-            && (!cond.get(Condition::NoConcealedKong) || shape.kongs == 0),
+            && (!cond.extra::<EXTRAS>(Condition::NoConcealedKong) || shape.kongs == 0),
     );
     c.put(P::AllKongs, standard && shape.kongs == 4);
-    let nine_gates = if cond.get(Condition::PureOnly) {
+    let nine_gates = if cond.extra::<EXTRAS>(Condition::PureOnly) {
         f.nine_gates_pure
-    } else if cond.get(Condition::WithKong) {
+    } else if cond.extra::<EXTRAS>(Condition::WithKong) {
         f.nine_gates_kong
     } else {
         f.nine_gates
@@ -649,7 +695,7 @@ pub fn count_all(shape: &Shape<'_>, f: &Facts, ctx: &Context, cond: &Conditions)
             colour_dragon(shape, f, Suit::Pin, Tile::WHITE, cond),
         );
     }
-    if f.optional {
+    if EXTRAS {
         optional(&mut c, shape, f, ctx, cond, all_chows);
     }
     c
@@ -690,6 +736,11 @@ fn optional(
         ctx.replacement == Replacement::Flower && ctx.first_replacement == Replacement::Kong,
     );
     c.put(P::CommonHand, all_chows && f.flowers == 0 && self_draw);
+    // The winning tile makes the pair: the thirteen tiles before it were one of each orphan.
+    c.put(
+        P::ThirteenSidedOrphans,
+        shape.reading.form == Form::ThirteenOrphans && f.winning_tile == Some(shape.reading.pair),
+    );
 }
 
 /// A kong replacement (or, under `any_replacement`, any replacement) of 5p

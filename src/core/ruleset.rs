@@ -8,8 +8,9 @@
 //! `hkma-faan-list-editable-table.txt`); [`Ruleset::with_house_rules`] checks
 //! that the result still makes sense.
 
+use super::decompose::Special;
 use super::hand::FieldError;
-use super::pattern::{Condition, Conditions, PatternId, PatternSet, PATTERN_COUNT};
+use super::pattern::{Condition, Conditions, PatternId, PatternSet, OPTIONAL, PATTERN_COUNT};
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
@@ -359,6 +360,13 @@ pub struct Ruleset {
     /// pattern's: its limit value), and the lines it contains (0 when absent).
     pub(crate) line_faan: [u32; PATTERN_COUNT],
     pub(crate) contains: [PatternSet; PATTERN_COUNT],
+    /// The special forms the decomposer looks for (derived at load).
+    pub(crate) special: Special,
+    /// Something of issue 16 is in force: an optional pattern, a switch of
+    /// `pattern::EXTRA_CONDITIONS`, `limits_add` or an `exclusive` pair.
+    /// Without it (every built-in ruleset) scoring runs the copy of the
+    /// recognisers and the evaluation that never looks at them.
+    pub(crate) extras: bool,
 }
 
 const ABSENT: u8 = u8::MAX;
@@ -370,6 +378,13 @@ impl Ruleset {
             ABSENT => None,
             i => self.patterns.get(i as usize),
         }
+    }
+
+    /// Something of issue 16 is in force (an optional pattern, a switch of
+    /// `pattern::EXTRA_CONDITIONS`, `limits_add`, an `exclusive` pair): no
+    /// built-in ruleset has one, and scoring under those never tests them.
+    pub fn uses_extras(&self) -> bool {
+        self.extras
     }
 
     /// What a limit pattern of value `v` scores here.
@@ -407,6 +422,19 @@ impl Ruleset {
             }
         }
         self.conditions = c;
+        self.special = Special {
+            seven_pairs: self.enabled & PatternId::SevenPairs.bit() != 0,
+            four_as_two_pairs: c.get(Condition::FourAsTwoPairs),
+            thirteen_sided_only: c.get(Condition::ThirteenSidedOnly),
+            thirteen_orphans: self.enabled & PatternId::ThirteenOrphans.bit() != 0,
+            flower_win: self.bonus_tiles
+                && self.enabled & (PatternId::SevenFlowers.bit() | PatternId::EightFlowers.bit())
+                    != 0,
+        };
+        self.extras = self.enabled & OPTIONAL != 0
+            || c.any_extra()
+            || self.limits_add
+            || !self.exclusive.is_empty();
     }
 
     /// Parses and validates one ruleset file: its TOML is read into the
@@ -703,6 +731,8 @@ impl Ruleset {
             conditions: Conditions::default(),
             line_faan: [0; PATTERN_COUNT],
             contains: [0; PATTERN_COUNT],
+            special: Special::default(),
+            extras: false,
         };
         r.reindex();
         r.hash = Sha256::digest(canonical_bytes(&r.to_document())).into();
