@@ -11,7 +11,7 @@
 
 import { $, glyphsSupported, richText } from "./dom.js";
 import { emptyState, derive, fromQuery, toQuery, requestBody, addTile, addMeld, removeTile, removeMeld, EXTRAS } from "./state.js";
-import { seatBefore } from "./tiles.js";
+import { seatBefore, SEATS } from "./tiles.js";
 import { makeT, detectLang, storedLang, storeLang } from "./i18n.js";
 import { describe, localErrors, mapProblem, countMessage, meldKindLabel } from "./format.js";
 import { Latest, call, isAbort } from "./api.js";
@@ -21,8 +21,8 @@ import { scoreView } from "./views/score.js";
 import { compareView } from "./views/compare.js";
 import { waitsView } from "./views/waits.js";
 import { rulesView } from "./views/rules.js";
-import { tableView, renderTableInputs, contextFor } from "./views/table.js";
-import { loadNight, saveNight, emptyNight, seated, currentDeal, playerProblems, winEntry, drawEntry, falseWinEntry, addHand, undo, ledgerMessages, MAX_HANDS } from "./ledger.js";
+import { tableView, renderTableInputs, renderTableRules, contextFor } from "./views/table.js";
+import { loadNight, saveNight, emptyNight, seated, currentDeal, playerProblems, winEntry, drawEntry, falseWinEntry, addHand, undo, ledgerMessages, MAX_HANDS, stageWinner, unstage, parseStake, parseMultiplier, withRule } from "./ledger.js";
 
 const VIEWS = { score: scoreView, compare: compareView, waits: waitsView, rules: rulesView, table: tableView };
 const DEBOUNCE_MS = 250;
@@ -190,6 +190,8 @@ function showProblems(messages, focus) {
  */
 async function run(viewId, submit, pending) {
   clearTimeout(app.timer);
+  // The winners staged before this hand: the calculator's is the next one.
+  const staged = (app.night.pending || []).length;
   const view = VIEWS[viewId];
   if (app.state.view !== viewId) {
     app.state = { ...app.state, view: viewId };
@@ -219,7 +221,7 @@ async function run(viewId, submit, pending) {
   if (!r.ok) {
     let messages = mapProblem(r.status, r.json);
     // A refused hand is not kept: the table on screen stays as it was.
-    if (pending) messages = ledgerMessages(messages, pending.hands.length - 1);
+    if (pending) messages = ledgerMessages(messages, pending.hands.length - 1, staged);
     else { app.shown = null; showSection(null); }
     showProblems(messages, submit);
     return;
@@ -330,7 +332,63 @@ function addWin() {
   const local = localErrors(app.d, "score", true);
   if (local.length) { showProblems(local, true); return; }
   app.state = { ...app.state, context: contextFor(app.state.context, deal, deal.seats[app.state.context.seat_wind], app.state.context.win_by === "self_draw" ? "" : deal.seats[app.state.context.discarder]) };
-  addToNight(winEntry(app.state, app.d, deal));
+  addToNight(winEntry(app.state, app.d, deal, app.night));
+}
+
+// One more winner on the same discard (一炮雙響): the calculator's hand is
+// staged, and the box cleared for the next winner's hand, seated at the
+// next player after the discarder who has not won yet.
+function addCowinner() {
+  const deal = tableDeal();
+  if (!deal || deal.complete) return;
+  const local = localErrors(app.d, "score", true);
+  if (local.length) { showProblems(local, true); return; }
+  const ctx = contextFor(app.state.context, deal, deal.seats[app.state.context.seat_wind], app.state.context.win_by === "self_draw" ? "" : deal.seats[app.state.context.discarder]);
+  app.state = { ...app.state, context: ctx };
+  const r = stageWinner(app.night, app.state, app.d, deal);
+  if (r.problem) { showProblems([r.problem], true); return; }
+  commitNight(r.night);
+  app.errors = null;
+  clearErrors();
+  const won = r.night.pending.map((w) => w.player);
+  const k = SEATS.indexOf(ctx.discarder);
+  const next = [1, 2, 3].map((i) => SEATS[(k + i) % 4]).find((seat) => !won.includes(deal.seats[seat])) || ctx.seat_wind;
+  const s = { ...app.state, text: "", winPick: "", flowers: [], context: { ...ctx, seat_wind: next } };
+  $("hand-text").value = "";
+  update(s, { noRescore: true });
+  setStatus("idle", "table.staged", { player: won[won.length - 1], n: won.length });
+}
+
+function unstageWinner(k) {
+  commitNight(unstage(app.night, k));
+  app.errors = null;
+  clearErrors();
+  renderTableInputs(app);
+}
+
+// A table rule changed: kept with the night; the night retallied (the rules
+// change the money and the coming deal), or its error shown at the control.
+function setTableRule(key, raw) {
+  let value;
+  const parsed = key === "stake" ? parseStake(raw) : key === "dealer_multiplier" ? parseMultiplier(raw) : null;
+  if (parsed && parsed.error) { showProblems([parsed.error], false); return; }
+  if (parsed) value = parsed.value;
+  else if (key.startsWith("dealer_keeps")) value = raw === "" ? undefined : raw === "true";
+  else value = raw || undefined;
+  commitNight(withRule(app.night, key, value));
+  if (app.errors) { app.errors = null; clearErrors(); setStatus("idle", "status.idle"); }
+  renderTableRules(app);
+  if (!seated(app.night) || !app.night.hands.length) return;
+  app.tableAnswer = null;
+  if (app.state.view === "table") run("table", false);
+  else refreshTable();
+}
+
+// The coming deal without showing the table (another view is on screen).
+function refreshTable() {
+  call("POST", tableView.path, tableView.body(app)).then((r) => {
+    if (r.ok && r.json) { app.tableAnswer = r.json; renderTableInputs(app); }
+  }, () => {});
 }
 
 function addFalseWin() {
@@ -349,7 +407,7 @@ function undoHand() {
 
 function newNight() {
   if (app.night.hands.length && !window.confirm(app.t("table.confirm_new"))) return;
-  commitNight({ ...emptyNight(), players: app.night.players.slice() });
+  commitNight({ ...emptyNight(), players: app.night.players.slice(), rules: app.night.rules });
   app.tableAnswer = null;
   renderTableInputs(app);
   showTableEmpty();
@@ -427,7 +485,7 @@ async function loadDetail(id) {
   if (app.details[id] || !app.rulesetInfo[id]) return;
   try {
     const r = await call("GET", "/v1/rulesets/" + encodeURIComponent(id));
-    if (r.ok && r.json) { app.details[id] = r.json; renderRulesetSummary(app); }
+    if (r.ok && r.json) { app.details[id] = r.json; renderRulesetSummary(app); renderTableRules(app); }
   } catch (e) { /* the summary keeps its first line */ }
 }
 
@@ -481,6 +539,15 @@ function wire() {
   $("table-winner").addEventListener("change", chooseAtTable);
   $("table-discarder").addEventListener("change", chooseAtTable);
   $("btn-add-win").addEventListener("click", addWin);
+  $("btn-add-cowinner").addEventListener("click", addCowinner);
+  $("table-pending").addEventListener("click", (e) => {
+    const b = e.target.closest("[data-unstage]");
+    if (b) unstageWinner(parseInt(b.getAttribute("data-unstage"), 10));
+  });
+  for (const key of ["stake", "dealer_keeps_on_win", "dealer_keeps_on_draw", "multiple_winners", "dealer_multiplier", "liable_discard"]) {
+    const control = $("tr-" + key.replace(/_/g, "-"));
+    control.addEventListener("change", () => setTableRule(key, control.value));
+  }
   $("btn-add-draw").addEventListener("click", () => addToNight(drawEntry()));
   $("btn-add-false-win").addEventListener("click", addFalseWin);
   $("btn-undo").addEventListener("click", undoHand);
@@ -523,11 +590,7 @@ async function init() {
   else if (app.state.text) auto();
   if (view.id === "table" && !view.ready(app)) showTableEmpty();
   // A night kept from before: the coming deal is the server's to say.
-  if (view.id !== "table" && seated(app.night) && app.night.hands.length) {
-    call("POST", tableView.path, tableView.body(app)).then((r) => {
-      if (r.ok && r.json) { app.tableAnswer = r.json; renderTableInputs(app); }
-    }, () => {});
-  }
+  if (view.id !== "table" && seated(app.night) && app.night.hands.length) refreshTable();
 }
 
 init();
