@@ -477,6 +477,9 @@ struct Lang {
     table_stake_shown: &'static str,
     table_cat_paid_money: &'static str,
     table_stake_error: &'static str,
+    /// The optional pattern switched on, as the page names it (the server's name_zh in Chinese).
+    fully_concealed: &'static str,
+    custom_name: &'static str,
 }
 
 const EN: Lang = Lang {
@@ -507,6 +510,8 @@ const EN: Lang = Lang {
     table_stake_shown: "$0.50 a point",
     table_cat_paid_money: "Dan pays Cat 80 ($40.00)",
     table_stake_error: "Give the stake as money per point, e.g. 0.50.",
+    fully_concealed: "Fully concealed hand",
+    custom_name: "Wisteria Court Mahjong (house rules)",
 };
 
 const ZH: Lang = Lang {
@@ -537,6 +542,8 @@ const ZH: Lang = Lang {
     table_stake_shown: "每分 $0.50",
     table_cat_paid_money: "Dan 付 Cat 80（$40.00）",
     table_stake_error: "注碼要寫成每分幾多錢，例如 0.50。",
+    fully_concealed: "門前清自摸",
+    custom_name: "Wisteria Court Mahjong（自訂規則）",
 };
 
 /// No API words in what a player reads: no JSON pointers, field names or status codes.
@@ -1108,6 +1115,7 @@ async fn steps(b: &Browser, base: &str, lang: &Lang) {
 
     table_steps(b, base, lang).await;
     double_win_steps(b, base, lang).await;
+    house_panel_steps(b, base, lang).await;
 }
 
 /// The rows of the running table: each hand's result and every player's delta and balance.
@@ -1454,7 +1462,8 @@ async fn double_win_steps(b: &Browser, base: &str, lang: &Lang) {
     b.screenshot(&shot("double-win")).await;
 
     // Head bump: only Ben, the first after Dan, is paid.
-    b.click("#tr-multiple-winners option[value=\"head_bump\"]").await;
+    b.click("#tr-multiple-winners option[value=\"head_bump\"]")
+        .await;
     b.wait_js(
         "var r = document.querySelector('#table-body tr'); return r ? r.cells[3].textContent : ''",
         json!(lang.table_double_win_head_bump),
@@ -1474,6 +1483,150 @@ async fn double_win_steps(b: &Browser, base: &str, lang: &Lang) {
     );
     b.js("window.localStorage.removeItem('faan.night'); return null")
         .await;
+}
+
+/// Whether this server checks ruleset documents (`POST /v1/rulesets/validate`,
+/// issue 16's inline rulesets): asked by the page itself.
+async fn server_validates(b: &Browser) -> bool {
+    let script = r#"
+        var done = arguments[0];
+        window.fetch('/v1/rulesets/validate', {method: 'POST', headers: {'content-type': 'application/json'},
+          body: JSON.stringify({ruleset: 'wisteria-court'})}).then(function (r) { done(r.status); });
+    "#;
+    let v = b
+        .cmd(
+            "POST",
+            "/execute/async",
+            Some(json!({"script": script, "args": []})),
+        )
+        .await
+        .expect("validate status");
+    // Without the route, the path is `/v1/rulesets/{id}`, which answers POST with 405.
+    !matches!(v.as_u64(), Some(404 | 405))
+}
+
+/// (16) The House rules panel: an optional pattern switched on changes the
+/// score, and the rules exported as a ruleset document.
+/// The quiet hand self-drawn by South under Wisteria Court is 4 faan (all
+/// chows, self-drawn, concealed hand, no flowers). With `fully_concealed` at
+/// 3 faan (a house rule: it then contains the concealed hand and the
+/// self-draw, rulesets/README.md "Optional patterns"): all chows 1 + fully
+/// concealed 3 + no flowers 1 = 5 faan, B = 24, each other pays 2B = 48.
+async fn house_panel_steps(b: &Browser, base: &str, lang: &Lang) {
+    let shot = |step: &str| format!("browser-{}-{step}.png", lang.code);
+    let l = lang.code;
+    b.goto(&format!("{base}/?hand=123456m789p23455s")).await;
+    wait_loaded(b).await;
+    b.wait_text("#total-faan", "the quiet hand's 4 faan", |t| t == "4")
+        .await;
+    b.click("#house-rules summary").await;
+    b.click("#hr-patterns-box summary").await;
+    b.wait_js(
+        "return document.querySelectorAll('#hr-patterns tr[data-pattern]').length >= 47",
+        json!(true),
+        "every pattern of the built-in charts and the eleven optional ones",
+    )
+    .await;
+    b.click("select[data-pattern-value=\"fully_concealed\"] option[value=\"3\"]")
+        .await;
+    b.wait_text("#total-faan", "5 faan with the fully concealed hand", |t| {
+        t == "5"
+    })
+    .await;
+    assert_eq!(
+        lines_shown(b).await,
+        vec![
+            (
+                "all_chows".to_string(),
+                if l == "zh" { "平糊" } else { "All chows" }.to_string()
+            ),
+            (
+                "no_flowers".to_string(),
+                if l == "zh" { "無花" } else { "No flowers" }.to_string()
+            ),
+            (
+                "fully_concealed".to_string(),
+                lang.fully_concealed.to_string()
+            ),
+        ],
+        "[{l}] the fully concealed hand replaces the self-draw and the concealed hand"
+    );
+    assert_eq!(
+        b.js_str("return document.getElementById('payment-east').getAttribute('data-value')")
+            .await,
+        "-48",
+        "[{l}] 5 faan: each other pays 2 x 24"
+    );
+    // The row is named as the server names the pattern.
+    b.wait_js(
+        "return document.querySelector('#hr-patterns tr[data-pattern=\"fully_concealed\"] td').textContent",
+        json!(lang.fully_concealed),
+        "the row named from the server's line",
+    )
+    .await;
+
+    // Exported: the document that extends Wisteria Court with the one pattern.
+    b.click("#btn-export").await;
+    b.wait_js(
+        "return !document.getElementById('hr-export-text').hidden",
+        json!(true),
+        "the document shown",
+    )
+    .await;
+    let doc: Value = serde_json::from_str(
+        &b.js_str("return document.getElementById('hr-export-text').value")
+            .await,
+    )
+    .expect("the export is JSON");
+    assert_eq!(
+        doc,
+        json!({"extends": "wisteria-court", "id": "custom-wisteria-court", "name": lang.custom_name,
+               "patterns": {"fully_concealed": {"faan": 3}}}),
+        "[{l}] the ruleset document"
+    );
+    assert_eq!(
+        b.js("var a = document.getElementById('hr-download'); return [a.hidden, a.getAttribute('download'), a.getAttribute('href').slice(0, 30)]")
+            .await,
+        json!([false, "custom-wisteria-court.json", "data:application/json;charset="]),
+        "[{l}] a download of the document"
+    );
+    if server_validates(b).await {
+        let hash = b
+            .wait_js(
+                "var s = document.getElementById('hr-export-status'); return s.getAttribute('data-state') === 'valid' && s.getAttribute('data-hash').length",
+                json!(64),
+                "the server accepts the document, with its ruleset_hash",
+            )
+            .await;
+        assert_eq!(hash, json!(64), "[{l}] a SHA-256 hash");
+        // Compare with the document beside the built-in rulesets.
+        b.click("#cmp-custom").await;
+        b.click("#btn-compare").await;
+        b.wait_js(
+            "var r = document.querySelector('#compare-summary tr[data-custom]'); return r ? r.getAttribute('data-total-faan') : null",
+            json!("5"),
+            "the custom ruleset compared at 5 faan",
+        )
+        .await;
+        assert_eq!(
+            b.js_str("return document.querySelector('#compare-summary tr[data-ruleset=\"wisteria-court\"]').getAttribute('data-total-faan')").await,
+            "4",
+            "[{l}] Wisteria Court itself, without the house rule, at 4"
+        );
+        b.click("#cmp-custom").await;
+    } else {
+        b.wait_js(
+            "return document.getElementById('hr-export-status').getAttribute('data-state')",
+            json!("unchecked"),
+            "the page says the server cannot check documents",
+        )
+        .await;
+        println!("[{l}] POST /v1/rulesets/validate is missing: validate and compare-with-custom not run end to end");
+    }
+    b.js("document.getElementById('house-rules').scrollIntoView({block: 'start'}); return null")
+        .await;
+    b.screenshot(&shot("house-panel")).await;
+    reset(b).await;
 }
 
 #[tokio::test]

@@ -22,6 +22,9 @@ import { compareView } from "./views/compare.js";
 import { waitsView } from "./views/waits.js";
 import { rulesView } from "./views/rules.js";
 import { tableView, renderTableInputs, renderTableRules, contextFor } from "./views/table.js";
+import { renderHousePanel, pageCatalogue } from "./views/house.js";
+import { rulesetDocument, compareWithCustom, isCustom, withPattern, withCondition, learnNames, namingDocument, docPointer, documentFileName } from "./custom.js";
+import { cleanRules } from "./ledger.js";
 import { loadNight, saveNight, emptyNight, seated, currentDeal, playerProblems, winEntry, drawEntry, falseWinEntry, addHand, undo, ledgerMessages, MAX_HANDS, stageWinner, unstage, parseStake, parseMultiplier, withRule } from "./ledger.js";
 
 const VIEWS = { score: scoreView, compare: compareView, waits: waitsView, rules: rulesView, table: tableView };
@@ -44,6 +47,10 @@ const app = {
   say: null,        // the palette's last message
   night: emptyNight(),  // the table's players and hands (local storage)
   tableAnswer: null,    // the last ledger answer (the coming deal comes from it)
+  learned: {},          // pattern names seen in answers' lines (custom.js, catalogue)
+  namingChart: null,    // a chart scoring the optional patterns (their names), from POST /v1/rulesets/validate
+  validateMissing: false, // the server has no POST /v1/rulesets/validate
+  compareCustom: false, // compare adds the page's rules as a ruleset document
   urlFor(change) {
     const s = { ...app.state, ...change };
     if (change && change.ruleset && !change.view) s.view = app.state.view;
@@ -90,6 +97,7 @@ function redrawInputs() {
   renderHand(app);
   renderRulesetSummary(app);
   renderTableInputs(app);
+  if ($("house-rules").open) renderHousePanel(app);
 }
 
 function setStatus(state, key, params) {
@@ -118,6 +126,8 @@ function requestKey(view) {
 
 function bodyOf(viewId, pending) {
   const v = VIEWS[viewId];
+  const doc = viewId === "compare" ? customDocument() : null;
+  if (doc) return compareWithCustom(requestBody("compare", app.state, app.d), app.rulesets.map((r) => r.id), doc);
   return v.body ? v.body(app, pending) : requestBody(viewId, app.state, app.d);
 }
 
@@ -207,6 +217,7 @@ async function run(viewId, submit, pending) {
   setStatus("loading", view.loadingKey);
   markStale();
   let r;
+  app.customDoc = viewId === "compare" ? customDocument() : null;
   try {
     r = view.noBody
       ? await call("GET", view.pathFor(app), undefined, signal)
@@ -219,7 +230,7 @@ async function run(viewId, submit, pending) {
   // A newer request was sent meanwhile: this answer is out of date.
   if (!app.latest.isLatest(seq)) return;
   if (!r.ok) {
-    let messages = mapProblem(r.status, r.json);
+    let messages = mapProblem(r.status, r.json).map((m) => ({ ...m, pointer: docPointer(m.pointer) }));
     // A refused hand is not kept: the table on screen stays as it was.
     if (pending) messages = ledgerMessages(messages, pending.hands.length - 1, staged);
     else { app.shown = null; showSection(null); }
@@ -227,6 +238,7 @@ async function run(viewId, submit, pending) {
     return;
   }
   if (pending) commitNight(pending);
+  learnFrom(r.json);
   const key = requestKey(viewId);
   app.errors = null;
   clearErrors();
@@ -293,6 +305,112 @@ function readHouseRules() {
   const dp = $("hr-discard-payment").value;
   if (dp !== "") h.discard_payment = dp;
   return h;
+}
+
+// ---------------------------------------------------------- house rules
+
+const KEPT_HOUSE = ["patterns", "conditions", "contains", "exclusive", "limits_add"];
+
+/** The house rules after a change in the panel: its plain controls read again, patterns and switches kept. */
+function houseChanged(e) {
+  const t = e.target;
+  let house = app.state.house;
+  if (t.hasAttribute("data-pattern-value")) house = withPattern(house, t.getAttribute("data-pattern-value"), t.value);
+  else if (t.hasAttribute("data-condition")) house = withCondition(house, t.getAttribute("data-condition"), t.value === "" ? null : t.value === "true");
+  else if (t.id === "cmp-custom") { app.compareCustom = t.checked; markStale(); return; }
+  else if (t.closest("#hr-export-box")) return;
+  else {
+    const kept = {};
+    for (const k of KEPT_HOUSE) if (house[k] != null) kept[k] = house[k];
+    house = { ...readHouseRules(), ...kept };
+  }
+  update({ ...app.state, house });
+  if (!$("hr-export-text").hidden) showDocument(false);
+}
+
+/** The page's rules as a ruleset document over the chosen ruleset (null: nothing changed, or its chart not loaded). */
+function customDocument() {
+  const chart = app.details[app.state.ruleset];
+  const table = cleanRules(app.night.rules);
+  if (!app.compareCustom && !app.exporting) return null;
+  if (!chart || !isCustom(app.state.house, table)) return null;
+  return rulesetDocument(chart, app.state.house, table, { name: app.t("house.custom_name", { name: chart.name }), catalogue: pageCatalogue(app) });
+}
+
+// Names of patterns seen in an answer's lines; the panel renamed where one is new.
+function learnFrom(res) {
+  if (!res) return;
+  const before = Object.keys(app.learned).length;
+  learnNames(app.learned, res.lines);
+  for (const r of Object.values(res.results || {})) if (r && r.lines) learnNames(app.learned, r.lines);
+  if (Object.keys(app.learned).length !== before && $("house-rules").open) renderHousePanel(app);
+}
+
+// The panel opened: every ruleset's chart (the patterns the page can name),
+// and a chart scoring the optional patterns, where the server validates documents.
+async function openHousePanel() {
+  renderHousePanel(app);
+  await Promise.all(app.rulesets.map((r) => loadDetail(r.id)));
+  if (!app.namingChart && !app.validateMissing) {
+    try {
+      const r = await call("POST", "/v1/rulesets/validate", { ruleset: namingDocument(app.state.ruleset) });
+      if (r.ok && r.json) app.namingChart = r.json;
+      else if (r.status === 404 || r.status === 405) app.validateMissing = true;
+    } catch (e) { /* names stay the ids */ }
+  }
+  if ($("house-rules").open) renderHousePanel(app);
+}
+
+/** Shows the document (text, download, copy); with `check`, asks the server whether it holds. */
+async function showDocument(check) {
+  const T = app.t;
+  await loadDetail(app.state.ruleset);
+  app.exporting = true;
+  const doc = customDocument();
+  app.exporting = false;
+  const status = $("hr-export-status");
+  const text = doc ? JSON.stringify(doc, null, 2) : "";
+  $("hr-export-text").value = text;
+  $("hr-export-text").hidden = !doc;
+  $("hr-download").hidden = !doc;
+  $("btn-copy-doc").hidden = !doc;
+  status.removeAttribute("data-hash");
+  status.setAttribute("data-state", doc ? "shown" : "none");
+  if (!doc) { status.textContent = T("house.doc_nothing"); return; }
+  $("hr-download").href = "data:application/json;charset=utf-8," + encodeURIComponent(text + "\n");
+  $("hr-download").setAttribute("download", documentFileName(doc));
+  status.textContent = "";
+  if (!check) return;
+  if (app.validateMissing) { status.textContent = T("house.doc_unchecked"); status.setAttribute("data-state", "unchecked"); return; }
+  try {
+    const r = await call("POST", "/v1/rulesets/validate", { ruleset: doc });
+    if (r.ok && r.json) {
+      status.textContent = T("house.doc_valid", { hash: String(r.json.ruleset_hash || "").slice(0, 12) });
+      status.setAttribute("data-state", "valid");
+      status.setAttribute("data-hash", String(r.json.ruleset_hash || ""));
+    } else if (r.status === 404 || r.status === 405) {
+      app.validateMissing = true;
+      status.textContent = T("house.doc_unchecked");
+      status.setAttribute("data-state", "unchecked");
+    } else {
+      status.setAttribute("data-state", "invalid");
+      showProblems(mapProblem(r.status, r.json).map((m) => ({ ...m, pointer: docPointer(m.pointer) })), true);
+    }
+  } catch (e) {
+    status.textContent = T("status.unreachable");
+  }
+}
+
+async function copyDocument() {
+  const box = $("hr-export-text");
+  try {
+    await navigator.clipboard.writeText(box.value);
+  } catch (e) {
+    box.hidden = false;
+    box.select();
+    document.execCommand("copy");
+  }
+  $("hr-export-status").textContent = app.t("house.copied");
 }
 
 // ------------------------------------------------------------------ table
@@ -485,7 +603,7 @@ async function loadDetail(id) {
   if (app.details[id] || !app.rulesetInfo[id]) return;
   try {
     const r = await call("GET", "/v1/rulesets/" + encodeURIComponent(id));
-    if (r.ok && r.json) { app.details[id] = r.json; renderRulesetSummary(app); renderTableRules(app); }
+    if (r.ok && r.json) { app.details[id] = r.json; renderRulesetSummary(app); renderTableRules(app); if ($("house-rules").open) renderHousePanel(app); }
   } catch (e) { /* the summary keeps its first line */ }
 }
 
@@ -519,9 +637,11 @@ function wire() {
     update({ ...app.state, ruleset: $("ruleset").value });
     loadDetail(app.state.ruleset);
   });
-  const house = () => update({ ...app.state, house: readHouseRules() });
-  $("house-rules").addEventListener("change", house);
-  $("house-rules").addEventListener("input", (e) => { if (e.target.type === "number" || e.target.type === "text") house(); });
+  $("house-rules").addEventListener("change", houseChanged);
+  $("house-rules").addEventListener("input", (e) => { if (e.target.type === "number" || e.target.type === "text") houseChanged(e); });
+  $("house-rules").addEventListener("toggle", () => { if ($("house-rules").open) openHousePanel(); });
+  $("btn-export").addEventListener("click", () => showDocument(true));
+  $("btn-copy-doc").addEventListener("click", copyDocument);
   $("calc").addEventListener("submit", (e) => { e.preventDefault(); run("score", true); });
   $("btn-compare").addEventListener("click", () => run("compare", true));
   $("btn-waits").addEventListener("click", () => run("waits", true));
