@@ -1626,6 +1626,44 @@ async fn house_panel_steps(b: &Browser, base: &str, lang: &Lang) {
     b.js("document.getElementById('house-rules').scrollIntoView({block: 'start'}); return null")
         .await;
     b.screenshot(&shot("house-panel")).await;
+
+    // Imported back: the pattern off again, then the document pasted.
+    b.click("select[data-pattern-value=\"fully_concealed\"] option[value=\"\"]")
+        .await;
+    b.wait_text("#total-faan", "back to 4 faan", |t| t == "4")
+        .await;
+    b.click("#hr-import-box summary").await;
+    b.js("document.getElementById('hr-import-text').value = '{'; return null")
+        .await;
+    b.click("#btn-import").await;
+    let err = b
+        .wait_text(
+            "[data-error-for=\"/ruleset_document\"]",
+            "a broken document refused at the import box",
+            |t| !t.is_empty(),
+        )
+        .await;
+    assert_player_words(&err, "a broken document");
+    b.js(&format!(
+        "document.getElementById('hr-import-text').value = {}; return null",
+        serde_json::to_string(&doc.to_string()).expect("a JS string")
+    ))
+    .await;
+    b.click("#btn-import").await;
+    b.wait_text(
+        "#total-faan",
+        "5 faan again from the imported document",
+        |t| t == "5",
+    )
+    .await;
+    assert_eq!(
+        b.js_str(
+            "return document.querySelector('select[data-pattern-value=\"fully_concealed\"]').value"
+        )
+        .await,
+        "3",
+        "[{l}] the imported pattern's value in the panel"
+    );
     reset(b).await;
 }
 

@@ -470,5 +470,15 @@ export default {
   "cond.thirteen_sided_only": "Only on the thirteen-sided wait",
   "control./ruleset_document": "Ruleset document",
   "control./house_rules/patterns": "Patterns",
-  "control./house_rules/conditions": "Switches"
+  "control./house_rules/conditions": "Switches",
+
+  "house.import": "Import a ruleset document",
+  "house.import_placeholder": "Paste a ruleset document (JSON)",
+  "house.import_file": "or a file",
+  "house.import_button": "Import",
+  "house.imported": "Imported: the ruleset and house rules are set.",
+  "house.imported_skipped": "Imported. Not shown here, so left out: {keys}.",
+  "house.import_not_json": "This is not a JSON document: check the brackets and quotes.",
+  "house.import_not_object": "A ruleset document is a JSON object: { ... }.",
+  "house.import_extends": "Only a document that extends a built-in ruleset (\"extends\": \"hkma\") can be imported here."
 };

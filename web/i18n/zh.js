@@ -470,5 +470,15 @@ export default {
   "cond.thirteen_sided_only": "只限十三面聽",
   "control./ruleset_document": "規則組文件",
   "control./house_rules/patterns": "番種",
-  "control./house_rules/conditions": "細則"
+  "control./house_rules/conditions": "細則",
+
+  "house.import": "匯入規則組文件",
+  "house.import_placeholder": "貼上規則組文件",
+  "house.import_file": "或者檔案",
+  "house.import_button": "匯入",
+  "house.imported": "已匯入：已揀規則組及設定自訂規則。",
+  "house.imported_skipped": "已匯入。以下項目這裏不能顯示，未有匯入：{keys}。",
+  "house.import_not_json": "文件格式不對：請檢查括號及引號。",
+  "house.import_not_object": "規則組文件要用 { ... } 包住。",
+  "house.import_extends": "這裏只可以匯入以內置規則組為基礎的文件。"
 };

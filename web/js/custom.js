@@ -195,6 +195,8 @@ export function documentFileName(doc) {
 export function docPointer(pointer) {
   const p = String(pointer || "");
   let m = /^\/(?:ruleset|rulesets\/\d+)(\/.*)?$/.exec(p);
+  // A compare item itself (the document sent beside the built-in ids).
+  if (m && !m[1] && p.startsWith("/rulesets/")) return "/ruleset_document";
   if (!m || !m[1]) return p;
   const rest = m[1];
   if ((m = /^\/patterns\/([^/]+)\/([a-z_]+)/.exec(rest)) && !["faan", "limit", "contains"].includes(m[2])) return "/house_rules/conditions/" + m[2];
@@ -223,4 +225,60 @@ export function namingDocument(base) {
   const patterns = {};
   for (const id of OPTIONAL_PATTERNS) patterns[id] = { faan: 1 };
   return { extends: base, id: customId(base), name: base, patterns };
+}
+
+// ------------------------------------------------------------- import
+
+const DISCARD_RULES = ["discarder_pays_all", "discarder_pays_half", "discarder_pays_double"];
+const TABLE_KEYS = ["stake", "dealer_keeps_on_win", "dealer_keeps_on_draw", "multiple_winners", "dealer_multiplier", "liable_discard"];
+
+/**
+ * A ruleset document back into the page's rules: `{ruleset, house, table,
+ * skipped}` (`skipped`: the keys the panel cannot show, left out), or
+ * `{problem}` (a message key). Only a document extending a built-in ruleset
+ * (`chart`, its GET answer) is imported; its payment only where it is one
+ * of the discard payment rules.
+ */
+export function houseFromDocument(doc, chart) {
+  if (!doc || typeof doc !== "object" || Array.isArray(doc)) return { problem: "house.import_not_object" };
+  if (typeof doc.extends !== "string" || !chart) return { problem: "house.import_extends" };
+  const house = {}, table = {}, skipped = [];
+  const patterns = {}, conditions = {}, contains = {};
+  const nat = (v, min) => Number.isInteger(v) && v >= min;
+  for (const [k, v] of Object.entries(doc)) {
+    if (k === "extends" || k === "id" || k === "name") continue;
+    if (k === "min_faan" && nat(v, 0)) house.min_faan = v;
+    else if (k === "limit" && nat(v, 1)) house.limit = v;
+    else if (k === "limit_faan" && v === doc.limit) continue;
+    else if (k === "bonus_tiles" && typeof v === "boolean") house.flowers = v;
+    else if (k === "limits_add" && typeof v === "boolean") house.limits_add = v;
+    else if (k === "points" && v && typeof v.curve === "string") house.points = v.curve;
+    else if (k === "points" && v && Array.isArray(v.table)) house.points = v.table.slice();
+    else if (k === "payment" && v && Object.keys(v).length === 1 && v.discard && chart.payment) {
+      const rule = DISCARD_RULES.find((r) => {
+        const p = discardPayment(chart.payment, r);
+        return p.discarder === v.discard.discarder && p.others === v.discard.others;
+      });
+      if (rule) house.discard_payment = rule; else skipped.push(k);
+    } else if (k === "exclusive" && Array.isArray(v)) house.exclusive = v.filter((x) => Array.isArray(x) && x.length === 2);
+    else if (k === "table" && v && typeof v === "object") {
+      for (const [tk, tv] of Object.entries(v)) if (TABLE_KEYS.includes(tk)) table[tk] = tv; else skipped.push("table." + tk);
+    } else if (k === "patterns" && v && typeof v === "object") {
+      for (const [id, p] of Object.entries(v)) {
+        if (p === null) { patterns[id] = null; continue; }
+        if (!p || typeof p !== "object") { skipped.push("patterns." + id); continue; }
+        for (const [pk, pv] of Object.entries(p)) {
+          if (pk === "faan" && (pv === "limit" || nat(pv, 0))) patterns[id] = pv;
+          else if (pk === "limit" && pv === null) continue;
+          else if (pk === "contains" && Array.isArray(pv)) contains[id] = pv.slice();
+          else if (typeof pv === "boolean" && pk !== "limit") conditions[pk] = pv;
+          else skipped.push("patterns." + id + "." + pk);
+        }
+      }
+    } else skipped.push(k);
+  }
+  if (Object.keys(patterns).length) house.patterns = patterns;
+  if (Object.keys(conditions).length) house.conditions = conditions;
+  if (Object.keys(contains).length) house.contains = contains;
+  return { ruleset: doc.extends, house, table, skipped };
 }

@@ -23,7 +23,7 @@ import { waitsView } from "./views/waits.js";
 import { rulesView } from "./views/rules.js";
 import { tableView, renderTableInputs, renderTableRules, contextFor } from "./views/table.js";
 import { renderHousePanel, pageCatalogue } from "./views/house.js";
-import { rulesetDocument, compareWithCustom, isCustom, withPattern, withCondition, learnNames, namingDocument, docPointer, documentFileName } from "./custom.js";
+import { rulesetDocument, compareWithCustom, isCustom, withPattern, withCondition, learnNames, namingDocument, docPointer, documentFileName, houseFromDocument } from "./custom.js";
 import { cleanRules } from "./ledger.js";
 import { loadNight, saveNight, emptyNight, seated, currentDeal, playerProblems, winEntry, drawEntry, falseWinEntry, addHand, undo, ledgerMessages, MAX_HANDS, stageWinner, unstage, parseStake, parseMultiplier, withRule } from "./ledger.js";
 
@@ -355,7 +355,7 @@ async function openHousePanel() {
     try {
       const r = await call("POST", "/v1/rulesets/validate", { ruleset: namingDocument(app.state.ruleset) });
       if (r.ok && r.json) app.namingChart = r.json;
-      else if (r.status === 404 || r.status === 405) app.validateMissing = true;
+      else if (r.status === 404 || r.status === 405) { app.validateMissing = true; app.compareCustom = false; }
     } catch (e) { /* names stay the ids */ }
   }
   if ($("house-rules").open) renderHousePanel(app);
@@ -411,6 +411,35 @@ async function copyDocument() {
     document.execCommand("copy");
   }
   $("hr-export-status").textContent = app.t("house.copied");
+}
+
+// A pasted or uploaded document: its base ruleset chosen, its changes set
+// as house rules and table rules; what the panel cannot show is named.
+async function importDocument() {
+  const T = app.t;
+  const at = (key, params) => showProblems([{ pointer: "/ruleset_document", key, params }], true);
+  let doc;
+  try { doc = JSON.parse($("hr-import-text").value); } catch (e) { at("house.import_not_json"); return; }
+  if (doc && typeof doc.extends === "string") await loadDetail(doc.extends);
+  const r = houseFromDocument(doc, doc && app.details[doc.extends]);
+  if (r.problem) { at(r.problem); return; }
+  let night = app.night;
+  for (const [k, v] of Object.entries(r.table)) night = withRule(night, k, v);
+  commitNight({ ...night, rules: cleanRules(night.rules) });
+  app.errors = null;
+  clearErrors();
+  update({ ...app.state, ruleset: r.ruleset, house: r.house });
+  renderRulesetSelect(app);
+  renderHousePanel(app);
+  $("hr-export-status").textContent = r.skipped.length ? T("house.imported_skipped", { keys: r.skipped.join(", ") }) : T("house.imported");
+  $("hr-export-status").setAttribute("data-state", "imported");
+}
+
+async function readImportFile() {
+  const f = $("hr-import-file").files[0];
+  if (!f) return;
+  $("hr-import-text").value = (await f.text()).slice(0, 256 * 1024);
+  importDocument();
 }
 
 // ------------------------------------------------------------------ table
@@ -642,6 +671,8 @@ function wire() {
   $("house-rules").addEventListener("toggle", () => { if ($("house-rules").open) openHousePanel(); });
   $("btn-export").addEventListener("click", () => showDocument(true));
   $("btn-copy-doc").addEventListener("click", copyDocument);
+  $("btn-import").addEventListener("click", importDocument);
+  $("hr-import-file").addEventListener("change", readImportFile);
   $("calc").addEventListener("submit", (e) => { e.preventDefault(); run("score", true); });
   $("btn-compare").addEventListener("click", () => run("compare", true));
   $("btn-waits").addEventListener("click", () => run("waits", true));

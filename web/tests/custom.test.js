@@ -1,7 +1,7 @@
 // The House rules panel's logic: the pattern catalogue, the ruleset document, compare with it.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { catalogue, learnNames, scoredAfter, conditionsShown, withPattern, withCondition, patternChoice, rulesetDocument, discardPayment, docPointer, compareWithCustom, namingDocument, documentFileName, OPTIONAL_PATTERNS } from "../js/custom.js";
+import { catalogue, learnNames, scoredAfter, conditionsShown, withPattern, withCondition, patternChoice, rulesetDocument, houseFromDocument, discardPayment, docPointer, compareWithCustom, namingDocument, documentFileName, OPTIONAL_PATTERNS } from "../js/custom.js";
 import { emptyState, toQuery, fromQuery } from "../js/state.js";
 
 // A chart in the shape of GET /v1/rulesets/wisteria-court (the parts the page reads).
@@ -105,6 +105,7 @@ test("problems of a document point at the panel's controls", () => {
   assert.equal(docPointer("/ruleset/payment/discard/discarder"), "/house_rules/discard_payment", "the payment");
   assert.equal(docPointer("/rulesets/11/limit"), "/house_rules/limit", "a compare item");
   assert.equal(docPointer("/ruleset/extends"), "/ruleset_document", "the document itself");
+  assert.equal(docPointer("/rulesets/11"), "/ruleset_document", "a compare item refused whole");
   assert.equal(docPointer("/ruleset"), "/ruleset", "an unknown ruleset id stays at the ruleset chooser");
   assert.equal(docPointer("/hand/tiles"), "/hand/tiles", "anything else unchanged");
 });
@@ -118,4 +119,20 @@ test("compare with the page's ruleset: the built-in ids as they are, the documen
   const naming = namingDocument("hkma");
   assert.deepEqual(Object.keys(naming.patterns), OPTIONAL_PATTERNS, "the naming document adds every optional pattern");
   assert.equal(naming.extends, "hkma", "over the chosen ruleset");
+});
+
+test("import: a document back into house rules and table rules, what the panel cannot show named", () => {
+  const cat = catalogue([WISTERIA, SIX], {});
+  const house = {
+    min_faan: 1, limit: 8, flowers: false, points: [1, 2, 4, 8, 16, 32, 64, 128, 256], discard_payment: "discarder_pays_half",
+    patterns: { fully_concealed: 3, big_four_winds: "limit", concealed_hand: null },
+    conditions: { pair_may_be_value_tile: false }
+  };
+  const table = { stake: 0.25, multiple_winners: "head_bump" };
+  const doc = rulesetDocument(WISTERIA, house, table, { catalogue: cat });
+  assert.deepEqual(houseFromDocument(JSON.parse(JSON.stringify(doc)), WISTERIA), { ruleset: "wisteria-court", house, table, skipped: [] }, "exported and imported: the same rules");
+  const odd = { extends: "wisteria-court", notes: ["x"], payment: { discard: { discarder: 3, others: 0 } }, patterns: { all_chows: { faan: 2, note: "n" } } };
+  assert.deepEqual(houseFromDocument(odd, WISTERIA), { ruleset: "wisteria-court", house: { patterns: { all_chows: 2 } }, table: {}, skipped: ["notes", "payment", "patterns.all_chows.note"] }, "a payment no rule makes, notes and a note are skipped");
+  assert.deepEqual(houseFromDocument({ id: "mine" }, null), { problem: "house.import_extends" }, "a whole ruleset of its own is not imported");
+  assert.deepEqual(houseFromDocument([1], WISTERIA), { problem: "house.import_not_object" }, "not a document");
 });

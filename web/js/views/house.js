@@ -95,4 +95,8 @@ export function renderHousePanel(app) {
     ]);
   }));
   $("hr-conditions-empty").hidden = conds.length > 0;
+  // A server without inline rulesets cannot compare a document.
+  $("cmp-custom").disabled = !!app.validateMissing;
+  if (app.validateMissing) $("cmp-custom").checked = false;
+  $("cmp-custom").title = app.validateMissing ? T("house.doc_unchecked") : "";
 }
