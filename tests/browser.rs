@@ -478,7 +478,7 @@ struct Lang {
     table_cat_paid_money: &'static str,
     table_stake_error: &'static str,
     /// The optional pattern switched on, as the page names it (the server's name_zh in Chinese).
-    fully_concealed: &'static str,
+    voided_suit: &'static str,
     custom_name: &'static str,
 }
 
@@ -510,7 +510,7 @@ const EN: Lang = Lang {
     table_stake_shown: "$0.50 a point",
     table_cat_paid_money: "Dan pays Cat 80 ($40.00)",
     table_stake_error: "Give the stake as money per point, e.g. 0.50.",
-    fully_concealed: "Fully concealed hand",
+    voided_suit: "Voided suit",
     custom_name: "Wisteria Court Mahjong (house rules)",
 };
 
@@ -542,7 +542,7 @@ const ZH: Lang = Lang {
     table_stake_shown: "每分 $0.50",
     table_cat_paid_money: "Dan 付 Cat 80（$40.00）",
     table_stake_error: "注碼要寫成每分幾多錢，例如 0.50。",
-    fully_concealed: "門前清自摸",
+    voided_suit: "缺一門",
     custom_name: "Wisteria Court Mahjong（自訂規則）",
 };
 
@@ -1507,17 +1507,17 @@ async fn server_validates(b: &Browser) -> bool {
 
 /// (16) The House rules panel: an optional pattern switched on changes the
 /// score, and the rules exported as a ruleset document.
-/// The quiet hand self-drawn by South under Wisteria Court is 4 faan (all
-/// chows, self-drawn, concealed hand, no flowers). With `fully_concealed` at
-/// 3 faan (a house rule: it then contains the concealed hand and the
-/// self-draw, rulesets/README.md "Optional patterns"): all chows 1 + fully
-/// concealed 3 + no flowers 1 = 5 faan, B = 24, each other pays 2B = 48.
+/// 123m 456m 789m 234s 55s self-drawn by South under Wisteria Court is 4
+/// faan (all chows, self-drawn, concealed hand, no flowers). With
+/// `voided_suit` at 3 faan (no dots: two numbered suits; it contains
+/// nothing, rulesets/README.md "Optional patterns"): 4 + 3 = 7 faan,
+/// B = 48 (half spicy), each other pays 2B = 96.
 async fn house_panel_steps(b: &Browser, base: &str, lang: &Lang) {
     let shot = |step: &str| format!("browser-{}-{step}.png", lang.code);
     let l = lang.code;
-    b.goto(&format!("{base}/?hand=123456m789p23455s")).await;
+    b.goto(&format!("{base}/?hand=123456789m23455s")).await;
     wait_loaded(b).await;
-    b.wait_text("#total-faan", "the quiet hand's 4 faan", |t| t == "4")
+    b.wait_text("#total-faan", "4 faan before the house rule", |t| t == "4")
         .await;
     b.click("#house-rules summary").await;
     b.click("#hr-patterns-box summary").await;
@@ -1527,12 +1527,10 @@ async fn house_panel_steps(b: &Browser, base: &str, lang: &Lang) {
         "every pattern of the built-in charts and the eleven optional ones",
     )
     .await;
-    b.click("select[data-pattern-value=\"fully_concealed\"] option[value=\"3\"]")
+    b.click("select[data-pattern-value=\"voided_suit\"] option[value=\"3\"]")
         .await;
-    b.wait_text("#total-faan", "5 faan with the fully concealed hand", |t| {
-        t == "5"
-    })
-    .await;
+    b.wait_text("#total-faan", "7 faan with the voided suit", |t| t == "7")
+        .await;
     assert_eq!(
         lines_shown(b).await,
         vec![
@@ -1541,26 +1539,41 @@ async fn house_panel_steps(b: &Browser, base: &str, lang: &Lang) {
                 if l == "zh" { "平糊" } else { "All chows" }.to_string()
             ),
             (
+                "self_draw".to_string(),
+                if l == "zh" {
+                    "自摸"
+                } else {
+                    "Self-drawn win"
+                }
+                .to_string()
+            ),
+            (
+                "concealed_hand".to_string(),
+                if l == "zh" {
+                    "門前清"
+                } else {
+                    "Concealed hand"
+                }
+                .to_string()
+            ),
+            (
                 "no_flowers".to_string(),
                 if l == "zh" { "無花" } else { "No flowers" }.to_string()
             ),
-            (
-                "fully_concealed".to_string(),
-                lang.fully_concealed.to_string()
-            ),
+            ("voided_suit".to_string(), lang.voided_suit.to_string()),
         ],
-        "[{l}] the fully concealed hand replaces the self-draw and the concealed hand"
+        "[{l}] the voided suit beside the ruleset's four lines"
     );
     assert_eq!(
         b.js_str("return document.getElementById('payment-east').getAttribute('data-value')")
             .await,
-        "-48",
-        "[{l}] 5 faan: each other pays 2 x 24"
+        "-96",
+        "[{l}] 7 faan: each other pays 2 x 48"
     );
     // The row is named as the server names the pattern.
     b.wait_js(
-        "return document.querySelector('#hr-patterns tr[data-pattern=\"fully_concealed\"] td').textContent",
-        json!(lang.fully_concealed),
+        "return document.querySelector('#hr-patterns tr[data-pattern=\"voided_suit\"] td').textContent",
+        json!(lang.voided_suit),
         "the row named from the server's line",
     )
     .await;
@@ -1581,7 +1594,7 @@ async fn house_panel_steps(b: &Browser, base: &str, lang: &Lang) {
     assert_eq!(
         doc,
         json!({"extends": "wisteria-court", "id": "custom-wisteria-court", "name": lang.custom_name,
-               "patterns": {"fully_concealed": {"faan": 3}}}),
+               "patterns": {"voided_suit": {"faan": 3}}}),
         "[{l}] the ruleset document"
     );
     assert_eq!(
@@ -1604,8 +1617,8 @@ async fn house_panel_steps(b: &Browser, base: &str, lang: &Lang) {
         b.click("#btn-compare").await;
         b.wait_js(
             "var r = document.querySelector('#compare-summary tr[data-custom]'); return r ? r.getAttribute('data-total-faan') : null",
-            json!("5"),
-            "the custom ruleset compared at 5 faan",
+            json!("7"),
+            "the custom ruleset compared at 7 faan",
         )
         .await;
         assert_eq!(
@@ -1628,7 +1641,7 @@ async fn house_panel_steps(b: &Browser, base: &str, lang: &Lang) {
     b.screenshot(&shot("house-panel")).await;
 
     // Imported back: the pattern off again, then the document pasted.
-    b.click("select[data-pattern-value=\"fully_concealed\"] option[value=\"\"]")
+    b.click("select[data-pattern-value=\"voided_suit\"] option[value=\"\"]")
         .await;
     b.wait_text("#total-faan", "back to 4 faan", |t| t == "4")
         .await;
@@ -1652,13 +1665,13 @@ async fn house_panel_steps(b: &Browser, base: &str, lang: &Lang) {
     b.click("#btn-import").await;
     b.wait_text(
         "#total-faan",
-        "5 faan again from the imported document",
-        |t| t == "5",
+        "7 faan again from the imported document",
+        |t| t == "7",
     )
     .await;
     assert_eq!(
         b.js_str(
-            "return document.querySelector('select[data-pattern-value=\"fully_concealed\"]').value"
+            "return document.querySelector('select[data-pattern-value=\"voided_suit\"]').value"
         )
         .await,
         "3",
