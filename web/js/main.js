@@ -187,6 +187,9 @@ function auto() {
 }
 
 function showProblems(messages, focus) {
+  // A rescore pending or in flight would clear these when it answers.
+  clearTimeout(app.timer);
+  app.latest.cancel();
   app.errors = { messages };
   showErrors(app, messages, focus);
   setStatus("error", "status.problems", { n: messages.length });
