@@ -1627,6 +1627,10 @@ async fn house_panel_steps(b: &Browser, base: &str, lang: &Lang) {
             "[{l}] Wisteria Court itself, without the house rule, at 4"
         );
         b.click("#cmp-custom").await;
+        // Back to the score view for the import below.
+        b.click("#btn-score").await;
+        b.wait_text("#total-faan", "7 faan scored again", |t| t == "7")
+            .await;
     } else {
         b.wait_js(
             "return document.getElementById('hr-export-status').getAttribute('data-state')",
