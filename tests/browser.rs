@@ -469,6 +469,17 @@ struct Lang {
     /// One settling-up payment after Ben's two self-draws.
     table_ann_pays: &'static str,
     not_winning: &'static str,
+    /// The double win: both winners in the table's result column.
+    table_double_win: &'static str,
+    table_double_win_head_bump: &'static str,
+    /// Wisteria Court passes the deal: its default, first in the select.
+    table_keeps_default: &'static str,
+    table_stake_shown: &'static str,
+    table_cat_paid_money: &'static str,
+    table_stake_error: &'static str,
+    /// The optional pattern switched on, as the page names it (the server's name_zh in Chinese).
+    voided_suit: &'static str,
+    custom_name: &'static str,
 }
 
 const EN: Lang = Lang {
@@ -493,6 +504,14 @@ const EN: Lang = Lang {
     table_false_win: "False win by Dan",
     table_ann_pays: "Ann pays Ben 64",
     not_winning: "These tiles do not make a winning hand",
+    table_double_win: "Ben wins, 3 faan; Cat wins, 6 faan",
+    table_double_win_head_bump: "Ben wins, 3 faan; Cat also won, 6 faan (not paid)",
+    table_keeps_default: "ruleset: no",
+    table_stake_shown: "$0.50 a point",
+    table_cat_paid_money: "Dan pays Cat 80 ($40.00)",
+    table_stake_error: "Give the stake as money per point, e.g. 0.50.",
+    voided_suit: "Voided suit",
+    custom_name: "Wisteria Court Mahjong (house rules)",
 };
 
 const ZH: Lang = Lang {
@@ -517,6 +536,14 @@ const ZH: Lang = Lang {
     table_false_win: "Dan 詐糊",
     table_ann_pays: "Ann 付 Ben 64",
     not_winning: "這些牌未能食糊",
+    table_double_win: "Ben 食糊，3 番; Cat 食糊，6 番",
+    table_double_win_head_bump: "Ben 食糊，3 番; Cat 亦食糊，6 番（截糊，不計）",
+    table_keeps_default: "照規則組：否",
+    table_stake_shown: "每分 $0.50",
+    table_cat_paid_money: "Dan 付 Cat 80（$40.00）",
+    table_stake_error: "注碼要寫成每分幾多錢，例如 0.50。",
+    voided_suit: "缺一門",
+    custom_name: "Wisteria Court Mahjong（自訂規則）",
 };
 
 /// No API words in what a player reads: no JSON pointers, field names or status codes.
@@ -1087,6 +1114,8 @@ async fn steps(b: &Browser, base: &str, lang: &Lang) {
     .await;
 
     table_steps(b, base, lang).await;
+    double_win_steps(b, base, lang).await;
+    house_panel_steps(b, base, lang).await;
 }
 
 /// The rows of the running table: each hand's result and every player's delta and balance.
@@ -1281,6 +1310,378 @@ async fn table_steps(b: &Browser, base: &str, lang: &Lang) {
     b.viewport(1280, 1000).await;
     b.js("window.localStorage.removeItem('faan.night'); return null")
         .await;
+}
+
+/// (15) A double win (一炮雙響) and the table rules, under Wisteria Court.
+/// Hand 1, Ann deals (Ann E, Ben S, Cat W, Dan N); Dan discards 5s and two win on it:
+/// - Ben (South) 123m 456m 789p 234s 55s: all chows, concealed hand, no
+///   flowers = 3 faan, B = 8: Dan pays 2B = 16, Ann and Cat B = 8 each.
+/// - Cat (West) 123s 456s 789s 111z 55s: mixed one suit 3, East round wind
+///   pung 1, concealed hand 1, no flowers 1 = 6 faan, B = 32: Dan pays 64,
+///   Ann and Ben 32 each.
+///
+/// Under `all` (the ruleset's) both are paid: Ann -40, Ben +32-32 = 0, Cat
+/// +128-8 = 120, Dan -80. At a stake of 0.50 a point Dan's 80 is $40.00.
+/// Under `head_bump` only Ben (the first after Dan, North: East is Ann, no
+/// winner, then South) is paid: Ann -8, Ben +32, Cat -8, Dan -16.
+async fn double_win_steps(b: &Browser, base: &str, lang: &Lang) {
+    let shot = |step: &str| format!("browser-{}-{step}.png", lang.code);
+    let l = lang.code;
+    b.js("window.localStorage.removeItem('faan.night'); return null")
+        .await;
+    b.goto(&format!("{base}/")).await;
+    wait_loaded(b).await;
+    for (i, name) in ["Ann", "Ben", "Cat", "Dan"].iter().enumerate() {
+        b.type_keys(&format!("#player-{i}"), name).await;
+    }
+    b.click("#table-rules summary").await;
+    b.wait_js(
+        "var o = document.querySelector('#tr-dealer-keeps-on-win option'); return o ? o.textContent : ''",
+        json!(lang.table_keeps_default),
+        "the ruleset's default shown first in the table rules",
+    )
+    .await;
+
+    // Ben's hand, staged as the first winner on Dan's discard.
+    b.type_keys("#hand-text", "123456m789p23455s").await;
+    b.click("#table-winner option[value=\"Ben\"]").await;
+    b.click("#table-discarder option[value=\"Dan\"]").await;
+    b.click("#btn-add-cowinner").await;
+    b.wait_js(
+        "return Array.from(document.querySelectorAll('#table-pending li')).map(function (li) { return li.getAttribute('data-player'); })",
+        json!(["Ben"]),
+        "Ben staged",
+    )
+    .await;
+    assert_eq!(
+        b.js("return [document.getElementById('hand-text').value, document.getElementById('win-by').value, document.getElementById('discarder').value]")
+            .await,
+        json!(["", "discard", "north"]),
+        "[{l}] the box is cleared for the next winner, the same discard kept"
+    );
+    // Ben cannot win twice.
+    b.type_keys("#hand-text", "123456m789p23455s").await;
+    b.click("#table-winner option[value=\"Ben\"]").await;
+    b.click("#btn-add-cowinner").await;
+    let err = b
+        .wait_text(
+            "[data-error-for=\"/table/winner\"]",
+            "Ben twice refused at the winner",
+            |t| t.contains("Ben"),
+        )
+        .await;
+    assert_player_words(&err, "a winner twice");
+    assert_eq!(
+        b.js_str("return document.activeElement.id").await,
+        "table-winner",
+        "[{l}] the focus goes to the winner chooser"
+    );
+    // Cat's hand, the second winner, added with Ben's as one hand.
+    b.js("var h = document.getElementById('hand-text'); h.value = ''; h.dispatchEvent(new Event('input')); return null")
+        .await;
+    b.type_keys("#hand-text", "123456789s111z55s").await;
+    b.click("#table-winner option[value=\"Cat\"]").await;
+    assert_eq!(
+        b.js_str("return document.getElementById('seat-wind').value")
+            .await,
+        "west",
+        "[{l}] Cat sits West"
+    );
+    b.click("#btn-add-win").await;
+    table_row_count(b, 1, "the double win in the table").await;
+    assert_eq!(
+        table_rows(b).await,
+        json!([[
+            lang.table_double_win,
+            "Ann -40 -40",
+            "Ben 0 0",
+            "Cat 120 120",
+            "Dan -80 -80"
+        ]]),
+        "[{l}] both winners paid by Dan as if alone"
+    );
+    let standings = b.js("return Array.from(document.querySelectorAll('#table-standings li')).map(function (li) { return li.getAttribute('data-player') + ' ' + li.getAttribute('data-rank'); })").await;
+    assert_eq!(
+        standings,
+        json!(["Cat 1", "Ben 2", "Ann 3", "Dan 4"]),
+        "[{l}] standings after the double win"
+    );
+    assert_eq!(
+        b.js("return window.JSON.parse(window.localStorage.getItem('faan.night')).hands[0].winners.length")
+            .await,
+        json!(2),
+        "[{l}] one stored hand with two winners"
+    );
+
+    // A stake that is not money is refused at the stake control.
+    b.type_keys("#tr-stake", "abc\u{E004}").await;
+    let err = b
+        .wait_text(
+            "[data-error-for=\"/house_rules/stake\"]",
+            "the stake's error beside it",
+            |t| t.contains(lang.table_stake_error),
+        )
+        .await;
+    assert_player_words(&err, "a bad stake");
+    // A stake of fifty cents a point: the night in money.
+    b.js("var s = document.getElementById('tr-stake'); s.value = ''; return null")
+        .await;
+    b.type_keys("#tr-stake", "0.5\u{E004}").await;
+    b.wait_text("#tr-stake-shown", "the stake in money", |t| {
+        t == lang.table_stake_shown
+    })
+    .await;
+    b.wait_js(
+        "return Array.from(document.querySelectorAll('#table-transfers li')).map(function (li) { return li.getAttribute('data-money'); }).sort().join(' ')",
+        json!("+$20.00 +$40.00"),
+        "the transfers in money",
+    )
+    .await;
+    let transfers: Vec<String> = serde_json::from_value(
+        b.js("return Array.from(document.querySelectorAll('#table-transfers li')).map(function (li) { return li.textContent; })")
+            .await,
+    )
+    .expect("transfers");
+    assert!(
+        transfers.iter().any(|t| t == lang.table_cat_paid_money),
+        "[{l}] Dan pays Cat 80 points, $40.00: {transfers:?}"
+    );
+    assert_eq!(
+        b.js("return Array.from(document.querySelectorAll('#table-standings li')).map(function (li) { return li.getAttribute('data-money'); })").await,
+        json!(["+$60.00", "$0.00", "-$20.00", "-$40.00"]),
+        "[{l}] standings in money"
+    );
+    assert_eq!(
+        b.js("return window.JSON.parse(window.localStorage.getItem('faan.night')).rules")
+            .await,
+        json!({"stake": 0.5}),
+        "[{l}] the stake kept with the night"
+    );
+    b.js("document.getElementById('table-section').scrollIntoView({block: 'start'}); return null")
+        .await;
+    b.screenshot(&shot("double-win")).await;
+
+    // Head bump: only Ben, the first after Dan, is paid.
+    b.click("#tr-multiple-winners option[value=\"head_bump\"]")
+        .await;
+    b.wait_js(
+        "var r = document.querySelector('#table-body tr'); return r ? r.cells[3].textContent : ''",
+        json!(lang.table_double_win_head_bump),
+        "the head bump retallied",
+    )
+    .await;
+    assert_eq!(
+        table_rows(b).await[0],
+        json!([
+            lang.table_double_win_head_bump,
+            "Ann -8 -8",
+            "Ben 32 32",
+            "Cat -8 -8",
+            "Dan -16 -16"
+        ]),
+        "[{l}] head bump: only Ben is paid"
+    );
+    b.js("window.localStorage.removeItem('faan.night'); return null")
+        .await;
+}
+
+/// Whether this server checks ruleset documents (`POST /v1/rulesets/validate`,
+/// issue 16's inline rulesets): asked by the page itself.
+async fn server_validates(b: &Browser) -> bool {
+    let script = r#"
+        var done = arguments[0];
+        window.fetch('/v1/rulesets/validate', {method: 'POST', headers: {'content-type': 'application/json'},
+          body: JSON.stringify({ruleset: 'wisteria-court'})}).then(function (r) { done(r.status); });
+    "#;
+    let v = b
+        .cmd(
+            "POST",
+            "/execute/async",
+            Some(json!({"script": script, "args": []})),
+        )
+        .await
+        .expect("validate status");
+    // Without the route, the path is `/v1/rulesets/{id}`, which answers POST with 405.
+    !matches!(v.as_u64(), Some(404 | 405))
+}
+
+/// (16) The House rules panel: an optional pattern switched on changes the
+/// score, and the rules exported as a ruleset document.
+/// 123m 456m 789m 234s 55s self-drawn by South under Wisteria Court is 4
+/// faan (all chows, self-drawn, concealed hand, no flowers). With
+/// `voided_suit` at 3 faan (no dots: two numbered suits; it contains
+/// nothing, rulesets/README.md "Optional patterns"): 4 + 3 = 7 faan,
+/// B = 48 (half spicy), each other pays 2B = 96.
+async fn house_panel_steps(b: &Browser, base: &str, lang: &Lang) {
+    let shot = |step: &str| format!("browser-{}-{step}.png", lang.code);
+    let l = lang.code;
+    b.goto(&format!("{base}/?hand=123456789m23455s")).await;
+    wait_loaded(b).await;
+    b.wait_text("#total-faan", "4 faan before the house rule", |t| t == "4")
+        .await;
+    b.click("#house-rules summary").await;
+    b.click("#hr-patterns-box summary").await;
+    b.wait_js(
+        "return document.querySelectorAll('#hr-patterns tr[data-pattern]').length >= 47",
+        json!(true),
+        "every pattern of the built-in charts and the eleven optional ones",
+    )
+    .await;
+    b.click("select[data-pattern-value=\"voided_suit\"] option[value=\"3\"]")
+        .await;
+    b.wait_text("#total-faan", "7 faan with the voided suit", |t| t == "7")
+        .await;
+    assert_eq!(
+        lines_shown(b).await,
+        vec![
+            (
+                "all_chows".to_string(),
+                if l == "zh" { "平糊" } else { "All chows" }.to_string()
+            ),
+            (
+                "self_draw".to_string(),
+                if l == "zh" {
+                    "自摸"
+                } else {
+                    "Self-drawn win"
+                }
+                .to_string()
+            ),
+            (
+                "concealed_hand".to_string(),
+                if l == "zh" {
+                    "門前清"
+                } else {
+                    "Concealed hand"
+                }
+                .to_string()
+            ),
+            (
+                "no_flowers".to_string(),
+                if l == "zh" { "無花" } else { "No flowers" }.to_string()
+            ),
+            ("voided_suit".to_string(), lang.voided_suit.to_string()),
+        ],
+        "[{l}] the voided suit beside the ruleset's four lines"
+    );
+    assert_eq!(
+        b.js_str("return document.getElementById('payment-east').getAttribute('data-value')")
+            .await,
+        "-96",
+        "[{l}] 7 faan: each other pays 2 x 48"
+    );
+    // The row is named as the server names the pattern.
+    b.wait_js(
+        "return document.querySelector('#hr-patterns tr[data-pattern=\"voided_suit\"] td').textContent",
+        json!(lang.voided_suit),
+        "the row named from the server's line",
+    )
+    .await;
+
+    // Exported: the document that extends Wisteria Court with the one pattern.
+    b.click("#btn-export").await;
+    b.wait_js(
+        "return !document.getElementById('hr-export-text').hidden",
+        json!(true),
+        "the document shown",
+    )
+    .await;
+    let doc: Value = serde_json::from_str(
+        &b.js_str("return document.getElementById('hr-export-text').value")
+            .await,
+    )
+    .expect("the export is JSON");
+    assert_eq!(
+        doc,
+        json!({"extends": "wisteria-court", "id": "custom-wisteria-court", "name": lang.custom_name,
+               "patterns": {"voided_suit": {"faan": 3}}}),
+        "[{l}] the ruleset document"
+    );
+    assert_eq!(
+        b.js("var a = document.getElementById('hr-download'); return [a.hidden, a.getAttribute('download'), a.getAttribute('href').slice(0, 30)]")
+            .await,
+        json!([false, "custom-wisteria-court.json", "data:application/json;charset="]),
+        "[{l}] a download of the document"
+    );
+    if server_validates(b).await {
+        let hash = b
+            .wait_js(
+                "var s = document.getElementById('hr-export-status'); return s.getAttribute('data-state') === 'valid' && s.getAttribute('data-hash').length",
+                json!(64),
+                "the server accepts the document, with its ruleset_hash",
+            )
+            .await;
+        assert_eq!(hash, json!(64), "[{l}] a SHA-256 hash");
+        // Compare with the document beside the built-in rulesets.
+        b.click("#cmp-custom").await;
+        b.click("#btn-compare").await;
+        b.wait_js(
+            "var r = document.querySelector('#compare-summary tr[data-custom]'); return r ? r.getAttribute('data-total-faan') : null",
+            json!("7"),
+            "the custom ruleset compared at 7 faan",
+        )
+        .await;
+        assert_eq!(
+            b.js_str("return document.querySelector('#compare-summary tr[data-ruleset=\"wisteria-court\"]').getAttribute('data-total-faan')").await,
+            "4",
+            "[{l}] Wisteria Court itself, without the house rule, at 4"
+        );
+        b.click("#cmp-custom").await;
+        // Back to the score view for the import below.
+        b.click("#btn-score").await;
+        b.wait_text("#total-faan", "7 faan scored again", |t| t == "7")
+            .await;
+    } else {
+        b.wait_js(
+            "return document.getElementById('hr-export-status').getAttribute('data-state')",
+            json!("unchecked"),
+            "the page says the server cannot check documents",
+        )
+        .await;
+        println!("[{l}] POST /v1/rulesets/validate is missing: validate and compare-with-custom not run end to end");
+    }
+    b.js("document.getElementById('house-rules').scrollIntoView({block: 'start'}); return null")
+        .await;
+    b.screenshot(&shot("house-panel")).await;
+
+    // Imported back: the pattern off again, then the document pasted.
+    b.click("select[data-pattern-value=\"voided_suit\"] option[value=\"\"]")
+        .await;
+    b.wait_text("#total-faan", "back to 4 faan", |t| t == "4")
+        .await;
+    b.click("#hr-import-box summary").await;
+    b.js("document.getElementById('hr-import-text').value = '{'; return null")
+        .await;
+    b.click("#btn-import").await;
+    let err = b
+        .wait_text(
+            "[data-error-for=\"/ruleset_document\"]",
+            "a broken document refused at the import box",
+            |t| !t.is_empty(),
+        )
+        .await;
+    assert_player_words(&err, "a broken document");
+    b.js(&format!(
+        "document.getElementById('hr-import-text').value = {}; return null",
+        serde_json::to_string(&doc.to_string()).expect("a JS string")
+    ))
+    .await;
+    b.click("#btn-import").await;
+    b.wait_text(
+        "#total-faan",
+        "7 faan again from the imported document",
+        |t| t == "7",
+    )
+    .await;
+    assert_eq!(
+        b.js_str(
+            "return document.querySelector('select[data-pattern-value=\"voided_suit\"]').value"
+        )
+        .await,
+        "3",
+        "[{l}] the imported pattern's value in the panel"
+    );
+    reset(b).await;
 }
 
 #[tokio::test]

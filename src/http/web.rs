@@ -26,6 +26,7 @@ pub const ASSETS: &[(&str, &str)] = &[
     ("/js/state.js", include_str!("../../web/js/state.js")),
     ("/js/tiles.js", include_str!("../../web/js/tiles.js")),
     ("/js/ledger.js", include_str!("../../web/js/ledger.js")),
+    ("/js/custom.js", include_str!("../../web/js/custom.js")),
     (
         "/js/views/compare.js",
         include_str!("../../web/js/views/compare.js"),
@@ -53,6 +54,10 @@ pub const ASSETS: &[(&str, &str)] = &[
     (
         "/js/views/table.js",
         include_str!("../../web/js/views/table.js"),
+    ),
+    (
+        "/js/views/house.js",
+        include_str!("../../web/js/views/house.js"),
     ),
     ("/i18n/en.js", include_str!("../../web/i18n/en.js")),
     ("/i18n/zh.js", include_str!("../../web/i18n/zh.js")),

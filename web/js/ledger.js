@@ -14,8 +14,86 @@ export const MAX_NAME = 24;
 // The endpoint's own limit (issue 15: up to 2,000 hands).
 export const MAX_HANDS = 2000;
 
+// At most three winners on one discard (api-contract.md, POST /v1/settle).
+export const MAX_WINNERS = 3;
+
+/**
+ * `pending`: winners of the coming hand staged before its last winner is
+ * added (一炮雙響); `rules`: the table's house rules (TABLE_RULES), only
+ * those the players set, each a valid value.
+ */
 export function emptyNight() {
-  return { players: ["", "", "", ""], hands: [] };
+  return { players: ["", "", "", ""], hands: [], pending: [], rules: {} };
+}
+
+// ------------------------------------------------------------ table rules
+
+/** The table's house rules (rulesets/README.md, `[table]`), each a house rule of the same name. */
+export const TABLE_RULES = ["stake", "dealer_keeps_on_win", "dealer_keeps_on_draw", "multiple_winners", "dealer_multiplier", "liable_discard"];
+export const MULTIPLE_WINNERS = ["all", "head_bump"];
+export const LIABLE_DISCARD = ["as_usual", "pays_all"];
+// The server's bounds of a stake and a dealer multiplier (rulesets/README.md, `[table]`).
+const MAX_STAKE = 1000000;
+const MAX_MULTIPLIER = 64;
+
+/**
+ * A stake as typed: `{}` when empty, `{value}`, or `{error}` (a message for
+ * the stake control). Money per point, above 0, at most six decimals.
+ */
+export function parseStake(text) {
+  const s = String(text == null ? "" : text).trim().replace(/^\$/, "");
+  if (!s) return {};
+  const m = /^(\d{1,7})(?:\.(\d*))?$|^\.(\d+)$/.exec(s);
+  const decimals = m ? (m[2] != null ? m[2] : m[3] || "") : "";
+  const v = Number(s);
+  if (!m || !Number.isFinite(v)) return { error: { pointer: "/house_rules/stake", key: "table.err_stake_number" } };
+  if (decimals.length > 6) return { error: { pointer: "/house_rules/stake", key: "table.err_stake_decimals" } };
+  if (!(v > 0) || v > MAX_STAKE) return { error: { pointer: "/house_rules/stake", key: "table.err_stake_range", params: { max: MAX_STAKE } } };
+  return { value: v };
+}
+
+/** A dealer multiplier as typed: `{}`, `{value}` (a multiple of 1/8 from 1 to 64) or `{error}`. */
+export function parseMultiplier(text) {
+  const s = String(text == null ? "" : text).trim();
+  if (!s) return {};
+  const v = Number(s);
+  if (!Number.isFinite(v) || v < 1 || v > MAX_MULTIPLIER || Math.round(v * 8) !== v * 8) {
+    return { error: { pointer: "/house_rules/dealer_multiplier", key: "table.err_multiplier", params: { max: MAX_MULTIPLIER } } };
+  }
+  return { value: v };
+}
+
+/** Money to the cent with its sign: 12.5 -> "+$12.50", -3.05 -> "-$3.05", 0 -> "$0.00". */
+export function formatMoney(x) {
+  const cents = Math.round(Math.abs(x) * 100);
+  const sign = cents === 0 ? "" : x > 0 ? "+" : "-";
+  return sign + "$" + (cents / 100).toFixed(2);
+}
+
+/** A stake (money per point) to the cent, or finer where it has more: 0.5 -> "$0.50", 0.125 -> "$0.125". */
+export function formatStake(x) {
+  const s = String(x);
+  const decimals = s.includes(".") ? s.split(".")[1].length : 0;
+  return "$" + x.toFixed(Math.max(2, Math.min(6, decimals)));
+}
+
+/** The night's table rules cleaned: known keys with values the server takes. */
+export function cleanRules(rules) {
+  const out = {};
+  if (!rules || typeof rules !== "object") return out;
+  if (typeof rules.stake === "number" && parseStake(String(rules.stake)).value) out.stake = rules.stake;
+  if (typeof rules.dealer_multiplier === "number" && parseMultiplier(String(rules.dealer_multiplier)).value) out.dealer_multiplier = rules.dealer_multiplier;
+  for (const k of ["dealer_keeps_on_win", "dealer_keeps_on_draw"]) if (typeof rules[k] === "boolean") out[k] = rules[k];
+  if (MULTIPLE_WINNERS.includes(rules.multiple_winners)) out.multiple_winners = rules.multiple_winners;
+  if (LIABLE_DISCARD.includes(rules.liable_discard)) out.liable_discard = rules.liable_discard;
+  return out;
+}
+
+/** The night with one table rule set (`value` undefined: back to the ruleset's). */
+export function withRule(night, key, value) {
+  const rules = { ...night.rules };
+  if (value === undefined) delete rules[key]; else rules[key] = value;
+  return { ...night, rules };
 }
 
 /** Whether the four names can sit down: each given, distinct, short. */
@@ -61,8 +139,9 @@ export function currentDeal(night, answer) {
  * The calculator's hand as one winner's ledger hand. The winner is whoever
  * sits at the calculator's seat wind in the coming hand; its discarder and
  * liable seats become players; seat and round wind are left to the ledger.
+ * With `night`, its pending winners come first (one discard, several winners).
  */
-export function winEntry(state, d, deal) {
+export function winEntry(state, d, deal, night) {
   const ctx = contextBody(state, false);
   const context = {};
   for (const [k, v] of Object.entries(ctx)) {
@@ -71,8 +150,28 @@ export function winEntry(state, d, deal) {
   }
   return {
     result: "win",
-    winners: [{ player: deal.seats[state.context.seat_wind], hand: handBody(state, d, false), context }]
+    winners: (night && night.pending ? night.pending : []).concat([{ player: deal.seats[state.context.seat_wind], hand: handBody(state, d, false), context }])
   };
+}
+
+/**
+ * Stages the calculator's hand as one more winner on the same discard (一炮雙響):
+ * `{night}` with it pending, or `{problem}` for the control at fault. The
+ * hand goes to the night with the next winner added by "Add this win".
+ */
+export function stageWinner(night, state, d, deal) {
+  const c = state.context;
+  if (c.win_by === "self_draw") return { problem: { pointer: "/context/win_by", key: "table.err_cowinner_self_draw" } };
+  const pending = night.pending || [];
+  if (pending.length + 1 >= MAX_WINNERS) return { problem: { pointer: "/table/winner", key: "table.err_cowinner_max", params: { max: MAX_WINNERS } } };
+  const winner = winEntry(state, d, deal).winners[0];
+  if (pending.some((w) => w.player === winner.player)) return { problem: { pointer: "/table/winner", key: "table.err_cowinner_twice", params: { player: winner.player } } };
+  return { night: { ...night, pending: pending.concat([winner]) } };
+}
+
+/** The night without its pending winner `k`. */
+export function unstage(night, k) {
+  return { ...night, pending: (night.pending || []).filter((w, i) => i !== k) };
 }
 
 export function drawEntry() {
@@ -83,9 +182,9 @@ export function falseWinEntry(offender) {
   return { result: "false_win", offender };
 }
 
-/** The night with one more hand (a new object; the night given is unchanged). */
+/** The night with one more hand (a new object; the night given is unchanged); nothing pending after it. */
 export function addHand(night, entry) {
-  return { ...night, hands: night.hands.concat([entry]) };
+  return { ...night, hands: night.hands.concat([entry]), pending: [] };
 }
 
 /** The night without its last hand. */
@@ -93,10 +192,11 @@ export function undo(night) {
   return { ...night, hands: night.hands.slice(0, -1) };
 }
 
-/** The POST /v1/ledger body: the night under the page's ruleset and house rules. */
+/** The POST /v1/ledger body: the night under the page's ruleset, house rules and the table's rules. */
 export function ledgerRequest(night, state) {
   const body = { ruleset: state.ruleset };
-  if (Object.keys(state.house || {}).length) body.house_rules = { ...state.house };
+  const house = { ...(state.house || {}), ...cleanRules(night.rules) };
+  if (Object.keys(house).length) body.house_rules = house;
   body.players = night.players.map((p) => p.trim());
   body.hands = night.hands;
   return body;
@@ -104,14 +204,19 @@ export function ledgerRequest(night, state) {
 
 /**
  * A refusal as messages. An error in the hand being added (`index`) points
- * at the calculator's own fields (`/hands/3/winners/0/hand/tiles` is the
- * hand box); one in an earlier hand names that hand.
+ * at the calculator's own fields when it is the calculator's winner
+ * (`/hands/3/winners/0/hand/tiles` is the hand box; with `staged` winners
+ * pending it is winner `staged`), at the pending winner's line when it is
+ * one of those; one in an earlier hand names that hand.
  */
-export function ledgerMessages(messages, index) {
-  const own = "/hands/" + index + "/winners/0";
+export function ledgerMessages(messages, index, staged) {
+  const mine = staged || 0;
+  const own = "/hands/" + index + "/winners/" + mine;
   return messages.map((m) => {
     const p = m.pointer || "";
     if (p === own || p.startsWith(own + "/")) return { ...m, pointer: p.slice(own.length) || "/hand" };
+    const co = new RegExp("^/hands/" + index + "/winners/(\\d+)").exec(p);
+    if (co && +co[1] < mine) return { ...m, pointer: "/table/pending/" + co[1] };
     const other = /^\/hands\/(\d+)/.exec(p);
     // The earlier hand's own message goes inside (describeNested translates it).
     if (other && +other[1] !== index) return { pointer: "/table", key: "table.err_earlier", params: { n: +other[1] + 1, detail: { key: m.key, params: m.params } } };
@@ -140,6 +245,8 @@ export function loadNight(storage) {
   if (!v || typeof v !== "object") return night;
   if (Array.isArray(v.players) && v.players.length === 4) night.players = v.players.map((p) => String(p == null ? "" : p).slice(0, MAX_NAME));
   if (Array.isArray(v.hands)) night.hands = v.hands.slice(0, MAX_HANDS).map(cleanHand).filter(Boolean);
+  if (Array.isArray(v.pending)) night.pending = v.pending.slice(0, MAX_WINNERS - 1).filter((w) => w && typeof w.player === "string" && w.hand && w.context);
+  night.rules = cleanRules(v.rules);
   return night;
 }
 

@@ -11,7 +11,7 @@
 
 import { $, glyphsSupported, richText } from "./dom.js";
 import { emptyState, derive, fromQuery, toQuery, requestBody, addTile, addMeld, removeTile, removeMeld, EXTRAS } from "./state.js";
-import { seatBefore } from "./tiles.js";
+import { seatBefore, SEATS } from "./tiles.js";
 import { makeT, detectLang, storedLang, storeLang } from "./i18n.js";
 import { describe, localErrors, mapProblem, countMessage, meldKindLabel } from "./format.js";
 import { Latest, call, isAbort } from "./api.js";
@@ -21,8 +21,11 @@ import { scoreView } from "./views/score.js";
 import { compareView } from "./views/compare.js";
 import { waitsView } from "./views/waits.js";
 import { rulesView } from "./views/rules.js";
-import { tableView, renderTableInputs, contextFor } from "./views/table.js";
-import { loadNight, saveNight, emptyNight, seated, currentDeal, playerProblems, winEntry, drawEntry, falseWinEntry, addHand, undo, ledgerMessages, MAX_HANDS } from "./ledger.js";
+import { tableView, renderTableInputs, renderTableRules, contextFor } from "./views/table.js";
+import { renderHousePanel, pageCatalogue } from "./views/house.js";
+import { rulesetDocument, compareWithCustom, isCustom, withPattern, withCondition, learnNames, namingDocument, docPointer, documentFileName, houseFromDocument } from "./custom.js";
+import { cleanRules } from "./ledger.js";
+import { loadNight, saveNight, emptyNight, seated, currentDeal, playerProblems, winEntry, drawEntry, falseWinEntry, addHand, undo, ledgerMessages, MAX_HANDS, stageWinner, unstage, parseStake, parseMultiplier, withRule } from "./ledger.js";
 
 const VIEWS = { score: scoreView, compare: compareView, waits: waitsView, rules: rulesView, table: tableView };
 const DEBOUNCE_MS = 250;
@@ -44,6 +47,10 @@ const app = {
   say: null,        // the palette's last message
   night: emptyNight(),  // the table's players and hands (local storage)
   tableAnswer: null,    // the last ledger answer (the coming deal comes from it)
+  learned: {},          // pattern names seen in answers' lines (custom.js, catalogue)
+  namingChart: null,    // a chart scoring the optional patterns (their names), from POST /v1/rulesets/validate
+  validateMissing: false, // the server has no POST /v1/rulesets/validate
+  compareCustom: false, // compare adds the page's rules as a ruleset document
   urlFor(change) {
     const s = { ...app.state, ...change };
     if (change && change.ruleset && !change.view) s.view = app.state.view;
@@ -90,6 +97,7 @@ function redrawInputs() {
   renderHand(app);
   renderRulesetSummary(app);
   renderTableInputs(app);
+  if ($("house-rules").open) renderHousePanel(app);
 }
 
 function setStatus(state, key, params) {
@@ -118,6 +126,8 @@ function requestKey(view) {
 
 function bodyOf(viewId, pending) {
   const v = VIEWS[viewId];
+  const doc = viewId === "compare" ? customDocument() : null;
+  if (doc) return compareWithCustom(requestBody("compare", app.state, app.d), app.rulesets.map((r) => r.id), doc);
   return v.body ? v.body(app, pending) : requestBody(viewId, app.state, app.d);
 }
 
@@ -177,6 +187,9 @@ function auto() {
 }
 
 function showProblems(messages, focus) {
+  // A rescore pending or in flight would clear these when it answers.
+  clearTimeout(app.timer);
+  app.latest.cancel();
   app.errors = { messages };
   showErrors(app, messages, focus);
   setStatus("error", "status.problems", { n: messages.length });
@@ -190,6 +203,8 @@ function showProblems(messages, focus) {
  */
 async function run(viewId, submit, pending) {
   clearTimeout(app.timer);
+  // The winners staged before this hand: the calculator's is the next one.
+  const staged = (app.night.pending || []).length;
   const view = VIEWS[viewId];
   if (app.state.view !== viewId) {
     app.state = { ...app.state, view: viewId };
@@ -205,6 +220,7 @@ async function run(viewId, submit, pending) {
   setStatus("loading", view.loadingKey);
   markStale();
   let r;
+  app.customDoc = viewId === "compare" ? customDocument() : null;
   try {
     r = view.noBody
       ? await call("GET", view.pathFor(app), undefined, signal)
@@ -217,14 +233,15 @@ async function run(viewId, submit, pending) {
   // A newer request was sent meanwhile: this answer is out of date.
   if (!app.latest.isLatest(seq)) return;
   if (!r.ok) {
-    let messages = mapProblem(r.status, r.json);
+    let messages = mapProblem(r.status, r.json).map((m) => ({ ...m, pointer: docPointer(m.pointer) }));
     // A refused hand is not kept: the table on screen stays as it was.
-    if (pending) messages = ledgerMessages(messages, pending.hands.length - 1);
+    if (pending) messages = ledgerMessages(messages, pending.hands.length - 1, staged);
     else { app.shown = null; showSection(null); }
     showProblems(messages, submit);
     return;
   }
   if (pending) commitNight(pending);
+  learnFrom(r.json);
   const key = requestKey(viewId);
   app.errors = null;
   clearErrors();
@@ -293,6 +310,141 @@ function readHouseRules() {
   return h;
 }
 
+// ---------------------------------------------------------- house rules
+
+const KEPT_HOUSE = ["patterns", "conditions", "contains", "exclusive", "limits_add"];
+
+/** The house rules after a change in the panel: its plain controls read again, patterns and switches kept. */
+function houseChanged(e) {
+  const t = e.target;
+  let house = app.state.house;
+  if (t.hasAttribute("data-pattern-value")) house = withPattern(house, t.getAttribute("data-pattern-value"), t.value);
+  else if (t.hasAttribute("data-condition")) house = withCondition(house, t.getAttribute("data-condition"), t.value === "" ? null : t.value === "true");
+  else if (t.id === "cmp-custom") { app.compareCustom = t.checked; markStale(); return; }
+  else if (t.closest("#hr-export-box")) return;
+  else {
+    const kept = {};
+    for (const k of KEPT_HOUSE) if (house[k] != null) kept[k] = house[k];
+    house = { ...readHouseRules(), ...kept };
+  }
+  update({ ...app.state, house });
+  if (!$("hr-export-text").hidden) showDocument(false);
+}
+
+/** The page's rules as a ruleset document over the chosen ruleset (null: nothing changed, or its chart not loaded). */
+function customDocument() {
+  const chart = app.details[app.state.ruleset];
+  const table = cleanRules(app.night.rules);
+  if (!app.compareCustom && !app.exporting) return null;
+  if (!chart || !isCustom(app.state.house, table)) return null;
+  return rulesetDocument(chart, app.state.house, table, { name: app.t("house.custom_name", { name: chart.name }), catalogue: pageCatalogue(app) });
+}
+
+// Names of patterns seen in an answer's lines; the panel renamed where one is new.
+function learnFrom(res) {
+  if (!res) return;
+  const before = Object.keys(app.learned).length;
+  learnNames(app.learned, res.lines);
+  for (const r of Object.values(res.results || {})) if (r && r.lines) learnNames(app.learned, r.lines);
+  if (Object.keys(app.learned).length !== before && $("house-rules").open) renderHousePanel(app);
+}
+
+// The panel opened: every ruleset's chart (the patterns the page can name),
+// and a chart scoring the optional patterns, where the server validates documents.
+async function openHousePanel() {
+  renderHousePanel(app);
+  await Promise.all(app.rulesets.map((r) => loadDetail(r.id)));
+  if (!app.namingChart && !app.validateMissing) {
+    try {
+      const r = await call("POST", "/v1/rulesets/validate", { ruleset: namingDocument(app.state.ruleset) });
+      if (r.ok && r.json) app.namingChart = r.json;
+      else if (r.status === 404 || r.status === 405) { app.validateMissing = true; app.compareCustom = false; }
+    } catch (e) { /* names stay the ids */ }
+  }
+  if ($("house-rules").open) renderHousePanel(app);
+}
+
+/** Shows the document (text, download, copy); with `check`, asks the server whether it holds. */
+async function showDocument(check) {
+  const T = app.t;
+  await loadDetail(app.state.ruleset);
+  app.exporting = true;
+  const doc = customDocument();
+  app.exporting = false;
+  const status = $("hr-export-status");
+  const text = doc ? JSON.stringify(doc, null, 2) : "";
+  $("hr-export-text").value = text;
+  $("hr-export-text").hidden = !doc;
+  $("hr-download").hidden = !doc;
+  $("btn-copy-doc").hidden = !doc;
+  status.removeAttribute("data-hash");
+  status.setAttribute("data-state", doc ? "shown" : "none");
+  if (!doc) { status.textContent = T("house.doc_nothing"); return; }
+  $("hr-download").href = "data:application/json;charset=utf-8," + encodeURIComponent(text + "\n");
+  $("hr-download").setAttribute("download", documentFileName(doc));
+  status.textContent = "";
+  if (!check) return;
+  if (app.validateMissing) { status.textContent = T("house.doc_unchecked"); status.setAttribute("data-state", "unchecked"); return; }
+  try {
+    const r = await call("POST", "/v1/rulesets/validate", { ruleset: doc });
+    if (r.ok && r.json) {
+      status.textContent = T("house.doc_valid", { hash: String(r.json.ruleset_hash || "").slice(0, 12) });
+      status.setAttribute("data-state", "valid");
+      status.setAttribute("data-hash", String(r.json.ruleset_hash || ""));
+    } else if (r.status === 404 || r.status === 405) {
+      app.validateMissing = true;
+      status.textContent = T("house.doc_unchecked");
+      status.setAttribute("data-state", "unchecked");
+    } else {
+      status.setAttribute("data-state", "invalid");
+      showProblems(mapProblem(r.status, r.json).map((m) => ({ ...m, pointer: docPointer(m.pointer) })), true);
+    }
+  } catch (e) {
+    status.textContent = T("status.unreachable");
+  }
+}
+
+async function copyDocument() {
+  const box = $("hr-export-text");
+  try {
+    await navigator.clipboard.writeText(box.value);
+  } catch (e) {
+    box.hidden = false;
+    box.select();
+    document.execCommand("copy");
+  }
+  $("hr-export-status").textContent = app.t("house.copied");
+}
+
+// A pasted or uploaded document: its base ruleset chosen, its changes set
+// as house rules and table rules; what the panel cannot show is named.
+async function importDocument() {
+  const T = app.t;
+  const at = (key, params) => showProblems([{ pointer: "/ruleset_document", key, params }], true);
+  let doc;
+  try { doc = JSON.parse($("hr-import-text").value); } catch (e) { at("house.import_not_json"); return; }
+  if (doc && typeof doc.extends === "string") await loadDetail(doc.extends);
+  const r = houseFromDocument(doc, doc && app.details[doc.extends]);
+  if (r.problem) { at(r.problem); return; }
+  let night = app.night;
+  for (const [k, v] of Object.entries(r.table)) night = withRule(night, k, v);
+  commitNight({ ...night, rules: cleanRules(night.rules) });
+  app.errors = null;
+  clearErrors();
+  update({ ...app.state, ruleset: r.ruleset, house: r.house });
+  renderRulesetSelect(app);
+  renderHousePanel(app);
+  $("hr-export-status").textContent = r.skipped.length ? T("house.imported_skipped", { keys: r.skipped.join(", ") }) : T("house.imported");
+  $("hr-export-status").setAttribute("data-state", "imported");
+}
+
+async function readImportFile() {
+  const f = $("hr-import-file").files[0];
+  if (!f) return;
+  $("hr-import-text").value = (await f.text()).slice(0, 256 * 1024);
+  importDocument();
+}
+
 // ------------------------------------------------------------------ table
 
 function commitNight(night) {
@@ -330,7 +482,63 @@ function addWin() {
   const local = localErrors(app.d, "score", true);
   if (local.length) { showProblems(local, true); return; }
   app.state = { ...app.state, context: contextFor(app.state.context, deal, deal.seats[app.state.context.seat_wind], app.state.context.win_by === "self_draw" ? "" : deal.seats[app.state.context.discarder]) };
-  addToNight(winEntry(app.state, app.d, deal));
+  addToNight(winEntry(app.state, app.d, deal, app.night));
+}
+
+// One more winner on the same discard (一炮雙響): the calculator's hand is
+// staged, and the box cleared for the next winner's hand, seated at the
+// next player after the discarder who has not won yet.
+function addCowinner() {
+  const deal = tableDeal();
+  if (!deal || deal.complete) return;
+  const local = localErrors(app.d, "score", true);
+  if (local.length) { showProblems(local, true); return; }
+  const ctx = contextFor(app.state.context, deal, deal.seats[app.state.context.seat_wind], app.state.context.win_by === "self_draw" ? "" : deal.seats[app.state.context.discarder]);
+  app.state = { ...app.state, context: ctx };
+  const r = stageWinner(app.night, app.state, app.d, deal);
+  if (r.problem) { showProblems([r.problem], true); return; }
+  commitNight(r.night);
+  app.errors = null;
+  clearErrors();
+  const won = r.night.pending.map((w) => w.player);
+  const k = SEATS.indexOf(ctx.discarder);
+  const next = [1, 2, 3].map((i) => SEATS[(k + i) % 4]).find((seat) => !won.includes(deal.seats[seat])) || ctx.seat_wind;
+  const s = { ...app.state, text: "", winPick: "", flowers: [], context: { ...ctx, seat_wind: next } };
+  $("hand-text").value = "";
+  update(s, { noRescore: true });
+  setStatus("idle", "table.staged", { player: won[won.length - 1], n: won.length });
+}
+
+function unstageWinner(k) {
+  commitNight(unstage(app.night, k));
+  app.errors = null;
+  clearErrors();
+  renderTableInputs(app);
+}
+
+// A table rule changed: kept with the night; the night retallied (the rules
+// change the money and the coming deal), or its error shown at the control.
+function setTableRule(key, raw) {
+  let value;
+  const parsed = key === "stake" ? parseStake(raw) : key === "dealer_multiplier" ? parseMultiplier(raw) : null;
+  if (parsed && parsed.error) { showProblems([parsed.error], false); return; }
+  if (parsed) value = parsed.value;
+  else if (key.startsWith("dealer_keeps")) value = raw === "" ? undefined : raw === "true";
+  else value = raw || undefined;
+  commitNight(withRule(app.night, key, value));
+  if (app.errors) { app.errors = null; clearErrors(); setStatus("idle", "status.idle"); }
+  renderTableRules(app);
+  if (!seated(app.night) || !app.night.hands.length) return;
+  app.tableAnswer = null;
+  if (app.state.view === "table") run("table", false);
+  else refreshTable();
+}
+
+// The coming deal without showing the table (another view is on screen).
+function refreshTable() {
+  call("POST", tableView.path, tableView.body(app)).then((r) => {
+    if (r.ok && r.json) { app.tableAnswer = r.json; renderTableInputs(app); }
+  }, () => {});
 }
 
 function addFalseWin() {
@@ -349,7 +557,7 @@ function undoHand() {
 
 function newNight() {
   if (app.night.hands.length && !window.confirm(app.t("table.confirm_new"))) return;
-  commitNight({ ...emptyNight(), players: app.night.players.slice() });
+  commitNight({ ...emptyNight(), players: app.night.players.slice(), rules: app.night.rules });
   app.tableAnswer = null;
   renderTableInputs(app);
   showTableEmpty();
@@ -427,7 +635,7 @@ async function loadDetail(id) {
   if (app.details[id] || !app.rulesetInfo[id]) return;
   try {
     const r = await call("GET", "/v1/rulesets/" + encodeURIComponent(id));
-    if (r.ok && r.json) { app.details[id] = r.json; renderRulesetSummary(app); }
+    if (r.ok && r.json) { app.details[id] = r.json; renderRulesetSummary(app); renderTableRules(app); if ($("house-rules").open) renderHousePanel(app); }
   } catch (e) { /* the summary keeps its first line */ }
 }
 
@@ -461,9 +669,13 @@ function wire() {
     update({ ...app.state, ruleset: $("ruleset").value });
     loadDetail(app.state.ruleset);
   });
-  const house = () => update({ ...app.state, house: readHouseRules() });
-  $("house-rules").addEventListener("change", house);
-  $("house-rules").addEventListener("input", (e) => { if (e.target.type === "number" || e.target.type === "text") house(); });
+  $("house-rules").addEventListener("change", houseChanged);
+  $("house-rules").addEventListener("input", (e) => { if (e.target.type === "number" || e.target.type === "text") houseChanged(e); });
+  $("house-rules").addEventListener("toggle", () => { if ($("house-rules").open) openHousePanel(); });
+  $("btn-export").addEventListener("click", () => showDocument(true));
+  $("btn-copy-doc").addEventListener("click", copyDocument);
+  $("btn-import").addEventListener("click", importDocument);
+  $("hr-import-file").addEventListener("change", readImportFile);
   $("calc").addEventListener("submit", (e) => { e.preventDefault(); run("score", true); });
   $("btn-compare").addEventListener("click", () => run("compare", true));
   $("btn-waits").addEventListener("click", () => run("waits", true));
@@ -481,6 +693,15 @@ function wire() {
   $("table-winner").addEventListener("change", chooseAtTable);
   $("table-discarder").addEventListener("change", chooseAtTable);
   $("btn-add-win").addEventListener("click", addWin);
+  $("btn-add-cowinner").addEventListener("click", addCowinner);
+  $("table-pending").addEventListener("click", (e) => {
+    const b = e.target.closest("[data-unstage]");
+    if (b) unstageWinner(parseInt(b.getAttribute("data-unstage"), 10));
+  });
+  for (const key of ["stake", "dealer_keeps_on_win", "dealer_keeps_on_draw", "multiple_winners", "dealer_multiplier", "liable_discard"]) {
+    const control = $("tr-" + key.replace(/_/g, "-"));
+    control.addEventListener("change", () => setTableRule(key, control.value));
+  }
   $("btn-add-draw").addEventListener("click", () => addToNight(drawEntry()));
   $("btn-add-false-win").addEventListener("click", addFalseWin);
   $("btn-undo").addEventListener("click", undoHand);
@@ -523,11 +744,7 @@ async function init() {
   else if (app.state.text) auto();
   if (view.id === "table" && !view.ready(app)) showTableEmpty();
   // A night kept from before: the coming deal is the server's to say.
-  if (view.id !== "table" && seated(app.night) && app.night.hands.length) {
-    call("POST", tableView.path, tableView.body(app)).then((r) => {
-      if (r.ok && r.json) { app.tableAnswer = r.json; renderTableInputs(app); }
-    }, () => {});
-  }
+  if (view.id !== "table" && seated(app.night) && app.night.hands.length) refreshTable();
 }
 
 init();

@@ -132,6 +132,8 @@ export function toQuery(state) {
   if (h.flowers != null) q.set("bonus_tiles", String(h.flowers));
   if (h.points != null) q.set("points", Array.isArray(h.points) ? h.points.join(",") : String(h.points));
   if (h.discard_payment != null) q.set("discard_payment", h.discard_payment);
+  if (h.patterns && Object.keys(h.patterns).length) q.set("patterns", Object.entries(h.patterns).map(([id, v]) => id + ":" + (v === null ? "off" : v)).join(","));
+  if (h.conditions && Object.keys(h.conditions).length) q.set("switches", Object.entries(h.conditions).map(([k, v]) => k + ":" + (v ? "on" : "off")).join(","));
   if (state.view !== "score") q.set("view", state.view);
   return q.toString();
 }
@@ -171,6 +173,12 @@ export function fromQuery(search) {
   else if (pts && /^\d+(,\d+)*$/.test(pts)) h.points = pts.split(",").map(Number);
   const dp = one("discard_payment", DISCARD_PAYMENT);
   if (dp) h.discard_payment = dp;
+  // Pattern overrides and switches: ids as the server names them (it refuses unknown ones).
+  const pairs = (k, re) => (q.get(k) || "").split(",").slice(0, 64).map((x) => re.exec(x)).filter(Boolean);
+  const pats = pairs("patterns", /^([a-z_]{1,40}):(off|limit|\d{1,2})$/);
+  if (pats.length) h.patterns = Object.fromEntries(pats.map((m) => [m[1], m[2] === "off" ? null : m[2] === "limit" ? "limit" : Number(m[2])]));
+  const sw = pairs("switches", /^([a-z_]{1,40}):(on|off)$/);
+  if (sw.length) h.conditions = Object.fromEntries(sw.map((m) => [m[1], m[2] === "on"]));
   s.house = h;
   s.view = one("view", VIEWS) || "score";
   return s;

@@ -2,7 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { emptyState, derive } from "../js/state.js";
-import { emptyNight, playerProblems, seatsFor, currentDeal, winEntry, drawEntry, falseWinEntry, addHand, undo, ledgerRequest, ledgerMessages, loadNight, saveNight } from "../js/ledger.js";
+import { emptyNight, playerProblems, seatsFor, currentDeal, winEntry, drawEntry, falseWinEntry, addHand, undo, ledgerRequest, ledgerMessages, loadNight, saveNight, stageWinner, unstage, parseStake, parseMultiplier, formatMoney, formatStake, withRule, cleanRules } from "../js/ledger.js";
 import { contextFor } from "../js/views/table.js";
 
 const PLAYERS = ["Ann", "Ben", "Cat", "Dan"];
@@ -105,7 +105,7 @@ test("storage: a night survives a reload; garbage gives an empty night", () => {
   assert.deepEqual(loadNight(st), n, "saved and loaded");
   assert.deepEqual(loadNight(new Store("{not json")), emptyNight(), "unreadable JSON");
   assert.deepEqual(loadNight(new Store(JSON.stringify({ players: ["a"], hands: [{ result: "bogus" }, { result: "draw" }] }))),
-    { players: ["", "", "", ""], hands: [{ result: "draw" }] }, "three players dropped, an unknown hand dropped");
+    { players: ["", "", "", ""], hands: [{ result: "draw" }], pending: [], rules: {} }, "three players dropped, an unknown hand dropped");
   assert.deepEqual(loadNight(null), emptyNight(), "no storage at all");
 });
 
@@ -121,4 +121,80 @@ test("the deal line and a hand's result in both languages", async () => {
   const two = { result: "win", winners: [{ player: "Ann", paid: true, total_faan: 3 }, { player: "Ben", paid: false, total_faan: 5 }] };
   assert.equal(resultText(two, en), "Ann wins, 3 faan; Ben also won, 5 faan (not paid)", "two winners under head_bump");
   assert.equal(resultText({ result: "false_win", offender: "Dan" }, zh), "Dan 詐糊", "zh false win");
+});
+
+// Ann deals hand 1 (Ann E, Ben S, Cat W, Dan N). Dan (North) discards 5s;
+// Ben (South) and Cat (West) both win on it.
+const deal1 = () => ({ round_wind: "east", dealer: "Ann", hand: 1, seats: seatsFor(PLAYERS, "Ann") });
+const onDan = (seat, text) => ({ ...emptyState(), text, context: { ...emptyState().context, seat_wind: seat, win_by: "discard", discarder: "north" } });
+
+test("a double win: the first winner staged, the second added: one ledger hand with both winners", () => {
+  const ben = onDan("south", "123456m789p23455s");
+  const staged = stageWinner(night(), ben, derive(ben), deal1());
+  assert.equal(staged.problem, undefined, "Ben's win on Dan's discard is staged");
+  assert.deepEqual(staged.night.pending.map((w) => [w.player, w.context.discarder]), [["Ben", "Dan"]], "Ben pending, on Dan's discard");
+  assert.deepEqual(staged.night.hands, [], "nothing added to the night yet");
+  const cat = onDan("west", "111222m333p44s55s5s");
+  const entry = winEntry(cat, derive(cat), deal1(), staged.night);
+  assert.deepEqual(entry.winners.map((w) => [w.player, w.hand.winning_tile, w.context]), [
+    ["Ben", "5s", { win_by: "discard", discarder: "Dan" }],
+    ["Cat", "5s", { win_by: "discard", discarder: "Dan" }]
+  ], "both winners, in the order added, each on Dan's 5s");
+  const after = addHand(staged.night, entry);
+  assert.deepEqual(after.pending, [], "nothing pending once the hand is added");
+  const body = ledgerRequest(after, { ...emptyState(), ruleset: "hkma" });
+  assert.equal(body.hands[0].winners.length, 2, "the request's hand has two winners");
+  assert.deepEqual(unstage(staged.night, 0).pending, [], "a staged winner can be removed");
+});
+
+test("staging a winner: a self-draw, a winner twice and a fourth winner are refused at their controls", () => {
+  const self = { ...onDan("south", "123456m789p23455s"), context: { ...emptyState().context, seat_wind: "south", win_by: "self_draw" } };
+  assert.deepEqual(stageWinner(night(), self, derive(self), deal1()).problem, { pointer: "/context/win_by", key: "table.err_cowinner_self_draw" }, "a self-draw has one winner");
+  const ben = onDan("south", "123456m789p23455s");
+  const one = stageWinner(night(), ben, derive(ben), deal1()).night;
+  assert.deepEqual(stageWinner(one, ben, derive(ben), deal1()).problem, { pointer: "/table/winner", key: "table.err_cowinner_twice", params: { player: "Ben" } }, "Ben twice");
+  const cat = onDan("west", "123456m789p23455s");
+  const two = stageWinner(one, cat, derive(cat), deal1()).night;
+  const ann = onDan("east", "123456m789p23455s");
+  assert.deepEqual(stageWinner(two, ann, derive(ann), deal1()).problem, { pointer: "/table/winner", key: "table.err_cowinner_max", params: { max: 3 } }, "two staged and the calculator's: three winners is the most");
+});
+
+test("a refusal of a double win: the calculator's winner at its fields, a staged one at its line", () => {
+  const m = ledgerMessages([
+    { pointer: "/hands/0/winners/1/context/discarder", key: "err.other", params: { detail: "x" } },
+    { pointer: "/hands/0/winners/0/hand/tiles", key: "err.not_winning" }
+  ], 0, 1);
+  assert.deepEqual(m.map((x) => x.pointer), ["/context/discarder", "/table/pending/0"], "winner 1 is the calculator's; winner 0 is staged");
+});
+
+test("stakes: money per point, to the cent, refused at the stake control", () => {
+  assert.deepEqual(parseStake(""), {}, "empty: the ruleset's");
+  assert.deepEqual(parseStake("0.5"), { value: 0.5 }, "fifty cents");
+  assert.deepEqual(parseStake("$1.25"), { value: 1.25 }, "a dollar sign is allowed");
+  assert.deepEqual(parseStake(".1"), { value: 0.1 }, "no leading zero");
+  assert.equal(parseStake("0").error.key, "table.err_stake_range", "zero is no stake");
+  assert.equal(parseStake("1000001").error.key, "table.err_stake_range", "over the server's 1000000");
+  assert.equal(parseStake("0.1234567").error.key, "table.err_stake_decimals", "seven decimals");
+  assert.equal(parseStake("1,5").error.pointer, "/house_rules/stake", "a comma: the error points at the stake");
+  assert.equal(formatStake(0.5), "$0.50", "a stake shown with cents");
+  assert.equal(formatStake(0.125), "$0.125", "finer than a cent stays exact");
+  assert.equal(formatStake(2), "$2.00", "whole dollars with cents");
+  assert.equal(formatMoney(12.5), "+$12.50", "a gain");
+  assert.equal(formatMoney(-3.05), "-$3.05", "a loss to the cent");
+  assert.equal(formatMoney(0), "$0.00", "nothing");
+  assert.deepEqual(parseMultiplier("1.5"), { value: 1.5 }, "one and a half");
+  assert.equal(parseMultiplier("1.1").error.pointer, "/house_rules/dealer_multiplier", "not an eighth");
+});
+
+test("the table's rules go into the ledger request beside the house rules, and are kept with the night", () => {
+  let n = withRule(night(), "stake", 0.5);
+  n = withRule(n, "dealer_keeps_on_win", false);
+  n = withRule(n, "multiple_winners", "head_bump");
+  n = withRule(withRule(n, "liable_discard", "pays_all"), "liable_discard", undefined);
+  const body = ledgerRequest(n, { ...emptyState(), ruleset: "hkma", house: { min_faan: 3 } });
+  assert.deepEqual(body.house_rules, { min_faan: 3, stake: 0.5, dealer_keeps_on_win: false, multiple_winners: "head_bump" }, "house rules and table rules together; one set back to the ruleset's");
+  const st = new Store();
+  saveNight(st, n);
+  assert.deepEqual(loadNight(st).rules, { stake: 0.5, dealer_keeps_on_win: false, multiple_winners: "head_bump" }, "kept in local storage");
+  assert.deepEqual(cleanRules({ stake: -1, dealer_multiplier: 1.1, multiple_winners: "some", dealer_keeps_on_draw: "yes" }), {}, "stored garbage dropped");
 });

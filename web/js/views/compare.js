@@ -28,18 +28,22 @@ export const compareView = {
     for (const id of ids) if (!order.includes(id)) order.push(id);
     const selected = app.state.ruleset;
     if (order.indexOf(selected) > 0) { order.splice(order.indexOf(selected), 1); order.unshift(selected); }
-    const name = (id) => (app.rulesetInfo[id] ? app.rulesetInfo[id].name : id);
+    // The page's own ruleset (a document sent beside the built-in ones): its name, and a link to its base.
+    const custom = app.customDoc && ids.includes(app.customDoc.id) ? app.customDoc : null;
+    const name = (id) => (custom && id === custom.id ? custom.name : app.rulesetInfo[id] ? app.rulesetInfo[id].name : id);
+    const href = (id) => app.urlFor({ ruleset: custom && id === custom.id ? custom.extends : id, view: "score" });
+    if (custom) { order.splice(order.indexOf(custom.id), 1); order.splice(order[0] === selected ? 1 : 0, 0, custom.id); }
 
     fill($("compare-summary"), order.map((id) => {
       const r = results[id];
-      const select = el("a", { href: app.urlFor({ ruleset: id, view: "score" }), "data-select-ruleset": id, text: name(id) });
+      const select = el("a", { href: href(id), "data-select-ruleset": custom && id === custom.id ? custom.extends : id, text: name(id) });
       if (isProblem(r)) {
         const why = mapProblem(r.status, r).map((m) => describe(m, T, ctx)).join(" ");
-        return el("tr", { "data-ruleset": id, className: "problem" + (id === selected ? " selected" : "") }, [
+        return el("tr", { "data-ruleset": id, "data-custom": custom && id === custom.id ? "true" : null, className: "problem" + (id === selected ? " selected" : "") }, [
           el("td", {}, [select]), el("td", { colspan: "3", className: "hint", title: why, text: T("compare.not_scored") + ": " + why })
         ]);
       }
-      return el("tr", { "data-ruleset": id, "data-total-faan": String(r.total_faan), className: id === selected ? "selected" : "" }, [
+      return el("tr", { "data-ruleset": id, "data-custom": custom && id === custom.id ? "true" : null, "data-ruleset-hash": r.ruleset_hash || null, "data-total-faan": String(r.total_faan), className: id === selected ? "selected" : "" }, [
         el("td", {}, [select]),
         el("td", { className: "num", text: String(r.total_faan) }),
         el("td", { className: "num", text: String(r.min_faan) }),

@@ -9,7 +9,7 @@
 
 import { $, el, fill } from "../dom.js";
 import { SEATS } from "../tiles.js";
-import { currentDeal, ledgerRequest, seated } from "../ledger.js";
+import { currentDeal, ledgerRequest, seated, formatMoney, formatStake, cleanRules, MULTIPLE_WINNERS, LIABLE_DISCARD, MAX_WINNERS } from "../ledger.js";
 
 function signed(n) { return n > 0 ? "+" + n : String(n); }
 
@@ -35,6 +35,48 @@ export function resultText(h, T) {
   if (h.result === "draw") return T("table.result_draw");
   if (h.result === "false_win") return T("table.result_false_win", { player: h.offender });
   return (h.winners || []).map((w) => T(w.paid === false ? "table.result_win_unpaid" : "table.result_win", { player: w.player, faan: w.total_faan })).join("; ");
+}
+
+/** A pending winner in words: who, on whose discard, with which tiles. */
+export function pendingText(w, T) {
+  const tiles = w.hand.tiles + (w.hand.melds || []).map((m) => " [" + m.tiles + "]").join("");
+  const from = w.context.discarder ? T(w.context.win_by === "robbing_kong" ? "table.pending_robbed" : "table.pending_from", { player: w.context.discarder }) : "";
+  return T("table.pending", { player: w.player, from, tiles });
+}
+
+function yesNo(v, T) { return T(v ? "table.yes" : "table.no"); }
+
+// The words of each choice (literal keys: the i18n test finds them).
+const MW_WORDS = { all: "table.mw_all", head_bump: "table.mw_head_bump" };
+const LD_WORDS = { as_usual: "table.ld_as_usual", pays_all: "table.ld_pays_all" };
+
+/**
+ * The table rules' controls: each select's first option is the ruleset's
+ * own value (`GET /v1/rulesets/{id}`'s `table`), the others the choices;
+ * the inputs show what the night keeps, the stake also in money.
+ */
+export function renderTableRules(app) {
+  const T = app.t;
+  const rules = app.night.rules || {};
+  const detail = app.details[app.state.ruleset];
+  const dflt = detail && detail.table ? detail.table : null;
+  const first = (text) => ["", dflt ? T("table.rule_default", { value: text }) : T("house.ruleset_default")];
+  const bool = (k) => options($("tr-" + k.replace(/_/g, "-")), [first(dflt ? yesNo(dflt[k], T) : "")].concat([["true", T("table.yes")], ["false", T("table.no")]]), rules[k] == null ? "" : String(rules[k]));
+  bool("dealer_keeps_on_win");
+  bool("dealer_keeps_on_draw");
+  options($("tr-multiple-winners"), [first(dflt ? T(MW_WORDS[dflt.multiple_winners]) : "")].concat(MULTIPLE_WINNERS.map((m) => [m, T(MW_WORDS[m])])), rules.multiple_winners || "");
+  options($("tr-liable-discard"), [first(dflt ? T(LD_WORDS[dflt.liable_discard]) : "")].concat(LIABLE_DISCARD.map((m) => [m, T(LD_WORDS[m])])), rules.liable_discard || "");
+  const stake = $("tr-stake");
+  if (document.activeElement !== stake) stake.value = rules.stake != null ? formatStake(rules.stake).slice(1) : "";
+  stake.placeholder = dflt && dflt.stake ? formatStake(dflt.stake).slice(1) : T("table.stake_none");
+  const shown = rules.stake != null ? rules.stake : dflt && dflt.stake;
+  $("tr-stake-shown").textContent = shown ? T("table.stake_shown", { money: formatStake(shown) }) : T("table.stake_points");
+  $("tr-stake-shown").setAttribute("data-stake", shown ? String(shown) : "");
+  const mult = $("tr-dealer-multiplier");
+  if (document.activeElement !== mult) mult.value = rules.dealer_multiplier != null ? String(rules.dealer_multiplier) : "";
+  mult.placeholder = dflt ? String(dflt.dealer_multiplier) : "1";
+  const n = Object.keys(cleanRules(rules)).length;
+  $("table-rules-count").textContent = n ? T("house.count", { n }) : T("house.none");
 }
 
 /** The Table card from the night and the calculator's context. */
@@ -64,7 +106,17 @@ export function renderTableInputs(app) {
   options($("table-discarder"), [["", T("discarder.none")]].concat(named), byDiscard ? seats[c.discarder] || "" : "");
   options($("table-offender"), named, $("table-offender").value);
   const open = !!deal && !deal.complete;
-  for (const id of ["table-winner", "table-discarder", "table-offender", "btn-add-win", "btn-add-draw", "btn-add-false-win"]) $(id).disabled = !open;
+  for (const id of ["table-winner", "table-discarder", "table-offender", "btn-add-win", "btn-add-draw", "btn-add-false-win", "btn-add-cowinner"]) $(id).disabled = !open;
+  const pending = night.pending || [];
+  if (pending.length + 1 >= MAX_WINNERS) $("btn-add-cowinner").disabled = true;
+  fill($("table-pending"), pending.map((w, k) => el("li", { "data-pointer": "/table/pending/" + k, "data-player": w.player }, [
+    el("span", { text: pendingText(w, T) }), " ",
+    el("button", { type: "button", className: "link", "data-unstage": String(k), text: T("table.unstage") }),
+    el("p", { className: "field-error", "data-error-for": "/table/pending/" + k, hidden: true })
+  ])));
+  $("table-pending").hidden = !pending.length;
+  $("btn-add-win").textContent = T(pending.length ? "table.add_win_with" : "table.add_win", { n: pending.length + 1 });
+  renderTableRules(app);
   $("btn-undo").disabled = !locked;
   $("btn-new-night").disabled = !locked && !players.some(Boolean);
   $("table-count").textContent = T("table.count", { n: night.hands.length });
@@ -101,6 +153,8 @@ export const tableView = {
       el("th", { className: "num", text: "#" }), el("th", { text: T("table.col_round") }), el("th", { text: T("table.col_dealer") }),
       el("th", { text: T("table.col_result") })
     ].concat(players.map((p) => el("th", { className: "num", "data-player": p, text: p }))))]);
+    const money = res.money || null;
+    $("table-stake").textContent = money && money.stake ? T("table.stake_shown", { money: formatStake(money.stake) }) : "";
     fill($("table-body"), (res.hands || []).map((h) => el("tr", { "data-hand": String(h.index), "data-result": h.result }, [
       el("td", { className: "num", text: String(h.index + 1) }),
       el("td", { text: T("seat." + h.round_wind) }),
@@ -108,20 +162,30 @@ export const tableView = {
       el("td", { text: resultText(h, T) })
     ].concat(players.map((p) => {
       const dv = h.deltas[p];
-      return el("td", { className: "num", "data-player": p, "data-delta": String(dv), "data-balance": String(h.balances[p]) }, [
+      const m = h.money ? h.money[p] : null;
+      return el("td", { className: "num", "data-player": p, "data-delta": String(dv), "data-balance": String(h.balances[p]), "data-money": m == null ? "" : formatMoney(m) }, [
         el("span", { className: "delta " + (dv > 0 ? "gain" : dv < 0 ? "loss" : ""), text: signed(dv) }),
-        el("span", { className: "balance", text: String(h.balances[p]) })
+        el("span", { className: "balance", text: String(h.balances[p]) }),
+        m == null ? null : el("span", { className: "money", text: formatMoney(m) })
       ]);
     })))));
-    fill($("table-standings"), (res.standings || []).map((s) => el("li", { "data-player": s.player, "data-rank": String(s.rank), "data-balance": String(s.balance) }, [
-      T("table.rank", { rank: s.rank }) + " ", el("b", { text: s.player }), " ",
-      el("span", { className: s.balance > 0 ? "gain" : s.balance < 0 ? "loss" : "", text: signed(s.balance) })
-    ])));
+    fill($("table-standings"), (res.standings || []).map((s) => {
+      const m = money && money.balances ? money.balances[s.player] : null;
+      return el("li", { "data-player": s.player, "data-rank": String(s.rank), "data-balance": String(s.balance), "data-money": m == null ? "" : formatMoney(m) }, [
+        T("table.rank", { rank: s.rank }) + " ", el("b", { text: s.player }), " ",
+        el("span", { className: s.balance > 0 ? "gain" : s.balance < 0 ? "loss" : "", text: signed(s.balance) }),
+        m == null ? null : el("span", { className: "money", text: " " + formatMoney(m) })
+      ]);
+    }));
     const transfers = res.transfers || [];
+    const inMoney = money && Array.isArray(money.transfers) ? money.transfers : [];
     $("table-settled").hidden = transfers.length > 0;
-    fill($("table-transfers"), transfers.map((t) => el("li", { "data-from": t.from, "data-to": t.to, "data-amount": String(t.amount) }, [
-      T("table.pays", { from: t.from, to: t.to, amount: t.amount })
-    ])));
+    fill($("table-transfers"), transfers.map((t) => {
+      const m = inMoney.find((x) => x.from === t.from && x.to === t.to);
+      return el("li", { "data-from": t.from, "data-to": t.to, "data-amount": String(t.amount), "data-money": m ? formatMoney(m.amount) : "" }, [
+        m ? T("table.pays_money", { from: t.from, to: t.to, amount: t.amount, money: formatMoney(m.amount).replace(/^\+/, "") }) : T("table.pays", { from: t.from, to: t.to, amount: t.amount })
+      ]);
+    }));
     renderTableInputs(app);
     return { key: "status.tallied", params: { n: (res.hands || []).length } };
   }
