@@ -12,7 +12,7 @@ use serde::Deserialize;
 use serde_json::error::Category;
 
 /// Rejects JSON nested deeper than `max` arrays and objects (a 400), in one
-/// pass over the bytes and before any parsing; strings are jumped over
+/// pass over the bytes without parsing them; strings are jumped over
 /// with memchr to their next quote or backslash (a ruleset document is
 /// mostly strings: byte by byte it cost 1.5 ns a byte, bench/inline.md).
 pub fn check_depth(bytes: &[u8], max: usize) -> Result<(), ApiError> {
@@ -47,30 +47,56 @@ pub fn check_depth(bytes: &[u8], max: usize) -> Result<(), ApiError> {
     Ok(())
 }
 
-/// [`check_depth`], then [`parse`].
+/// Deserialises a request body (an object), refusing JSON nested deeper
+/// than `max_depth` levels (a 400, [`check_depth`]).
+///
+/// The depth is checked only when the typed read fails: a read that
+/// succeeds has its type's own depth, except for the raw values it keeps
+/// (a ruleset document, a batch's items), which are checked where they are
+/// read (`Service::resolve_document`, `Service::batch`). Checking every
+/// body first was a quarter of scoring with a 6 KB ruleset document
+/// (bench/inline.md).
 pub fn parse_checked<'a, T: Deserialize<'a>>(
     bytes: &'a [u8],
     max_depth: usize,
 ) -> Result<T, ApiError> {
-    check_depth(bytes, max_depth)?;
-    parse(bytes)
+    read(bytes).or_else(|()| {
+        check_depth(bytes, max_depth)?;
+        Err(refusal::<T>(bytes))
+    })
 }
 
 /// Deserialises a request body (an object). A valid body takes serde_json's
 /// plain path; only a body that fails is read again with path tracking.
 pub fn parse<'a, T: Deserialize<'a>>(bytes: &'a [u8]) -> Result<T, ApiError> {
+    read(bytes).map_err(|()| refusal::<T>(bytes))
+}
+
+/// serde_json's plain read of an object; `Err` says only that it failed.
+fn read<'a, T: Deserialize<'a>>(bytes: &'a [u8]) -> Result<T, ()> {
     // serde's derived structs also accept an array (fields by position).
     let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
-    if first.is_some_and(|&b| b != b'{') && is_json(bytes) {
-        return Err(ApiError::field("", "invalid type: expected a JSON object"));
+    if first.is_some_and(|&b| b != b'{') {
+        return Err(());
     }
     // The body's UTF-8 checked once, then read as a `str`: serde_json then
     // does not check each string again (a sixth of reading a ledger body).
-    let read = match std::str::from_utf8(bytes) {
+    match std::str::from_utf8(bytes) {
         Ok(text) => serde_json::from_str::<T>(text),
         Err(_) => serde_json::from_slice::<T>(bytes),
-    };
-    read.map_err(|_| explain::<T>(bytes))
+    }
+    .map_err(drop)
+}
+
+/// Why a body cannot be read as `T`: not an object (422 at the root), or
+/// [`explain`].
+#[cold]
+fn refusal<'a, T: Deserialize<'a>>(bytes: &'a [u8]) -> ApiError {
+    let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
+    if first.is_some_and(|&b| b != b'{') && is_json(bytes) {
+        return ApiError::field("", "invalid type: expected a JSON object");
+    }
+    explain::<T>(bytes)
 }
 
 /// Whether the bytes are JSON (a `Value`, not `IgnoredAny`: that skips

@@ -18,7 +18,7 @@ pub mod key;
 pub mod render;
 mod sink;
 
-use crate::api::json::parse_checked;
+use crate::api::json::{check_depth, parse_checked};
 use crate::api::{
     self, ApiError, BatchRequest, CompareRequest, FalseWinRequest, FalseWinResponse, HouseRulesDto,
     LedgerRequest, LedgerResponse, RulesetDetail, RulesetRef, RulesetsDto, ScoreRequest,
@@ -382,6 +382,16 @@ impl Service {
     #[cold]
     fn resolve_document(&self, bytes: &[u8]) -> cache::Resolution {
         let _span = tracing::debug_span!("resolve_document").entered();
+        // The request's read skipped the document (a raw value) unchecked.
+        if check_depth(bytes, self.limits.json_depth).is_err() {
+            return Err(Arc::new(vec![DocError::new(
+                vec![],
+                format!(
+                    "the ruleset document is nested deeper than {} levels",
+                    self.limits.json_depth
+                ),
+            )]));
+        }
         let doc: serde_json::Value = serde_json::from_slice(bytes)
             .map_err(|e| Arc::new(vec![DocError::new(vec![], e.to_string())]))?;
         let r = crate::core::ruleset::resolve_document(doc, |id| {
@@ -449,6 +459,8 @@ impl Service {
     /// problem per item, in order. Each item is read like a score body
     /// (an inline ruleset repeated across items is resolved once).
     pub fn batch(&self, body: &[u8]) -> Result<Vec<u8>, ApiError> {
+        // The items are kept raw, so the whole body's depth is checked first.
+        check_depth(body, self.limits.json_depth)?;
         let batch: BatchRequest<'_> = parse_checked(body, self.limits.json_depth)?;
         if batch.requests.len() > self.limits.batch {
             return Err(ApiError::BatchTooLarge {

@@ -1010,6 +1010,30 @@ fn catalogue() -> Vec<Case> {
             INVALID,
             Some("/house_rules/contains/seven_pairs"),
         ),
+        // The body is read without a depth check; the document is checked
+        // where it is resolved (bench/inline.md): a 422 at the document.
+        case(
+            "ruleset document nested 40 deep (score)",
+            score,
+            with(
+                &["ruleset"],
+                json!({"extends": "hkma", "notes": serde_json::from_slice::<serde_json::Value>(&nested("[", "]", 40)).unwrap()}),
+            ),
+            422,
+            INVALID,
+            Some("/ruleset"),
+        ),
+        case(
+            "ruleset document nested 40 deep (settle)",
+            "/v1/settle",
+            bytes(json!({
+                "ruleset": {"extends": "hkma", "notes": serde_json::from_slice::<serde_json::Value>(&nested("[", "]", 40)).unwrap()},
+                "winners": []
+            })),
+            422,
+            INVALID,
+            Some("/ruleset"),
+        ),
         case(
             "settle under a broken document",
             "/v1/settle",
