@@ -85,7 +85,7 @@ pub struct ServeArgs {
     /// Seconds between SIGTERM/SIGINT and closing the listener, while /readyz already answers 503 (lets a load balancer drain).
     #[arg(long, env = "FAAN_SHUTDOWN_DELAY", default_value_t = 0)]
     pub shutdown_delay: u64,
-    /// Deepest JSON nesting accepted in a request body (deeper is a 400 before parsing).
+    /// Deepest JSON nesting accepted in a request body (deeper is a 400; in a ruleset document, a 422 at the document).
     #[arg(long, env = "FAAN_JSON_DEPTH_LIMIT", default_value_t = 32)]
     pub json_depth_limit: usize,
     /// Milliseconds a client has to send a request's headers (slow clients get a 408 and are closed; 0 disables).
