@@ -1325,6 +1325,7 @@ pub fn resolve_document(
     let full = match patch.remove("extends") {
         Some(serde_json::Value::String(id)) => match base(&id) {
             Some(mut b) => {
+                house_contains_for_added(&b, &mut patch);
                 json_patch::merge(&mut b, &serde_json::Value::Object(patch));
                 b
             }
@@ -1351,6 +1352,39 @@ pub fn resolve_document(
         }
     };
     Ruleset::from_document(&full)
+}
+
+/// Under `extends`, a pattern the base does not score, added without a
+/// `contains` key, contains what the pattern table's `house_contains` says:
+/// the same pattern added by `house_rules.patterns` then scores the same
+/// (the lead's reading, rulesets/README.md "Ruleset documents"). An explicit
+/// `contains` (even `[]`) is kept. Anything malformed is left for
+/// [`Ruleset::from_document`] to report at its path.
+fn house_contains_for_added(
+    base: &serde_json::Value,
+    patch: &mut serde_json::Map<String, serde_json::Value>,
+) {
+    let Some(serde_json::Value::Object(added)) = patch.get_mut("patterns") else {
+        return;
+    };
+    let scored = base.get("patterns").and_then(|p| p.as_object());
+    for (key, table) in added.iter_mut() {
+        let serde_json::Value::Object(t) = table else {
+            continue;
+        };
+        if t.contains_key("contains") || scored.is_some_and(|s| s.contains_key(key)) {
+            continue;
+        }
+        let Ok(id) = key.parse::<PatternId>() else {
+            continue;
+        };
+        let ids: Vec<serde_json::Value> = PatternId::ALL
+            .iter()
+            .filter(|q| id.info().house_contains & q.bit() != 0)
+            .map(|q| q.as_str().into())
+            .collect();
+        t.insert("contains".into(), ids.into());
+    }
 }
 
 /// The canonical bytes of a ruleset document: serde_json's compact writer,
@@ -1917,6 +1951,66 @@ mod tests {
             "case: defaults"
         );
         assert_eq!(custom.patterns, hkma.patterns, "case: the same rules");
+    }
+
+    /// A pattern added under `extends` without `contains` takes the pattern
+    /// table's house-rule containment (fully_concealed: concealed_hand and
+    /// self_draw), as `house_rules.patterns` gives it; an explicit `contains`
+    /// wins, a pattern the base scores keeps its own, a full document lists
+    /// its own.
+    #[test]
+    fn a_pattern_added_under_extends_contains_as_a_house_rule() {
+        let reg = crate::core::Registry::builtin().unwrap();
+        let hkma = reg.get("hkma").unwrap();
+        let contains = |r: &Ruleset, id: PatternId| r.pattern(id).map(|p| p.contains);
+        let house = hkma
+            .with_house_rules(&HouseRules {
+                patterns: vec![("fully_concealed".into(), PatternOverride::Faan(3))],
+                ..HouseRules::default()
+            })
+            .unwrap();
+        let want = PatternId::ConcealedHand.bit() | PatternId::SelfDraw.bit();
+        assert_eq!(
+            contains(&house, PatternId::FullyConcealed),
+            Some(want),
+            "case: house rule"
+        );
+        let ext = resolve(serde_json::json!({"extends": "hkma",
+            "patterns": {"fully_concealed": {"faan": 3}, "all_chows": {"faan": 2}}}))
+        .unwrap();
+        assert_eq!(
+            contains(&ext, PatternId::FullyConcealed),
+            Some(want),
+            "case: added under extends without contains"
+        );
+        assert_eq!(
+            contains(&ext, PatternId::AllChows),
+            contains(hkma, PatternId::AllChows),
+            "case: a pattern the base scores keeps its own contains"
+        );
+        let doc = ext.to_document();
+        assert_eq!(
+            doc["patterns"]["fully_concealed"]["contains"],
+            serde_json::json!(["self_draw", "concealed_hand"]),
+            "case: the canonical document shows it (engine order)"
+        );
+        let explicit = resolve(serde_json::json!({"extends": "hkma",
+            "patterns": {"fully_concealed": {"faan": 3, "contains": []}}}))
+        .unwrap();
+        assert_eq!(
+            contains(&explicit, PatternId::FullyConcealed),
+            Some(0),
+            "case: explicit contains [] wins"
+        );
+        assert_ne!(explicit.hash, ext.hash, "case: two rulesets, two hashes");
+        let mut full = hkma.to_document();
+        full["patterns"]["fully_concealed"] = serde_json::json!({"faan": 3});
+        let full = resolve(full).unwrap();
+        assert_eq!(
+            contains(&full, PatternId::FullyConcealed),
+            Some(0),
+            "case: a full document contains only what it lists"
+        );
     }
 
     /// Broken documents: each problem at its path (every problem of a document
