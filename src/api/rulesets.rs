@@ -168,6 +168,11 @@ pub struct RulesetDetail {
     /// What a limit pattern scores.
     pub limit_faan: u32,
     pub bonus_tiles: bool,
+    /// Limit patterns add to the other lines and the total has no cap.
+    pub limits_add: bool,
+    /// Pairs of patterns that exclude each other: where both hold, only the higher scoring line is kept (the first of the pair on a tie); `[]` when none.
+    #[schema(example = json!([["all_chows", "concealed_hand"]]))]
+    pub exclusive: Vec<[String; 2]>,
     pub points: PointsDtoOut,
     pub payment: PaymentDto,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -230,6 +235,12 @@ impl From<&Ruleset> for RulesetDetail {
             limit: r.limit,
             limit_faan: r.limit_faan,
             bonus_tiles: r.bonus_tiles,
+            limits_add: r.limits_add,
+            exclusive: r
+                .exclusive
+                .iter()
+                .map(|(a, b)| [a.as_str().to_string(), b.as_str().to_string()])
+                .collect(),
             points: PointsDtoOut {
                 curve: r.points.name().into(),
                 table: r.points_table.clone(),

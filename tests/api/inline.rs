@@ -503,3 +503,38 @@ async fn a_pattern_added_under_extends_scores_as_the_house_rule() {
         "the resolved contains is part of the ruleset"
     );
 }
+
+/// The chart shows `exclusive` (the pairs) and `limits_add`: a built-in has
+/// none and does not add; a document's pair and its `limits_add` show, and a
+/// house rule's pair follows the document's.
+#[tokio::test]
+async fn the_chart_shows_exclusive_and_limits_add() {
+    let app = spawn_app().await;
+    let hkma = app.get("/v1/rulesets/hkma").await.json();
+    assert_eq!(hkma["exclusive"], json!([]), "hkma: no exclusive pair");
+    assert_eq!(hkma["limits_add"], false, "hkma: limits cap");
+    let doc = json!({"extends": "hkma", "exclusive": [["all_chows", "concealed_hand"]], "limits_add": true});
+    let chart = app
+        .post("/v1/rulesets/validate", &json!({"ruleset": doc}))
+        .await;
+    assert_eq!(chart.status, 200, "validate: {}", chart.text());
+    let chart = chart.json();
+    assert_eq!(
+        chart["exclusive"],
+        json!([["all_chows", "concealed_hand"]]),
+        "document: its pair"
+    );
+    assert_eq!(chart["limits_add"], true, "document: limits add");
+    let with_house = app
+        .post(
+            "/v1/rulesets/validate",
+            &json!({"ruleset": doc, "house_rules": {"exclusive": [["self_draw", "no_flowers"]]}}),
+        )
+        .await
+        .json();
+    assert_eq!(
+        with_house["exclusive"],
+        json!([["all_chows", "concealed_hand"], ["self_draw", "no_flowers"]]),
+        "house rules: the document's pair, then the house rule's"
+    );
+}
