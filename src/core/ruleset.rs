@@ -2054,18 +2054,22 @@ mod tests {
         assert_eq!(per.limits_pay, LimitsPay::PerLimit, "case: the default");
         // (faan, per_limit, once)
         let cases: &[(u32, u64, u64)] = &[
-            (9, 96, 96),                // below the limit: the table
-            (10, 128, 128),             // exactly one limit
-            (11, 128 + 2, 128),         // a limit plus 1 faan
-            (19, 128 + 96, 128),        // a limit plus 9 faan
-            (20, 2 * 128, 128),         // a double limit
-            (21, 2 * 128 + 2, 128),     // a double limit plus 1 faan
-            (30, 3 * 128, 128),         // three limits
+            (9, 96, 96),            // below the limit: the table
+            (10, 128, 128),         // exactly one limit
+            (11, 128 + 2, 128),     // a limit plus 1 faan
+            (19, 128 + 96, 128),    // a limit plus 9 faan
+            (20, 2 * 128, 128),     // a double limit
+            (21, 2 * 128 + 2, 128), // a double limit plus 1 faan
+            (30, 3 * 128, 128),     // three limits
             // 4294967295 = 429496729 limits + 5 faan
             (u32::MAX, 429_496_729 * 128 + 24, 128),
         ];
         for &(faan, want_per, want_once) in cases {
-            assert_eq!(per.base_points(faan), want_per, "case: {faan} faan per_limit");
+            assert_eq!(
+                per.base_points(faan),
+                want_per,
+                "case: {faan} faan per_limit"
+            );
             assert_eq!(once.base_points(faan), want_once, "case: {faan} faan once");
         }
         let top = wisteria
@@ -2099,7 +2103,9 @@ mod tests {
         bad["limits_pay"] = "twice".into();
         let errs = Ruleset::from_document(&bad).unwrap_err();
         assert_eq!(
-            errs.iter().map(|e| e.pointer("/ruleset")).collect::<Vec<_>>(),
+            errs.iter()
+                .map(|e| e.pointer("/ruleset"))
+                .collect::<Vec<_>>(),
             ["/ruleset/limits_pay"],
             "case: an unknown rule at its key"
         );

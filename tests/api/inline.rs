@@ -484,7 +484,11 @@ async fn a_pattern_added_under_extends_scores_as_the_house_rule() {
         assert_eq!(v["base_points"], 16, "{case}: half-spicy B(4)");
         assert_eq!(payments(v), [-32, 96, -32, -32], "{case}: 2B = 32 each");
     }
-    assert_eq!(lines(&ext), lines(&house), "extends and house rules: the same lines in order");
+    assert_eq!(
+        lines(&ext),
+        lines(&house),
+        "extends and house rules: the same lines in order"
+    );
     assert_eq!(
         sorted(lines(&stacked)),
         sorted(vec![
@@ -495,25 +499,34 @@ async fn a_pattern_added_under_extends_scores_as_the_house_rule() {
         ]),
         "contains []: fully concealed stacks with self-draw and the concealed hand"
     );
-    assert_eq!(stacked["total_faan"], 6, "contains []: 1 + 1 + 1 + 3 = 6 faan");
+    assert_eq!(
+        stacked["total_faan"], 6,
+        "contains []: 1 + 1 + 1 + 3 = 6 faan"
+    );
     assert_eq!(stacked["base_points"], 32, "contains []: half-spicy B(6)");
-    assert_eq!(payments(&stacked), [-64, 192, -64, -64], "contains []: 2B = 64 each");
+    assert_eq!(
+        payments(&stacked),
+        [-64, 192, -64, -64],
+        "contains []: 2B = 64 each"
+    );
     assert_ne!(
         ext["ruleset_hash"], stacked["ruleset_hash"],
         "the resolved contains is part of the ruleset"
     );
 }
 
-/// The chart shows `exclusive` (the pairs) and `limits_add`: a built-in has
-/// none and does not add; a document's pair and its `limits_add` show, and a
-/// house rule's pair follows the document's.
+/// The chart shows `exclusive` (the pairs), `limits_add` and `limits_pay`:
+/// a built-in has no pair, does not add and pays per limit (the default); a
+/// document's pair and its keys show, and a house rule's pair follows the
+/// document's.
 #[tokio::test]
 async fn the_chart_shows_exclusive_and_limits_add() {
     let app = spawn_app().await;
     let hkma = app.get("/v1/rulesets/hkma").await.json();
     assert_eq!(hkma["exclusive"], json!([]), "hkma: no exclusive pair");
     assert_eq!(hkma["limits_add"], false, "hkma: limits cap");
-    let doc = json!({"extends": "hkma", "exclusive": [["all_chows", "concealed_hand"]], "limits_add": true});
+    assert_eq!(hkma["limits_pay"], "per_limit", "hkma: the default");
+    let doc = json!({"extends": "hkma", "exclusive": [["all_chows", "concealed_hand"]], "limits_add": true, "limits_pay": "once"});
     let chart = app
         .post("/v1/rulesets/validate", &json!({"ruleset": doc}))
         .await;
@@ -525,6 +538,7 @@ async fn the_chart_shows_exclusive_and_limits_add() {
         "document: its pair"
     );
     assert_eq!(chart["limits_add"], true, "document: limits add");
+    assert_eq!(chart["limits_pay"], "once", "document: paid once");
     let with_house = app
         .post(
             "/v1/rulesets/validate",

@@ -562,15 +562,22 @@ async fn openapi_examples_of_settle_and_ledger_are_real() {
 #[tokio::test]
 async fn ledger_winners_carry_the_documents_hash() {
     let app = spawn_app().await;
-    let doc = json!({"extends": "hkma", "id": "hkma-simples", "patterns": {"all_simples": {"faan": 1}}});
+    let doc =
+        json!({"extends": "hkma", "id": "hkma-simples", "patterns": {"all_simples": {"faan": 1}}});
     let validated = app
         .post("/v1/rulesets/validate", &json!({"ruleset": doc}))
         .await
         .json();
     let hash = validated["ruleset_hash"].clone();
     let hkma = app.get("/v1/rulesets/hkma").await.json()["ruleset_hash"].clone();
-    assert!(hash.is_string() && hash != hkma, "the document's own hash: {hash}");
-    let mut body = night("hkma", vec![a_win("Cat", Some("Dan")), draw(), a_win("Ben", None)]);
+    assert!(
+        hash.is_string() && hash != hkma,
+        "the document's own hash: {hash}"
+    );
+    let mut body = night(
+        "hkma",
+        vec![a_win("Cat", Some("Dan")), draw(), a_win("Ben", None)],
+    );
     body["ruleset"] = doc;
     let r = app.post("/v1/ledger", &body).await;
     assert_eq!(r.status, 200, "ledger under a document: {}", r.text());
@@ -585,6 +592,10 @@ async fn ledger_winners_carry_the_documents_hash() {
         .collect();
     assert_eq!(winners.len(), 2, "two wins, one draw");
     for w in winners {
-        assert_eq!(w["ruleset_hash"], hash, "{}: the document's hash", w["player"]);
+        assert_eq!(
+            w["ruleset_hash"], hash,
+            "{}: the document's hash",
+            w["player"]
+        );
     }
 }
