@@ -435,5 +435,28 @@ mod tests {
                 "won on {win}: each whole limit pays 128, the faan left over their own"
             );
         }
+        // The same file with `limits_pay = "once"`: the double limit pays one
+        // limit, 128 (west 2B = 256, east and north 128, south +512).
+        let once = Ruleset::from_toml(
+            "once.toml",
+            &text.replacen(
+                "limits_add = true",
+                "limits_add = true\nlimits_pay = \"once\"",
+                1,
+            ),
+        )
+        .expect("loads");
+        let hand = HandSpec {
+            tiles: "119m19p19s1234567z".to_string(),
+            melds: vec![],
+            winning_tile: Some("1m".to_string()),
+            flowers: vec!["F1".to_string()],
+        };
+        let s = score(&once, &hand, &ctx).expect("scores");
+        assert_eq!(
+            (s.total_faan(), s.base_points, s.payments),
+            (21, 128, [-128, 512, -256, -128]),
+            "limits_pay once in a file: 21 faan pays one limit"
+        );
     }
 }
