@@ -185,6 +185,7 @@ pub fn document_schema() -> Value {
             "limit_faan": {"type": "integer", "minimum": 0, "description": "What a limit pattern with faan \"limit\" scores (default: limit)."},
             "bonus_tiles": {"type": "boolean", "description": "Flowers and seasons in play by default."},
             "limits_add": {"type": "boolean", "description": "A limit pattern's value adds to the other lines and the total has no cap."},
+            "limits_pay": {"type": "string", "enum": ["per_limit", "once"], "default": "per_limit", "description": "How a total above the limit (only under limits_add) pays: per_limit, each whole limit pays the limit's base points and the faan left over their own; once, the limit's base points at most."},
             "exclusive": {"type": "array", "items": {"type": "array", "items": id_ref, "minItems": 2, "maxItems": 2}, "description": "Pairs of patterns that exclude each other (the higher scoring line is kept)."},
             "points": {
                 "type": "object", "additionalProperties": false,

@@ -8,7 +8,7 @@ use super::common::{
 };
 use super::problem::{ApiError, ProblemError};
 use super::request::{HandDto, HouseRulesDto};
-use super::response::{lines_dto, LineDto};
+use super::response::{lines_dto, HashHex, LineDto};
 use crate::core::ledger::{
     Ledger, LedgerContext, LedgerHandSpec, LedgerSpec, LedgerWinnerSpec, Outcome, StartSpec,
     Transfer, PLAYERS,
@@ -300,6 +300,9 @@ pub struct LedgerWinnerOut<'a> {
     pub total_faan: u32,
     pub limit_hand: bool,
     pub base_points: u64,
+    /// SHA-256 (hex) of the ruleset the hand was scored under (after `extends`, before house rules), as in a score result.
+    #[schema(value_type = String)]
+    pub ruleset_hash: HashHex,
 }
 
 /// The deal after the last hand.
@@ -385,6 +388,7 @@ impl<'a> LedgerResponse<'a> {
                                     total_faan: best.total_faan,
                                     limit_hand: best.limit_hand,
                                     base_points: w.score.base_points,
+                                    ruleset_hash: HashHex(ruleset.hash),
                                 }
                             })
                             .collect(),

@@ -5,7 +5,7 @@ use super::common::{
     borrowed, object_only, MeldKindDto, ReplacementDto, RobbedKongDto, WinByDto, WindDto,
 };
 use super::document::RulesetRef;
-use crate::core::ruleset::Number;
+use crate::core::ruleset::{LimitsPay, Number};
 use crate::core::{
     ContextSpec, DiscardPayment, HandSpec, HouseRules, LiableDiscard, MeldSpec, MultipleWinners,
     PatternOverride, PointsSpec,
@@ -167,6 +167,34 @@ pub struct HouseRulesDto {
     /// Limit patterns add to the other lines and the total has no cap.
     #[serde(default)]
     pub limits_add: Option<bool>,
+    /// How a total above the limit pays (only under `limits_add`): `per_limit` (each whole limit pays the limit's base points, the faan left over their own) or `once` (the limit's base points at most).
+    #[serde(default)]
+    pub limits_pay: Option<LimitsPayDto>,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, ToSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum LimitsPayDto {
+    PerLimit,
+    Once,
+}
+
+impl From<LimitsPayDto> for LimitsPay {
+    fn from(l: LimitsPayDto) -> Self {
+        match l {
+            LimitsPayDto::PerLimit => LimitsPay::PerLimit,
+            LimitsPayDto::Once => LimitsPay::Once,
+        }
+    }
+}
+
+impl From<LimitsPay> for LimitsPayDto {
+    fn from(l: LimitsPay) -> Self {
+        match l {
+            LimitsPay::PerLimit => LimitsPayDto::PerLimit,
+            LimitsPay::Once => LimitsPayDto::Once,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, ToSchema, PartialEq, Eq)]
@@ -433,6 +461,7 @@ impl HouseRulesDto {
                 .collect(),
             exclusive: self.exclusive.clone(),
             limits_add: self.limits_add,
+            limits_pay: self.limits_pay.map(LimitsPay::from),
         }
     }
 }

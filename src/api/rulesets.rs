@@ -1,7 +1,7 @@
 //! `GET /v1/rulesets` and `GET /v1/rulesets/{id}`: the charts.
 
 use super::common::{money_of, MoneyDto};
-use super::request::{LiableDiscardDto, MultipleWinnersDto};
+use super::request::{LiableDiscardDto, LimitsPayDto, MultipleWinnersDto};
 use crate::core::pattern::PatternId;
 use crate::core::ruleset::{LiableDiscard, MultipleWinners, TableRules};
 use crate::core::ruleset::{PatternRule, RobbingKongPayment, Value};
@@ -168,6 +168,13 @@ pub struct RulesetDetail {
     /// What a limit pattern scores.
     pub limit_faan: u32,
     pub bonus_tiles: bool,
+    /// Limit patterns add to the other lines and the total has no cap.
+    pub limits_add: bool,
+    /// How a total above the limit pays (only under `limits_add`).
+    pub limits_pay: LimitsPayDto,
+    /// Pairs of patterns that exclude each other: where both hold, only the higher scoring line is kept (the first of the pair on a tie); `[]` when none.
+    #[schema(example = json!([["all_chows", "concealed_hand"]]))]
+    pub exclusive: Vec<[String; 2]>,
     pub points: PointsDtoOut,
     pub payment: PaymentDto,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -230,6 +237,13 @@ impl From<&Ruleset> for RulesetDetail {
             limit: r.limit,
             limit_faan: r.limit_faan,
             bonus_tiles: r.bonus_tiles,
+            limits_add: r.limits_add,
+            limits_pay: r.limits_pay.into(),
+            exclusive: r
+                .exclusive
+                .iter()
+                .map(|(a, b)| [a.as_str().to_string(), b.as_str().to_string()])
+                .collect(),
             points: PointsDtoOut {
                 curve: r.points.name().into(),
                 table: r.points_table.clone(),

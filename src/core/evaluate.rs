@@ -373,7 +373,8 @@ mod tests {
     /// (wisteria-court's, with two lines added): the double limit of
     /// rulesets/README.md. Worked by hand: the 1m won on a discard makes the
     /// pair, so concealed hand 1 + thirteen orphans 10 + thirteen-sided 10 =
-    /// 21 (limits_add: no cap); on 9m (a single wait) 1 + 10 = 11.
+    /// 21 (limits_add: no cap), paid per limit: 2 x 128 + B(1) 2 = 258; on
+    /// 9m (a single wait) 1 + 10 = 11, 128 + 2 = 130.
     #[test]
     fn thirteen_sided_orphans_set_in_a_ruleset_file() {
         let text = BUILTIN
@@ -391,8 +392,8 @@ mod tests {
         assert!(r.uses_extras(), "an optional pattern and limits_add");
         let ctx = ContextSpec::new(WinBy::Discard, Wind::South, Wind::East, Some(Wind::West));
         type Want<'a> = &'a [(PatternId, u32)];
-        // (winning tile, lines, total)
-        let cases: &[(&str, Want, u32)] = &[
+        // (winning tile, lines, total, base points)
+        let cases: &[(&str, Want, u32, u64)] = &[
             (
                 "1m",
                 &[
@@ -401,6 +402,7 @@ mod tests {
                     (PatternId::ThirteenSidedOrphans, 10),
                 ],
                 21,
+                258,
             ),
             (
                 "9m",
@@ -409,9 +411,10 @@ mod tests {
                     (PatternId::ThirteenOrphans, 10),
                 ],
                 11,
+                130,
             ),
         ];
-        for &(win, want, total) in cases {
+        for &(win, want, total, base) in cases {
             let hand = HandSpec {
                 tiles: "119m19p19s1234567z".to_string(),
                 melds: vec![],
@@ -428,9 +431,32 @@ mod tests {
                 "thirteen orphans won on {win}: total"
             );
             assert_eq!(
-                s.base_points, 128,
-                "won on {win}: base points stop at the limit's"
+                s.base_points, base,
+                "won on {win}: each whole limit pays 128, the faan left over their own"
             );
         }
+        // The same file with `limits_pay = "once"`: the double limit pays one
+        // limit, 128 (west 2B = 256, east and north 128, south +512).
+        let once = Ruleset::from_toml(
+            "once.toml",
+            &text.replacen(
+                "limits_add = true",
+                "limits_add = true\nlimits_pay = \"once\"",
+                1,
+            ),
+        )
+        .expect("loads");
+        let hand = HandSpec {
+            tiles: "119m19p19s1234567z".to_string(),
+            melds: vec![],
+            winning_tile: Some("1m".to_string()),
+            flowers: vec!["F1".to_string()],
+        };
+        let s = score(&once, &hand, &ctx).expect("scores");
+        assert_eq!(
+            (s.total_faan(), s.base_points, s.payments),
+            (21, 128, [-128, 512, -256, -128]),
+            "limits_pay once in a file: 21 faan pays one limit"
+        );
     }
 }

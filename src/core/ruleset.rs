@@ -263,6 +263,40 @@ impl std::str::FromStr for LiableDiscard {
     }
 }
 
+/// How a total above the limit pays under `limits_add` (`limits_pay`; a
+/// total above the limit arises only there). Hong Kong tables differ: the
+/// readings and their sources are in rulesets/README.md, "Limits that add".
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum LimitsPay {
+    /// Each whole limit of the total pays the limit's base points again and
+    /// the faan left over pay their own (a double limit pays twice).
+    #[default]
+    PerLimit,
+    /// The limit's base points at most, whatever the total (a double limit
+    /// shows in the faan only).
+    Once,
+}
+
+impl LimitsPay {
+    pub const fn name(self) -> &'static str {
+        match self {
+            LimitsPay::PerLimit => "per_limit",
+            LimitsPay::Once => "once",
+        }
+    }
+}
+
+impl std::str::FromStr for LimitsPay {
+    type Err = ();
+    fn from_str(s: &str) -> Result<Self, ()> {
+        match s {
+            "per_limit" => Ok(LimitsPay::PerLimit),
+            "once" => Ok(LimitsPay::Once),
+            _ => Err(()),
+        }
+    }
+}
+
 /// Money per point, exactly: a whole number of millionths of the money unit
 /// (a stake of 0.05 is `Stake(50_000)`). Amounts of money are whole cents,
 /// each payment rounded half away from zero (`settle::money`).
@@ -343,6 +377,8 @@ pub struct Ruleset {
     /// Limit patterns add to the other lines and the total has no cap
     /// (base points stop at the limit's).
     pub limits_add: bool,
+    /// How a total above the limit (only under `limits_add`) pays.
+    pub limits_pay: LimitsPay,
     /// Pairs of patterns that exclude each other: where both hold, only the
     /// higher scoring line is kept (the first of the pair on a tie).
     pub exclusive: Vec<(PatternId, PatternId)>,
@@ -392,10 +428,28 @@ impl Ruleset {
         v.unwrap_or(self.limit_faan).min(self.limit)
     }
 
-    /// Base points at `faan` (capped at the limit).
+    /// Base points at `faan`. Up to the limit, the points table's; above it
+    /// (only under `limits_add`) as `limits_pay` says: `once`, the limit's;
+    /// `per_limit`, the limit's for each whole limit plus the table's for the
+    /// faan left over (wisteria-court: 21 faan = 2 x 128 + 2). At most
+    /// [`MAX_BASE_POINTS`], so every settlement still fits an `i64`.
     pub fn base_points(&self, faan: u32) -> u64 {
-        let i = (faan.min(self.limit) as usize).min(self.points_table.len().saturating_sub(1));
-        self.points_table.get(i).copied().unwrap_or(0)
+        let at = |f: u32| {
+            let i = (f.min(self.limit) as usize).min(self.points_table.len().saturating_sub(1));
+            self.points_table.get(i).copied().unwrap_or(0)
+        };
+        if faan <= self.limit || !self.limits_add || self.limits_pay == LimitsPay::Once {
+            return at(faan);
+        }
+        let (whole, rest) = match (faan.checked_div(self.limit), faan.checked_rem(self.limit)) {
+            (Some(w), Some(r)) => (w, r),
+            _ => return at(faan),
+        };
+        let rest = if rest == 0 { 0 } else { at(rest) };
+        at(self.limit)
+            .saturating_mul(u64::from(whole))
+            .saturating_add(rest)
+            .min(MAX_BASE_POINTS)
     }
 
     fn reindex(&mut self) {
@@ -667,6 +721,20 @@ impl Ruleset {
                 ),
             ));
         }
+        let limits_pay = match raw.limits_pay.as_deref().map(str::parse::<LimitsPay>) {
+            None => LimitsPay::default(),
+            Some(Ok(l)) => l,
+            Some(Err(())) => {
+                e.push(DocError::new(
+                    at!["limits_pay"],
+                    format!(
+                        "unknown rule {:?}: use per_limit or once",
+                        raw.limits_pay.as_deref().unwrap_or_default()
+                    ),
+                ));
+                LimitsPay::default()
+            }
+        };
         let mut exclusive = Vec::new();
         for (i, pair) in raw.exclusive.unwrap_or_default().iter().enumerate() {
             let mut ids = Vec::with_capacity(2);
@@ -723,6 +791,7 @@ impl Ruleset {
             table,
             patterns,
             limits_add: raw.limits_add.unwrap_or(false),
+            limits_pay,
             exclusive,
             hash: [0; 32],
             index: [ABSENT; PATTERN_COUNT],
@@ -819,6 +888,11 @@ impl Ruleset {
             "table": table,
             "patterns": patterns,
         });
+        // Written only when not the default (as `stake`): every built-in's
+        // hash stays what it was.
+        if self.limits_pay != LimitsPay::default() {
+            doc["limits_pay"] = self.limits_pay.name().into();
+        }
         if let Some(m) = self.money {
             doc["money"] = json!({
                 "usd_per_100_chips": num(f64::from(m.cents_per_100_chips) / 100.0),
@@ -964,6 +1038,9 @@ impl Ruleset {
         }
         if let Some(v) = house.limits_add {
             r.limits_add = v;
+        }
+        if let Some(v) = house.limits_pay {
+            r.limits_pay = v;
         }
         for (key, value) in &house.conditions {
             let ptr = format!("/house_rules/conditions/{}", escape_pointer(key));
@@ -1161,6 +1238,7 @@ pub struct HouseRules {
     /// Pairs of pattern ids that exclude each other (the higher line is kept).
     pub exclusive: Vec<Vec<String>>,
     pub limits_add: Option<bool>,
+    pub limits_pay: Option<LimitsPay>,
 }
 
 /// A number as a client sent it, compared and hashed by its bits (house
@@ -1325,6 +1403,7 @@ pub fn resolve_document(
     let full = match patch.remove("extends") {
         Some(serde_json::Value::String(id)) => match base(&id) {
             Some(mut b) => {
+                house_contains_for_added(&b, &mut patch);
                 json_patch::merge(&mut b, &serde_json::Value::Object(patch));
                 b
             }
@@ -1351,6 +1430,39 @@ pub fn resolve_document(
         }
     };
     Ruleset::from_document(&full)
+}
+
+/// Under `extends`, a pattern the base does not score, added without a
+/// `contains` key, contains what the pattern table's `house_contains` says:
+/// the same pattern added by `house_rules.patterns` then scores the same
+/// (the lead's reading, rulesets/README.md "Ruleset documents"). An explicit
+/// `contains` (even `[]`) is kept. Anything malformed is left for
+/// [`Ruleset::from_document`] to report at its path.
+fn house_contains_for_added(
+    base: &serde_json::Value,
+    patch: &mut serde_json::Map<String, serde_json::Value>,
+) {
+    let Some(serde_json::Value::Object(added)) = patch.get_mut("patterns") else {
+        return;
+    };
+    let scored = base.get("patterns").and_then(|p| p.as_object());
+    for (key, table) in added.iter_mut() {
+        let serde_json::Value::Object(t) = table else {
+            continue;
+        };
+        if t.contains_key("contains") || scored.is_some_and(|s| s.contains_key(key)) {
+            continue;
+        }
+        let Ok(id) = key.parse::<PatternId>() else {
+            continue;
+        };
+        let ids: Vec<serde_json::Value> = PatternId::ALL
+            .iter()
+            .filter(|q| id.info().house_contains & q.bit() != 0)
+            .map(|q| q.as_str().into())
+            .collect();
+        t.insert("contains".into(), ids.into());
+    }
 }
 
 /// The canonical bytes of a ruleset document: serde_json's compact writer,
@@ -1500,6 +1612,7 @@ struct RawRuleset {
     money: Option<RawMoney>,
     table: RawTable,
     limits_add: Option<bool>,
+    limits_pay: Option<String>,
     exclusive: Option<Vec<Vec<String>>>,
     /// Each pattern's table: its condition keys are read first (see [`Condition`]), the rest is a [`RawPattern`].
     patterns: BTreeMap<String, serde_json::Map<String, serde_json::Value>>,
@@ -1917,6 +2030,145 @@ mod tests {
             "case: defaults"
         );
         assert_eq!(custom.patterns, hkma.patterns, "case: the same rules");
+    }
+
+    /// Base points above the limit (only under `limits_add`), worked by hand
+    /// on wisteria-court (half-spicy, limit 10: B(1) 2, B(5) 24, B(9) 96,
+    /// B(10) 128). `per_limit`: each whole limit pays the limit's points, the
+    /// faan left over their own; `once`: the limit's. Bounded by
+    /// `MAX_BASE_POINTS` (full-spicy at a limit of 40: B(40) is 2^40 already).
+    #[test]
+    fn a_total_above_the_limit_pays_as_limits_pay_says() {
+        let reg = crate::core::Registry::builtin().unwrap();
+        let wisteria = reg.get("wisteria-court").unwrap();
+        let with = |pay: Option<LimitsPay>| {
+            wisteria
+                .with_house_rules(&HouseRules {
+                    limits_add: Some(true),
+                    limits_pay: pay,
+                    ..HouseRules::default()
+                })
+                .unwrap()
+        };
+        let (per, once) = (with(None), with(Some(LimitsPay::Once)));
+        assert_eq!(per.limits_pay, LimitsPay::PerLimit, "case: the default");
+        // (faan, per_limit, once)
+        let cases: &[(u32, u64, u64)] = &[
+            (9, 96, 96),            // below the limit: the table
+            (10, 128, 128),         // exactly one limit
+            (11, 128 + 2, 128),     // a limit plus 1 faan
+            (19, 128 + 96, 128),    // a limit plus 9 faan
+            (20, 2 * 128, 128),     // a double limit
+            (21, 2 * 128 + 2, 128), // a double limit plus 1 faan
+            (30, 3 * 128, 128),     // three limits
+            // 4294967295 = 429496729 limits + 5 faan
+            (u32::MAX, 429_496_729 * 128 + 24, 128),
+        ];
+        for &(faan, want_per, want_once) in cases {
+            assert_eq!(
+                per.base_points(faan),
+                want_per,
+                "case: {faan} faan per_limit"
+            );
+            assert_eq!(once.base_points(faan), want_once, "case: {faan} faan once");
+        }
+        let top = wisteria
+            .with_house_rules(&HouseRules {
+                limit: Some(40),
+                points: Some(PointsSpec::FullSpicy),
+                limits_add: Some(true),
+                ..HouseRules::default()
+            })
+            .unwrap();
+        assert_eq!(top.base_points(40), MAX_BASE_POINTS, "case: 2^40 at 40");
+        assert_eq!(
+            (top.base_points(80), top.base_points(u32::MAX)),
+            (MAX_BASE_POINTS, MAX_BASE_POINTS),
+            "case: two limits of 2^40 and more stop at 2^40: every settlement fits an i64"
+        );
+        assert_eq!(
+            wisteria.base_points(21),
+            128,
+            "case: without limits_add no total passes the limit; a stray one pays the limit's"
+        );
+        let doc = once.to_document();
+        assert_eq!(doc["limits_pay"], "once", "case: once is written");
+        assert!(
+            per.to_document().get("limits_pay").is_none(),
+            "case: the default is not written (every built-in's hash unchanged)"
+        );
+        let back = Ruleset::from_document(&doc).unwrap();
+        assert_eq!(back.limits_pay, LimitsPay::Once, "case: read back");
+        let mut bad = doc.clone();
+        bad["limits_pay"] = "twice".into();
+        let errs = Ruleset::from_document(&bad).unwrap_err();
+        assert_eq!(
+            errs.iter()
+                .map(|e| e.pointer("/ruleset"))
+                .collect::<Vec<_>>(),
+            ["/ruleset/limits_pay"],
+            "case: an unknown rule at its key"
+        );
+    }
+
+    /// A pattern added under `extends` without `contains` takes the pattern
+    /// table's house-rule containment (fully_concealed: concealed_hand and
+    /// self_draw), as `house_rules.patterns` gives it; an explicit `contains`
+    /// wins, a pattern the base scores keeps its own, a full document lists
+    /// its own.
+    #[test]
+    fn a_pattern_added_under_extends_contains_as_a_house_rule() {
+        let reg = crate::core::Registry::builtin().unwrap();
+        let hkma = reg.get("hkma").unwrap();
+        let contains = |r: &Ruleset, id: PatternId| r.pattern(id).map(|p| p.contains);
+        let house = hkma
+            .with_house_rules(&HouseRules {
+                patterns: vec![("fully_concealed".into(), PatternOverride::Faan(3))],
+                ..HouseRules::default()
+            })
+            .unwrap();
+        let want = PatternId::ConcealedHand.bit() | PatternId::SelfDraw.bit();
+        assert_eq!(
+            contains(&house, PatternId::FullyConcealed),
+            Some(want),
+            "case: house rule"
+        );
+        let ext = resolve(serde_json::json!({"extends": "hkma",
+            "patterns": {"fully_concealed": {"faan": 3}, "all_chows": {"faan": 2}}}))
+        .unwrap();
+        assert_eq!(
+            contains(&ext, PatternId::FullyConcealed),
+            Some(want),
+            "case: added under extends without contains"
+        );
+        assert_eq!(
+            contains(&ext, PatternId::AllChows),
+            contains(hkma, PatternId::AllChows),
+            "case: a pattern the base scores keeps its own contains"
+        );
+        let doc = ext.to_document();
+        assert_eq!(
+            doc["patterns"]["fully_concealed"]["contains"],
+            serde_json::json!(["self_draw", "concealed_hand"]),
+            "case: the canonical document shows it (engine order)"
+        );
+        let explicit = resolve(serde_json::json!({"extends": "hkma",
+            "patterns": {"fully_concealed": {"faan": 3, "contains": []}}}))
+        .unwrap();
+        assert_eq!(
+            contains(&explicit, PatternId::FullyConcealed),
+            Some(0),
+            "case: explicit contains [] wins"
+        );
+        assert_ne!(explicit.hash, ext.hash, "case: two rulesets, two hashes");
+        let mut full = hkma.to_document();
+        full["patterns"]["fully_concealed"] = serde_json::json!({"faan": 3});
+        let full = resolve(full).unwrap();
+        assert_eq!(
+            contains(&full, PatternId::FullyConcealed),
+            Some(0),
+            "case: a full document contains only what it lists"
+        );
     }
 
     /// Broken documents: each problem at its path (every problem of a document

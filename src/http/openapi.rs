@@ -38,7 +38,7 @@ use utoipa::OpenApi;
         BatchResponse, CompareResponse, FalseWinResponse, RulesetList, RulesetSummary, RulesetDetail,
         PatternDto, PointsDtoOut, PaymentDto, Health, Problem, ProblemError,
         WaitsRequest, WaitContextDto, WaitsResponse, WaitDto, WaitScore,
-        MultipleWinnersDto, LiableDiscardDto, TableDto,
+        MultipleWinnersDto, LiableDiscardDto, LimitsPayDto, TableDto,
         SettleRequest, WinnerDto, SettleResponse, SettledResult,
         LedgerRequest, LedgerStartDto, HandResultDto, LedgerHandDto, LedgerWinnerDto, LedgerContextDto,
         LedgerResponse, LedgerHandOut, LedgerWinnerOut, NextDto, StandingDto, TransferDto,

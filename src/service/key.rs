@@ -192,6 +192,11 @@ fn house_text(s: &mut String, house: &HouseRules) {
         let _ = write!(s, "exclusive:{pair:?};");
     }
     opt(s, "limits_add", house.limits_add.map(|v| v.to_string()));
+    opt(
+        s,
+        "limits_pay",
+        house.limits_pay.map(|v| v.name().to_string()),
+    );
     for (id, ov) in &house.patterns {
         let v = match ov {
             PatternOverride::Faan(n) => n.to_string(),

@@ -673,6 +673,17 @@ fn catalogue() -> Vec<Case> {
             Some("/house_rules/discard_payment"),
         ),
         case(
+            "unknown limits_pay house rule",
+            score,
+            with(
+                &["house_rules"],
+                json!({"limits_add": true, "limits_pay": "twice"}),
+            ),
+            422,
+            INVALID,
+            Some("/house_rules/limits_pay"),
+        ),
+        case(
             "house rules is a string",
             score,
             with(&["house_rules"], json!("none")),
@@ -1033,6 +1044,16 @@ fn catalogue() -> Vec<Case> {
             422,
             INVALID,
             Some("/ruleset"),
+        ),
+        case(
+            "validate: an unknown limits_pay in a document",
+            "/v1/rulesets/validate",
+            bytes(
+                json!({"ruleset": {"extends": "hkma", "limits_add": true, "limits_pay": "twice"}}),
+            ),
+            422,
+            INVALID,
+            Some("/ruleset/limits_pay"),
         ),
         case(
             "settle under a broken document",

@@ -437,3 +437,118 @@ async fn openapi_examples_of_inline_rulesets_are_real() {
         "extends"
     );
 }
+
+/// A pattern added under `extends` without `contains` takes the pattern
+/// table's house-rule containment, so it scores as `house_rules.patterns`
+/// does; an explicit `"contains": []` makes it stack. Worked by hand on the
+/// simples hand (234m 567m 345p 678s 22s, self-drawn on 5p by South) under
+/// HKMA with fully concealed at 3 (it contains self-draw and the concealed
+/// hand): all chows 1 + fully concealed 3 = 4 faan, B(4) = 16, each of the
+/// three pays 2B = 32. With `contains: []`: all chows 1 + self-draw 1 +
+/// concealed hand 1 + fully concealed 3 = 6 faan, half-spicy B(6) = 32,
+/// each pays 64, South +192.
+#[tokio::test]
+async fn a_pattern_added_under_extends_scores_as_the_house_rule() {
+    let app = spawn_app().await;
+    let ext = app
+        .post(
+            "/v1/score",
+            &simples_hand(json!({"extends": "hkma", "patterns": {"fully_concealed": {"faan": 3}}})),
+        )
+        .await;
+    assert_eq!(ext.status, 200, "extends: {}", ext.text());
+    let house = app
+        .post("/v1/score", &{
+            let mut r = simples_hand(json!("hkma"));
+            r["house_rules"] = json!({"patterns": {"fully_concealed": 3}});
+            r
+        })
+        .await;
+    assert_eq!(house.status, 200, "house rules: {}", house.text());
+    let stacked = app
+        .post(
+            "/v1/score",
+            &simples_hand(json!({"extends": "hkma",
+                "patterns": {"fully_concealed": {"faan": 3, "contains": []}}})),
+        )
+        .await;
+    assert_eq!(stacked.status, 200, "contains []: {}", stacked.text());
+    let (ext, house, stacked) = (ext.json(), house.json(), stacked.json());
+    for (case, v) in [("extends", &ext), ("house rules", &house)] {
+        assert_eq!(
+            sorted(lines(v)),
+            sorted(vec![("all_chows".into(), 1), ("fully_concealed".into(), 3)]),
+            "{case}: all chows 1 + fully concealed 3 (it contains self-draw and the concealed hand)"
+        );
+        assert_eq!(v["total_faan"], 4, "{case}: 1 + 3 = 4 faan");
+        assert_eq!(v["base_points"], 16, "{case}: half-spicy B(4)");
+        assert_eq!(payments(v), [-32, 96, -32, -32], "{case}: 2B = 32 each");
+    }
+    assert_eq!(
+        lines(&ext),
+        lines(&house),
+        "extends and house rules: the same lines in order"
+    );
+    assert_eq!(
+        sorted(lines(&stacked)),
+        sorted(vec![
+            ("all_chows".into(), 1),
+            ("self_draw".into(), 1),
+            ("concealed_hand".into(), 1),
+            ("fully_concealed".into(), 3),
+        ]),
+        "contains []: fully concealed stacks with self-draw and the concealed hand"
+    );
+    assert_eq!(
+        stacked["total_faan"], 6,
+        "contains []: 1 + 1 + 1 + 3 = 6 faan"
+    );
+    assert_eq!(stacked["base_points"], 32, "contains []: half-spicy B(6)");
+    assert_eq!(
+        payments(&stacked),
+        [-64, 192, -64, -64],
+        "contains []: 2B = 64 each"
+    );
+    assert_ne!(
+        ext["ruleset_hash"], stacked["ruleset_hash"],
+        "the resolved contains is part of the ruleset"
+    );
+}
+
+/// The chart shows `exclusive` (the pairs), `limits_add` and `limits_pay`:
+/// a built-in has no pair, does not add and pays per limit (the default); a
+/// document's pair and its keys show, and a house rule's pair follows the
+/// document's.
+#[tokio::test]
+async fn the_chart_shows_exclusive_and_limits_add() {
+    let app = spawn_app().await;
+    let hkma = app.get("/v1/rulesets/hkma").await.json();
+    assert_eq!(hkma["exclusive"], json!([]), "hkma: no exclusive pair");
+    assert_eq!(hkma["limits_add"], false, "hkma: limits cap");
+    assert_eq!(hkma["limits_pay"], "per_limit", "hkma: the default");
+    let doc = json!({"extends": "hkma", "exclusive": [["all_chows", "concealed_hand"]], "limits_add": true, "limits_pay": "once"});
+    let chart = app
+        .post("/v1/rulesets/validate", &json!({"ruleset": doc}))
+        .await;
+    assert_eq!(chart.status, 200, "validate: {}", chart.text());
+    let chart = chart.json();
+    assert_eq!(
+        chart["exclusive"],
+        json!([["all_chows", "concealed_hand"]]),
+        "document: its pair"
+    );
+    assert_eq!(chart["limits_add"], true, "document: limits add");
+    assert_eq!(chart["limits_pay"], "once", "document: paid once");
+    let with_house = app
+        .post(
+            "/v1/rulesets/validate",
+            &json!({"ruleset": doc, "house_rules": {"exclusive": [["self_draw", "no_flowers"]]}}),
+        )
+        .await
+        .json();
+    assert_eq!(
+        with_house["exclusive"],
+        json!([["all_chows", "concealed_hand"], ["self_draw", "no_flowers"]]),
+        "house rules: the document's pair, then the house rule's"
+    );
+}

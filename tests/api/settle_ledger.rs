@@ -278,6 +278,10 @@ async fn a_ledger_of_one_hand_is_settle_is_score() {
         "ledger winner is the score"
     );
     assert_eq!(
+        w["ruleset_hash"], score["ruleset_hash"],
+        "ledger winner: the ruleset's hash, as the score's"
+    );
+    assert_eq!(
         played["transfers"],
         json!([{"from": "Dan", "to": "Cat", "amount": 32}]),
         "one transfer"
@@ -548,6 +552,50 @@ async fn openapi_examples_of_settle_and_ledger_are_real() {
         assert_eq!(
             &real, documented,
             "{path}: update the 200 example in http::scoring, then `cargo run -- openapi > openapi/openapi.json`"
+        );
+    }
+}
+
+/// Every ledger winner carries the `ruleset_hash` of the ruleset the hand
+/// was scored under: under an inline document, that document's hash (the
+/// one `POST /v1/rulesets/validate` answers for it), not hkma's.
+#[tokio::test]
+async fn ledger_winners_carry_the_documents_hash() {
+    let app = spawn_app().await;
+    let doc =
+        json!({"extends": "hkma", "id": "hkma-simples", "patterns": {"all_simples": {"faan": 1}}});
+    let validated = app
+        .post("/v1/rulesets/validate", &json!({"ruleset": doc}))
+        .await
+        .json();
+    let hash = validated["ruleset_hash"].clone();
+    let hkma = app.get("/v1/rulesets/hkma").await.json()["ruleset_hash"].clone();
+    assert!(
+        hash.is_string() && hash != hkma,
+        "the document's own hash: {hash}"
+    );
+    let mut body = night(
+        "hkma",
+        vec![a_win("Cat", Some("Dan")), draw(), a_win("Ben", None)],
+    );
+    body["ruleset"] = doc;
+    let r = app.post("/v1/ledger", &body).await;
+    assert_eq!(r.status, 200, "ledger under a document: {}", r.text());
+    let played = r.json();
+    assert_eq!(played["ruleset"], "hkma-simples", "the document's id");
+    let winners: Vec<&Value> = played["hands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|h| h["winners"].as_array())
+        .flatten()
+        .collect();
+    assert_eq!(winners.len(), 2, "two wins, one draw");
+    for w in winners {
+        assert_eq!(
+            w["ruleset_hash"], hash,
+            "{}: the document's hash",
+            w["player"]
         );
     }
 }

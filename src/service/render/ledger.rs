@@ -25,6 +25,10 @@ pub fn ledger_json(
         q
     });
     let q = Names(&quoted);
+    // Every winner carries the ruleset's hash: its hex written once.
+    let mut hash = [0u8; 64];
+    // 32 bytes always fit 64 digits.
+    let _ = hex::encode_to_slice(ruleset.hash, &mut hash);
     // About 530 bytes a hand of one winner (the bench night's average).
     let mut out = Vec::with_capacity(512 + l.hands.len() * 640);
     out.put(b"{\"ruleset\":");
@@ -34,7 +38,7 @@ pub fn ledger_json(
         if i > 0 {
             out.byte(b',');
         }
-        hand(&mut out, &q, h);
+        hand(&mut out, &q, &hash, h);
     }
     out.put(b"],\"next\":{\"round_wind\":");
     wind(&mut out, l.next.round_wind);
@@ -88,7 +92,7 @@ impl Names<'_> {
     }
 }
 
-fn hand<S: Sink>(out: &mut S, q: &Names<'_>, h: &LedgerHand) {
+fn hand<S: Sink>(out: &mut S, q: &Names<'_>, hash: &[u8; 64], h: &LedgerHand) {
     out.put(b"{\"index\":");
     uint(out, h.index as u64);
     out.put(b",\"round_wind\":");
@@ -137,7 +141,9 @@ fn hand<S: Sink>(out: &mut S, q: &Names<'_>, h: &LedgerHand) {
                 boolean(out, best.is_some_and(|b| b.limit_hand));
                 out.put(b",\"base_points\":");
                 uint(out, w.score.base_points);
-                out.byte(b'}');
+                out.put(b",\"ruleset_hash\":\"");
+                out.put(hash);
+                out.put(b"\"}");
             }
             out.byte(b']');
         }
