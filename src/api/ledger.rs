@@ -169,10 +169,7 @@ impl LedgerRequest<'_> {
         let mut hands = Vec::with_capacity(self.hands.len());
         for (h, hand) in self.hands.iter().enumerate() {
             let mut wrong = |field: &str, message: &str| {
-                errs.push(ProblemError {
-                    pointer: format!("/hands/{h}/{field}"),
-                    message: message.into(),
-                });
+                errs.push(ProblemError::new(format!("/hands/{h}/{field}"), message));
             };
             if hand.result != HandResultDto::Win && !hand.winners.is_empty() {
                 wrong("winners", "only a win has winners");

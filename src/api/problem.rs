@@ -1,6 +1,7 @@
 //! The one error type of the API, rendered as `application/problem+json`
 //! (RFC 9457) by the HTTP layer and printed by the CLI.
 
+use crate::core::hand::{HandRule, Param};
 use crate::core::table::TableError;
 use crate::core::{FieldError, ScoreError};
 use serde::{Deserialize, Serialize};
@@ -11,20 +12,85 @@ use utoipa::ToSchema;
 pub const PROBLEM_JSON: &str = "application/problem+json";
 
 /// One broken rule: a JSON Pointer into the request and what is wrong there.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[schema(example = json!({"pointer": "/hand/tiles", "message": "5m appears 5 times across the hand and its melds; a set has only 4 of each tile"}))]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"pointer": "/hand/tiles", "message": "5m appears 5 times across the hand and its melds; a set has only 4 of each tile", "code": "tile_over_four", "params": {"tile": "5m", "count": 5}}))]
 pub struct ProblemError {
     /// JSON Pointer (RFC 6901) into the request body.
     pub pointer: String,
+    /// What is wrong, in English.
     pub message: String,
+    /// The rule broken, for the rules of a hand and of the circumstances
+    /// of its win (and `not_winning`, `unknown_ruleset`): a stable code a
+    /// client words in its own language with `params`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(schema_with = code_schema)]
+    pub code: Option<String>,
+    /// The values the message names, by the names of the code's message
+    /// (README, "Errors").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Object>)]
+    pub params: Option<serde_json::Map<String, serde_json::Value>>,
+}
+
+/// Codes a problem's error may carry besides the hand rules.
+pub const OTHER_CODES: &[&str] = &["not_winning", "unknown_ruleset"];
+
+fn code_schema() -> utoipa::openapi::RefOr<utoipa::openapi::Schema> {
+    let codes: Vec<&str> = HandRule::ALL
+        .iter()
+        .map(|r| r.code())
+        .chain(OTHER_CODES.iter().copied())
+        .collect();
+    super::document::schema_of(serde_json::json!({
+        "type": "string",
+        "enum": codes,
+        "description": "The rule broken (absent where the problem has no code): clients word the message from it and `params`."
+    }))
+}
+
+impl ProblemError {
+    /// A problem without a code.
+    pub fn new(pointer: impl Into<String>, message: impl Into<String>) -> Self {
+        ProblemError {
+            pointer: pointer.into(),
+            message: message.into(),
+            ..ProblemError::default()
+        }
+    }
+
+    /// A problem with a code and its parameters.
+    fn coded(
+        pointer: impl Into<String>,
+        message: impl Into<String>,
+        code: &str,
+        params: serde_json::Map<String, serde_json::Value>,
+    ) -> Self {
+        ProblemError {
+            pointer: pointer.into(),
+            message: message.into(),
+            code: Some(code.into()),
+            params: Some(params),
+        }
+    }
 }
 
 impl From<FieldError> for ProblemError {
     fn from(e: FieldError) -> Self {
-        ProblemError {
-            pointer: e.pointer,
-            message: e.message,
-        }
+        let Some(rule) = e.rule else {
+            return ProblemError::new(e.pointer, e.message);
+        };
+        let params = e
+            .params
+            .into_iter()
+            .map(|(k, v)| {
+                let v = match v {
+                    Param::Int(n) => serde_json::Value::from(n),
+                    Param::Text(t) => serde_json::Value::from(t),
+                };
+                (k.to_string(), v)
+            })
+            .collect();
+        ProblemError::coded(e.pointer, e.message, rule.code(), params)
     }
 }
 
@@ -102,10 +168,7 @@ pub enum ApiError {
 impl ApiError {
     /// One field error as a 422.
     pub fn field(pointer: impl Into<String>, message: impl Into<String>) -> Self {
-        ApiError::invalid(vec![ProblemError {
-            pointer: pointer.into(),
-            message: message.into(),
-        }])
+        ApiError::invalid(vec![ProblemError::new(pointer, message)])
     }
 
     /// Several field errors as a 422.
@@ -172,22 +235,28 @@ impl ApiError {
             ApiError::MalformedJson { detail } => (detail.clone(), vec![]),
             ApiError::Invalid { detail, errors } => (detail.clone(), errors.clone()),
             ApiError::NotWinning {
-                detail, pointer, ..
+                detail,
+                pointer,
+                tiles,
             } => (
                 detail.clone(),
-                vec![ProblemError {
-                    pointer: pointer.clone(),
-                    message: detail.clone(),
-                }],
+                vec![ProblemError::coded(
+                    pointer.clone(),
+                    detail.clone(),
+                    "not_winning",
+                    serde_json::Map::from_iter([("tiles".into(), (*tiles).into())]),
+                )],
             ),
             ApiError::UnknownRuleset { id, pointer } => {
                 let msg = format!("no ruleset {id:?}; GET /v1/rulesets lists the ruleset ids");
                 (
                     msg.clone(),
-                    vec![ProblemError {
-                        pointer: pointer.clone(),
-                        message: msg,
-                    }],
+                    vec![ProblemError::coded(
+                        pointer.clone(),
+                        msg,
+                        "unknown_ruleset",
+                        serde_json::Map::from_iter([("id".into(), id.clone().into())]),
+                    )],
                 )
             }
             ApiError::PayloadTooLarge { limit } => (
@@ -202,13 +271,7 @@ impl ApiError {
             ),
             ApiError::BatchTooLarge { got, max } => {
                 let msg = format!("a batch holds at most {max} requests, got {got}");
-                (
-                    msg.clone(),
-                    vec![ProblemError {
-                        pointer: "/requests".into(),
-                        message: msg,
-                    }],
-                )
+                (msg.clone(), vec![ProblemError::new("/requests", msg)])
             }
             ApiError::UnsupportedMediaType { got } => (
                 match got {

@@ -242,19 +242,99 @@ fn add_meld(c: &mut Counts, m: &Meld) {
     }
 }
 
-/// One broken rule: where (a JSON pointer into the request) and why.
+/// One broken rule: where (a JSON pointer into the request) and why; for
+/// a rule of [`HandRule`]'s table also its code and the values its message
+/// names, so a client can word it in its own language.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FieldError {
     pub pointer: String,
     pub message: String,
+    pub rule: Option<HandRule>,
+    pub params: Vec<(&'static str, Param)>,
+}
+
+/// A value a rule's message names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Param {
+    Int(i64),
+    Text(String),
+}
+
+impl From<i64> for Param {
+    fn from(n: i64) -> Self {
+        Param::Int(n)
+    }
+}
+
+impl From<usize> for Param {
+    fn from(n: usize) -> Self {
+        Param::Int(i64::try_from(n).unwrap_or(i64::MAX))
+    }
+}
+
+impl From<u8> for Param {
+    fn from(n: u8) -> Self {
+        Param::Int(n.into())
+    }
+}
+
+impl From<u32> for Param {
+    fn from(n: u32) -> Self {
+        Param::Int(n.into())
+    }
+}
+
+impl From<String> for Param {
+    fn from(s: String) -> Self {
+        Param::Text(s)
+    }
+}
+
+impl From<&str> for Param {
+    fn from(s: &str) -> Self {
+        Param::Text(s.to_string())
+    }
+}
+
+impl fmt::Display for Param {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Param::Int(n) => write!(f, "{n}"),
+            Param::Text(s) => f.write_str(s),
+        }
+    }
 }
 
 impl FieldError {
+    /// A problem without a code (a rule outside [`HandRule`]'s table).
     pub fn new(pointer: impl Into<String>, message: impl Into<String>) -> Self {
         FieldError {
             pointer: pointer.into(),
             message: message.into(),
+            rule: None,
+            params: Vec::new(),
         }
+    }
+
+    /// A broken rule of the table, its message the rule's template filled
+    /// with `params`.
+    pub fn rule(
+        pointer: impl Into<String>,
+        rule: HandRule,
+        params: Vec<(&'static str, Param)>,
+    ) -> Self {
+        FieldError {
+            pointer: pointer.into(),
+            message: fill(rule.template(), &params),
+            rule: Some(rule),
+            params,
+        }
+    }
+
+    /// The same problem under `prefix` (a hand inside a larger request).
+    pub fn under(mut self, prefix: &str) -> Self {
+        self.pointer.insert_str(0, prefix);
+        self
     }
 }
 
@@ -262,6 +342,112 @@ impl fmt::Display for FieldError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: {}", self.pointer, self.message)
     }
+}
+
+/// `template` with each `{name}` replaced by its parameter (`{name:?}`
+/// quoted as a Rust string); an unknown name stays as written.
+fn fill(template: &str, params: &[(&'static str, Param)]) -> String {
+    let mut out = String::with_capacity(template.len() + 16);
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        out.push_str(rest.get(..open).unwrap_or_default());
+        let after = rest.get(open + 1..).unwrap_or_default();
+        let Some(close) = after.find('}') else {
+            break;
+        };
+        let name = after.get(..close).unwrap_or_default();
+        let (key, quoted) = match name.strip_suffix(":?") {
+            Some(k) => (k, true),
+            None => (name, false),
+        };
+        match params.iter().find(|(k, _)| *k == key) {
+            Some((_, v)) if quoted => out.push_str(&format!("{:?}", v.to_string())),
+            Some((_, v)) => out.push_str(&v.to_string()),
+            None => {
+                out.push('{');
+                out.push_str(name);
+                out.push('}');
+            }
+        }
+        rest = after.get(close + 1..).unwrap_or_default();
+    }
+    out.push_str(rest);
+    out
+}
+
+macro_rules! hand_rules {
+    ($($variant:ident => $code:literal, $template:literal;)*) => {
+        /// A rule of a hand or of the circumstances of its win that a
+        /// request can break: a stable code (the problem's `code`) and the
+        /// English message, `{name}` standing for the parameter `name`.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum HandRule { $($variant),* }
+
+        impl HandRule {
+            /// Every rule, in table order.
+            pub const ALL: &'static [HandRule] = &[$(HandRule::$variant),*];
+
+            /// The problem's `code`: snake_case, never renamed.
+            pub const fn code(self) -> &'static str {
+                match self { $(HandRule::$variant => $code),* }
+            }
+
+            /// The English message with `{name}` for each parameter.
+            pub const fn template(self) -> &'static str {
+                match self { $(HandRule::$variant => $template),* }
+            }
+        }
+    };
+}
+
+// One line per rule: its code and its English message. Clients key their
+// own wording by the code (the calculator page: web/js/format.js).
+hand_rules! {
+    TileNotation => "tile_notation", "{detail}";
+    BonusNotation => "bonus_notation", "{text:?} is not a bonus tile: use F1..F4 (flowers), S1..S4 (seasons) or their Unicode tiles";
+    MeldFlagNotKong => "meld_flag_not_kong", "only a kong can be {flag}; this meld is a {kind}";
+    KongConcealedAndAdded => "kong_concealed_and_added", "a kong is either concealed (declared from the hand) or added (promoted from a pung), not both";
+    MeldTooLong => "meld_too_long", "a {kind} has {want} tiles, got {got}";
+    MeldSize => "meld_size", "a {kind} has {want} tiles, got {got} ({tiles})";
+    NotAChow => "not_a_chow", "{tiles} is not a chow: a chow is three consecutive tiles of one numbered suit";
+    NotASet => "not_a_set", "{tiles} is not a {kind}: it needs {want} identical tiles";
+    TooManyMelds => "too_many_melds", "a hand has at most 4 melds, got {got}";
+    WinningTileWhileWaiting => "winning_tile_while_waiting", "a hand that is waiting has no winning tile yet: leave winning_tile out";
+    WinningTileRequired => "winning_tile_required", "required: the tile that completed the hand";
+    WinningTileNotInHand => "winning_tile_not_in_hand", "winning tile {tile} is not among the concealed tiles (hand.tiles must include it)";
+    BonusTwice => "bonus_twice", "bonus tile {bonus} is listed twice";
+    BonusOff => "bonus_off", "bonus tiles are not in play under ruleset {ruleset}; set house_rules.flowers to true to score them";
+    TileOverFour => "tile_over_four", "{tile} appears {count} times across the hand and its melds; a set has only 4 of each tile";
+    WaitingComplete => "waiting_complete", "expected {expected} concealed tiles with {melds} declared meld(s) (a waiting hand holds 13 tiles plus one per kong), got {got}: the hand is already complete: score it with POST /v1/score";
+    WaitingShort => "waiting_short", "expected {expected} concealed tiles with {melds} declared meld(s) (a waiting hand holds 13 tiles plus one per kong), got {got}: the hand is {short} tiles short of a win; waits are for a hand one tile short";
+    WaitingOver => "waiting_over", "expected {expected} concealed tiles with {melds} declared meld(s) (a waiting hand holds 13 tiles plus one per kong), got {got}: too many tiles";
+    TileCount => "tile_count", "expected {expected} concealed tiles with {melds} declared meld(s) (a hand holds 14 tiles plus one per kong), got {got}";
+    DiscarderOnSelfDraw => "discarder_on_self_draw", "a self-drawn win has no discarder";
+    DiscarderRequired => "discarder_required", "required for a win on a discard";
+    DiscarderRequiredRobbing => "discarder_required_robbing", "required for robbing a kong: the seat that added the kong";
+    DiscarderIsWinner => "discarder_is_winner", "the discarder ({seat}) cannot be the winner (seat_wind {seat})";
+    LiableIsWinner => "liable_is_winner", "the liable seat ({seat}) cannot be the winner";
+    ReplacementNotSelfDraw => "replacement_not_self_draw", "a replacement draw is a self-draw: set win_by to self_draw";
+    KongReplacementWithoutKong => "kong_replacement_without_kong", "a kong replacement needs a kong among hand.melds";
+    RobbedKongWithoutRobbing => "robbed_kong_without_robbing", "only a win by robbing a kong robs one: set win_by to robbing_kong or leave robbed_kong out";
+    ConcealedKongRobbedNotOrphan => "concealed_kong_robbed_not_orphan", "a concealed kong may be robbed only to complete thirteen orphans, and the winning tile is not a terminal or honour";
+    LastOfItsKindFlowerWin => "last_of_its_kind_flower_win", "a flower win has no winning tile to be the last of its kind";
+    SecondReplacementNotFlower => "second_replacement_not_flower", "a second replacement draw replaces the bonus tile the first one drew: set replacement to flower (a kong on a kong replacement is double_kong)";
+    TwoFlowerReplacements => "two_flower_replacements", "two flower replacements need two bonus tiles among hand.flowers, found {found}";
+    DoubleKongReplacement => "double_kong_replacement", "a double kong win is a kong replacement draw: set replacement to kong";
+    DoubleKongTwoKongs => "double_kong_two_kongs", "a double kong needs two kongs among hand.melds, found {found}";
+    HeavenlyNotEast => "heavenly_not_east", "only East wins a heavenly hand; seat_wind is {seat}";
+    HeavenlyNotSelfDraw => "heavenly_not_self_draw", "a heavenly hand is the dealt hand: win_by must be self_draw";
+    HeavenlyMelds => "heavenly_melds", "a heavenly hand has no declared melds";
+    EarthlyEast => "earthly_east", "East cannot win an earthly hand (East's own first draw is heavenly)";
+    EarthlyNotDiscard => "earthly_not_discard", "an earthly hand is won on East's first discard: win_by must be discard";
+    EarthlyDiscarder => "earthly_discarder", "an earthly hand is won on East's first discard: discarder must be east";
+    EarthlyMelds => "earthly_melds", "an earthly hand has no declared melds";
+    HeavenlyAndEarthly => "heavenly_and_earthly", "a hand cannot be both heavenly and earthly";
+    RobbingCount => "robbing_count", "robbing a kong of {tile}: the other three {tile} are in the kong, so the hand can hold only the robbed one, but it holds {count}";
+    FlowerWinRuleset => "flower_win_ruleset", "ruleset {ruleset} does not score flower wins";
+    FlowerWinCount => "flower_win_count", "a flower win needs seven or eight bonus tiles, hand.flowers has {count}";
+    FlowerWinSelfDraw => "flower_win_self_draw", "a flower win is drawn from the wall: win_by must be self_draw";
 }
 
 /// What the ruleset in force allows, as far as validation needs to know.
@@ -291,7 +477,7 @@ pub fn validate<S: AsRef<str>>(
         concealed_len += 1;
     });
     if let Err(e) = parsed {
-        errs.push(FieldError::new("/hand/tiles", e.to_string()));
+        errs.push(notation("/hand/tiles", e));
         concealed_counts = [0u8; KINDS];
         concealed_len = 0;
     }
@@ -301,18 +487,17 @@ pub fn validate<S: AsRef<str>>(
         let ptr = || format!("/hand/melds/{i}");
         if m.kind != MeldKind::Kong && (m.concealed || m.added) {
             let field = if m.concealed { "concealed" } else { "added" };
-            errs.push(FieldError::new(
+            errs.push(FieldError::rule(
                 format!("{}/{field}", ptr()),
-                format!(
-                    "only a kong can be {field}; this meld is a {}",
-                    m.kind.name()
-                ),
+                HandRule::MeldFlagNotKong,
+                vec![("flag", field.into()), ("kind", m.kind.name().into())],
             ));
         }
         if m.concealed && m.added {
-            errs.push(FieldError::new(
+            errs.push(FieldError::rule(
                 format!("{}/added", ptr()),
-                "a kong is either concealed (declared from the hand) or added (promoted from a pung), not both",
+                HandRule::KongConcealedAndAdded,
+                vec![],
             ));
         }
         let mut buf = [Tile::WHITE; 4];
@@ -324,14 +509,18 @@ pub fn validate<S: AsRef<str>>(
             n += 1;
         });
         match parsed {
-            Err(e) => errs.push(FieldError::new(format!("{}/tiles", ptr()), e.to_string())),
-            Ok(()) if n > buf.len() => errs.push(FieldError::new(
+            Err(e) => errs.push(notation(format!("{}/tiles", ptr()), e)),
+            Ok(()) if n > buf.len() => errs.push(FieldError::rule(
                 format!("{}/tiles", ptr()),
-                format!(
-                    "a {} has {} tiles, got {n}",
-                    m.kind.name(),
-                    if m.kind == MeldKind::Kong { 4 } else { 3 }
-                ),
+                HandRule::MeldTooLong,
+                vec![
+                    ("kind", m.kind.name().into()),
+                    (
+                        "want",
+                        if m.kind == MeldKind::Kong { 4u8 } else { 3 }.into(),
+                    ),
+                    ("got", n.into()),
+                ],
             )),
             Ok(()) => {
                 let tiles = &mut buf[..n];
@@ -343,31 +532,34 @@ pub fn validate<S: AsRef<str>>(
                         concealed: m.concealed,
                         added: m.added,
                     }),
-                    Err(msg) => errs.push(FieldError::new(format!("{}/tiles", ptr()), msg)),
+                    Err(e) => errs.push(e.under(&ptr())),
                 }
             }
         }
     }
     if spec.melds.len() > 4 {
-        errs.push(FieldError::new(
+        errs.push(FieldError::rule(
             "/hand/melds",
-            format!("a hand has at most 4 melds, got {}", spec.melds.len()),
+            HandRule::TooManyMelds,
+            vec![("got", spec.melds.len().into())],
         ));
     }
 
     let winning_tile = match &spec.winning_tile {
         Some(_) if allow.waiting => {
-            errs.push(FieldError::new(
+            errs.push(FieldError::rule(
                 "/hand/winning_tile",
-                "a hand that is waiting has no winning tile yet: leave winning_tile out",
+                HandRule::WinningTileWhileWaiting,
+                vec![],
             ));
             None
         }
         None => {
             if !ctx.flower_win && !allow.waiting {
-                errs.push(FieldError::new(
+                errs.push(FieldError::rule(
                     "/hand/winning_tile",
-                    "required: the tile that completed the hand",
+                    HandRule::WinningTileRequired,
+                    vec![],
                 ));
             }
             None
@@ -375,15 +567,16 @@ pub fn validate<S: AsRef<str>>(
         Some(w) => match w.as_ref().parse::<Tile>() {
             Ok(t) => {
                 if concealed_len > 0 && concealed_counts[t.index()] == 0 {
-                    errs.push(FieldError::new(
+                    errs.push(FieldError::rule(
                         "/hand/winning_tile",
-                        format!("winning tile {t} is not among the concealed tiles (hand.tiles must include it)"),
+                        HandRule::WinningTileNotInHand,
+                        vec![("tile", t.to_string().into())],
                     ));
                 }
                 Some(t)
             }
             Err(e) => {
-                errs.push(FieldError::new("/hand/winning_tile", e.to_string()));
+                errs.push(notation("/hand/winning_tile", e));
                 None
             }
         },
@@ -395,23 +588,26 @@ pub fn validate<S: AsRef<str>>(
             Ok(b) => {
                 let bit = 1u8 << b.index();
                 if flowers & bit != 0 {
-                    errs.push(FieldError::new(
+                    errs.push(FieldError::rule(
                         format!("/hand/flowers/{i}"),
-                        format!("bonus tile {b} is listed twice"),
+                        HandRule::BonusTwice,
+                        vec![("bonus", b.to_string().into())],
                     ));
                 }
                 flowers |= bit;
             }
-            Err(msg) => errs.push(FieldError::new(format!("/hand/flowers/{i}"), msg)),
+            Err(_) => errs.push(FieldError::rule(
+                format!("/hand/flowers/{i}"),
+                HandRule::BonusNotation,
+                vec![("text", f.as_ref().into())],
+            )),
         }
     }
     if !spec.flowers.is_empty() && !allow.bonus_tiles {
-        errs.push(FieldError::new(
+        errs.push(FieldError::rule(
             "/hand/flowers",
-            format!(
-                "bonus tiles are not in play under ruleset {}; set house_rules.flowers to true to score them",
-                allow.ruleset_id
-            ),
+            HandRule::BonusOff,
+            vec![("ruleset", allow.ruleset_id.into())],
         ));
     }
 
@@ -425,9 +621,10 @@ pub fn validate<S: AsRef<str>>(
         for (i, &n) in all.iter().enumerate() {
             if n > 4 {
                 let t = Tile::from_index(i).expect("index < KINDS");
-                errs.push(FieldError::new(
+                errs.push(FieldError::rule(
                     "/hand/tiles",
-                    format!("{t} appears {n} times across the hand and its melds; a set has only 4 of each tile"),
+                    HandRule::TileOverFour,
+                    vec![("tile", t.to_string().into()), ("count", n.into())],
                 ));
             }
         }
@@ -437,31 +634,29 @@ pub fn validate<S: AsRef<str>>(
         let expected = 14 - 3 * melds.len() as i64 - i64::from(allow.waiting);
         let got = concealed_len as i64;
         let short_ok = ctx.flower_win && got == expected - 1;
+        let counts = || -> Vec<(&'static str, Param)> {
+            vec![
+                ("expected", expected.into()),
+                ("melds", melds.len().into()),
+                ("got", got.into()),
+            ]
+        };
         if allow.waiting && got != expected {
-            let what = if got == expected + 1 {
-                "the hand is already complete: score it with POST /v1/score".to_string()
+            let (rule, params) = if got == expected + 1 {
+                (HandRule::WaitingComplete, counts())
             } else if got < expected {
-                format!(
-                    "the hand is {} tiles short of a win; waits are for a hand one tile short",
-                    expected + 1 - got
-                )
+                let mut p = counts();
+                p.push(("short", (expected + 1 - got).into()));
+                (HandRule::WaitingShort, p)
             } else {
-                "too many tiles".to_string()
+                (HandRule::WaitingOver, counts())
             };
-            errs.push(FieldError::new(
-                "/hand/tiles",
-                format!(
-                    "expected {expected} concealed tiles with {} declared meld(s) (a waiting hand holds 13 tiles plus one per kong), got {got}: {what}",
-                    melds.len()
-                ),
-            ));
+            errs.push(FieldError::rule("/hand/tiles", rule, params));
         } else if !allow.waiting && got != expected && !short_ok {
-            errs.push(FieldError::new(
+            errs.push(FieldError::rule(
                 "/hand/tiles",
-                format!(
-                    "expected {expected} concealed tiles with {} declared meld(s) (a hand holds 14 tiles plus one per kong), got {got}",
-                    melds.len()
-                ),
+                HandRule::TileCount,
+                counts(),
             ));
         }
     }
@@ -496,16 +691,33 @@ fn sort_small<T: Ord>(v: &mut [T]) {
     }
 }
 
-/// The lowest tile of a meld of `kind` made of `tiles` (sorted), or why it is not one.
-fn meld_from_tiles(kind: MeldKind, tiles: &[Tile]) -> Result<Tile, String> {
-    let want = if kind == MeldKind::Kong { 4 } else { 3 };
-    let shown = || super::tile::format_tiles(tiles);
-    if tiles.len() != want {
-        return Err(format!(
-            "a {} has {want} tiles, got {} ({})",
-            kind.name(),
-            tiles.len(),
-            shown()
+/// A tile notation error at `pointer` (its message names the position).
+fn notation(pointer: impl Into<String>, e: super::tile::ParseError) -> FieldError {
+    FieldError::rule(
+        pointer,
+        HandRule::TileNotation,
+        vec![
+            ("detail", e.message.into()),
+            ("position", (e.position + 1).into()),
+        ],
+    )
+}
+
+/// The lowest tile of a meld of `kind` made of `tiles` (sorted), or why it
+/// is not one (a problem at the meld, `/tiles` under it).
+fn meld_from_tiles(kind: MeldKind, tiles: &[Tile]) -> Result<Tile, FieldError> {
+    let want = if kind == MeldKind::Kong { 4u8 } else { 3 };
+    let shown = || Param::from(super::tile::format_tiles(tiles));
+    if tiles.len() != usize::from(want) {
+        return Err(FieldError::rule(
+            "/tiles",
+            HandRule::MeldSize,
+            vec![
+                ("kind", kind.name().into()),
+                ("want", want.into()),
+                ("got", tiles.len().into()),
+                ("tiles", shown()),
+            ],
         ));
     }
     let first = tiles[0];
@@ -516,15 +728,20 @@ fn meld_from_tiles(kind: MeldKind, tiles: &[Tile]) -> Result<Tile, String> {
     if ok {
         Ok(first)
     } else if kind == MeldKind::Chow {
-        Err(format!(
-            "{} is not a chow: a chow is three consecutive tiles of one numbered suit",
-            shown()
+        Err(FieldError::rule(
+            "/tiles",
+            HandRule::NotAChow,
+            vec![("tiles", shown())],
         ))
     } else {
-        Err(format!(
-            "{} is not a {}: it needs {want} identical tiles",
-            shown(),
-            kind.name()
+        Err(FieldError::rule(
+            "/tiles",
+            HandRule::NotASet,
+            vec![
+                ("tiles", shown()),
+                ("kind", kind.name().into()),
+                ("want", want.into()),
+            ],
         ))
     }
 }
@@ -538,25 +755,28 @@ fn validate_context(
     allow: Allowances<'_>,
     errs: &mut Vec<FieldError>,
 ) {
-    let push = |errs: &mut Vec<FieldError>, field: &str, msg: String| {
-        errs.push(FieldError::new(format!("/context/{field}"), msg));
+    let push = |errs: &mut Vec<FieldError>,
+                field: &str,
+                rule: HandRule,
+                params: Vec<(&'static str, Param)>| {
+        errs.push(FieldError::rule(format!("/context/{field}"), rule, params));
     };
     match (ctx.win_by, ctx.discarder) {
-        (WinBy::SelfDraw, Some(_)) => push(
-            errs,
-            "discarder",
-            "a self-drawn win has no discarder".into(),
-        ),
-        (WinBy::Discard, None) => push(errs, "discarder", "required for a win on a discard".into()),
+        (WinBy::SelfDraw, Some(_)) => {
+            push(errs, "discarder", HandRule::DiscarderOnSelfDraw, vec![])
+        }
+        (WinBy::Discard, None) => push(errs, "discarder", HandRule::DiscarderRequired, vec![]),
         (WinBy::RobbingKong, None) => push(
             errs,
             "discarder",
-            "required for robbing a kong: the seat that added the kong".into(),
+            HandRule::DiscarderRequiredRobbing,
+            vec![],
         ),
         (_, Some(d)) if d == ctx.seat_wind => push(
             errs,
             "discarder",
-            format!("the discarder ({d}) cannot be the winner (seat_wind {d})"),
+            HandRule::DiscarderIsWinner,
+            vec![("seat", d.to_string().into())],
         ),
         _ => {}
     }
@@ -565,7 +785,8 @@ fn validate_context(
             push(
                 errs,
                 "liable",
-                format!("the liable seat ({l}) cannot be the winner"),
+                HandRule::LiableIsWinner,
+                vec![("seat", l.to_string().into())],
             );
         }
     }
@@ -574,35 +795,40 @@ fn validate_context(
         push(
             errs,
             "replacement",
-            "a replacement draw is a self-draw: set win_by to self_draw".into(),
+            HandRule::ReplacementNotSelfDraw,
+            vec![],
         );
     }
     if ctx.replacement == Replacement::Kong && kongs == 0 {
         push(
             errs,
             "replacement",
-            "a kong replacement needs a kong among hand.melds".into(),
+            HandRule::KongReplacementWithoutKong,
+            vec![],
         );
     }
     if ctx.robbed_kong == RobbedKong::Concealed && ctx.win_by != WinBy::RobbingKong {
         push(
             errs,
             "robbed_kong",
-            "only a win by robbing a kong robs one: set win_by to robbing_kong or leave robbed_kong out".into(),
+            HandRule::RobbedKongWithoutRobbing,
+            vec![],
         );
     }
     if ctx.robbed_kong == RobbedKong::Concealed && winning.is_some_and(|t| !t.is_orphan()) {
         push(
             errs,
             "robbed_kong",
-            "a concealed kong may be robbed only to complete thirteen orphans, and the winning tile is not a terminal or honour".into(),
+            HandRule::ConcealedKongRobbedNotOrphan,
+            vec![],
         );
     }
     if ctx.last_of_its_kind && ctx.flower_win {
         push(
             errs,
             "last_of_its_kind",
-            "a flower win has no winning tile to be the last of its kind".into(),
+            HandRule::LastOfItsKindFlowerWin,
+            vec![],
         );
     }
     match ctx.first_replacement {
@@ -610,36 +836,33 @@ fn validate_context(
         _ if ctx.replacement != Replacement::Flower => push(
             errs,
             "first_replacement",
-            "a second replacement draw replaces the bonus tile the first one drew: set replacement to flower (a kong on a kong replacement is double_kong)".into(),
+            HandRule::SecondReplacementNotFlower,
+            vec![],
         ),
         Replacement::Kong if kongs == 0 => push(
             errs,
             "first_replacement",
-            "a kong replacement needs a kong among hand.melds".into(),
+            HandRule::KongReplacementWithoutKong,
+            vec![],
         ),
         Replacement::Flower if flowers.count_ones() < 2 => push(
             errs,
             "first_replacement",
-            format!(
-                "two flower replacements need two bonus tiles among hand.flowers, found {}",
-                flowers.count_ones()
-            ),
+            HandRule::TwoFlowerReplacements,
+            vec![("found", flowers.count_ones().into())],
         ),
         _ => {}
     }
     if ctx.double_kong {
         if ctx.replacement != Replacement::Kong {
-            push(
-                errs,
-                "double_kong",
-                "a double kong win is a kong replacement draw: set replacement to kong".into(),
-            );
+            push(errs, "double_kong", HandRule::DoubleKongReplacement, vec![]);
         }
         if kongs < 2 {
             push(
                 errs,
                 "double_kong",
-                format!("a double kong needs two kongs among hand.melds, found {kongs}"),
+                HandRule::DoubleKongTwoKongs,
+                vec![("found", kongs.into())],
             );
         }
     }
@@ -648,65 +871,35 @@ fn validate_context(
             push(
                 errs,
                 "heavenly",
-                format!(
-                    "only East wins a heavenly hand; seat_wind is {}",
-                    ctx.seat_wind
-                ),
+                HandRule::HeavenlyNotEast,
+                vec![("seat", ctx.seat_wind.to_string().into())],
             );
         }
         if ctx.win_by != WinBy::SelfDraw {
-            push(
-                errs,
-                "heavenly",
-                "a heavenly hand is the dealt hand: win_by must be self_draw".into(),
-            );
+            push(errs, "heavenly", HandRule::HeavenlyNotSelfDraw, vec![]);
         }
         if !melds.is_empty() {
-            push(
-                errs,
-                "heavenly",
-                "a heavenly hand has no declared melds".into(),
-            );
+            push(errs, "heavenly", HandRule::HeavenlyMelds, vec![]);
         }
     }
     if ctx.earthly {
         if ctx.seat_wind == crate::core::tile::Wind::East {
-            push(
-                errs,
-                "earthly",
-                "East cannot win an earthly hand (East's own first draw is heavenly)".into(),
-            );
+            push(errs, "earthly", HandRule::EarthlyEast, vec![]);
         }
         if ctx.win_by != WinBy::Discard {
-            push(
-                errs,
-                "earthly",
-                "an earthly hand is won on East's first discard: win_by must be discard".into(),
-            );
+            push(errs, "earthly", HandRule::EarthlyNotDiscard, vec![]);
         } else if ctx
             .discarder
             .is_some_and(|d| d != crate::core::tile::Wind::East)
         {
-            push(
-                errs,
-                "earthly",
-                "an earthly hand is won on East's first discard: discarder must be east".into(),
-            );
+            push(errs, "earthly", HandRule::EarthlyDiscarder, vec![]);
         }
         if !melds.is_empty() {
-            push(
-                errs,
-                "earthly",
-                "an earthly hand has no declared melds".into(),
-            );
+            push(errs, "earthly", HandRule::EarthlyMelds, vec![]);
         }
     }
     if ctx.heavenly && ctx.earthly {
-        push(
-            errs,
-            "earthly",
-            "a hand cannot be both heavenly and earthly".into(),
-        );
+        push(errs, "earthly", HandRule::HeavenlyAndEarthly, vec![]);
     }
     if ctx.win_by == WinBy::RobbingKong {
         if let Some(w) = winning {
@@ -715,9 +908,8 @@ fn validate_context(
                 push(
                     errs,
                     "win_by",
-                    format!(
-                        "robbing a kong of {w}: the other three {w} are in the kong, so the hand can hold only the robbed one, but it holds {n}"
-                    ),
+                    HandRule::RobbingCount,
+                    vec![("tile", w.to_string().into()), ("count", n.into())],
                 );
             }
         }
@@ -728,21 +920,19 @@ fn validate_context(
             push(
                 errs,
                 "flower_win",
-                format!("ruleset {} does not score flower wins", allow.ruleset_id),
+                HandRule::FlowerWinRuleset,
+                vec![("ruleset", allow.ruleset_id.into())],
             );
         } else if n < 7 {
             push(
                 errs,
                 "flower_win",
-                format!("a flower win needs seven or eight bonus tiles, hand.flowers has {n}"),
+                HandRule::FlowerWinCount,
+                vec![("count", n.into())],
             );
         }
         if ctx.win_by != WinBy::SelfDraw {
-            push(
-                errs,
-                "flower_win",
-                "a flower win is drawn from the wall: win_by must be self_draw".into(),
-            );
+            push(errs, "flower_win", HandRule::FlowerWinSelfDraw, vec![]);
         }
     }
 }

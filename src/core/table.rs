@@ -127,10 +127,7 @@ pub(crate) fn settle_at<S: AsRef<str>>(
     for (i, (hand, ctx)) in winners.iter().enumerate() {
         match validate(*hand, ctx, allowances(ruleset)) {
             Ok(v) => valid.push(v),
-            Err(es) => errs.extend(
-                es.into_iter()
-                    .map(|e| FieldError::new(format!("{at}/{i}{}", e.pointer), e.message)),
-            ),
+            Err(es) => errs.extend(es.into_iter().map(|e| e.under(&format!("{at}/{i}")))),
         }
     }
     if n > 1 {
@@ -149,7 +146,7 @@ pub(crate) fn settle_at<S: AsRef<str>>(
             },
             ScoreError::Invalid(es) => TableError::Invalid(
                 es.into_iter()
-                    .map(|e| FieldError::new(format!("{at}/{i}{}", e.pointer), e.message))
+                    .map(|e| e.under(&format!("{at}/{i}")))
                     .collect(),
             ),
         })?;

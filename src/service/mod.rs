@@ -365,9 +365,8 @@ impl Service {
                     .map_err(|errs| {
                         ApiError::invalid(
                             errs.iter()
-                                .map(|e| api::ProblemError {
-                                    pointer: e.pointer(pointer),
-                                    message: e.message.clone(),
+                                .map(|e| {
+                                    api::ProblemError::new(e.pointer(pointer), e.message.clone())
                                 })
                                 .collect(),
                         )
