@@ -1537,11 +1537,18 @@ async fn house_panel_steps(b: &Browser, base: &str, lang: &Lang) {
     b.click("#house-rules summary").await;
     b.click("#hr-patterns-box summary").await;
     b.wait_js(
-        "return document.querySelectorAll('#hr-patterns tr[data-pattern]').length >= 47",
-        json!(true),
-        "every pattern of the built-in charts and the eleven optional ones",
+        "return document.querySelectorAll('#hr-patterns tr[data-pattern]').length",
+        json!(faan::core::pattern::PatternId::ALL.len()),
+        "every pattern of GET /v1/patterns",
     )
     .await;
+    // The optional ones first, named by the pattern table before anything scored them.
+    assert_eq!(
+        b.js("var r = document.querySelector('#hr-patterns tr[data-pattern]'); return [r.getAttribute('data-pattern'), r.cells[0].textContent]")
+            .await,
+        json!(["fully_concealed", if l == "zh" { "門前清自摸" } else { "Fully concealed hand" }]),
+        "[{l}] the first row: the first optional pattern, in the page's language"
+    );
     b.click("select[data-pattern-value=\"voided_suit\"] option[value=\"3\"]")
         .await;
     b.wait_text("#total-faan", "7 faan with the voided suit", |t| t == "7")
@@ -1816,6 +1823,12 @@ async fn contains_steps(b: &Browser, base: &str, lang: &Lang) {
         "[{l}] the refusal in the page's language"
     );
     assert_player_words(&err, "a contains cycle");
+    b.js(
+        "document.getElementById('hr-contains-box').scrollIntoView({block: 'start'}); return null",
+    )
+    .await;
+    b.screenshot(&format!("browser-{l}-contains-refused.png"))
+        .await;
     b.click("[data-contains-reset=\"concealed_hand\"]").await;
     b.wait_text("#total-faan", "6 faan once the chain is undone", |t| {
         t == "6"

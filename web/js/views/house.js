@@ -128,7 +128,7 @@ function renderContains(app, chart, house, cat) {
   fill($("hr-contains-list"), candidates.map((id) => {
     const box = el("input", { type: "checkbox", "data-contains-of": cur, "data-contains": id });
     box.checked = eff.includes(id);
-    return el("label", { className: "inline" }, [box, " ", el("span", { text: nameOf(cat, id, T) })]);
+    return el("label", {}, [box, " ", el("span", { text: nameOf(cat, id, T) })]);
   }));
   fill($("hr-contains-changed"), Object.entries(house.contains || {}).map(([id, list]) => el("li", { "data-pointer": "/house_rules/contains/" + id, "data-contains-changed": id }, [
     el("span", { text: T("house.contains_changed", { name: nameOf(cat, id, T), list: namesOf(cat, list, T), was: namesOf(cat, defaultContains(chart, cat, id), T) }) }),
@@ -147,8 +147,9 @@ function renderContains(app, chart, house, cat) {
   ]));
   const all = own.concat(mine);
   fill($("hr-exclusive"), all.length ? all : [el("li", { className: "hint", text: T("house.exclusive_none") })]);
+  // Two different patterns to start with; a choice made stays.
   const a = $("hr-exclusive-a"), b = $("hr-exclusive-b");
   options(a, ids, cat, T, a.value);
-  options(b, ids, cat, T, b.value);
+  options(b, ids, cat, T, ids.includes(b.value) ? b.value : ids[1]);
   $("btn-add-exclusive").disabled = ids.length < 2;
 }
