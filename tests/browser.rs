@@ -480,6 +480,12 @@ struct Lang {
     /// The optional pattern switched on, as the page names it (the server's name_zh in Chinese).
     voided_suit: &'static str,
     custom_name: &'static str,
+    /// Seven pairs' changed contains, listed in the panel.
+    seven_pairs_stacks: &'static str,
+    /// The contains cycle refused at its row.
+    contains_cycle: &'static str,
+    /// An exclusive pair, as the panel and the chart view name it.
+    exclusive_pair: &'static str,
 }
 
 const EN: Lang = Lang {
@@ -512,6 +518,10 @@ const EN: Lang = Lang {
     table_stake_error: "Give the stake as money per point, e.g. 0.50.",
     voided_suit: "Voided suit",
     custom_name: "Wisteria Court Mahjong (house rules)",
+    seven_pairs_stacks: "Seven pairs: nothing (ruleset: Concealed hand)",
+    contains_cycle:
+        "Concealed hand would contain itself through Seven pairs: untick one of the two.",
+    exclusive_pair: "All chows ⟷ Concealed hand",
 };
 
 const ZH: Lang = Lang {
@@ -544,6 +554,9 @@ const ZH: Lang = Lang {
     table_stake_error: "注碼要寫成每分幾多錢，例如 0.50。",
     voided_suit: "缺一門",
     custom_name: "Wisteria Court Mahjong（自訂規則）",
+    seven_pairs_stacks: "七對子：不包含其他番種（規則組：門前清）",
+    contains_cycle: "門前清 經 七對子 會包含返自己：請剔走其中一個。",
+    exclusive_pair: "平糊 ⟷ 門前清",
 };
 
 /// No API words in what a player reads: no JSON pointers, field names or status codes.
@@ -1116,6 +1129,8 @@ async fn steps(b: &Browser, base: &str, lang: &Lang) {
     table_steps(b, base, lang).await;
     double_win_steps(b, base, lang).await;
     house_panel_steps(b, base, lang).await;
+    contains_steps(b, base, lang).await;
+    exclusive_steps(b, base, lang).await;
 }
 
 /// The rows of the running table: each hand's result and every player's delta and balance.
@@ -1522,11 +1537,18 @@ async fn house_panel_steps(b: &Browser, base: &str, lang: &Lang) {
     b.click("#house-rules summary").await;
     b.click("#hr-patterns-box summary").await;
     b.wait_js(
-        "return document.querySelectorAll('#hr-patterns tr[data-pattern]').length >= 47",
-        json!(true),
-        "every pattern of the built-in charts and the eleven optional ones",
+        "return document.querySelectorAll('#hr-patterns tr[data-pattern]').length",
+        json!(faan::core::pattern::PatternId::ALL.len()),
+        "every pattern of GET /v1/patterns",
     )
     .await;
+    // The optional ones first, named by the pattern table before anything scored them.
+    assert_eq!(
+        b.js("var r = document.querySelector('#hr-patterns tr[data-pattern]'); return [r.getAttribute('data-pattern'), r.cells[0].textContent]")
+            .await,
+        json!(["fully_concealed", if l == "zh" { "門前清自摸" } else { "Fully concealed hand" }]),
+        "[{l}] the first row: the first optional pattern, in the page's language"
+    );
     b.click("select[data-pattern-value=\"voided_suit\"] option[value=\"3\"]")
         .await;
     b.wait_text("#total-faan", "7 faan with the voided suit", |t| t == "7")
@@ -1680,6 +1702,260 @@ async fn house_panel_steps(b: &Browser, base: &str, lang: &Lang) {
         .await,
         "3",
         "[{l}] the imported pattern's value in the panel"
+    );
+    reset(b).await;
+}
+
+/// Opens the House rules panel and its contains / exclusive box (by
+/// property: clicking a summary would close one already open).
+async fn open_contains_box(b: &Browser) {
+    b.js("document.getElementById('house-rules').open = true; document.getElementById('hr-contains-box').open = true; return null")
+        .await;
+}
+
+/// The ids of the faan lines on screen.
+async fn line_ids(b: &Browser) -> Vec<String> {
+    lines_shown(b).await.into_iter().map(|(id, _)| id).collect()
+}
+
+/// (16) What contains what, edited in the panel. 11m 33m 55m 77p 99p 22s 66s
+/// self-drawn by South under Wisteria Court with seven pairs added at 4
+/// faan: seven pairs (it contains the concealed hand when a house rule adds
+/// it, GET /v1/patterns) 4 + self-drawn 1 + no flowers 1 = 6 faan, B = 32,
+/// each other pays 64. Unticking the concealed hand from seven pairs' list
+/// (`house_rules.contains: {"seven_pairs": []}`) adds it: 7 faan, B = 48,
+/// each pays 96. The concealed hand made to contain seven pairs closes a
+/// chain: the server refuses it at that pattern's row.
+async fn contains_steps(b: &Browser, base: &str, lang: &Lang) {
+    let l = lang.code;
+    b.goto(&format!(
+        "{base}/?hand=113355m7799p2266s&patterns=seven_pairs:4"
+    ))
+    .await;
+    wait_loaded(b).await;
+    b.wait_text(
+        "#total-faan",
+        "6 faan: seven pairs over the concealed hand",
+        |t| t == "6",
+    )
+    .await;
+    assert_eq!(
+        line_ids(b).await,
+        ["self_draw", "no_flowers", "seven_pairs"],
+        "[{l}] seven pairs contains the concealed hand"
+    );
+    open_contains_box(b).await;
+    b.wait_js(
+        "return !!document.querySelector('#hr-contains-pattern option[value=\"seven_pairs\"]')",
+        json!(true),
+        "seven pairs among the patterns scored",
+    )
+    .await;
+    b.click("#hr-contains-pattern option[value=\"seven_pairs\"]")
+        .await;
+    let tick = "input[data-contains-of=\"seven_pairs\"][data-contains=\"concealed_hand\"]";
+    b.wait_js(
+        &format!("var c = document.querySelector('{tick}'); return c ? c.checked : null"),
+        json!(true),
+        "seven pairs' list shows the concealed hand ticked",
+    )
+    .await;
+    b.click(tick).await;
+    b.wait_text(
+        "#total-faan",
+        "7 faan: seven pairs stacks with the concealed hand",
+        |t| t == "7",
+    )
+    .await;
+    assert_eq!(
+        line_ids(b).await,
+        ["self_draw", "concealed_hand", "no_flowers", "seven_pairs"],
+        "[{l}] the concealed hand scored beside seven pairs"
+    );
+    assert_eq!(
+        b.js_str("return document.getElementById('payment-east').getAttribute('data-value')")
+            .await,
+        "-96",
+        "[{l}] 7 faan: each other pays 2 x 48"
+    );
+    assert_eq!(
+        b.js_str("return document.querySelector('#hr-contains-changed [data-contains-changed=\"seven_pairs\"] span').textContent")
+            .await,
+        lang.seven_pairs_stacks,
+        "[{l}] the change listed"
+    );
+    // Exported: seven pairs with its own (empty) contains.
+    b.click("#btn-export").await;
+    b.wait_js(
+        "return !document.getElementById('hr-export-text').hidden",
+        json!(true),
+        "the document shown",
+    )
+    .await;
+    let doc: Value = serde_json::from_str(
+        &b.js_str("return document.getElementById('hr-export-text').value")
+            .await,
+    )
+    .expect("the export is JSON");
+    assert_eq!(
+        doc["patterns"],
+        json!({"seven_pairs": {"faan": 4, "contains": []}}),
+        "[{l}] contains on the pattern in the document"
+    );
+
+    // A chain: the concealed hand made to contain seven pairs, which contains it by default.
+    b.click(tick).await;
+    b.wait_text("#total-faan", "6 faan again", |t| t == "6")
+        .await;
+    b.click("#hr-contains-pattern option[value=\"concealed_hand\"]")
+        .await;
+    b.click("input[data-contains-of=\"concealed_hand\"][data-contains=\"seven_pairs\"]")
+        .await;
+    let err = b
+        .wait_text(
+            "[data-error-for=\"/house_rules/contains/concealed_hand\"]",
+            "the cycle refused at the concealed hand's row",
+            |t| !t.is_empty(),
+        )
+        .await;
+    assert_eq!(
+        err, lang.contains_cycle,
+        "[{l}] the refusal in the page's language"
+    );
+    assert_player_words(&err, "a contains cycle");
+    b.js(
+        "document.getElementById('hr-contains-box').scrollIntoView({block: 'start'}); return null",
+    )
+    .await;
+    b.screenshot(&format!("browser-{l}-contains-refused.png"))
+        .await;
+    b.click("[data-contains-reset=\"concealed_hand\"]").await;
+    b.wait_text("#total-faan", "6 faan once the chain is undone", |t| {
+        t == "6"
+    })
+    .await;
+    reset(b).await;
+}
+
+/// (16) Exclusive pairs in the panel and the chart view. 123m 456m 789m
+/// 234s 55s self-drawn by South under Wisteria Court: all chows, self-drawn,
+/// concealed hand, no flowers, 4 faan. All chows and the concealed hand
+/// declared exclusive, both 1 faan: the first of the pair stays, 3 faan,
+/// B = 8, each pays 16. The concealed hand at 2 then outscores all chows:
+/// self-drawn 1 + concealed 2 + no flowers 1 = 4 faan, B = 16, each pays 32;
+/// the pair removed, all chows is back: 5 faan.
+async fn exclusive_steps(b: &Browser, base: &str, lang: &Lang) {
+    let l = lang.code;
+    b.goto(&format!("{base}/?hand=123456789m23455s")).await;
+    wait_loaded(b).await;
+    b.wait_text("#total-faan", "4 faan", |t| t == "4").await;
+    open_contains_box(b).await;
+    b.wait_js(
+        "return !!document.querySelector('#hr-exclusive-b option[value=\"concealed_hand\"]')",
+        json!(true),
+        "the pair's choosers filled",
+    )
+    .await;
+    b.click("#hr-exclusive-a option[value=\"all_chows\"]").await;
+    b.click("#hr-exclusive-b option[value=\"concealed_hand\"]")
+        .await;
+    b.click("#btn-add-exclusive").await;
+    b.wait_text("#total-faan", "3 faan: the concealed hand excluded", |t| {
+        t == "3"
+    })
+    .await;
+    assert_eq!(
+        line_ids(b).await,
+        ["all_chows", "self_draw", "no_flowers"],
+        "[{l}] a tie keeps the first of the pair"
+    );
+    assert_eq!(
+        b.js_str("return document.getElementById('payment-east').getAttribute('data-value')")
+            .await,
+        "-16",
+        "[{l}] 3 faan: each other pays 2 x 8"
+    );
+    assert_eq!(
+        b.js_str("return document.querySelector('#hr-exclusive [data-exclusive=\"all_chows,concealed_hand\"] span').textContent")
+            .await,
+        lang.exclusive_pair,
+        "[{l}] the pair named in the page's language"
+    );
+    b.js("document.getElementById('hr-patterns-box').open = true; return null")
+        .await;
+    b.click("select[data-pattern-value=\"concealed_hand\"] option[value=\"2\"]")
+        .await;
+    b.wait_text(
+        "#total-faan",
+        "4 faan: the concealed hand at 2 wins the pair",
+        |t| t == "4",
+    )
+    .await;
+    assert_eq!(
+        line_ids(b).await,
+        ["self_draw", "concealed_hand", "no_flowers"],
+        "[{l}] the higher line kept"
+    );
+    assert_eq!(
+        b.js_str("return document.getElementById('payment-east').getAttribute('data-value')")
+            .await,
+        "-32",
+        "[{l}] 4 faan: each other pays 2 x 16"
+    );
+    b.click("#btn-export").await;
+    b.wait_js(
+        "return !document.getElementById('hr-export-text').hidden",
+        json!(true),
+        "the document shown",
+    )
+    .await;
+    let doc: Value = serde_json::from_str(
+        &b.js_str("return document.getElementById('hr-export-text').value")
+            .await,
+    )
+    .expect("the export is JSON");
+    assert_eq!(
+        (&doc["patterns"], &doc["exclusive"]),
+        (
+            &json!({"concealed_hand": {"faan": 2}}),
+            &json!([["all_chows", "concealed_hand"]])
+        ),
+        "[{l}] exclusive at the document's top level"
+    );
+    b.click("[data-exclusive-remove=\"0\"]").await;
+    b.wait_text("#total-faan", "5 faan without the pair", |t| t == "5")
+        .await;
+
+    // The chart view: a chart's pairs listed, nothing without them (the
+    // real chart, with a pair put in, drawn by the page's own view).
+    let script = r#"
+        var lang = arguments[0], done = arguments[arguments.length - 1];
+        Promise.all([import('/js/views/rules.js'), import('/js/i18n.js'),
+                     fetch('/v1/rulesets/wisteria-court').then(function (r) { return r.json(); })])
+          .then(function (m) {
+            var app = {t: m[1].makeT(lang), details: {}, rulesetInfo: {}, urlFor: function () { return '?'; }};
+            var chart = m[2], out = [];
+            m[0].rulesView.render(app, chart);
+            out.push(document.getElementById('rules-exclusive-box').hidden);
+            m[0].rulesView.render(app, Object.assign({}, chart, {exclusive: [['all_chows', 'concealed_hand']]}));
+            out.push(document.getElementById('rules-exclusive-box').hidden);
+            out.push(document.querySelector('#rules-exclusive li').textContent);
+            done(out);
+          })
+          .catch(function (e) { done('error: ' + e); });
+    "#;
+    let shown = b
+        .cmd(
+            "POST",
+            "/execute/async",
+            Some(json!({"script": script, "args": [lang.code]})),
+        )
+        .await
+        .expect("the rules view drawn");
+    assert_eq!(
+        shown,
+        json!([true, false, lang.exclusive_pair]),
+        "[{l}] the chart view: no pairs, nothing shown; a pair, named"
     );
     reset(b).await;
 }

@@ -6,7 +6,8 @@ use super::problem::{BodyProblems, RulesetProblem};
 use super::scoring::{json, pub_rules, pub_rules_chart};
 use super::AppState;
 use crate::api::{
-    ApiError, Health, Problem, RulesetDetail, RulesetList, RulesetSummary, ValidateRequest,
+    ApiError, Health, PatternTable, Problem, RulesetDetail, RulesetList, RulesetSummary,
+    ValidateRequest,
 };
 use crate::service::to_json;
 use actix_web::{web, HttpRequest, HttpResponse};
@@ -60,6 +61,24 @@ pub async fn get_ruleset(
             pointer: String::new(),
         })?;
     Ok(json(to_json(&RulesetDetail::from(r.as_ref()))))
+}
+
+/// Every pattern and condition the engine knows.
+///
+/// The pattern table in contract order: each pattern's id, English and
+/// Chinese names, the keys of its switches, what it contains when a house
+/// rule (or a document under `extends` without a `contains`) adds it, and
+/// whether it is optional (off in every built-in ruleset); then every
+/// condition with its default, its meaning and its patterns. A ruleset's
+/// own values are in `GET /v1/rulesets/{id}`.
+#[utoipa::path(
+    get,
+    path = "/v1/patterns",
+    tag = "rulesets",
+    responses((status = 200, description = "The pattern and condition tables", body = PatternTable))
+)]
+pub async fn list_patterns(state: web::Data<AppState>) -> HttpResponse {
+    json(state.service.patterns())
 }
 
 /// The ruleset document's JSON Schema.

@@ -67,7 +67,7 @@ pub(crate) fn get() -> actix_web::Route {
 
 /// Registers every route of the API.
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    let routes: [(&str, actix_web::Route, &'static str); 16] = [
+    let routes: [(&str, actix_web::Route, &'static str); 17] = [
         ("/v1/score", web::post().to(scoring::score), "POST"),
         (
             "/v1/score/batch",
@@ -83,6 +83,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             web::post().to(scoring::false_win),
             "POST",
         ),
+        ("/v1/patterns", get().to(meta::list_patterns), "GET, HEAD"),
         ("/v1/rulesets", get().to(meta::list_rulesets), "GET, HEAD"),
         // Before `{id}`, which would take these words for ids.
         (

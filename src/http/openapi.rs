@@ -21,6 +21,7 @@ use utoipa::OpenApi;
         scoring::ledger,
         scoring::waits,
         scoring::false_win,
+        meta::list_patterns,
         meta::list_rulesets,
         meta::ruleset_schema,
         meta::validate_ruleset,
@@ -44,6 +45,7 @@ use utoipa::OpenApi;
         LedgerResponse, LedgerHandOut, LedgerWinnerOut, NextDto, StandingDto, TransferDto,
         MoneyTransferDto, LedgerMoneyDto,
         RulesetRef, RulesetDocument, ValidateRequest,
+        PatternTable, PatternInfoDto, ConditionInfoDto,
     )),
     tags(
         (name = "scoring", description = "Score hands, batches and comparisons; several winners; whole matches; penalties"),

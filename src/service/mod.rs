@@ -15,6 +15,7 @@
 
 pub mod cache;
 pub mod key;
+mod patterns;
 pub mod render;
 mod sink;
 

@@ -264,3 +264,103 @@ async fn openapi_response_example_is_the_real_response() {
         "update the 200 example of handlers::score, then `cargo run -- openapi > openapi/openapi.json`"
     );
 }
+
+/// `GET /v1/patterns`: the engine's tables, with entries checked against
+/// the pattern table's own lines (`core::pattern::PATTERNS`) and the charts.
+#[tokio::test]
+async fn patterns_table() {
+    let app = spawn_app().await;
+    let r = app.get("/v1/patterns").await;
+    assert_eq!(r.status, 200);
+    let v = r.json();
+    let patterns = v["patterns"].as_array().unwrap();
+    assert_eq!(
+        patterns.len(),
+        faan::core::pattern::PatternId::ALL.len(),
+        "one entry per pattern id"
+    );
+    assert_eq!(patterns[0]["id"], "chicken_hand", "contract order");
+    let find = |id: &str| {
+        patterns
+            .iter()
+            .find(|p| p["id"] == id)
+            .unwrap_or_else(|| panic!("{id} listed"))
+    };
+    let fc = find("fully_concealed");
+    assert_eq!(fc["name"], "Fully concealed hand", "fully_concealed name");
+    assert_eq!(fc["name_zh"], "門前清自摸", "fully_concealed name_zh");
+    assert_eq!(
+        fc["contains_when_added"],
+        json!(["self_draw", "concealed_hand"]),
+        "fully_concealed contains the self-draw and the concealed hand when added (contract order, as a chart's contains)"
+    );
+    assert_eq!(fc["optional"], true, "fully_concealed is optional");
+    let sp = find("seven_pairs");
+    assert_eq!(
+        sp["conditions"],
+        json!(["four_as_two_pairs"]),
+        "seven_pairs' switch"
+    );
+    assert_eq!(
+        sp["contains_when_added"],
+        json!(["concealed_hand"]),
+        "seven_pairs"
+    );
+    assert_eq!(sp["optional"], false, "seven_pairs is scored by built-ins");
+    assert_eq!(
+        find("common_hand")["contains_when_added"],
+        json!(["all_chows", "self_draw", "no_flowers"]),
+        "common_hand, in contract order"
+    );
+    let cond = v["conditions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["key"] == "four_as_two_pairs")
+        .unwrap_or_else(|| panic!("four_as_two_pairs listed: {v}"));
+    assert_eq!(
+        cond["patterns"],
+        json!(["seven_pairs"]),
+        "four_as_two_pairs"
+    );
+    assert_eq!(cond["default"], false, "four_as_two_pairs default");
+    let pmv = v["conditions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["key"] == "pair_may_be_value_tile")
+        .unwrap();
+    assert_eq!(pmv["default"], true, "pair_may_be_value_tile default");
+
+    // Every optional id is off in all eleven built-ins; every other id is
+    // scored by at least one of them.
+    let list = app.get("/v1/rulesets").await.json();
+    let ids: Vec<String> = list["rulesets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(ids.len(), 11, "eleven built-in rulesets");
+    let mut scored = std::collections::BTreeSet::new();
+    for id in &ids {
+        let chart = app.get(&format!("/v1/rulesets/{id}")).await.json();
+        for p in chart["patterns"].as_array().unwrap() {
+            scored.insert(p["id"].as_str().unwrap().to_string());
+        }
+    }
+    let optional: Vec<&str> = patterns
+        .iter()
+        .filter(|p| p["optional"] == true)
+        .map(|p| p["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(optional.len(), 12, "twelve optional patterns: {optional:?}");
+    for p in patterns {
+        let id = p["id"].as_str().unwrap();
+        assert_eq!(
+            p["optional"] == true,
+            !scored.contains(id),
+            "{id}: optional exactly when no built-in scores it"
+        );
+    }
+}

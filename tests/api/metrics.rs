@@ -187,6 +187,7 @@ async fn promtool_accepts_the_exposition() {
     assert_eq!(app.get("/nowhere").await.status, 404);
     assert_eq!(app.get("/v1/rulesets/hkma").await.status, 200);
     assert_eq!(app.get("/v1/rulesets/schema").await.status, 200);
+    assert_eq!(app.get("/v1/patterns").await.status, 200);
     let validate = json!({"ruleset": {"extends": "hkma", "id": "mine"}});
     assert_eq!(
         app.post("/v1/rulesets/validate", &validate).await.status,
@@ -205,6 +206,12 @@ async fn promtool_accepts_the_exposition() {
         "{text}"
     );
     assert!(text.contains(r#"faan_http_requests_total{route="/v1/rulesets/validate",method="POST",status="200"} 1"#), "{text}");
+    assert!(
+        text.contains(
+            r#"faan_http_requests_total{route="/v1/patterns",method="GET",status="200"} 1"#
+        ),
+        "{text}"
+    );
 
     let mut child = Command::new("promtool")
         .args(["check", "metrics"])

@@ -480,5 +480,25 @@ export default {
   "house.imported_skipped": "Imported. Not shown here, so left out: {keys}.",
   "house.import_not_json": "This is not a JSON document: check the brackets and quotes.",
   "house.import_not_object": "A ruleset document is a JSON object: { ... }.",
-  "house.import_extends": "Only a document that extends a built-in ruleset (\"extends\": \"hkma\") can be imported here."
+  "house.import_extends": "Only a document that extends a built-in ruleset (\"extends\": \"hkma\") can be imported here.",
+
+  "house.contains_title": "What contains what, and exclusive pairs",
+  "house.contains_hint": "When a pattern scores, the patterns it contains are not scored beside it. Untick one to let both score; tick one to fold it in.",
+  "house.contains_pattern": "Pattern",
+  "house.contains_of": "What {name} contains",
+  "house.contains_nothing": "nothing",
+  "house.contains_changed": "{name}: {list} (ruleset: {was})",
+  "house.contains_reset": "Back to the ruleset's",
+  "house.contains_none": "No pattern is scored.",
+  "house.exclusive_title": "Patterns that exclude each other",
+  "house.exclusive_hint": "Where both hold, only the higher scoring line counts.",
+  "house.exclusive_add": "Add the pair",
+  "house.exclusive_remove": "Remove",
+  "house.exclusive_ruleset": "(ruleset)",
+  "house.exclusive_none": "No pair.",
+  "err.contains_cycle": "{pattern} would contain itself through {via}: untick one of the two.",
+  "err.contains_self": "{pattern} cannot contain itself.",
+  "control./house_rules/contains": "What contains what",
+  "control./house_rules/exclusive": "Patterns that exclude each other",
+  "rulesview.exclusive": "Patterns that exclude each other (where both hold, only the higher scoring line counts)"
 };

@@ -480,5 +480,25 @@ export default {
   "house.imported_skipped": "已匯入。以下項目這裏不能顯示，未有匯入：{keys}。",
   "house.import_not_json": "文件格式不對：請檢查括號及引號。",
   "house.import_not_object": "規則組文件要用 { ... } 包住。",
-  "house.import_extends": "這裏只可以匯入以內置規則組為基礎的文件。"
+  "house.import_extends": "這裏只可以匯入以內置規則組為基礎的文件。",
+
+  "house.contains_title": "包含及互斥",
+  "house.contains_hint": "計某番種時，它包含的番種不另計。剔走一個就兩個都計；剔選一個就併入計。",
+  "house.contains_pattern": "番種",
+  "house.contains_of": "{name} 包含的番種",
+  "house.contains_nothing": "不包含其他番種",
+  "house.contains_changed": "{name}：{list}（規則組：{was}）",
+  "house.contains_reset": "還原",
+  "house.contains_none": "未有計任何番種。",
+  "house.exclusive_title": "互斥番種",
+  "house.exclusive_hint": "兩個都成立時，只計番數較高的一個。",
+  "house.exclusive_add": "加入",
+  "house.exclusive_remove": "刪除",
+  "house.exclusive_ruleset": "（規則組）",
+  "house.exclusive_none": "沒有。",
+  "err.contains_cycle": "{pattern} 經 {via} 會包含返自己：請剔走其中一個。",
+  "err.contains_self": "{pattern} 不能包含自己。",
+  "control./house_rules/contains": "包含",
+  "control./house_rules/exclusive": "互斥番種",
+  "rulesview.exclusive": "互斥番種（兩個都成立時只計番數較高的一個）"
 };

@@ -4,51 +4,46 @@
 // plays": `{"extends": "<id>", ...}` in the keys of rulesets/*.toml, merged
 // over the built-in with JSON merge-patch semantics). Pure (no DOM).
 //
-// The server lists only the patterns a ruleset scores (`GET
-// /v1/rulesets/{id}`), with their names and switches; there is no list of
-// every pattern. The page's catalogue is the union of the charts it has
-// seen, plus the contract's optional pattern ids, which no built-in ruleset
-// scores: their names come from a chart that scores them (`POST
-// /v1/rulesets/validate` of a document adding them) or from a scored line.
-
-// api-contract.md, "Every rule a table plays": the pattern ids added by issue 16.
-export const OPTIONAL_PATTERNS = [
-  "fully_concealed", "melded_hand", "all_simples", "voided_suit", "last_of_its_kind",
-  "moon_from_the_bottom", "plum_blossom_on_the_roof", "prevailing_flower",
-  "double_flower_replacement", "kong_flower_replacement", "common_hand"
-];
+// Every pattern the engine knows comes from `GET /v1/patterns` (ids, names,
+// switches, what it contains when added, whether it is optional); a
+// ruleset's own values from its chart (`GET /v1/rulesets/{id}`).
 
 // The values a pattern's chooser offers (faan up to the highest limit of the built-in charts).
 export const PATTERN_VALUES = ["off", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "limit"];
 
 /**
- * Every pattern the page knows: id to `{id, name, name_zh, conditions}`
- * (condition keys), from the charts given (in order: the first naming a
- * pattern names it) and names learned from scored lines; the optional ids
- * last, unnamed (null) where nothing named them.
+ * Every pattern the page knows: id to `{id, name, name_zh, conditions,
+ * contains_when_added, optional}`, in contract order: the server's pattern
+ * table (`GET /v1/patterns`), then any pattern of the charts given it does
+ * not list (a server without the table: the charts' patterns only).
  */
-export function catalogue(charts, learned) {
+export function catalogue(table, charts) {
   const out = new Map();
-  for (const c of charts) {
+  for (const p of (table && table.patterns) || []) {
+    out.set(p.id, {
+      id: p.id, name: p.name, name_zh: p.name_zh, conditions: (p.conditions || []).slice(),
+      contains_when_added: (p.contains_when_added || []).slice(), optional: !!p.optional
+    });
+  }
+  for (const c of charts || []) {
     for (const p of (c && c.patterns) || []) {
       const keys = Object.keys(p.conditions || {});
       const known = out.get(p.id);
-      if (!known) out.set(p.id, { id: p.id, name: p.name, name_zh: p.name_zh, conditions: keys });
+      if (!known) out.set(p.id, { id: p.id, name: p.name, name_zh: p.name_zh, conditions: keys, contains_when_added: [], optional: false });
       else for (const k of keys) if (!known.conditions.includes(k)) known.conditions.push(k);
     }
-  }
-  for (const id of OPTIONAL_PATTERNS) {
-    if (out.has(id)) continue;
-    const l = (learned || {})[id];
-    out.set(id, { id, name: l ? l.name : null, name_zh: l ? l.name_zh : null, conditions: [] });
   }
   return out;
 }
 
-/** Names seen in faan lines (`{pattern, name, name_zh}`), kept by pattern id. */
-export function learnNames(learned, lines) {
-  for (const l of lines || []) if (l && l.pattern && l.name) learned[l.pattern] = { name: l.name, name_zh: l.name_zh || null };
-  return learned;
+/**
+ * The panel's rows: `[{id, group}]`, group 0 the optional patterns, 1 the
+ * ruleset's, 2 the others; each group in the catalogue's (contract) order.
+ */
+export function panelOrder(cat, chart) {
+  const inChart = new Set(((chart && chart.patterns) || []).map((p) => p.id));
+  const group = (p) => (p.optional ? 0 : inChart.has(p.id) ? 1 : 2);
+  return [...cat.values()].map((p) => ({ id: p.id, group: group(p) })).sort((a, b) => a.group - b.group);
 }
 
 /** The ids a ruleset scores once the house rules' patterns are applied. */
@@ -108,6 +103,102 @@ export function withCondition(house, key, value) {
   return out;
 }
 
+// ------------------------------------------- what contains what, exclusive pairs
+
+/**
+ * What `id` contains when nothing of the house rules changes it: the
+ * chart's `contains` where the ruleset scores it, else what the engine
+ * gives a pattern a house rule adds (`contains_when_added`).
+ */
+export function defaultContains(chart, cat, id) {
+  const mine = ((chart && chart.patterns) || []).find((p) => p.id === id);
+  if (mine) return (mine.contains || []).slice();
+  const p = cat && cat.get(id);
+  return p ? p.contains_when_added.slice() : [];
+}
+
+/** What `id` contains now: the house rule's list, else the default. */
+export function effectiveContains(chart, house, cat, id) {
+  const h = (house && house.contains) || {};
+  return id in h ? h[id].slice() : defaultContains(chart, cat, id);
+}
+
+const sameList = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/** Ids in catalogue (contract) order, once each; unknown ids last. */
+function inOrder(cat, ids) {
+  const order = cat ? [...cat.keys()] : [];
+  const rank = (id) => { const i = order.indexOf(id); return i < 0 ? order.length : i; };
+  return [...new Set(ids)].sort((a, b) => rank(a) - rank(b));
+}
+
+/**
+ * The house rules with `id` containing `list` (a `house_rules.contains`
+ * entry), or without an entry when `list` is what it contains anyway.
+ */
+export function withContains(house, chart, cat, id, list) {
+  const sorted = inOrder(cat, list);
+  const contains = { ...((house && house.contains) || {}) };
+  if (sameList(sorted, inOrder(cat, defaultContains(chart, cat, id)))) delete contains[id];
+  else contains[id] = sorted;
+  const out = { ...house, contains };
+  if (!Object.keys(contains).length) delete out.contains;
+  return out;
+}
+
+/** One id ticked in or out of what `id` contains. */
+export function toggleContains(house, chart, cat, id, other, on) {
+  const now = effectiveContains(chart, house, cat, id).filter((x) => x !== other);
+  return withContains(house, chart, cat, id, on ? now.concat([other]) : now);
+}
+
+/**
+ * The house rules without `contains` entries of patterns no longer scored
+ * (the server refuses a `contains` of a pattern the ruleset does not score).
+ */
+export function pruneContains(house, chart) {
+  if (!chart || !house || !house.contains) return house;
+  const scored = scoredAfter(chart, house);
+  const contains = Object.fromEntries(Object.entries(house.contains).filter(([id]) => scored.has(id)));
+  const out = { ...house, contains };
+  if (!Object.keys(contains).length) delete out.contains;
+  return out;
+}
+
+const samePair = (p, a, b) => (p[0] === a && p[1] === b) || (p[0] === b && p[1] === a);
+
+/** The house rules with `a` and `b` exclusive (nothing changes for one id twice, or a pair already there). */
+export function withExclusive(house, chart, a, b) {
+  if (!a || !b || a === b) return house;
+  const have = ((chart && chart.exclusive) || []).concat((house && house.exclusive) || []);
+  if (have.some((p) => samePair(p, a, b))) return house;
+  return { ...house, exclusive: ((house && house.exclusive) || []).concat([[a, b]]) };
+}
+
+/** The house rules without their `i`th exclusive pair. */
+export function withoutExclusive(house, i) {
+  const exclusive = ((house && house.exclusive) || []).filter((_, j) => j !== i);
+  const out = { ...house, exclusive };
+  if (!exclusive.length) delete out.exclusive;
+  return out;
+}
+
+/**
+ * A message whose params name patterns by id (`pattern`, `via`), with each
+ * id's names from the catalogue, so it reads in either language.
+ */
+export function namedPatterns(msg, cat) {
+  const p = msg.params || {};
+  const keys = ["pattern", "via"].filter((k) => typeof p[k] === "string");
+  if (!keys.length) return msg;
+  const params = { ...p };
+  for (const k of keys) {
+    const known = cat && cat.get(p[k]);
+    params[k] = known && known.name ? { name: known.name, name_zh: known.name_zh } : { name: p[k].replace(/_/g, " ") };
+  }
+  return { ...msg, params };
+}
+
 // ------------------------------------------------------- the document
 
 /** The id of the player's ruleset over `base`. */
@@ -152,15 +243,19 @@ export function rulesetDocument(chart, house, table, opts) {
   if (h.limits_add != null) doc.limits_add = h.limits_add;
 
   const inChart = new Map((chart.patterns || []).map((p) => [p.id, p]));
+  const cat = o.catalogue || catalogue(null, [chart]);
   const pats = {};
   for (const [id, v] of Object.entries(h.patterns || {})) {
     if (v === null) { if (inChart.has(id)) pats[id] = null; continue; }
     const entry = { faan: v };
     // A limit of its own value ("10*") becomes the value given.
     if (inChart.has(id) && inChart.get(id).limit) entry.limit = null;
+    // An added pattern contains what a house rule gives it, written out so
+    // the document scores as the house rules do on any server.
+    const added = !inChart.has(id) && cat.get(id);
+    if (added && added.contains_when_added.length) entry.contains = added.contains_when_added.slice();
     pats[id] = entry;
   }
-  const cat = o.catalogue || catalogue([chart], {});
   const scored = scoredAfter(chart, h);
   const owners = conditionOwners(cat);
   for (const [key, v] of Object.entries(h.conditions || {})) {
@@ -173,6 +268,7 @@ export function rulesetDocument(chart, house, table, opts) {
     if (scored.has(id)) pats[id] = { ...(pats[id] || {}), contains: list.slice() };
   }
   if (Object.keys(pats).length) doc.patterns = pats;
+  // Arrays replace whole under merge patch: the ruleset's pairs, then the house's.
   if (Array.isArray(h.exclusive) && h.exclusive.length) doc.exclusive = (chart.exclusive || []).concat(h.exclusive);
   if (table && Object.keys(table).length) doc.table = { ...table };
   return doc;
@@ -199,7 +295,9 @@ export function docPointer(pointer) {
   if (m && !m[1] && p.startsWith("/rulesets/")) return "/ruleset_document";
   if (!m || !m[1]) return p;
   const rest = m[1];
-  if ((m = /^\/patterns\/([^/]+)\/([a-z_]+)/.exec(rest)) && !["faan", "limit", "contains"].includes(m[2])) return "/house_rules/conditions/" + m[2];
+  if ((m = /^\/patterns\/([^/]+)\/contains/.exec(rest))) return "/house_rules/contains/" + m[1];
+  if ((m = /^\/patterns\/([^/]+)\/([a-z_]+)/.exec(rest)) && !["faan", "limit"].includes(m[2])) return "/house_rules/conditions/" + m[2];
+  if (/^\/exclusive(\/|$)/.test(rest)) return "/house_rules/exclusive";
   if ((m = /^\/patterns\/([^/]+)/.exec(rest))) return "/house_rules/patterns/" + m[1];
   if ((m = /^\/table\/([a-z_]+)/.exec(rest))) return "/house_rules/" + m[1];
   const top = { "/min_faan": "/house_rules/min_faan", "/limit": "/house_rules/limit", "/limit_faan": "/house_rules/limit", "/bonus_tiles": "/house_rules/flowers", "/points": "/house_rules/points", "/payment": "/house_rules/discard_payment" };
@@ -220,13 +318,6 @@ export function compareWithCustom(body, ids, doc) {
   return out;
 }
 
-/** The document that asks the server to name the optional patterns (a chart scoring them all). */
-export function namingDocument(base) {
-  const patterns = {};
-  for (const id of OPTIONAL_PATTERNS) patterns[id] = { faan: 1 };
-  return { extends: base, id: customId(base), name: base, patterns };
-}
-
 // ------------------------------------------------------------- import
 
 const DISCARD_RULES = ["discarder_pays_all", "discarder_pays_half", "discarder_pays_double"];
@@ -239,7 +330,7 @@ const TABLE_KEYS = ["stake", "dealer_keeps_on_win", "dealer_keeps_on_draw", "mul
  * (`chart`, its GET answer) is imported; its payment only where it is one
  * of the discard payment rules.
  */
-export function houseFromDocument(doc, chart) {
+export function houseFromDocument(doc, chart, cat) {
   if (!doc || typeof doc !== "object" || Array.isArray(doc)) return { problem: "house.import_not_object" };
   if (typeof doc.extends !== "string" || !chart) return { problem: "house.import_extends" };
   const house = {}, table = {}, skipped = [];
@@ -260,7 +351,12 @@ export function houseFromDocument(doc, chart) {
         return p.discarder === v.discard.discarder && p.others === v.discard.others;
       });
       if (rule) house.discard_payment = rule; else skipped.push(k);
-    } else if (k === "exclusive" && Array.isArray(v)) house.exclusive = v.filter((x) => Array.isArray(x) && x.length === 2);
+    } else if (k === "exclusive" && Array.isArray(v)) {
+      // The ruleset's own pairs come first in an exported document: not house rules.
+      const own = chart.exclusive || [];
+      const pairs = v.filter((x) => Array.isArray(x) && x.length === 2 && !own.some((p) => samePair(p, x[0], x[1])));
+      if (pairs.length) house.exclusive = pairs;
+    }
     else if (k === "table" && v && typeof v === "object") {
       for (const [tk, tv] of Object.entries(v)) if (TABLE_KEYS.includes(tk)) table[tk] = tv; else skipped.push("table." + tk);
     } else if (k === "patterns" && v && typeof v === "object") {
@@ -279,6 +375,12 @@ export function houseFromDocument(doc, chart) {
   }
   if (Object.keys(patterns).length) house.patterns = patterns;
   if (Object.keys(conditions).length) house.conditions = conditions;
+  // A list that is what the pattern contains anyway (written out for an added one) is no house rule.
+  const after = { ...house, patterns };
+  for (const [id, list] of Object.entries(contains)) {
+    const scored = scoredAfter(chart, after).has(id);
+    if (scored && sameList(inOrder(cat, list), inOrder(cat, defaultContains(chart, cat, id)))) delete contains[id];
+  }
   if (Object.keys(contains).length) house.contains = contains;
   return { ruleset: doc.extends, house, table, skipped };
 }

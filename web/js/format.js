@@ -58,6 +58,8 @@ export function describe(msg, t, ctx) {
   if (p.curve != null) p.curve = t("curve." + p.curve);
   if (p.flower != null) p.flower = t("flower." + p.flower);
   if (p.kind != null) p.kind = t("meld." + p.kind);
+  // Patterns named in either language (custom.js, namedPatterns).
+  for (const k of ["pattern", "via"]) if (p[k] && typeof p[k] === "object") p[k] = lineName(p[k], t);
   if (ctx && ctx.seat_wind) p.owner = t("seat.hand_of", { seat: t("seat." + ctx.seat_wind) });
   return t(msg.key, p);
 }
@@ -178,6 +180,9 @@ export function localErrors(d, kind, submit) {
 
 // The API's messages (src/core/hand.rs) and what they mean to a player.
 const RULES = [
+  // What contains what (house_rules.contains, or a document's patterns' contains).
+  [/^([a-z_]+) (?:would contain|contains) itself through (?:a chain of contains \(through )?([a-z_]+)/, "err.contains_cycle", (m) => ({ pattern: m[1], via: m[2] })],
+  [/^([a-z_]+) cannot contain itself/, "err.contains_self", (m) => ({ pattern: m[1] })],
   [/^(\d[mpsz]) appears (\d+) times across/, "err.over", (m) => ({ tile: m[1], count: +m[2] })],
   [/^expected (\d+) concealed tiles with (\d+) declared meld\(s\) \(a waiting hand[^)]*\), got (\d+)/, "err.count_waits", (m) => ({ expected: +m[1], melds: +m[2], got: +m[3] })],
   [/^expected (\d+) concealed tiles with (\d+) declared meld\(s\) \(a hand holds[^)]*\), got (\d+)/, "err.count_win", (m) => ({ expected: +m[1], melds: +m[2], got: +m[3] })],

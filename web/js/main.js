@@ -23,7 +23,7 @@ import { waitsView } from "./views/waits.js";
 import { rulesView } from "./views/rules.js";
 import { tableView, renderTableInputs, renderTableRules, contextFor } from "./views/table.js";
 import { renderHousePanel, pageCatalogue } from "./views/house.js";
-import { rulesetDocument, compareWithCustom, isCustom, withPattern, withCondition, learnNames, namingDocument, docPointer, documentFileName, houseFromDocument } from "./custom.js";
+import { rulesetDocument, compareWithCustom, isCustom, withPattern, withCondition, docPointer, documentFileName, houseFromDocument, toggleContains, withContains, defaultContains, pruneContains, withExclusive, withoutExclusive, namedPatterns } from "./custom.js";
 import { cleanRules } from "./ledger.js";
 import { loadNight, saveNight, emptyNight, seated, currentDeal, playerProblems, winEntry, drawEntry, falseWinEntry, addHand, undo, ledgerMessages, MAX_HANDS, stageWinner, unstage, parseStake, parseMultiplier, withRule } from "./ledger.js";
 
@@ -47,8 +47,8 @@ const app = {
   say: null,        // the palette's last message
   night: emptyNight(),  // the table's players and hands (local storage)
   tableAnswer: null,    // the last ledger answer (the coming deal comes from it)
-  learned: {},          // pattern names seen in answers' lines (custom.js, catalogue)
-  namingChart: null,    // a chart scoring the optional patterns (their names), from POST /v1/rulesets/validate
+  patternTable: null,   // GET /v1/patterns: every pattern and condition (custom.js, catalogue)
+  containsEditing: "",  // the pattern whose contains the House rules panel shows
   validateMissing: false, // the server has no POST /v1/rulesets/validate
   compareCustom: false, // compare adds the page's rules as a ruleset document
   urlFor(change) {
@@ -190,6 +190,11 @@ function showProblems(messages, focus) {
   // A rescore pending or in flight would clear these when it answers.
   clearTimeout(app.timer);
   app.latest.cancel();
+  // Patterns a server message names by id, named in the page's language.
+  if (messages.some((m) => m.params && (m.params.pattern || m.params.via))) {
+    const cat = pageCatalogue(app);
+    messages = messages.map((m) => namedPatterns(m, cat));
+  }
   app.errors = { messages };
   showErrors(app, messages, focus);
   setStatus("error", "status.problems", { n: messages.length });
@@ -241,7 +246,6 @@ async function run(viewId, submit, pending) {
     return;
   }
   if (pending) commitNight(pending);
-  learnFrom(r.json);
   const key = requestKey(viewId);
   app.errors = null;
   clearErrors();
@@ -318,7 +322,11 @@ const KEPT_HOUSE = ["patterns", "conditions", "contains", "exclusive", "limits_a
 function houseChanged(e) {
   const t = e.target;
   let house = app.state.house;
-  if (t.hasAttribute("data-pattern-value")) house = withPattern(house, t.getAttribute("data-pattern-value"), t.value);
+  const chart = app.details[app.state.ruleset];
+  if (t.hasAttribute("data-pattern-value")) house = pruneContains(withPattern(house, t.getAttribute("data-pattern-value"), t.value), chart);
+  else if (t.hasAttribute("data-contains-of")) house = toggleContains(house, chart, pageCatalogue(app), t.getAttribute("data-contains-of"), t.getAttribute("data-contains"), t.checked);
+  else if (t.id === "hr-contains-pattern") { app.containsEditing = t.value; renderHousePanel(app); return; }
+  else if (t.id === "hr-exclusive-a" || t.id === "hr-exclusive-b") return;
   else if (t.hasAttribute("data-condition")) house = withCondition(house, t.getAttribute("data-condition"), t.value === "" ? null : t.value === "true");
   else if (t.id === "cmp-custom") { app.compareCustom = t.checked; markStale(); return; }
   else if (t.closest("#hr-export-box")) return;
@@ -331,6 +339,23 @@ function houseChanged(e) {
   if (!$("hr-export-text").hidden) showDocument(false);
 }
 
+/** The panel's buttons: a contains list back to the ruleset's, an exclusive pair added or removed. */
+function houseClicked(e) {
+  const chart = app.details[app.state.ruleset];
+  const house = app.state.house || {};
+  const reset = e.target.closest("[data-contains-reset]");
+  const remove = e.target.closest("[data-exclusive-remove]");
+  let next = null;
+  if (reset) {
+    const id = reset.getAttribute("data-contains-reset");
+    next = withContains(house, chart, pageCatalogue(app), id, defaultContains(chart, pageCatalogue(app), id));
+  } else if (remove) next = withoutExclusive(house, parseInt(remove.getAttribute("data-exclusive-remove"), 10));
+  else if (e.target.id === "btn-add-exclusive") next = withExclusive(house, chart, $("hr-exclusive-a").value, $("hr-exclusive-b").value);
+  if (!next || next === house) return;
+  update({ ...app.state, house: next });
+  if (!$("hr-export-text").hidden) showDocument(false);
+}
+
 /** The page's rules as a ruleset document over the chosen ruleset (null: nothing changed, or its chart not loaded). */
 function customDocument() {
   const chart = app.details[app.state.ruleset];
@@ -340,34 +365,18 @@ function customDocument() {
   return rulesetDocument(chart, app.state.house, table, { name: app.t("house.custom_name", { name: chart.name }), catalogue: pageCatalogue(app) });
 }
 
-// Names of patterns seen in an answer's lines; the panel renamed where one is new.
-function learnFrom(res) {
-  if (!res) return;
-  const before = Object.keys(app.learned).length;
-  learnNames(app.learned, res.lines);
-  for (const r of Object.values(res.results || {})) if (r && r.lines) learnNames(app.learned, r.lines);
-  if (Object.keys(app.learned).length !== before && $("house-rules").open) renderHousePanel(app);
-}
-
-// The panel opened: every ruleset's chart (the patterns the page can name),
-// and a chart scoring the optional patterns, where the server validates documents.
+// The panel opened: every ruleset's chart (each pattern's values and
+// contains) and the pattern table.
 async function openHousePanel() {
   renderHousePanel(app);
-  await Promise.all(app.rulesets.map((r) => loadDetail(r.id)));
-  if (!app.namingChart && !app.validateMissing) {
-    try {
-      const r = await call("POST", "/v1/rulesets/validate", { ruleset: namingDocument(app.state.ruleset) });
-      if (r.ok && r.json) app.namingChart = r.json;
-      else if (r.status === 404 || r.status === 405) { app.validateMissing = true; app.compareCustom = false; }
-    } catch (e) { /* names stay the ids */ }
-  }
+  await Promise.all(app.rulesets.map((r) => loadDetail(r.id)).concat([loadPatterns()]));
   if ($("house-rules").open) renderHousePanel(app);
 }
 
 /** Shows the document (text, download, copy); with `check`, asks the server whether it holds. */
 async function showDocument(check) {
   const T = app.t;
-  await loadDetail(app.state.ruleset);
+  await Promise.all([loadDetail(app.state.ruleset), loadPatterns()]);
   app.exporting = true;
   const doc = customDocument();
   app.exporting = false;
@@ -424,7 +433,8 @@ async function importDocument() {
   let doc;
   try { doc = JSON.parse($("hr-import-text").value); } catch (e) { at("house.import_not_json"); return; }
   if (doc && typeof doc.extends === "string") await loadDetail(doc.extends);
-  const r = houseFromDocument(doc, doc && app.details[doc.extends]);
+  await loadPatterns();
+  const r = houseFromDocument(doc, doc && app.details[doc.extends], pageCatalogue(app));
   if (r.problem) { at(r.problem); return; }
   let night = app.night;
   for (const [k, v] of Object.entries(r.table)) night = withRule(night, k, v);
@@ -630,6 +640,16 @@ async function loadRulesets() {
   loadDetail(app.state.ruleset);
 }
 
+// Every pattern and condition (GET /v1/patterns), once; without it the
+// panel lists the patterns of the charts it has.
+async function loadPatterns() {
+  if (app.patternTable) return;
+  try {
+    const r = await call("GET", "/v1/patterns");
+    if (r.ok && r.json && Array.isArray(r.json.patterns)) { app.patternTable = r.json; if ($("house-rules").open) renderHousePanel(app); }
+  } catch (e) { /* the charts' patterns only */ }
+}
+
 // The ruleset's payments and notes, for its summary.
 async function loadDetail(id) {
   if (app.details[id] || !app.rulesetInfo[id]) return;
@@ -672,6 +692,7 @@ function wire() {
   $("house-rules").addEventListener("change", houseChanged);
   $("house-rules").addEventListener("input", (e) => { if (e.target.type === "number" || e.target.type === "text") houseChanged(e); });
   $("house-rules").addEventListener("toggle", () => { if ($("house-rules").open) openHousePanel(); });
+  $("house-rules").addEventListener("click", houseClicked);
   $("btn-export").addEventListener("click", () => showDocument(true));
   $("btn-copy-doc").addEventListener("click", copyDocument);
   $("btn-import").addEventListener("click", importDocument);

@@ -134,6 +134,9 @@ export function toQuery(state) {
   if (h.discard_payment != null) q.set("discard_payment", h.discard_payment);
   if (h.patterns && Object.keys(h.patterns).length) q.set("patterns", Object.entries(h.patterns).map(([id, v]) => id + ":" + (v === null ? "off" : v)).join(","));
   if (h.conditions && Object.keys(h.conditions).length) q.set("switches", Object.entries(h.conditions).map(([k, v]) => k + ":" + (v ? "on" : "off")).join(","));
+  // What contains what (`id:a.b`, `id:` for nothing) and exclusive pairs (`a.b`).
+  if (h.contains && Object.keys(h.contains).length) q.set("contains", Object.entries(h.contains).map(([id, l]) => id + ":" + l.join(".")).join(","));
+  if (h.exclusive && h.exclusive.length) q.set("exclusive", h.exclusive.map((p) => p.join(".")).join(","));
   if (state.view !== "score") q.set("view", state.view);
   return q.toString();
 }
@@ -179,6 +182,10 @@ export function fromQuery(search) {
   if (pats.length) h.patterns = Object.fromEntries(pats.map((m) => [m[1], m[2] === "off" ? null : m[2] === "limit" ? "limit" : Number(m[2])]));
   const sw = pairs("switches", /^([a-z_]{1,40}):(on|off)$/);
   if (sw.length) h.conditions = Object.fromEntries(sw.map((m) => [m[1], m[2] === "on"]));
+  const co = pairs("contains", /^([a-z_]{1,40}):((?:[a-z_]{1,40})(?:\.[a-z_]{1,40}){0,47})?$/);
+  if (co.length) h.contains = Object.fromEntries(co.map((m) => [m[1], m[2] ? m[2].split(".") : []]));
+  const ex = pairs("exclusive", /^([a-z_]{1,40})\.([a-z_]{1,40})$/);
+  if (ex.length) h.exclusive = ex.map((m) => [m[1], m[2]]);
   s.house = h;
   s.view = one("view", VIEWS) || "score";
   return s;

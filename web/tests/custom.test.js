@@ -1,7 +1,9 @@
 // The House rules panel's logic: the pattern catalogue, the ruleset document, compare with it.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { catalogue, learnNames, scoredAfter, conditionsShown, withPattern, withCondition, patternChoice, rulesetDocument, houseFromDocument, discardPayment, docPointer, compareWithCustom, namingDocument, documentFileName, OPTIONAL_PATTERNS } from "../js/custom.js";
+import { catalogue, panelOrder, scoredAfter, conditionsShown, withPattern, withCondition, patternChoice, rulesetDocument, houseFromDocument, discardPayment, docPointer, compareWithCustom, documentFileName, defaultContains, effectiveContains, withContains, toggleContains, pruneContains, withExclusive, withoutExclusive, namedPatterns } from "../js/custom.js";
+import { mapApiError, describe } from "../js/format.js";
+import { makeT } from "../js/i18n.js";
 import { emptyState, toQuery, fromQuery } from "../js/state.js";
 
 // A chart in the shape of GET /v1/rulesets/wisteria-court (the parts the page reads).
@@ -10,10 +12,27 @@ const WISTERIA = {
   name: "Wisteria Court Mahjong",
   payment: { discarder: 2, others: 1, self_draw: 2, robbing_kong: "as_discard" },
   patterns: [
-    { id: "all_chows", name: "All chows", name_zh: "平糊", faan: 1, limit: false, value: 1, conditions: { pair_may_be_value_tile: true } },
-    { id: "concealed_hand", name: "Concealed hand", name_zh: "門前清", faan: 1, limit: false, value: 1, conditions: { allow_concealed_kong: true, only_without_flowers: false, discard_only_in_pair: false } },
-    { id: "big_four_winds", name: "Big four winds", name_zh: "大四喜", faan: 10, limit: true, value: "limit", conditions: {} }
+    { id: "all_chows", name: "All chows", name_zh: "平糊", faan: 1, limit: false, value: 1, contains: [], conditions: { pair_may_be_value_tile: true } },
+    { id: "self_draw", name: "Self-drawn win", name_zh: "自摸", faan: 1, limit: false, value: 1, contains: [], conditions: {} },
+    { id: "concealed_hand", name: "Concealed hand", name_zh: "門前清", faan: 1, limit: false, value: 1, contains: [], conditions: { allow_concealed_kong: true, only_without_flowers: false, discard_only_in_pair: false } },
+    { id: "big_four_winds", name: "Big four winds", name_zh: "大四喜", faan: 10, limit: true, value: "limit", contains: ["seat_wind", "round_wind"], conditions: {} }
   ]
+};
+// A part of GET /v1/patterns, in contract order (the entries as core::pattern::PATTERNS has them).
+const TABLE = {
+  patterns: [
+    { id: "all_chows", name: "All chows", name_zh: "平糊", conditions: ["pair_may_be_value_tile"], contains_when_added: [], optional: false },
+    { id: "self_draw", name: "Self-drawn win", name_zh: "自摸", conditions: [], contains_when_added: [], optional: false },
+    { id: "concealed_hand", name: "Concealed hand", name_zh: "門前清", conditions: ["allow_concealed_kong", "only_without_flowers", "discard_only_in_pair"], contains_when_added: [], optional: false },
+    { id: "seat_wind", name: "Seat wind pung", name_zh: "門風", conditions: [], contains_when_added: [], optional: false },
+    { id: "round_wind", name: "Round wind pung", name_zh: "圈風", conditions: [], contains_when_added: [], optional: false },
+    { id: "seven_pairs", name: "Seven pairs", name_zh: "七對子", conditions: ["four_as_two_pairs"], contains_when_added: ["concealed_hand"], optional: false },
+    { id: "big_four_winds", name: "Big four winds", name_zh: "大四喜", conditions: [], contains_when_added: ["seat_wind", "round_wind"], optional: false },
+    { id: "fully_concealed", name: "Fully concealed hand", name_zh: "門前清自摸", conditions: [], contains_when_added: ["self_draw", "concealed_hand"], optional: true },
+    { id: "all_simples", name: "All simples", name_zh: "斷么", conditions: [], contains_when_added: [], optional: true },
+    { id: "voided_suit", name: "Voided suit", name_zh: "缺一門", conditions: [], contains_when_added: [], optional: true }
+  ],
+  conditions: []
 };
 // Another chart: one pattern Wisteria Court does not score, with its switch.
 const SIX = {
@@ -25,22 +44,31 @@ const SIX = {
   ]
 };
 
-test("the catalogue: every pattern of the charts seen, the optional ids named only once something named them", () => {
-  const learned = learnNames({}, [{ pattern: "fully_concealed", name: "Fully concealed hand", name_zh: "門前清自摸", faan: 3 }]);
-  const cat = catalogue([WISTERIA, SIX], learned);
-  assert.equal(cat.size, 4 + OPTIONAL_PATTERNS.length, "three of Wisteria Court, seven pairs of the other, the eleven optional ones");
-  assert.deepEqual(cat.get("seven_pairs"), { id: "seven_pairs", name: "Seven pairs", name_zh: "七對子", conditions: ["four_as_two_pairs"] }, "from the second chart");
-  assert.deepEqual([cat.get("fully_concealed").name, cat.get("fully_concealed").name_zh], ["Fully concealed hand", "門前清自摸"], "learned from a scored line");
-  assert.equal(cat.get("all_simples").name, null, "nothing has named all simples");
+test("the catalogue: the server's pattern table in its order; without it, the charts' patterns", () => {
+  const cat = catalogue(TABLE, [WISTERIA, SIX]);
+  assert.deepEqual([...cat.keys()], TABLE.patterns.map((p) => p.id), "the table's ten, in contract order; the charts add none");
+  assert.deepEqual(cat.get("fully_concealed"), { id: "fully_concealed", name: "Fully concealed hand", name_zh: "門前清自摸", conditions: [], contains_when_added: ["self_draw", "concealed_hand"], optional: true }, "an optional pattern named by the table");
+  const bare = catalogue(null, [WISTERIA, SIX]);
+  assert.deepEqual([...bare.keys()], ["all_chows", "self_draw", "concealed_hand", "big_four_winds", "seven_pairs"], "no table: Wisteria Court's four, then seven pairs of the other chart");
+  assert.deepEqual(bare.get("seven_pairs"), { id: "seven_pairs", name: "Seven pairs", name_zh: "七對子", conditions: ["four_as_two_pairs"], contains_when_added: [], optional: false }, "from the second chart");
+});
+
+test("the panel's order: the optional patterns first, then the ruleset's, then the others, each in contract order", () => {
+  const rows = panelOrder(catalogue(TABLE, [WISTERIA]), WISTERIA);
+  assert.deepEqual(rows.map((r) => r.id + ":" + r.group), [
+    "fully_concealed:0", "all_simples:0", "voided_suit:0",
+    "all_chows:1", "self_draw:1", "concealed_hand:1", "big_four_winds:1",
+    "seat_wind:2", "round_wind:2", "seven_pairs:2"
+  ], "three optional, Wisteria Court's four, the other three");
 });
 
 test("switches shown: those of the patterns scored after the house rules, with the ruleset's values", () => {
-  const cat = catalogue([WISTERIA, SIX], {});
+  const cat = catalogue(null, [WISTERIA, SIX]);
   assert.deepEqual(conditionsShown(WISTERIA, {}, cat).map((c) => [c.key, c.value]), [
     ["allow_concealed_kong", true], ["discard_only_in_pair", false], ["only_without_flowers", false], ["pair_may_be_value_tile", true]
   ], "Wisteria Court's four");
   const h = withPattern(withPattern({}, "seven_pairs", "4"), "concealed_hand", "off");
-  assert.deepEqual([...scoredAfter(WISTERIA, h)].sort(), ["all_chows", "big_four_winds", "seven_pairs"], "seven pairs added, the concealed hand off");
+  assert.deepEqual([...scoredAfter(WISTERIA, h)].sort(), ["all_chows", "big_four_winds", "self_draw", "seven_pairs"], "seven pairs added, the concealed hand off");
   assert.deepEqual(conditionsShown(WISTERIA, h, cat).map((c) => [c.key, c.value]), [
     ["four_as_two_pairs", null], ["pair_may_be_value_tile", true]
   ], "seven pairs' switch (not in this chart: no ruleset value); the concealed hand's gone");
@@ -66,7 +94,7 @@ test("a discard payment rule as payment multiples (Payment::with_discard, in eig
 });
 
 test("the ruleset document: extends the built-in, lists only what changed, in the TOML keys", () => {
-  const cat = catalogue([WISTERIA, SIX], {});
+  const cat = catalogue(TABLE, [WISTERIA, SIX]);
   const house = {
     min_faan: 1, limit: 8, flowers: false, points: "full_spicy", discard_payment: "discarder_pays_all",
     patterns: { fully_concealed: 3, big_four_winds: 8, seven_pairs: 4, concealed_hand: null, all_simples: null },
@@ -85,14 +113,14 @@ test("the ruleset document: extends the built-in, lists only what changed, in th
     points: { curve: "full_spicy", table: null, extend_last: null },
     payment: { discard: { discarder: 4, others: 0 } },
     patterns: {
-      fully_concealed: { faan: 3 },
+      fully_concealed: { faan: 3, contains: ["self_draw", "concealed_hand"] },
       big_four_winds: { faan: 8, limit: null },
       seven_pairs: { faan: 4, four_as_two_pairs: true, contains: [] },
       concealed_hand: null,
       all_chows: { pair_may_be_value_tile: false }
     },
     table: { stake: 0.5, dealer_keeps_on_win: true }
-  }, "every house rule in its TOML key; all simples (not scored) needs no null; the concealed hand's switch goes with it");
+  }, "every house rule in its TOML key; an added pattern's contains written out; all simples (not scored) needs no null; the concealed hand's switch goes with it");
   assert.deepEqual(rulesetDocument(WISTERIA, { points: [1, 2, 4] }, {}, {}), { extends: "wisteria-court", id: "custom-wisteria-court", name: "Wisteria Court Mahjong", points: { table: [1, 2, 4], curve: null } }, "a points table replaces the curve");
   assert.equal(documentFileName(doc), "custom-wisteria-court.json", "the download's name");
 });
@@ -116,13 +144,10 @@ test("compare with the page's ruleset: the built-in ids as they are, the documen
   assert.deepEqual(compareWithCustom(body, ["hkma", "wisteria-court"], doc), {
     rulesets: ["hkma", "wisteria-court", doc], hand: { tiles: "x" }, context: { win_by: "self_draw" }
   }, "no house rules on the built-in ones");
-  const naming = namingDocument("hkma");
-  assert.deepEqual(Object.keys(naming.patterns), OPTIONAL_PATTERNS, "the naming document adds every optional pattern");
-  assert.equal(naming.extends, "hkma", "over the chosen ruleset");
 });
 
 test("import: a document back into house rules and table rules, what the panel cannot show named", () => {
-  const cat = catalogue([WISTERIA, SIX], {});
+  const cat = catalogue(TABLE, [WISTERIA, SIX]);
   const house = {
     min_faan: 1, limit: 8, flowers: false, points: [1, 2, 4, 8, 16, 32, 64, 128, 256], discard_payment: "discarder_pays_half",
     patterns: { fully_concealed: 3, big_four_winds: "limit", concealed_hand: null },
@@ -130,9 +155,70 @@ test("import: a document back into house rules and table rules, what the panel c
   };
   const table = { stake: 0.25, multiple_winners: "head_bump" };
   const doc = rulesetDocument(WISTERIA, house, table, { catalogue: cat });
-  assert.deepEqual(houseFromDocument(JSON.parse(JSON.stringify(doc)), WISTERIA), { ruleset: "wisteria-court", house, table, skipped: [] }, "exported and imported: the same rules");
+  assert.deepEqual(houseFromDocument(JSON.parse(JSON.stringify(doc)), WISTERIA, cat), { ruleset: "wisteria-court", house, table, skipped: [] }, "exported and imported: the same rules (fully concealed's written-out contains is no house rule)");
   const odd = { extends: "wisteria-court", notes: ["x"], payment: { discard: { discarder: 3, others: 0 } }, patterns: { all_chows: { faan: 2, note: "n" } } };
   assert.deepEqual(houseFromDocument(odd, WISTERIA), { ruleset: "wisteria-court", house: { patterns: { all_chows: 2 } }, table: {}, skipped: ["notes", "payment", "patterns.all_chows.note"] }, "a payment no rule makes, notes and a note are skipped");
   assert.deepEqual(houseFromDocument({ id: "mine" }, null), { problem: "house.import_extends" }, "a whole ruleset of its own is not imported");
   assert.deepEqual(houseFromDocument([1], WISTERIA), { problem: "house.import_not_object" }, "not a document");
+});
+
+test("what contains what: the chart's list for its patterns, contains_when_added for added ones, a house entry only where it differs", () => {
+  const cat = catalogue(TABLE, [WISTERIA]);
+  let h = withPattern({}, "seven_pairs", "4");
+  assert.deepEqual(defaultContains(WISTERIA, cat, "seven_pairs"), ["concealed_hand"], "seven pairs added: the engine's house-rule containment");
+  assert.deepEqual(defaultContains(WISTERIA, cat, "big_four_winds"), ["seat_wind", "round_wind"], "big four winds: the chart's own list");
+  h = toggleContains(h, WISTERIA, cat, "seven_pairs", "concealed_hand", false);
+  assert.deepEqual(h.contains, { seven_pairs: [] }, "seven pairs stacks with the concealed hand: an empty list");
+  assert.deepEqual(effectiveContains(WISTERIA, h, cat, "seven_pairs"), [], "the effective list follows the house rule");
+  assert.equal("contains" in toggleContains(h, WISTERIA, cat, "seven_pairs", "concealed_hand", true), false, "ticked back: the default again, no house entry");
+  h = toggleContains(h, WISTERIA, cat, "big_four_winds", "round_wind", false);
+  h = toggleContains(h, WISTERIA, cat, "big_four_winds", "all_chows", true);
+  assert.deepEqual(h.contains.big_four_winds, ["all_chows", "seat_wind"], "a chart pattern's list changed, in contract order");
+  assert.deepEqual(withContains(h, WISTERIA, cat, "big_four_winds", ["round_wind", "seat_wind"]).contains, { seven_pairs: [] }, "the chart's list in another order is no change");
+  const off = pruneContains(withPattern(h, "seven_pairs", "off"), WISTERIA);
+  assert.deepEqual(off.contains, { big_four_winds: ["all_chows", "seat_wind"] }, "seven pairs not scored: its contains entry dropped (the server refuses it)");
+  assert.equal(pruneContains(h, undefined), h, "no chart yet: nothing pruned");
+});
+
+test("exclusive pairs: added once in either order, never the ruleset's own again, removed by index", () => {
+  const chart = { ...WISTERIA, exclusive: [["all_chows", "self_draw"]] };
+  let h = withExclusive({}, chart, "all_chows", "concealed_hand");
+  assert.deepEqual(h.exclusive, [["all_chows", "concealed_hand"]], "one pair");
+  assert.equal(withExclusive(h, chart, "concealed_hand", "all_chows"), h, "the same pair reversed: unchanged");
+  assert.equal(withExclusive(h, chart, "self_draw", "all_chows"), h, "the ruleset's own pair: unchanged");
+  assert.equal(withExclusive(h, chart, "all_chows", "all_chows"), h, "one id twice: unchanged");
+  h = withExclusive(h, chart, "self_draw", "concealed_hand");
+  assert.deepEqual(withoutExclusive(h, 0), { exclusive: [["self_draw", "concealed_hand"]] }, "the first removed");
+  assert.deepEqual(withoutExclusive(withoutExclusive(h, 0), 0), {}, "none left: no key");
+});
+
+test("contains and exclusive in the document, the URL, and imported back", () => {
+  const cat = catalogue(TABLE, [WISTERIA]);
+  const chart = { ...WISTERIA, exclusive: [["all_chows", "self_draw"]] };
+  const house = { patterns: { seven_pairs: 4 }, contains: { seven_pairs: [], big_four_winds: ["seat_wind"] }, exclusive: [["all_chows", "concealed_hand"]] };
+  const doc = rulesetDocument(chart, house, {}, { catalogue: cat });
+  assert.deepEqual(doc.patterns, { seven_pairs: { faan: 4, contains: [] }, big_four_winds: { contains: ["seat_wind"] } }, "contains on each pattern (an explicit list wins over contains_when_added)");
+  assert.deepEqual(doc.exclusive, [["all_chows", "self_draw"], ["all_chows", "concealed_hand"]], "exclusive at the top: the ruleset's pair, then the house's (arrays replace whole)");
+  assert.deepEqual(houseFromDocument(JSON.parse(JSON.stringify(doc)), chart, cat), { ruleset: "wisteria-court", house, table: {}, skipped: [] }, "imported: the same house rules, the ruleset's pair left out");
+  const added = rulesetDocument(chart, { patterns: { seven_pairs: 4 } }, {}, { catalogue: cat });
+  assert.deepEqual(added.patterns, { seven_pairs: { faan: 4, contains: ["concealed_hand"] } }, "seven pairs added without a change: contains_when_added written out");
+  const s = { ...emptyState(), house };
+  assert.equal(toQuery(s), "patterns=seven_pairs%3A4&contains=seven_pairs%3A%2Cbig_four_winds%3Aseat_wind&exclusive=all_chows.concealed_hand", "in the URL");
+  assert.deepEqual(fromQuery("?" + toQuery(s)).house, house, "and back");
+  assert.deepEqual(fromQuery("?contains=Bad:x,seven_pairs:a..b&exclusive=a,a.b.c").house, {}, "malformed entries dropped");
+});
+
+test("a refused contains at its control, in both languages", () => {
+  const cat = catalogue(TABLE, []);
+  assert.equal(docPointer("/ruleset/patterns/seven_pairs/contains/0"), "/house_rules/contains/seven_pairs", "a document's contains: that pattern's row");
+  assert.equal(docPointer("/ruleset/exclusive/1/0"), "/house_rules/exclusive", "a document's exclusive pair");
+  const house = mapApiError({ pointer: "/house_rules/contains/concealed_hand", message: "concealed_hand would contain itself through seven_pairs: a chain of contains must not come back to where it starts" });
+  assert.deepEqual(house, { pointer: "/house_rules/contains/concealed_hand", key: "err.contains_cycle", params: { pattern: "concealed_hand", via: "seven_pairs" } }, "house_rules.contains: the cycle");
+  const docMsg = mapApiError({ pointer: "/ruleset/patterns/concealed_hand/contains", message: "concealed_hand contains itself through a chain of contains (through seven_pairs)" });
+  assert.deepEqual(docMsg.params, { pattern: "concealed_hand", via: "seven_pairs" }, "a document's cycle: the same message");
+  const named = namedPatterns(house, cat);
+  assert.equal(describe(named, makeT("en")), "Concealed hand would contain itself through Seven pairs: untick one of the two.", "English");
+  assert.equal(describe(named, makeT("zh")), "門前清 經 七對子 會包含返自己：請剔走其中一個。", "Chinese");
+  assert.equal(describe(namedPatterns(mapApiError({ pointer: "/house_rules/contains/seven_pairs/0", message: "seven_pairs cannot contain itself" }), cat), makeT("zh")), "七對子 不能包含自己。", "itself, in Chinese");
+  assert.equal(describe(namedPatterns({ key: "err.contains_self", params: { pattern: "ping_wu" } }, cat), makeT("en")), "ping wu cannot contain itself.", "an id the table lacks: its words");
 });

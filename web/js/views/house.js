@@ -1,10 +1,11 @@
-// The House rules panel's patterns and switches, and the ruleset document
-// export (custom.js holds the logic). Pattern names are the server's (a
-// chart's `name` / `name_zh`); a pattern nothing has named yet shows its id.
+// The House rules panel's patterns and switches, what contains what and
+// the exclusive pairs, and the ruleset document export (custom.js holds the
+// logic). Every pattern and its names come from the server's pattern table
+// (`GET /v1/patterns`); without it, those of the charts seen.
 
 import { $, el, fill } from "../dom.js";
 import { lineName } from "../format.js";
-import { catalogue, conditionsShown, patternChoice, OPTIONAL_PATTERNS, PATTERN_VALUES } from "../custom.js";
+import { catalogue, conditionsShown, patternChoice, panelOrder, scoredAfter, effectiveContains, defaultContains, PATTERN_VALUES } from "../custom.js";
 
 // The switches' words (rulesets/README.md, "Conditions"); literal keys so
 // the i18n test finds them. A key the server adds later shows as itself.
@@ -28,15 +29,15 @@ const COND_WORDS = {
   thirteen_sided_only: "cond.thirteen_sided_only"
 };
 
-/** Every chart the page holds: the current ruleset's first (its names win), then the others, then the naming chart. */
+/** Every pattern: the server's table, then any other of the charts the page holds (the current ruleset's first). */
 export function pageCatalogue(app) {
   const first = app.details[app.state.ruleset];
-  const charts = [first].concat(Object.values(app.details).filter((c) => c !== first), [app.namingChart]).filter(Boolean);
-  return catalogue(charts, app.learned);
+  const charts = [first].concat(Object.values(app.details).filter((c) => c !== first)).filter(Boolean);
+  return catalogue(app.patternTable, charts);
 }
 
 export function patternName(p, T) {
-  if (!p.name) return p.id.replace(/_/g, " ");
+  if (!p || !p.name) return String((p && p.id) || "").replace(/_/g, " ");
   return lineName(p, T);
 }
 
@@ -52,14 +53,10 @@ export function renderHousePanel(app) {
   const cat = pageCatalogue(app);
   const inChart = new Map(((chart && chart.patterns) || []).map((p) => [p.id, p]));
   // Optional patterns first, then the ruleset's, then those of other rulesets.
-  const ids = [...cat.keys()];
-  const rank = (id) => (OPTIONAL_PATTERNS.includes(id) ? 0 : inChart.has(id) ? 1 : 2);
-  ids.sort((a, b) => rank(a) - rank(b) || (rank(a) === 0 ? OPTIONAL_PATTERNS.indexOf(a) - OPTIONAL_PATTERNS.indexOf(b) : 0));
   const heads = { 0: "house.group_optional", 1: "house.group_ruleset", 2: "house.group_other" };
   const rows = [];
   let group = -1;
-  for (const id of ids) {
-    const r = rank(id);
+  for (const { id, group: r } of panelOrder(cat, chart)) {
     if (r !== group) { group = r; rows.push(el("tr", { className: "group" }, [el("th", { colspan: "3", text: T(heads[r]) })])); }
     const p = cat.get(id);
     const mine = inChart.get(id);
@@ -95,8 +92,64 @@ export function renderHousePanel(app) {
     ]);
   }));
   $("hr-conditions-empty").hidden = conds.length > 0;
+  renderContains(app, chart, house, cat);
   // A server without inline rulesets cannot compare a document.
   $("cmp-custom").disabled = !!app.validateMissing;
   if (app.validateMissing) $("cmp-custom").checked = false;
   $("cmp-custom").title = app.validateMissing ? T("house.doc_unchecked") : "";
+}
+
+const nameOf = (cat, id, T) => patternName(cat.get(id) || { id }, T);
+const namesOf = (cat, ids, T) => (ids.length ? ids.map((id) => nameOf(cat, id, T)).join(", ") : T("house.contains_nothing"));
+
+function options(sel, ids, cat, T, keep) {
+  fill(sel, ids.map((id) => el("option", { value: id, text: nameOf(cat, id, T) })));
+  if (ids.includes(keep)) sel.value = keep;
+}
+
+/**
+ * What contains what (one pattern's list at a time, every change listed
+ * with its own error slot) and the exclusive pairs (the ruleset's, then
+ * the house's): among the patterns scored after the house rules.
+ */
+function renderContains(app, chart, house, cat) {
+  const T = app.t;
+  const scored = chart ? scoredAfter(chart, house) : new Set();
+  const ids = [...cat.keys()].filter((id) => scored.has(id));
+  $("hr-contains-empty").hidden = ids.length > 0;
+  if (!ids.includes(app.containsEditing)) app.containsEditing = ids[0] || "";
+  const cur = app.containsEditing;
+  options($("hr-contains-pattern"), ids, cat, T, cur);
+  $("hr-contains-edit").hidden = !cur;
+  $("hr-contains-edit").setAttribute("data-pointer", "/house_rules/contains/" + cur);
+  $("hr-contains-legend").textContent = cur ? T("house.contains_of", { name: nameOf(cat, cur, T) }) : "";
+  const eff = cur ? effectiveContains(chart, house, cat, cur) : [];
+  const candidates = ids.filter((id) => id !== cur).concat(eff.filter((id) => !scored.has(id)));
+  fill($("hr-contains-list"), candidates.map((id) => {
+    const box = el("input", { type: "checkbox", "data-contains-of": cur, "data-contains": id });
+    box.checked = eff.includes(id);
+    return el("label", {}, [box, " ", el("span", { text: nameOf(cat, id, T) })]);
+  }));
+  fill($("hr-contains-changed"), Object.entries(house.contains || {}).map(([id, list]) => el("li", { "data-pointer": "/house_rules/contains/" + id, "data-contains-changed": id }, [
+    el("span", { text: T("house.contains_changed", { name: nameOf(cat, id, T), list: namesOf(cat, list, T), was: namesOf(cat, defaultContains(chart, cat, id), T) }) }),
+    " ",
+    el("button", { type: "button", "data-contains-reset": id, text: T("house.contains_reset") }),
+    el("p", { className: "field-error", "data-error-for": "/house_rules/contains/" + id, hidden: true })
+  ])));
+
+  const pair = (p) => nameOf(cat, p[0], T) + " ⟷ " + nameOf(cat, p[1], T);
+  const own = ((chart && chart.exclusive) || []).map((p) => el("li", { "data-exclusive-ruleset": p.join(",") }, [el("span", { text: pair(p) + " " + T("house.exclusive_ruleset") })]));
+  const mine = (house.exclusive || []).map((p, i) => el("li", { "data-pointer": "/house_rules/exclusive/" + i, "data-exclusive": p.join(",") }, [
+    el("span", { text: pair(p) }),
+    " ",
+    el("button", { type: "button", "data-exclusive-remove": String(i), text: T("house.exclusive_remove") }),
+    el("p", { className: "field-error", "data-error-for": "/house_rules/exclusive/" + i, hidden: true })
+  ]));
+  const all = own.concat(mine);
+  fill($("hr-exclusive"), all.length ? all : [el("li", { className: "hint", text: T("house.exclusive_none") })]);
+  // Two different patterns to start with; a choice made stays.
+  const a = $("hr-exclusive-a"), b = $("hr-exclusive-b");
+  options(a, ids, cat, T, a.value);
+  options(b, ids, cat, T, ids.includes(b.value) ? b.value : ids[1]);
+  $("btn-add-exclusive").disabled = ids.length < 2;
 }

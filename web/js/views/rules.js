@@ -1,5 +1,6 @@
-// The rules view: GET /v1/rulesets/{id}: the summary, the guide's notes and
-// every pattern with its names (the page's link to "the ruleset's notes").
+// The rules view: GET /v1/rulesets/{id}: the summary, the guide's notes,
+// every pattern with its names, and the pairs of patterns that exclude each
+// other where the chart has any (the page's link to "the ruleset's notes").
 
 import { $, el, fill } from "../dom.js";
 import { rulesetSummary, describeNested, lineName } from "../format.js";
@@ -28,6 +29,12 @@ export const rulesView = {
       el("td", { className: "hint", text: p.guide_name || "" }),
       el("td", { className: "num", text: p.limit ? T("result.limit_value") + " (" + p.faan + ")" : String(p.faan) })
     ])));
+    // `exclusive` pairs, named as the chart names its patterns (an id it does not score: the id).
+    const byId = new Map((res.patterns || []).map((p) => [p.id, p]));
+    const named = (id) => (byId.has(id) ? lineName(byId.get(id), T) : id.replace(/_/g, " "));
+    const pairs = Array.isArray(res.exclusive) ? res.exclusive.filter((p) => Array.isArray(p) && p.length === 2) : [];
+    fill($("rules-exclusive"), pairs.map((p) => el("li", { "data-exclusive": p.join(",") , text: named(p[0]) + " ⟷ " + named(p[1]) })));
+    $("rules-exclusive-box").hidden = !pairs.length;
     $("rules-back").href = app.urlFor({ view: "score" });
     return { key: "status.rules", params: { name: res.name } };
   }
