@@ -338,6 +338,12 @@ impl From<TableError> for ApiError {
     }
 }
 
+impl From<FieldError> for ApiError {
+    fn from(e: FieldError) -> Self {
+        ApiError::invalid(vec![e.into()])
+    }
+}
+
 impl From<Vec<FieldError>> for ApiError {
     fn from(errs: Vec<FieldError>) -> Self {
         ApiError::invalid(errs.into_iter().map(ProblemError::from).collect())

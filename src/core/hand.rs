@@ -411,6 +411,7 @@ hand_rules! {
     MeldSize => "meld_size", "a {kind} has {want} tiles, got {got} ({tiles})";
     NotAChow => "not_a_chow", "{tiles} is not a chow: a chow is three consecutive tiles of one numbered suit";
     NotASet => "not_a_set", "{tiles} is not a {kind}: it needs {want} identical tiles";
+    TooManyTiles => "too_many_tiles", "{count} tiles listed; at most {max} are read (a hand holds at most 18: 14 plus one per kong)";
     TooManyMelds => "too_many_melds", "a hand has at most 4 melds, got {got}";
     WinningTileWhileWaiting => "winning_tile_while_waiting", "a hand that is waiting has no winning tile yet: leave winning_tile out";
     WinningTileRequired => "winning_tile_required", "required: the tile that completed the hand";

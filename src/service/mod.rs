@@ -26,7 +26,7 @@ use crate::api::{
     ScoreResponse, SettleRequest, SettleResponse, SettledResult, ValidateRequest, WaitsRequest,
     WaitsResponse, WinnerDto,
 };
-use crate::core::hand::{Context, Hand, HandSpec};
+use crate::core::hand::{Context, FieldError, Hand, HandRule, HandSpec};
 use crate::core::ledger::{self, LedgerHandSpec};
 use crate::core::ruleset::DocError;
 use crate::core::table::{self, WinnerSpec};
@@ -195,19 +195,20 @@ pub fn check_hand_size_at<S: AsRef<str>>(
         .filter(u8::is_ascii_digit)
         .count();
     if digits > MAX_TILE_DIGITS {
-        return Err(ApiError::field(
+        return Err(FieldError::rule(
             format!("{at}/hand/tiles"),
-            format!("{digits} tiles listed; a hand holds at most 18 (14 plus one per kong)"),
-        ));
+            HandRule::TooManyTiles,
+            vec![("count", digits.into()), ("max", MAX_TILE_DIGITS.into())],
+        )
+        .into());
     }
     if hand.melds.len() > MAX_MELDS {
-        return Err(ApiError::field(
+        return Err(FieldError::rule(
             format!("{at}/hand/melds"),
-            format!(
-                "{} melds listed; a hand has at most {MAX_MELDS}",
-                hand.melds.len()
-            ),
-        ));
+            HandRule::TooManyMelds,
+            vec![("got", hand.melds.len().into())],
+        )
+        .into());
     }
     Ok(())
 }

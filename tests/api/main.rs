@@ -3,6 +3,7 @@
 mod bad_inputs;
 mod batch_compare;
 mod cache;
+mod codes;
 #[path = "../common/mod.rs"]
 mod common;
 mod errors;

@@ -178,44 +178,53 @@ export function localErrors(d, kind, submit) {
   return out;
 }
 
-// The API's messages (src/core/hand.rs) and what they mean to a player.
-const RULES = [
-  // What contains what (house_rules.contains, or a document's patterns' contains).
+// The API's rule codes (an error's `code`: src/core/hand.rs, HandRule) and
+// the page's wording of each: its key, and its params where the server's
+// names differ from the wording's (else the server's `params` as they are).
+export const CODES = {
+  tile_over_four: ["err.over"],
+  waiting_complete: ["err.count_waits"],
+  waiting_short: ["err.count_waits"],
+  waiting_over: ["err.count_waits"],
+  tile_count: ["err.count_win"],
+  winning_tile_required: ["err.win_required"],
+  winning_tile_not_in_hand: ["err.win_not_in_hand"],
+  discarder_is_winner: ["err.discarder_is_winner"],
+  discarder_required: ["err.discarder_required"],
+  discarder_required_robbing: ["err.discarder_robbed"],
+  discarder_on_self_draw: ["err.discarder_on_self_draw"],
+  liable_is_winner: ["err.liable_is_winner"],
+  replacement_not_self_draw: ["err.replacement_self_draw"],
+  kong_replacement_without_kong: ["err.replacement_kong"],
+  double_kong_replacement: ["err.double_kong_replacement"],
+  double_kong_two_kongs: ["err.double_kong_two", (p) => ({ n: p.found })],
+  heavenly_not_east: ["err.heavenly_east"],
+  heavenly_not_self_draw: ["err.heavenly_self_draw"],
+  heavenly_melds: ["err.no_melds"],
+  earthly_melds: ["err.no_melds"],
+  earthly_east: ["err.earthly_east"],
+  earthly_not_discard: ["err.earthly_discard"],
+  earthly_discarder: ["err.earthly_discarder"],
+  heavenly_and_earthly: ["err.heavenly_and_earthly"],
+  robbing_count: ["err.robbing_count", (p) => ({ tile: p.tile, n: p.count })],
+  flower_win_ruleset: ["err.flower_win_ruleset"],
+  flower_win_count: ["err.flower_win_count", (p) => ({ n: p.count })],
+  flower_win_self_draw: ["err.flower_win_self_draw"],
+  bonus_off: ["err.bonus_off"],
+  bonus_twice: ["err.flower_twice", (p) => ({ flower: p.bonus })],
+  too_many_melds: ["err.too_many_melds"],
+  not_a_chow: ["err.meld_not_set", () => ({ kind: "chow" })],
+  not_a_set: ["err.meld_not_set"],
+  meld_size: ["err.meld_not_set"],
+  meld_too_long: ["err.meld_not_set"],
+  meld_flag_not_kong: ["err.meld_flag"],
+  kong_concealed_and_added: ["err.meld_flag"]
+};
+
+// Problems of house rules carry no code: what contains what, by its text.
+const HOUSE_RULES = [
   [/^([a-z_]+) (?:would contain|contains) itself through (?:a chain of contains \(through )?([a-z_]+)/, "err.contains_cycle", (m) => ({ pattern: m[1], via: m[2] })],
-  [/^([a-z_]+) cannot contain itself/, "err.contains_self", (m) => ({ pattern: m[1] })],
-  [/^(\d[mpsz]) appears (\d+) times across/, "err.over", (m) => ({ tile: m[1], count: +m[2] })],
-  [/^expected (\d+) concealed tiles with (\d+) declared meld\(s\) \(a waiting hand[^)]*\), got (\d+)/, "err.count_waits", (m) => ({ expected: +m[1], melds: +m[2], got: +m[3] })],
-  [/^expected (\d+) concealed tiles with (\d+) declared meld\(s\) \(a hand holds[^)]*\), got (\d+)/, "err.count_win", (m) => ({ expected: +m[1], melds: +m[2], got: +m[3] })],
-  [/^required: the tile that completed the hand/, "err.win_required"],
-  [/^winning tile (\d[mpsz]) is not among the concealed tiles/, "err.win_not_in_hand", (m) => ({ tile: m[1] })],
-  [/^the discarder \((\w+)\) cannot be the winner/, "err.discarder_is_winner", (m) => ({ seat: m[1] })],
-  [/^required for a win on a discard/, "err.discarder_required"],
-  [/^required for robbing a kong/, "err.discarder_robbed"],
-  [/^a self-drawn win has no discarder/, "err.discarder_on_self_draw"],
-  [/^the liable seat \((\w+)\) cannot be the winner/, "err.liable_is_winner", (m) => ({ seat: m[1] })],
-  [/^a replacement draw is a self-draw/, "err.replacement_self_draw"],
-  [/^a kong replacement needs a kong/, "err.replacement_kong"],
-  [/^a double kong win is a kong replacement draw/, "err.double_kong_replacement"],
-  [/^a double kong needs two kongs among hand\.melds, found (\d+)/, "err.double_kong_two", (m) => ({ n: +m[1] })],
-  [/^only East wins a heavenly hand/, "err.heavenly_east"],
-  [/^a heavenly hand is the dealt hand/, "err.heavenly_self_draw"],
-  [/^an? (heavenly|earthly) hand has no declared melds/, "err.no_melds"],
-  [/^East cannot win an earthly hand/, "err.earthly_east"],
-  [/^an earthly hand is won on East's first discard: win_by/, "err.earthly_discard"],
-  [/^an earthly hand is won on East's first discard: discarder/, "err.earthly_discarder"],
-  [/^a hand cannot be both heavenly and earthly/, "err.heavenly_and_earthly"],
-  [/^robbing a kong of (\d[mpsz]).* it holds (\d+)/, "err.robbing_count", (m) => ({ tile: m[1], n: +m[2] })],
-  [/^ruleset \S+ does not score flower wins/, "err.flower_win_ruleset"],
-  [/^a flower win needs seven or eight bonus tiles, hand\.flowers has (\d+)/, "err.flower_win_count", (m) => ({ n: +m[1] })],
-  [/^a flower win is drawn from the wall/, "err.flower_win_self_draw"],
-  [/^bonus tiles are not in play under ruleset/, "err.bonus_off"],
-  [/^bonus tile (\w+) is listed twice/, "err.flower_twice", (m) => ({ flower: m[1] })],
-  [/^a hand has at most 4 melds/, "err.too_many_melds"],
-  [/^\S+ is not a chow/, "err.meld_not_set", () => ({ kind: "chow" })],
-  [/^\S+ is not a (pung|kong)/, "err.meld_not_set", (m) => ({ kind: m[1] })],
-  [/^a (chow|pung|kong) has \d tiles/, "err.meld_not_set", (m) => ({ kind: m[1] })],
-  [/^only a kong can be (concealed|added)/, "err.meld_flag"],
-  [/^a kong is either concealed .* or added/, "err.meld_flag"]
+  [/^([a-z_]+) cannot contain itself/, "err.contains_self", (m) => ({ pattern: m[1] })]
 ];
 
 // Field names and API words out of a message the page has no wording for.
@@ -231,13 +240,19 @@ export function plainWords(message) {
     .trim();
 }
 
-/** One API error `{pointer, message}` as a message for the player. */
+/** One API error `{pointer, message, code?, params?}` as a message for the player. */
 export function mapApiError(e) {
   const pointer = e.pointer || "";
   const message = e.message || "";
-  for (const [re, key, params] of RULES) {
+  const coded = e.code && CODES[e.code];
+  if (coded) {
+    const [key, params] = coded;
+    const p = e.params || {};
+    return { pointer, key, params: params ? params(p) : p };
+  }
+  for (const [re, key, params] of HOUSE_RULES) {
     const m = re.exec(message);
-    if (m) return { pointer, key, params: params ? params(m) : {} };
+    if (m) return { pointer, key, params: params(m) };
   }
   if (pointer.startsWith("/house_rules")) return { pointer, key: "err.house_rule", params: { detail: plainWords(message) } };
   return { pointer, key: "err.other", params: { detail: plainWords(message) } };

@@ -5,7 +5,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
 import { makeT, detectLang, TABLES } from "../js/i18n.js";
-import { explainPayments, describe, mapProblem, mapApiError, controlLabel, localErrors, tileInMessage, lineName } from "../js/format.js";
+import { explainPayments, describe, mapProblem, mapApiError, controlLabel, localErrors, tileInMessage, lineName, CODES } from "../js/format.js";
 import { derive, emptyState } from "../js/state.js";
 
 const en = makeT("en");
@@ -37,30 +37,55 @@ test("discard money: the discarder apart, the others grouped", () => {
   assert.deepEqual(say(explainPayments({ ...res, meets_minimum: false }, ctx), en, ctx), ["Below the minimum: nobody pays."]);
 });
 
-test("the API's messages (src/core/hand.rs) in the player's words, with no field names", () => {
+test("the API's rule codes (src/core/hand.rs) in the player's words, with no field names", () => {
+  // Each error as the server sends it (tests/api/codes.rs asserts the codes and params).
   const cases = [
-    ["/hand/tiles", "1m appears 5 times across the hand and its melds; a set has only 4 of each tile",
+    [{ pointer: "/hand/tiles", code: "tile_over_four", params: { tile: "1m", count: 5 } },
       "South's hand has five 1m; a set has only four of each tile.", "南家手牌有五張一萬（1m）；每種牌只有四張。"],
-    ["/context/discarder", "the discarder (south) cannot be the winner (seat_wind south)",
+    [{ pointer: "/context/discarder", code: "discarder_is_winner", params: { seat: "south" } },
       "The discarder cannot be the winner (South).", "出銃者不能是食糊者（南家）。"],
-    ["/hand/tiles", "expected 14 concealed tiles with 0 declared meld(s) (a hand holds 14 tiles plus one per kong), got 13",
+    [{ pointer: "/hand/tiles", code: "tile_count", params: { expected: 14, melds: 0, got: 13 } },
       "South's hand has 13 concealed tiles; with 0 declared meld(s) a win needs 14.", "南家手牌門前有 13 張；有 0 組副露時，食糊要 14 張。"],
-    ["/hand/winning_tile", "winning tile 9p is not among the concealed tiles (hand.tiles must include it)",
+    [{ pointer: "/hand/winning_tile", code: "winning_tile_not_in_hand", params: { tile: "9p" } },
       "The winning tile 9p is not among the concealed tiles.", "食糊張 九筒（9p） 不在門前牌之中。"],
-    ["/hand/flowers", "bonus tiles are not in play under ruleset hkma; set house_rules.flowers to true to score them",
+    [{ pointer: "/hand/flowers", code: "bonus_off", params: { ruleset: "hkma" } },
       "Bonus tiles are not in play under this ruleset; set House rules → Bonus tiles to in play to score them.", "這個規則組不計花牌；要計的話，請在自訂規則把花牌設為有計。"],
-    ["/context/flower_win", "a flower win needs seven or eight bonus tiles, hand.flowers has 3",
-      "A flower win needs seven or eight flowers and seasons; 3 chosen.", "花糊要七或八張花；現在揀選了 3 張。"]
+    [{ pointer: "/context/flower_win", code: "flower_win_count", params: { count: 3 } },
+      "A flower win needs seven or eight flowers and seasons; 3 chosen.", "花糊要七或八張花；現在揀選了 3 張。"],
+    [{ pointer: "/hand/melds/0/tiles", code: "not_a_chow", params: { tiles: "135m" } },
+      "This meld is not a Chow.", null],
+    [{ pointer: "/hand/melds/0/tiles", code: "not_a_set", params: { tiles: "778s", kind: "pung", want: 3 } },
+      "This meld is not a Pung.", null]
   ];
-  for (const [pointer, message, wantEn, wantZh] of cases) {
-    const m = mapApiError({ pointer, message });
-    assert.equal(describe(m, en, south), wantEn, message);
-    assert.equal(describe(m, zh, south), wantZh, message);
+  for (const [error, wantEn, wantZh] of cases) {
+    // The English message is not read: the code and params are.
+    const m = mapApiError({ ...error, message: "(not read)" });
+    assert.equal(describe(m, en, south), wantEn, error.code);
+    if (wantZh) assert.equal(describe(m, zh, south), wantZh, error.code);
   }
-  // A message the page has no wording for: its field names made plain.
+  // A message without a code the page has no wording for: its field names made plain.
   const other = describe(mapApiError({ pointer: "/context/replacement", message: "needs win_by self_draw and hand.tiles" }), en, south);
   assert.equal(other, "needs win by self draw and the hand");
   assert.doesNotMatch(other, /_|hand\.tiles/);
+});
+
+test("the page words every rule code the server has, but for those it cannot meet", () => {
+  const spec = JSON.parse(readFileSync(new URL("../../openapi/openapi.json", import.meta.url), "utf8"));
+  const codes = spec.components.schemas.ProblemError.properties.code.enum;
+  for (const code of Object.keys(CODES)) assert.ok(codes.includes(code), `${code}: no such code on the server`);
+  for (const [code, [key]] of Object.entries(CODES)) {
+    assert.ok(TABLES.en[key] && TABLES.zh[key], `${code}: ${key} is worded in both languages`);
+  }
+  // Not worded, each for its reason: notation the page checks before it
+  // sends (tile_notation, bonus_notation, too_many_tiles, the waiting
+  // counts it never sends wrong), problem types it words by their type
+  // (not_winning, unknown_ruleset), and context the page has no control for.
+  const unworded = codes.filter((c) => !CODES[c]).sort();
+  assert.deepEqual(unworded, [
+    "bonus_notation", "concealed_kong_robbed_not_orphan", "last_of_its_kind_flower_win", "not_winning",
+    "robbed_kong_without_robbing", "second_replacement_not_flower", "tile_notation", "too_many_tiles",
+    "two_flower_replacements", "unknown_ruleset", "winning_tile_while_waiting"
+  ]);
 });
 
 test("problems: not a winning hand, an unknown ruleset", () => {

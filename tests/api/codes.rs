@@ -1,0 +1,475 @@
+//! Every problem of a hand and of the circumstances of its win carries the
+//! rule's `code` and the values its message names (`params`), so a client
+//! words it in its own language (the page: web/js/format.js). One case per
+//! code of the contract (`ProblemError.code` in openapi.json), each worked
+//! out from the rule it breaks.
+
+use crate::helpers::spawn_app;
+use serde_json::{json, Value};
+
+/// South's quiet hand 234m 567m 345p 678s 22s, self-drawn on 5p (valid
+/// under every ruleset); each case changes what it needs.
+fn base() -> Value {
+    json!({"ruleset": "wisteria-court",
+        "hand": {"tiles": "234m567m345p678s22s", "winning_tile": "5p"},
+        "context": {"win_by": "self_draw", "seat_wind": "south", "round_wind": "east"}})
+}
+
+/// `base()` with `patch` merged in (RFC 7396: null removes).
+fn with(patch: Value) -> Value {
+    let mut v = base();
+    json_patch::merge(&mut v, &patch);
+    v
+}
+
+/// A waits request: South's hand without a winning tile.
+fn waits(tiles: &str, extra: Value) -> Value {
+    let mut v = json!({"ruleset": "wisteria-court",
+        "hand": {"tiles": tiles},
+        "context": {"seat_wind": "south", "round_wind": "east"}});
+    json_patch::merge(&mut v, &extra);
+    v
+}
+
+struct Case {
+    code: &'static str,
+    path: &'static str,
+    body: Value,
+    pointer: &'static str,
+    params: Value,
+}
+
+fn case(code: &'static str, body: Value, pointer: &'static str, params: Value) -> Case {
+    Case {
+        code,
+        path: "/v1/score",
+        body,
+        pointer,
+        params,
+    }
+}
+
+fn cases() -> Vec<Case> {
+    let kong = |tiles: &str| json!({"kind": "kong", "tiles": tiles});
+    vec![
+        // 'x' is no tile: the notation's own message, at the 4th character.
+        case(
+            "tile_notation",
+            with(json!({"hand": {"tiles": "234x567m345p678s22s"}})),
+            "/hand/tiles",
+            json!(null),
+        ),
+        case(
+            "bonus_notation",
+            with(json!({"hand": {"flowers": ["X9"]}})),
+            "/hand/flowers/0",
+            json!({"text": "X9"}),
+        ),
+        case(
+            "meld_flag_not_kong",
+            with(
+                json!({"hand": {"tiles": "234m567m345p22s", "melds": [{"kind": "pung", "tiles": "777s", "concealed": true}]}}),
+            ),
+            "/hand/melds/0/concealed",
+            json!({"flag": "concealed", "kind": "pung"}),
+        ),
+        case(
+            "kong_concealed_and_added",
+            with(
+                json!({"hand": {"tiles": "234m567m345p22s", "melds": [{"kind": "kong", "tiles": "7777s", "concealed": true, "added": true}]}}),
+            ),
+            "/hand/melds/0/added",
+            json!({}),
+        ),
+        // Five tiles do not fit a meld at all: no tiles are named.
+        case(
+            "meld_too_long",
+            with(
+                json!({"hand": {"tiles": "234m567m345p22s", "melds": [{"kind": "pung", "tiles": "77777s"}]}}),
+            ),
+            "/hand/melds/0/tiles",
+            json!({"kind": "pung", "want": 3, "got": 5}),
+        ),
+        case(
+            "meld_size",
+            with(
+                json!({"hand": {"tiles": "234m567m345p22s", "melds": [{"kind": "pung", "tiles": "7777s"}]}}),
+            ),
+            "/hand/melds/0/tiles",
+            json!({"kind": "pung", "want": 3, "got": 4, "tiles": "7777s"}),
+        ),
+        case(
+            "not_a_chow",
+            with(
+                json!({"hand": {"tiles": "234m567m345p22s", "melds": [{"kind": "chow", "tiles": "135m"}]}}),
+            ),
+            "/hand/melds/0/tiles",
+            json!({"tiles": "135m"}),
+        ),
+        case(
+            "not_a_set",
+            with(
+                json!({"hand": {"tiles": "234m567m345p22s", "melds": [{"kind": "pung", "tiles": "778s"}]}}),
+            ),
+            "/hand/melds/0/tiles",
+            json!({"tiles": "778s", "kind": "pung", "want": 3}),
+        ),
+        // More digits than any hand (33) are refused before validation.
+        case(
+            "too_many_tiles",
+            with(json!({"hand": {"tiles": "123456789123456789123456789123456m"}})),
+            "/hand/tiles",
+            json!({"count": 33, "max": 32}),
+        ),
+        case(
+            "too_many_melds",
+            with(
+                json!({"hand": {"tiles": "22s", "winning_tile": "2s", "melds": [kong("1111m"), kong("2222m"), kong("3333m"), kong("4444m"), kong("5555m")]}}),
+            ),
+            "/hand/melds",
+            json!({"got": 5}),
+        ),
+        Case {
+            code: "winning_tile_while_waiting",
+            path: "/v1/waits",
+            body: waits(
+                "234m567m345p678s2s",
+                json!({"hand": {"winning_tile": "2s"}}),
+            ),
+            pointer: "/hand/winning_tile",
+            params: json!({}),
+        },
+        case(
+            "winning_tile_required",
+            with(json!({"hand": {"winning_tile": null}})),
+            "/hand/winning_tile",
+            json!({}),
+        ),
+        case(
+            "winning_tile_not_in_hand",
+            with(json!({"hand": {"winning_tile": "9m"}})),
+            "/hand/winning_tile",
+            json!({"tile": "9m"}),
+        ),
+        case(
+            "bonus_twice",
+            with(json!({"hand": {"flowers": ["F1", "F1"]}})),
+            "/hand/flowers/1",
+            json!({"bonus": "F1"}),
+        ),
+        // HKMA plays without flowers unless a house rule turns them on.
+        case(
+            "bonus_off",
+            with(json!({"ruleset": "hkma", "hand": {"flowers": ["F1"]}})),
+            "/hand/flowers",
+            json!({"ruleset": "hkma"}),
+        ),
+        // 1m five times: four in the kong, one in the hand.
+        case(
+            "tile_over_four",
+            with(
+                json!({"hand": {"tiles": "1m567m345p678s22s", "winning_tile": "5p", "melds": [kong("1111m")]}}),
+            ),
+            "/hand/tiles",
+            json!({"tile": "1m", "count": 5}),
+        ),
+        // Waits want 13 tiles: 14 are a whole hand, 11 are 3 short of a win
+        // (13 + 1 - 11), 15 are too many.
+        Case {
+            code: "waiting_complete",
+            path: "/v1/waits",
+            body: waits("234m567m345p678s22s", json!({})),
+            pointer: "/hand/tiles",
+            params: json!({"expected": 13, "melds": 0, "got": 14}),
+        },
+        Case {
+            code: "waiting_short",
+            path: "/v1/waits",
+            body: waits("234m567m345p22s", json!({})),
+            pointer: "/hand/tiles",
+            params: json!({"expected": 13, "melds": 0, "got": 11, "short": 3}),
+        },
+        Case {
+            code: "waiting_over",
+            path: "/v1/waits",
+            body: waits("234m567m345p678s22s9s", json!({})),
+            pointer: "/hand/tiles",
+            params: json!({"expected": 13, "melds": 0, "got": 15}),
+        },
+        case(
+            "tile_count",
+            with(json!({"hand": {"tiles": "234m567m345p678s2s"}})),
+            "/hand/tiles",
+            json!({"expected": 14, "melds": 0, "got": 13}),
+        ),
+        case(
+            "discarder_on_self_draw",
+            with(json!({"context": {"discarder": "west"}})),
+            "/context/discarder",
+            json!({}),
+        ),
+        case(
+            "discarder_required",
+            with(json!({"context": {"win_by": "discard"}})),
+            "/context/discarder",
+            json!({}),
+        ),
+        case(
+            "discarder_required_robbing",
+            with(json!({"context": {"win_by": "robbing_kong"}})),
+            "/context/discarder",
+            json!({}),
+        ),
+        case(
+            "discarder_is_winner",
+            with(json!({"context": {"win_by": "discard", "discarder": "south"}})),
+            "/context/discarder",
+            json!({"seat": "south"}),
+        ),
+        case(
+            "liable_is_winner",
+            with(json!({"context": {"liable": "south"}})),
+            "/context/liable",
+            json!({"seat": "south"}),
+        ),
+        case(
+            "replacement_not_self_draw",
+            with(
+                json!({"context": {"win_by": "discard", "discarder": "west", "replacement": "flower"}}),
+            ),
+            "/context/replacement",
+            json!({}),
+        ),
+        case(
+            "kong_replacement_without_kong",
+            with(json!({"context": {"replacement": "kong"}})),
+            "/context/replacement",
+            json!({}),
+        ),
+        case(
+            "robbed_kong_without_robbing",
+            with(json!({"context": {"robbed_kong": "concealed"}})),
+            "/context/robbed_kong",
+            json!({}),
+        ),
+        // 5p is neither a terminal nor an honour.
+        case(
+            "concealed_kong_robbed_not_orphan",
+            with(
+                json!({"context": {"win_by": "robbing_kong", "discarder": "west", "robbed_kong": "concealed"}}),
+            ),
+            "/context/robbed_kong",
+            json!({}),
+        ),
+        case(
+            "last_of_its_kind_flower_win",
+            with(
+                json!({"ruleset": "hkma", "house_rules": {"flowers": true}, "hand": {"winning_tile": null, "flowers": ["F1", "F2", "F3", "F4", "S1", "S2", "S3"]}, "context": {"flower_win": true, "last_of_its_kind": true}}),
+            ),
+            "/context/last_of_its_kind",
+            json!({}),
+        ),
+        case(
+            "second_replacement_not_flower",
+            with(json!({"context": {"first_replacement": "flower"}})),
+            "/context/first_replacement",
+            json!({}),
+        ),
+        case(
+            "two_flower_replacements",
+            with(
+                json!({"hand": {"flowers": ["F1"]}, "context": {"replacement": "flower", "first_replacement": "flower"}}),
+            ),
+            "/context/first_replacement",
+            json!({"found": 1}),
+        ),
+        case(
+            "double_kong_replacement",
+            with(json!({"context": {"double_kong": true}})),
+            "/context/double_kong",
+            json!({}),
+        ),
+        case(
+            "double_kong_two_kongs",
+            with(json!({"context": {"double_kong": true, "replacement": "kong"}})),
+            "/context/double_kong",
+            json!({"found": 0}),
+        ),
+        case(
+            "heavenly_not_east",
+            with(json!({"context": {"heavenly": true}})),
+            "/context/heavenly",
+            json!({"seat": "south"}),
+        ),
+        case(
+            "heavenly_not_self_draw",
+            with(
+                json!({"context": {"seat_wind": "east", "win_by": "discard", "discarder": "west", "heavenly": true}}),
+            ),
+            "/context/heavenly",
+            json!({}),
+        ),
+        case(
+            "heavenly_melds",
+            with(
+                json!({"hand": {"tiles": "234m567m345p22s", "melds": [kong("7777s")]}, "context": {"seat_wind": "east", "heavenly": true}}),
+            ),
+            "/context/heavenly",
+            json!({}),
+        ),
+        case(
+            "earthly_east",
+            with(
+                json!({"context": {"seat_wind": "east", "win_by": "discard", "discarder": "south", "earthly": true}}),
+            ),
+            "/context/earthly",
+            json!({}),
+        ),
+        case(
+            "earthly_not_discard",
+            with(json!({"context": {"earthly": true}})),
+            "/context/earthly",
+            json!({}),
+        ),
+        case(
+            "earthly_discarder",
+            with(json!({"context": {"win_by": "discard", "discarder": "west", "earthly": true}})),
+            "/context/earthly",
+            json!({}),
+        ),
+        case(
+            "earthly_melds",
+            with(
+                json!({"hand": {"tiles": "234m567m345p22s", "melds": [kong("7777s")]}, "context": {"win_by": "discard", "discarder": "east", "earthly": true}}),
+            ),
+            "/context/earthly",
+            json!({}),
+        ),
+        case(
+            "heavenly_and_earthly",
+            with(json!({"context": {"heavenly": true, "earthly": true}})),
+            "/context/earthly",
+            json!({}),
+        ),
+        // Robbing a kong of 2s: the other three 2s are in the kong, yet the
+        // hand holds two.
+        case(
+            "robbing_count",
+            with(
+                json!({"hand": {"winning_tile": "2s"}, "context": {"win_by": "robbing_kong", "discarder": "west"}}),
+            ),
+            "/context/win_by",
+            json!({"tile": "2s", "count": 2}),
+        ),
+        case(
+            "flower_win_ruleset",
+            with(
+                json!({"hand": {"winning_tile": null, "flowers": ["F1", "F2", "F3", "F4", "S1", "S2", "S3"]}, "context": {"flower_win": true}}),
+            ),
+            "/context/flower_win",
+            json!({"ruleset": "wisteria-court"}),
+        ),
+        case(
+            "flower_win_count",
+            with(
+                json!({"ruleset": "hkma", "house_rules": {"flowers": true}, "hand": {"winning_tile": null, "flowers": ["F1"]}, "context": {"flower_win": true}}),
+            ),
+            "/context/flower_win",
+            json!({"count": 1}),
+        ),
+        case(
+            "flower_win_self_draw",
+            with(
+                json!({"ruleset": "hkma", "house_rules": {"flowers": true}, "hand": {"winning_tile": null, "flowers": ["F1", "F2", "F3", "F4", "S1", "S2", "S3"]}, "context": {"win_by": "discard", "discarder": "west", "flower_win": true}}),
+            ),
+            "/context/flower_win",
+            json!({}),
+        ),
+        // Four chows and no pair: 14 tiles that are no hand.
+        case(
+            "not_winning",
+            with(json!({"hand": {"tiles": "234m567m345p678s29s", "winning_tile": "5p"}})),
+            "/hand/tiles",
+            json!({"tiles": 14}),
+        ),
+        case(
+            "unknown_ruleset",
+            with(json!({"ruleset": "nope"})),
+            "/ruleset",
+            json!({"id": "nope"}),
+        ),
+    ]
+}
+
+#[tokio::test]
+async fn every_rule_of_a_hand_has_its_code_and_params() {
+    let app = spawn_app().await;
+    let spec: Value = app.get("/openapi.json").await.json();
+    let mut contract: Vec<String> = spec["components"]["schemas"]["ProblemError"]["properties"]
+        ["code"]["enum"]
+        .as_array()
+        .expect("ProblemError.code lists its codes")
+        .iter()
+        .filter_map(|c| c.as_str().map(String::from))
+        .collect();
+    contract.sort();
+    let mut failures = Vec::new();
+    let mut covered = Vec::new();
+    for c in cases() {
+        covered.push(c.code.to_string());
+        let r = app.post(c.path, &c.body).await;
+        let errors = r.json()["errors"].clone();
+        let found = errors
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|e| e["code"] == c.code);
+        let Some(e) = found else {
+            failures.push(format!(
+                "[{}] no error with this code: {} {}",
+                c.code,
+                r.status,
+                r.text()
+            ));
+            continue;
+        };
+        let message = e["message"].as_str().unwrap_or_default();
+        if e["pointer"] != c.pointer {
+            failures.push(format!(
+                "[{}] pointer {} (want {})",
+                c.code, e["pointer"], c.pointer
+            ));
+        }
+        // tile_notation's detail is the notation's own message: checked for
+        // its position only.
+        let params = if c.code == "tile_notation" {
+            json!({"position": e["params"]["position"]})
+        } else {
+            e["params"].clone()
+        };
+        let want = if c.code == "tile_notation" {
+            json!({"position": 4})
+        } else {
+            c.params.clone()
+        };
+        if params != want {
+            failures.push(format!("[{}] params {params} (want {want})", c.code));
+        }
+        if message.contains('{') || message.is_empty() {
+            failures.push(format!("[{}] message not filled: {message:?}", c.code));
+        }
+    }
+    covered.sort();
+    covered.dedup();
+    assert_eq!(
+        covered, contract,
+        "a case for every code of the contract, and no other"
+    );
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases wrong:\n{}",
+        failures.len(),
+        covered.len(),
+        failures.join("\n")
+    );
+}
