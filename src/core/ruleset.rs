@@ -205,95 +205,68 @@ pub struct Money {
     pub bonus_chips: u32,
 }
 
-/// Who is paid when several players win on one discard (一炮多響).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum MultipleWinners {
-    /// The discarder pays each winner as if that winner were alone.
-    All,
-    /// 截糊: only the first winner in turn order after the discarder is paid.
-    HeadBump,
+/// An enum of a ruleset key whose values are snake_case words: the type,
+/// its `name` and its `FromStr`, from one list.
+macro_rules! word_enum {
+    ($(#[$m:meta])* pub enum $name:ident {
+        $($(#[$vm:meta])* $variant:ident => $word:literal,)*
+    }) => {
+        $(#[$m])*
+        pub enum $name { $($(#[$vm])* $variant,)* }
+
+        impl $name {
+            pub const fn name(self) -> &'static str {
+                match self { $($name::$variant => $word,)* }
+            }
+        }
+
+        impl std::str::FromStr for $name {
+            type Err = ();
+            fn from_str(s: &str) -> Result<Self, ()> {
+                match s {
+                    $($word => Ok($name::$variant),)*
+                    _ => Err(()),
+                }
+            }
+        }
+    };
 }
 
-impl MultipleWinners {
-    pub const fn name(self) -> &'static str {
-        match self {
-            MultipleWinners::All => "all",
-            MultipleWinners::HeadBump => "head_bump",
-        }
+word_enum! {
+    /// Who is paid when several players win on one discard (一炮多響).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub enum MultipleWinners {
+        /// The discarder pays each winner as if that winner were alone.
+        All => "all",
+        /// 截糊: only the first winner in turn order after the discarder is paid.
+        HeadBump => "head_bump",
     }
 }
 
-impl std::str::FromStr for MultipleWinners {
-    type Err = ();
-    fn from_str(s: &str) -> Result<Self, ()> {
-        match s {
-            "all" => Ok(MultipleWinners::All),
-            "head_bump" => Ok(MultipleWinners::HeadBump),
-            _ => Err(()),
-        }
+word_enum! {
+    /// Who pays when the liable seat (包) discards the winning tile.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub enum LiableDiscard {
+        /// The discard payment rule applies as on any discard.
+        AsUsual => "as_usual",
+        /// The liable discarder pays the whole hand alone.
+        PaysAll => "pays_all",
     }
 }
 
-/// Who pays when the liable seat (包) discards the winning tile.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum LiableDiscard {
-    /// The discard payment rule applies as on any discard.
-    AsUsual,
-    /// The liable discarder pays the whole hand alone.
-    PaysAll,
-}
-
-impl LiableDiscard {
-    pub const fn name(self) -> &'static str {
-        match self {
-            LiableDiscard::AsUsual => "as_usual",
-            LiableDiscard::PaysAll => "pays_all",
-        }
-    }
-}
-
-impl std::str::FromStr for LiableDiscard {
-    type Err = ();
-    fn from_str(s: &str) -> Result<Self, ()> {
-        match s {
-            "as_usual" => Ok(LiableDiscard::AsUsual),
-            "pays_all" => Ok(LiableDiscard::PaysAll),
-            _ => Err(()),
-        }
-    }
-}
-
-/// How a total above the limit pays under `limits_add` (`limits_pay`; a
-/// total above the limit arises only there). Hong Kong tables differ: the
-/// readings and their sources are in rulesets/README.md, "Limits that add".
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum LimitsPay {
-    /// Each whole limit of the total pays the limit's base points again and
-    /// the faan left over pay their own (a double limit pays twice).
-    #[default]
-    PerLimit,
-    /// The limit's base points at most, whatever the total (a double limit
-    /// shows in the faan only).
-    Once,
-}
-
-impl LimitsPay {
-    pub const fn name(self) -> &'static str {
-        match self {
-            LimitsPay::PerLimit => "per_limit",
-            LimitsPay::Once => "once",
-        }
-    }
-}
-
-impl std::str::FromStr for LimitsPay {
-    type Err = ();
-    fn from_str(s: &str) -> Result<Self, ()> {
-        match s {
-            "per_limit" => Ok(LimitsPay::PerLimit),
-            "once" => Ok(LimitsPay::Once),
-            _ => Err(()),
-        }
+word_enum! {
+    /// How a total above the limit pays under `limits_add` (`limits_pay`; a
+    /// total above the limit arises only there). Hong Kong tables differ: the
+    /// readings and their sources are in rulesets/README.md, "Limits that add".
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+    pub enum LimitsPay {
+        /// Each whole limit of the total pays the limit's base points again and
+        /// the faan left over pay their own (a double limit pays twice).
+        #[default]
+        PerLimit => "per_limit",
+        /// The limit's base points at most, whatever the total (a double limit
+        /// shows in the faan only).
+        Once => "once",
     }
 }
 
