@@ -5,7 +5,7 @@
 //! second list.
 
 use super::document::PatternIdSchema;
-use crate::core::pattern::{Condition, PatternId, PatternSet, OPTIONAL, PATTERNS};
+use crate::core::pattern::{members, Condition, PatternSet, OPTIONAL, PATTERNS};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -58,11 +58,7 @@ pub struct PatternTable {
 }
 
 fn ids(set: PatternSet) -> Vec<String> {
-    PatternId::ALL
-        .iter()
-        .filter(|id| set & id.bit() != 0)
-        .map(|id| id.as_str().into())
-        .collect()
+    members(set).map(|id| id.as_str().into()).collect()
 }
 
 impl PatternTable {

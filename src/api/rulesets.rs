@@ -2,7 +2,6 @@
 
 use super::common::{money_of, MoneyDto};
 use super::request::{LiableDiscardDto, LimitsPayDto, MultipleWinnersDto};
-use crate::core::pattern::PatternId;
 use crate::core::ruleset::{LiableDiscard, MultipleWinners, TableRules};
 use crate::core::ruleset::{PatternRule, RobbingKongPayment, Value};
 use crate::core::Ruleset;
@@ -119,9 +118,7 @@ fn pattern_dto(r: &Ruleset, p: &PatternRule) -> PatternDto {
         value,
         faan,
         limit,
-        contains: PatternId::ALL
-            .iter()
-            .filter(|id| p.contains & id.bit() != 0)
+        contains: crate::core::pattern::members(p.contains)
             .map(|id| id.as_str().into())
             .collect(),
         conditions,

@@ -185,6 +185,14 @@ impl fmt::Display for PatternId {
 /// A set of pattern ids as a bit mask.
 pub type PatternSet = u64;
 
+/// The ids in a set, in contract order.
+pub fn members(set: PatternSet) -> impl Iterator<Item = PatternId> {
+    PatternId::ALL
+        .iter()
+        .copied()
+        .filter(move |id| set & id.bit() != 0)
+}
+
 macro_rules! conditions {
     ($($variant:ident => $key:literal, $default:literal, $doc:literal;)*) => {
         /// A per-ruleset switch that changes when a pattern holds (each

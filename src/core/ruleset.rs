@@ -10,7 +10,9 @@
 
 use super::decompose::Special;
 use super::hand::FieldError;
-use super::pattern::{Condition, Conditions, PatternId, PatternSet, OPTIONAL, PATTERN_COUNT};
+use super::pattern::{
+    members, Condition, Conditions, PatternId, PatternSet, OPTIONAL, PATTERN_COUNT,
+};
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
@@ -815,11 +817,7 @@ impl Ruleset {
                     m.insert("faan".into(), n.into())
                 }
             };
-            let contains: Vec<&str> = PatternId::ALL
-                .iter()
-                .filter(|q| p.contains & q.bit() != 0)
-                .map(|q| q.as_str())
-                .collect();
+            let contains: Vec<&str> = members(p.contains).map(PatternId::as_str).collect();
             m.insert("contains".into(), contains.into());
             for &c in p.id.info().conditions {
                 m.insert(c.key().into(), p.conditions.get(c).into());
@@ -1429,9 +1427,7 @@ fn house_contains_for_added(
         let Ok(id) = key.parse::<PatternId>() else {
             continue;
         };
-        let ids: Vec<serde_json::Value> = PatternId::ALL
-            .iter()
-            .filter(|q| id.info().house_contains & q.bit() != 0)
+        let ids: Vec<serde_json::Value> = members(id.info().house_contains)
             .map(|q| q.as_str().into())
             .collect();
         t.insert("contains".into(), ids.into());
