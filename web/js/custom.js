@@ -8,6 +8,8 @@
 // switches, what it contains when added, whether it is optional); a
 // ruleset's own values from its chart (`GET /v1/rulesets/{id}`).
 
+import { LIMITS_PAY } from "./state.js";
+
 // The values a pattern's chooser offers (faan up to the highest limit of the built-in charts).
 export const PATTERN_VALUES = ["off", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "limit"];
 
@@ -100,6 +102,28 @@ export function withCondition(house, key, value) {
   if (value === null) delete conditions[key]; else conditions[key] = value;
   const out = { ...house, conditions };
   if (!Object.keys(conditions).length) delete out.conditions;
+  return out;
+}
+
+// ------------------------------------------------------------ limits that add
+
+/** Whether limits add after the house rules: the house's choice, else the chart's. */
+export function limitsAdd(chart, house) {
+  const h = house && house.limits_add;
+  return h != null ? !!h : !!(chart && chart.limits_add);
+}
+
+/**
+ * The house rules with `limits_add` and `limits_pay` chosen (`null`: the
+ * ruleset's). How a total above the limit pays matters only where limits
+ * add: elsewhere a `limits_pay` is dropped, as its control is hidden.
+ */
+export function withLimits(house, chart, add, pay) {
+  const out = { ...house };
+  delete out.limits_add;
+  delete out.limits_pay;
+  if (add != null) out.limits_add = add;
+  if (pay != null && LIMITS_PAY.includes(pay) && limitsAdd(chart, out)) out.limits_pay = pay;
   return out;
 }
 
@@ -241,6 +265,7 @@ export function rulesetDocument(chart, house, table, opts) {
   else if (h.points) doc.points = { curve: h.points, table: null, extend_last: null };
   if (h.discard_payment && chart.payment) doc.payment = { discard: discardPayment(chart.payment, h.discard_payment) };
   if (h.limits_add != null) doc.limits_add = h.limits_add;
+  if (h.limits_pay != null) doc.limits_pay = h.limits_pay;
 
   const inChart = new Map((chart.patterns || []).map((p) => [p.id, p]));
   const cat = o.catalogue || catalogue(null, [chart]);
@@ -300,7 +325,7 @@ export function docPointer(pointer) {
   if (/^\/exclusive(\/|$)/.test(rest)) return "/house_rules/exclusive";
   if ((m = /^\/patterns\/([^/]+)/.exec(rest))) return "/house_rules/patterns/" + m[1];
   if ((m = /^\/table\/([a-z_]+)/.exec(rest))) return "/house_rules/" + m[1];
-  const top = { "/min_faan": "/house_rules/min_faan", "/limit": "/house_rules/limit", "/limit_faan": "/house_rules/limit", "/bonus_tiles": "/house_rules/flowers", "/points": "/house_rules/points", "/payment": "/house_rules/discard_payment" };
+  const top = { "/min_faan": "/house_rules/min_faan", "/limit": "/house_rules/limit", "/limit_faan": "/house_rules/limit", "/limits_add": "/house_rules/limits_add", "/limits_pay": "/house_rules/limits_pay", "/bonus_tiles": "/house_rules/flowers", "/points": "/house_rules/points", "/payment": "/house_rules/discard_payment" };
   for (const [k, v] of Object.entries(top)) if (rest === k || rest.startsWith(k + "/")) return v;
   return "/ruleset_document";
 }
@@ -343,6 +368,7 @@ export function houseFromDocument(doc, chart, cat) {
     else if (k === "limit_faan" && v === doc.limit) continue;
     else if (k === "bonus_tiles" && typeof v === "boolean") house.flowers = v;
     else if (k === "limits_add" && typeof v === "boolean") house.limits_add = v;
+    else if (k === "limits_pay" && LIMITS_PAY.includes(v)) house.limits_pay = v;
     else if (k === "points" && v && typeof v.curve === "string") house.points = v.curve;
     else if (k === "points" && v && Array.isArray(v.table)) house.points = v.table.slice();
     else if (k === "payment" && v && Object.keys(v).length === 1 && v.discard && chart.payment) {

@@ -92,6 +92,8 @@ export function rulesetSummary(r, detail) {
       out.push({ key: "rules.payment_discard", params: { d: formatNumber(pay.discarder), others: pay.others ? { key: "rules.payment_others", params: { o: formatNumber(pay.others) } } : "" } });
       out.push({ key: "rules.payment_self_draw", params: { s: formatNumber(pay.self_draw) } });
     }
+    // Limits that add: how a total above the limit pays (rulesets/README.md, "Limits that add").
+    if (detail.limits_add) out.push({ key: "rules.limits_add", params: { pay: { key: detail.limits_pay === "once" ? "rules.limits_pay_once" : "rules.limits_pay_per_limit" } } });
   }
   return out;
 }

@@ -15,7 +15,7 @@ import { seatBefore, SEATS } from "./tiles.js";
 import { makeT, detectLang, storedLang, storeLang } from "./i18n.js";
 import { describe, localErrors, mapProblem, countMessage, meldKindLabel } from "./format.js";
 import { Latest, call, isAbort } from "./api.js";
-import { renderPalette, renderOptions, renderContext, renderRulesetSelect, renderRulesetSummary, renderHand } from "./views/entry.js";
+import { renderPalette, renderOptions, renderContext, renderRulesetSelect, renderRulesetSummary, renderHand, renderLimits } from "./views/entry.js";
 import { showErrors, clearErrors } from "./views/errors.js";
 import { scoreView } from "./views/score.js";
 import { compareView } from "./views/compare.js";
@@ -23,7 +23,7 @@ import { waitsView } from "./views/waits.js";
 import { rulesView } from "./views/rules.js";
 import { tableView, renderTableInputs, renderTableRules, contextFor } from "./views/table.js";
 import { renderHousePanel, pageCatalogue } from "./views/house.js";
-import { rulesetDocument, compareWithCustom, isCustom, withPattern, withCondition, docPointer, documentFileName, houseFromDocument, toggleContains, withContains, defaultContains, pruneContains, withExclusive, withoutExclusive, namedPatterns } from "./custom.js";
+import { rulesetDocument, compareWithCustom, isCustom, withLimits, withPattern, withCondition, docPointer, documentFileName, houseFromDocument, toggleContains, withContains, defaultContains, pruneContains, withExclusive, withoutExclusive, namedPatterns } from "./custom.js";
 import { cleanRules } from "./ledger.js";
 import { loadNight, saveNight, emptyNight, seated, currentDeal, playerProblems, winEntry, drawEntry, falseWinEntry, addHand, undo, ledgerMessages, MAX_HANDS, stageWinner, unstage, parseStake, parseMultiplier, withRule } from "./ledger.js";
 
@@ -311,12 +311,14 @@ function readHouseRules() {
   } else if (pts !== "") h.points = pts;
   const dp = $("hr-discard-payment").value;
   if (dp !== "") h.discard_payment = dp;
-  return h;
+  const la = $("hr-limits-add").value;
+  const lp = $("hr-limits-pay").value;
+  return withLimits(h, app.details[app.state.ruleset], la === "" ? null : la === "true", lp || null);
 }
 
 // ---------------------------------------------------------- house rules
 
-const KEPT_HOUSE = ["patterns", "conditions", "contains", "exclusive", "limits_add"];
+const KEPT_HOUSE = ["patterns", "conditions", "contains", "exclusive"];
 
 /** The house rules after a change in the panel: its plain controls read again, patterns and switches kept. */
 function houseChanged(e) {
@@ -655,7 +657,7 @@ async function loadDetail(id) {
   if (app.details[id] || !app.rulesetInfo[id]) return;
   try {
     const r = await call("GET", "/v1/rulesets/" + encodeURIComponent(id));
-    if (r.ok && r.json) { app.details[id] = r.json; renderRulesetSummary(app); renderTableRules(app); if ($("house-rules").open) renderHousePanel(app); }
+    if (r.ok && r.json) { app.details[id] = r.json; renderRulesetSummary(app); renderLimits(app); renderTableRules(app); if ($("house-rules").open) renderHousePanel(app); }
   } catch (e) { /* the summary keeps its first line */ }
 }
 

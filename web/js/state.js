@@ -13,6 +13,8 @@ export const REPLACEMENT = ["none", "kong", "flower"];
 export const EXTRAS = ["double_kong", "last_tile", "heavenly", "earthly", "flower_win"];
 export const POINTS = ["full_spicy", "half_spicy"];
 export const DISCARD_PAYMENT = ["discarder_pays_all", "discarder_pays_half", "discarder_pays_double"];
+// How a total above the limit pays under `limits_add` (rulesets/README.md, "Limits that add").
+export const LIMITS_PAY = ["per_limit", "once"];
 export const VIEWS = ["score", "compare", "waits", "rules", "table"];
 export const DEFAULT_RULESET = "wisteria-court";
 
@@ -132,6 +134,8 @@ export function toQuery(state) {
   if (h.flowers != null) q.set("bonus_tiles", String(h.flowers));
   if (h.points != null) q.set("points", Array.isArray(h.points) ? h.points.join(",") : String(h.points));
   if (h.discard_payment != null) q.set("discard_payment", h.discard_payment);
+  if (h.limits_add != null) q.set("limits_add", String(h.limits_add));
+  if (h.limits_pay != null) q.set("limits_pay", h.limits_pay);
   if (h.patterns && Object.keys(h.patterns).length) q.set("patterns", Object.entries(h.patterns).map(([id, v]) => id + ":" + (v === null ? "off" : v)).join(","));
   if (h.conditions && Object.keys(h.conditions).length) q.set("switches", Object.entries(h.conditions).map(([k, v]) => k + ":" + (v ? "on" : "off")).join(","));
   // What contains what (`id:a.b`, `id:` for nothing) and exclusive pairs (`a.b`).
@@ -176,6 +180,10 @@ export function fromQuery(search) {
   else if (pts && /^\d+(,\d+)*$/.test(pts)) h.points = pts.split(",").map(Number);
   const dp = one("discard_payment", DISCARD_PAYMENT);
   if (dp) h.discard_payment = dp;
+  const la = q.get("limits_add");
+  if (la === "true" || la === "false") h.limits_add = la === "true";
+  const lp = one("limits_pay", LIMITS_PAY);
+  if (lp) h.limits_pay = lp;
   // Pattern overrides and switches: ids as the server names them (it refuses unknown ones).
   const pairs = (k, re) => (q.get(k) || "").split(",").slice(0, 64).map((x) => re.exec(x)).filter(Boolean);
   const pats = pairs("patterns", /^([a-z_]{1,40}):(off|limit|\d{1,2})$/);

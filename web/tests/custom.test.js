@@ -1,8 +1,8 @@
 // The House rules panel's logic: the pattern catalogue, the ruleset document, compare with it.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { catalogue, panelOrder, scoredAfter, conditionsShown, withPattern, withCondition, patternChoice, rulesetDocument, houseFromDocument, discardPayment, docPointer, compareWithCustom, documentFileName, defaultContains, effectiveContains, withContains, toggleContains, pruneContains, withExclusive, withoutExclusive, namedPatterns } from "../js/custom.js";
-import { mapApiError, describe } from "../js/format.js";
+import { catalogue, panelOrder, scoredAfter, conditionsShown, withPattern, withCondition, patternChoice, rulesetDocument, houseFromDocument, discardPayment, docPointer, compareWithCustom, documentFileName, defaultContains, effectiveContains, withContains, toggleContains, pruneContains, withExclusive, withoutExclusive, namedPatterns, limitsAdd, withLimits } from "../js/custom.js";
+import { mapApiError, mapProblem, describe, describeNested, rulesetSummary } from "../js/format.js";
 import { makeT } from "../js/i18n.js";
 import { emptyState, toQuery, fromQuery } from "../js/state.js";
 
@@ -221,4 +221,47 @@ test("a refused contains at its control, in both languages", () => {
   assert.equal(describe(named, makeT("zh")), "門前清 經 七對子 會包含返自己：請剔走其中一個。", "Chinese");
   assert.equal(describe(namedPatterns(mapApiError({ pointer: "/house_rules/contains/seven_pairs/0", message: "seven_pairs cannot contain itself" }), cat), makeT("zh")), "七對子 不能包含自己。", "itself, in Chinese");
   assert.equal(describe(namedPatterns({ key: "err.contains_self", params: { pattern: "ping_wu" } }, cat), makeT("en")), "ping wu cannot contain itself.", "an id the table lacks: its words");
+});
+
+test("limits that add: the choice, how a total above the limit pays only where limits add, in the document, the URL and imported back", () => {
+  const cat = catalogue(TABLE, [WISTERIA]);
+  const adding = { ...WISTERIA, limits_add: true, limits_pay: "per_limit" };
+  assert.deepEqual([limitsAdd(WISTERIA, {}), limitsAdd(adding, {}), limitsAdd(WISTERIA, { limits_add: true }), limitsAdd(adding, { limits_add: false })], [false, true, true, false], "the house's choice, else the chart's");
+  assert.deepEqual(withLimits({ min_faan: 1 }, WISTERIA, true, "once"), { min_faan: 1, limits_add: true, limits_pay: "once" }, "limits add, one limit at most");
+  assert.deepEqual(withLimits({ limits_add: true, limits_pay: "once" }, WISTERIA, false, "once"), { limits_add: false }, "limits do not add: how above the limit pays is dropped with its control");
+  assert.deepEqual(withLimits({ limits_add: true, limits_pay: "once" }, WISTERIA, null, "once"), {}, "back to Wisteria Court's (no limits add): both gone");
+  assert.deepEqual(withLimits({}, adding, null, "once"), { limits_pay: "once" }, "a chart whose limits add: its limits_pay alone changed");
+  assert.deepEqual(withLimits({}, WISTERIA, true, "twice"), { limits_add: true }, "an unknown way to pay is not kept");
+
+  const house = { limits_add: true, limits_pay: "once", patterns: { big_four_winds: "limit" } };
+  const doc = rulesetDocument(WISTERIA, house, {}, { catalogue: cat });
+  assert.deepEqual(doc, { extends: "wisteria-court", id: "custom-wisteria-court", name: "Wisteria Court Mahjong", limits_add: true, limits_pay: "once", patterns: { big_four_winds: { faan: "limit", limit: null } } }, "the document: limits_add and limits_pay at the top, in the TOML keys");
+  assert.deepEqual(houseFromDocument(JSON.parse(JSON.stringify(doc)), WISTERIA, cat), { ruleset: "wisteria-court", house, table: {}, skipped: [] }, "imported back: the same house rules");
+  assert.deepEqual(houseFromDocument({ extends: "wisteria-court", limits_add: "yes", limits_pay: "twice" }, WISTERIA, cat), { ruleset: "wisteria-court", house: {}, table: {}, skipped: ["limits_add", "limits_pay"] }, "values the panel cannot show are skipped and named");
+
+  const s = { ...emptyState(), house: { limits_add: false } };
+  assert.equal(toQuery(s), "limits_add=false", "limits that do not add, in the URL");
+  const both = { ...emptyState(), house: { limits_add: true, limits_pay: "per_limit" } };
+  assert.equal(toQuery(both), "limits_add=true&limits_pay=per_limit", "both in the URL");
+  assert.deepEqual(fromQuery("?" + toQuery(both)).house, both.house, "and back");
+  assert.deepEqual(fromQuery("?limits_add=yes&limits_pay=twice").house, {}, "malformed values dropped");
+});
+
+test("limits that add: refusals at their controls, the chart's line in both languages", () => {
+  assert.equal(docPointer("/ruleset/limits_add"), "/house_rules/limits_add", "a document's limits_add");
+  assert.equal(docPointer("/ruleset/limits_pay"), "/house_rules/limits_pay", "a document's limits_pay");
+  assert.equal(docPointer("/rulesets/11/limits_pay"), "/house_rules/limits_pay", "a compare item's limits_pay");
+  // The server's answer to house_rules.limits_pay "twice" (POST /v1/score, 422).
+  const refused = mapProblem(422, { status: 422, errors: [{ pointer: "/house_rules/limits_pay", message: "unknown variant `twice`, expected `per_limit` or `once`" }] });
+  assert.deepEqual(refused.map((m) => [m.pointer, m.key]), [["/house_rules/limits_pay", "err.house_rule"]], "at the control");
+  assert.doesNotMatch(describe(refused[0], makeT("en")), /per_limit|_/, "in words, no API names");
+
+  const adding = { ...WISTERIA, limits_add: true, limits_pay: "per_limit", points: { curve: "half_spicy" } };
+  const info = { min_faan: 0, limit: 10, bonus_tiles: true };
+  const last = (chart, lang) => { const l = rulesetSummary(info, chart); return describeNested(l[l.length - 1], makeT(lang)); };
+  assert.equal(last(adding, "en"), "Limit hands add to the other faan, with no cap; above the limit, each whole limit pays the limit's points and the faan left over their own.", "per_limit, English");
+  assert.equal(last({ ...adding, limits_pay: "once" }, "en"), "Limit hands add to the other faan, with no cap; a total above the limit pays the limit's points once.", "once, English");
+  assert.equal(last(adding, "zh"), "爆棚可以同其他番數相加，不設上限；超出上限時，每個完整爆棚照計爆棚的分，餘下番數照分數表計。", "per_limit, Chinese");
+  assert.equal(last({ ...adding, limits_pay: "once" }, "zh"), "爆棚可以同其他番數相加，不設上限；超出上限時最多只計一個爆棚的分。", "once, Chinese");
+  assert.equal(rulesetSummary(info, { ...adding, limits_add: false }).some((m) => m.key === "rules.limits_add"), false, "no line where limits do not add");
 });

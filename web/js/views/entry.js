@@ -5,6 +5,7 @@ import { $, el, fill, tileFace, flowerFace, tileGroup } from "../dom.js";
 import { ALL_TILES, FLOWERS, SEATS, SUIT_LETTERS, compareTiles, suitOf } from "../tiles.js";
 import { WIN_BY, REPLACEMENT, EXTRAS } from "../state.js";
 import { countMessage, describe, meldKindLabel, tileInMessage, rulesetSummary, describeNested } from "../format.js";
+import { limitsAdd } from "../custom.js";
 
 export function renderPalette(app) {
   const T = app.t;
@@ -54,9 +55,18 @@ export function renderContext(app) {
   $("hr-points-table").hidden = $("hr-points").value !== "table";
   if (table && document.activeElement !== $("hr-points-table")) $("hr-points-table").value = h.points.join(", ");
   $("hr-discard-payment").value = h.discard_payment || "";
+  renderLimits(app);
   const n = Object.keys(h).length;
   $("house-rules-count").textContent = n ? app.t("house.count", { n }) : app.t("house.none");
   if (n) $("house-rules").open = true;
+}
+
+/** Limits that add: the choice, and how a total above the limit pays only where limits add (the house's or the chart's). */
+export function renderLimits(app) {
+  const h = app.state.house;
+  $("hr-limits-add").value = h.limits_add != null ? String(h.limits_add) : "";
+  $("hr-limits-pay").value = h.limits_pay || "";
+  $("hr-limits-pay-field").hidden = !limitsAdd(app.details[app.state.ruleset], h) && h.limits_pay == null;
 }
 
 export function renderRulesetSelect(app) {
