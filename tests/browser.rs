@@ -486,6 +486,12 @@ struct Lang {
     contains_cycle: &'static str,
     /// An exclusive pair, as the panel and the chart view name it.
     exclusive_pair: &'static str,
+    /// The House rules count with two rules set.
+    house_count_2: &'static str,
+    /// The chart's line where limits add and a total above the limit pays one limit.
+    limits_once_line: &'static str,
+    /// A server refusal of the house rule, at its control (the page's words around the server's).
+    limits_pay_refused: &'static str,
 }
 
 const EN: Lang = Lang {
@@ -522,6 +528,10 @@ const EN: Lang = Lang {
     contains_cycle:
         "Concealed hand would contain itself through Seven pairs: untick one of the two.",
     exclusive_pair: "All chows ⟷ Concealed hand",
+    house_count_2: "(2 set)",
+    limits_once_line:
+        "Limit hands add to the other faan, with no cap; a total above the limit pays the limit's points once.",
+    limits_pay_refused: "This house rule cannot be used with this ruleset:",
 };
 
 const ZH: Lang = Lang {
@@ -557,6 +567,9 @@ const ZH: Lang = Lang {
     seven_pairs_stacks: "七對子：不包含其他番種（規則組：門前清）",
     contains_cycle: "門前清 經 七對子 會包含返自己：請剔走其中一個。",
     exclusive_pair: "平糊 ⟷ 門前清",
+    house_count_2: "（已設 2 項）",
+    limits_once_line: "爆棚可以同其他番數相加，不設上限；超出上限時最多只計一個爆棚的分。",
+    limits_pay_refused: "這項自訂規則不適用於這個規則組：",
 };
 
 /// No API words in what a player reads: no JSON pointers, field names or status codes.
@@ -1131,6 +1144,7 @@ async fn steps(b: &Browser, base: &str, lang: &Lang) {
     house_panel_steps(b, base, lang).await;
     contains_steps(b, base, lang).await;
     exclusive_steps(b, base, lang).await;
+    limits_steps(b, base, lang).await;
 }
 
 /// The rows of the running table: each hand's result and every player's delta and balance.
@@ -1956,6 +1970,240 @@ async fn exclusive_steps(b: &Browser, base: &str, lang: &Lang) {
         shown,
         json!([true, false, lang.exclusive_pair]),
         "[{l}] the chart view: no pairs, nothing shown; a pair, named"
+    );
+    reset(b).await;
+}
+
+/// The payments on screen, east, south, west, north.
+async fn payments_shown(b: &Browser) -> Value {
+    b.js("return ['east', 'south', 'west', 'north'].map(function (s) { return Number(document.getElementById('payment-' + s).getAttribute('data-value')); })")
+        .await
+}
+
+/// Waits for the score on screen: total faan and base points.
+async fn wait_score(b: &Browser, faan: u32, base_points: u32, what: &str) {
+    b.wait_js(
+        "return [document.getElementById('total-faan').textContent, document.getElementById('base-points').textContent, document.getElementById('output').getAttribute('data-stale')]",
+        json!([faan.to_string(), base_points.to_string(), "false"]),
+        what,
+    )
+    .await;
+}
+
+/// (16) Limits that add, and how a total above the limit pays (issue 16;
+/// rulesets/README.md "Limits that add"). Worked by hand:
+/// 19m 19p 19s 1234567z + 1m won on West's discard by South (east round,
+/// flower F1, not South's) under Wisteria Court with the house rule
+/// `thirteen_sided_orphans: limit`: thirteen orphans (limit 10), the
+/// thirteen-sided wait (limit 10; the thirteen tiles before the 1m are one of
+/// each orphan) and the concealed hand (1; Wisteria Court's thirteen orphans
+/// does not contain it). Half spicy, limit 10: B(10) = 128, B(1) = 2.
+/// - Limits do not add: 10 faan, B = 128; West pays 2B = 256, East and North 128.
+/// - Limits add, each limit pays (`per_limit`): 21 faan = 2 x 10 + 1,
+///   B = 2 x 128 + 2 = 258; West 516, East and North 258, South gets 1032.
+/// - Limits add, one limit (`once`): 21 faan, B = 128; West 256, the others 128.
+///
+/// (settle.json's limits_add fixtures work the same hand.)
+async fn limits_steps(b: &Browser, base: &str, lang: &Lang) {
+    let shot = |step: &str| format!("browser-{}-{step}.png", lang.code);
+    let l = lang.code;
+    b.goto(&format!(
+        "{base}/?hand=119m19p19s1234567z&win=1m&flowers=F1&by=discard&from=west&patterns=thirteen_sided_orphans:limit"
+    ))
+    .await;
+    wait_loaded(b).await;
+    wait_score(b, 10, 128, "the limit: 10 faan, B 128").await;
+    assert_eq!(
+        payments_shown(b).await,
+        json!([-128, 512, -256, -128]),
+        "[{l}] limits do not add: West pays 2 x 128, East and North 128"
+    );
+    assert!(
+        b.displayed("#hr-limits-add").await,
+        "[{l}] the House rules panel opens with a rule set, Limits add up in it"
+    );
+    assert!(
+        !b.displayed("#hr-limits-pay").await,
+        "[{l}] Above the limit pays hidden while limits do not add"
+    );
+
+    b.click("#hr-limits-add option[value=\"true\"]").await;
+    wait_score(b, 21, 258, "limits add: 21 faan, two limits and B(1)").await;
+    assert_eq!(
+        payments_shown(b).await,
+        json!([-258, 1032, -516, -258]),
+        "[{l}] per_limit: West pays 2 x 258, East and North 258"
+    );
+    assert!(
+        b.displayed("#hr-limits-pay").await,
+        "[{l}] Above the limit pays shown once limits add"
+    );
+    assert_eq!(
+        b.text("#house-rules-count").await.unwrap(),
+        lang.house_count_2,
+        "[{l}] the pattern and limits_add counted"
+    );
+
+    b.click("#hr-limits-pay option[value=\"once\"]").await;
+    wait_score(b, 21, 128, "one limit at most: 21 faan, B 128").await;
+    assert_eq!(
+        payments_shown(b).await,
+        json!([-128, 512, -256, -128]),
+        "[{l}] once: West pays 2 x 128, East and North 128"
+    );
+    let url = b.js_str("return location.search").await;
+    assert!(
+        url.contains("limits_add=true") && url.contains("limits_pay=once"),
+        "[{l}] both in the URL: {url}"
+    );
+    b.js("document.getElementById('hr-limits-add').scrollIntoView({block: 'center'}); return null")
+        .await;
+    b.screenshot(&shot("limits")).await;
+
+    // Exported: both at the document's top level.
+    b.click("#btn-export").await;
+    b.wait_js(
+        "return !document.getElementById('hr-export-text').hidden",
+        json!(true),
+        "the document shown",
+    )
+    .await;
+    let doc: Value = serde_json::from_str(
+        &b.js_str("return document.getElementById('hr-export-text').value")
+            .await,
+    )
+    .expect("the export is JSON");
+    assert_eq!(
+        doc,
+        json!({"extends": "wisteria-court", "id": "custom-wisteria-court", "name": lang.custom_name,
+               "limits_add": true, "limits_pay": "once",
+               "patterns": {"thirteen_sided_orphans": {"faan": "limit"}}}),
+        "[{l}] the ruleset document"
+    );
+
+    // A refusal of the server at its control: the request's limits_pay
+    // rewritten on its way out (the page itself sends only what it offers).
+    b.js(r#"
+        window.__fetch = window.__fetch || window.fetch;
+        window.fetch = function (url, init) {
+          if (String(url).indexOf('/v1/score') < 0 || !init || !init.body) return window.__fetch(url, init);
+          var body = JSON.parse(init.body);
+          if (body.house_rules && body.house_rules.limits_pay) body.house_rules.limits_pay = 'twice';
+          return window.__fetch(url, Object.assign({}, init, {body: JSON.stringify(body)}));
+        };
+        return null;"#)
+        .await;
+    b.click("#hr-limits-pay option[value=\"per_limit\"]").await;
+    let err = b
+        .wait_text(
+            "[data-error-for=\"/house_rules/limits_pay\"]",
+            "the refusal at Above the limit pays",
+            |t| !t.is_empty(),
+        )
+        .await;
+    assert!(
+        err.starts_with(lang.limits_pay_refused),
+        "[{l}] the refusal in the page's words: {err:?}"
+    );
+    assert_player_words(&err, "the refused limits_pay");
+    assert_eq!(
+        b.js("return [document.getElementById('hr-limits-pay-field').classList.contains('has-error'), document.getElementById('hr-limits-pay').getAttribute('aria-invalid')]")
+            .await,
+        json!([true, "true"]),
+        "[{l}] the control marked"
+    );
+    b.js("window.fetch = window.__fetch; return null").await;
+
+    // Back to the ruleset's: limits do not add, how above the limit pays goes with its control.
+    b.click("#hr-limits-add option[value=\"\"]").await;
+    wait_score(b, 10, 128, "back to the limit").await;
+    assert!(
+        !b.displayed("#hr-limits-pay").await,
+        "[{l}] Above the limit pays hidden again"
+    );
+    let url = b.js_str("return location.search").await;
+    assert!(!url.contains("limits_"), "[{l}] neither in the URL: {url}");
+
+    // Imported back: the document's choices in the panel and the score.
+    b.click("#hr-import-box summary").await;
+    b.js(&format!(
+        "document.getElementById('hr-import-text').value = {}; return null",
+        serde_json::to_string(&doc.to_string()).expect("a JS string")
+    ))
+    .await;
+    b.click("#btn-import").await;
+    wait_score(b, 21, 128, "21 faan, one limit, from the document").await;
+    assert_eq!(
+        b.js("return [document.getElementById('hr-limits-add').value, document.getElementById('hr-limits-pay').value]")
+            .await,
+        json!(["true", "once"]),
+        "[{l}] the imported choices in the panel"
+    );
+
+    // A shared link keeps them.
+    let href = b.js_str("return location.href").await;
+    b.goto(&href).await;
+    wait_loaded(b).await;
+    wait_score(b, 21, 128, "the link: 21 faan, one limit").await;
+    assert_eq!(
+        b.js("return [document.getElementById('hr-limits-add').value, document.getElementById('hr-limits-pay').value]")
+            .await,
+        json!(["true", "once"]),
+        "[{l}] the link's choices in the panel"
+    );
+
+    // The compare checkbox's words on one line beside the box (they wrapped under it).
+    assert_eq!(
+        b.js("var box = document.getElementById('cmp-custom'), words = box.nextElementSibling, lh = parseFloat(getComputedStyle(words).lineHeight) || 20; var a = box.getBoundingClientRect(), w = words.getBoundingClientRect(); return [a.width < 30, w.left > a.right, w.height < 1.6 * lh]")
+            .await,
+        json!([true, true, true]),
+        "[{l}] the compare checkbox: its own size, the words beside it on one line"
+    );
+
+    // The chart view: a chart whose limits add says how a total above the
+    // limit pays (the real chart, limits_add put in, drawn by the page's view).
+    let script = r#"
+        var lang = arguments[0], done = arguments[arguments.length - 1];
+        Promise.all([import('/js/views/rules.js'), import('/js/i18n.js'),
+                     fetch('/v1/rulesets/wisteria-court').then(function (r) { return r.json(); })])
+          .then(function (m) {
+            var app = {t: m[1].makeT(lang), details: {}, rulesetInfo: {}, urlFor: function () { return '?'; }};
+            var chart = m[2], out = [];
+            var lines = function () { return Array.from(document.querySelectorAll('#rules-summary .summary-line')).map(function (x) { return x.textContent; }); };
+            m[0].rulesView.render(app, chart);
+            out.push(chart.limits_add, lines());
+            m[0].rulesView.render(app, Object.assign({}, chart, {limits_add: true, limits_pay: 'once'}));
+            out.push(lines());
+            done(out);
+          })
+          .catch(function (e) { done('error: ' + e); });
+    "#;
+    let shown = b
+        .cmd(
+            "POST",
+            "/execute/async",
+            Some(json!({"script": script, "args": [lang.code]})),
+        )
+        .await
+        .expect("the rules view drawn");
+    assert_eq!(
+        shown[0],
+        json!(false),
+        "[{l}] Wisteria Court's limits do not add"
+    );
+    let has_line = |v: &Value| {
+        v.as_array()
+            .is_some_and(|a| a.iter().any(|x| x == lang.limits_once_line))
+    };
+    assert!(
+        !has_line(&shown[1]),
+        "[{l}] no limits line where limits do not add: {}",
+        shown[1]
+    );
+    assert!(
+        has_line(&shown[2]),
+        "[{l}] the chart view: limits add, one limit at most: {}",
+        shown[2]
     );
     reset(b).await;
 }
