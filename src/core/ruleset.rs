@@ -409,19 +409,38 @@ impl Ruleset {
     /// faan left over (wisteria-court: 21 faan = 2 x 128 + 2). At most
     /// [`MAX_BASE_POINTS`], so every settlement still fits an `i64`.
     pub fn base_points(&self, faan: u32) -> u64 {
-        let at = |f: u32| {
-            let i = (f.min(self.limit) as usize).min(self.points_table.len().saturating_sub(1));
-            self.points_table.get(i).copied().unwrap_or(0)
-        };
-        if faan <= self.limit || !self.limits_add || self.limits_pay == LimitsPay::Once {
-            return at(faan);
+        if faan <= self.limit {
+            self.table_points(faan)
+        } else {
+            self.base_points_above_limit(faan)
+        }
+    }
+
+    /// The points table's row for `faan` (its last row beyond it).
+    #[inline]
+    fn table_points(&self, faan: u32) -> u64 {
+        let i = (faan.min(self.limit) as usize).min(self.points_table.len().saturating_sub(1));
+        self.points_table.get(i).copied().unwrap_or(0)
+    }
+
+    /// A total above the limit (only `limits_add` makes one), kept out of
+    /// the path every hand takes.
+    #[cold]
+    #[inline(never)]
+    fn base_points_above_limit(&self, faan: u32) -> u64 {
+        if !self.limits_add || self.limits_pay == LimitsPay::Once {
+            return self.table_points(faan);
         }
         let (whole, rest) = match (faan.checked_div(self.limit), faan.checked_rem(self.limit)) {
             (Some(w), Some(r)) => (w, r),
-            _ => return at(faan),
+            _ => return self.table_points(faan),
         };
-        let rest = if rest == 0 { 0 } else { at(rest) };
-        at(self.limit)
+        let rest = if rest == 0 {
+            0
+        } else {
+            self.table_points(rest)
+        };
+        self.table_points(self.limit)
             .saturating_mul(u64::from(whole))
             .saturating_add(rest)
             .min(MAX_BASE_POINTS)
