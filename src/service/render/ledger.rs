@@ -101,16 +101,9 @@ fn hand<S: Sink>(out: &mut S, q: &Names<'_>, hash: &[u8; 64], h: &LedgerHand) {
     out.put(q.of(h.dealer));
     out.put(b",\"dealer_streak\":");
     uint(out, h.dealer_streak.into());
-    out.put(b",\"seats\":{");
-    for (p, &w) in h.seats.iter().enumerate() {
-        if p > 0 {
-            out.byte(b',');
-        }
-        out.put(q.of(p));
-        out.byte(b':');
-        wind(out, w);
-    }
-    out.put(b"},\"result\":\"");
+    out.put(b",\"seats\":");
+    by_player(out, q, h.seats, |out, w| wind(out, w));
+    out.put(b",\"result\":\"");
     out.put(h.outcome.name().as_bytes());
     out.byte(b'"');
     match &h.outcome {
@@ -180,11 +173,11 @@ fn money<S: Sink>(out: &mut S, q: &Names<'_>, cents_by_player: [i64; PLAYERS]) {
     by_player(out, q, cents_by_player, |out, c| float(out, cents(c)));
 }
 
-fn by_player<S: Sink>(
+fn by_player<S: Sink, T>(
     out: &mut S,
     q: &Names<'_>,
-    values: [i64; PLAYERS],
-    value: impl Fn(&mut S, i64),
+    values: [T; PLAYERS],
+    value: impl Fn(&mut S, T),
 ) {
     out.byte(b'{');
     for (p, v) in values.into_iter().enumerate() {
