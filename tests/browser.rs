@@ -3,8 +3,8 @@
 //! spoken directly over HTTP (reqwest), clicking the page like a player.
 //!
 //! Needs `chromedriver` and Chromium (Debian: `apt-get install chromium
-//! chromium-driver`). Without them the test says so and is skipped, unless
-//! `FAAN_BROWSER_TEST=1`, when a missing browser is a failure (CI sets it).
+//! chromium-driver`), so it is `#[ignore]`d: `cargo test -- --include-ignored`
+//! runs it (as `.ci/run` does), and there a missing browser fails it.
 //! `FAAN_CHROMEDRIVER` and `FAAN_CHROMIUM` override the binaries' paths.
 //!
 //! Every step runs in English and again in Chinese (the page's language
@@ -23,10 +23,6 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
 /// How long to wait for the page to show something.
 const WAIT: Duration = Duration::from_secs(20);
-
-fn required() -> bool {
-    std::env::var("FAAN_BROWSER_TEST").is_ok_and(|v| v == "1")
-}
 
 /// The first of `candidates` that is a file, else `name` found on PATH.
 fn find_binary(env: &str, name: &str, candidates: &[&str]) -> Option<PathBuf> {
@@ -431,13 +427,6 @@ fn base64_decode(s: &str) -> Vec<u8> {
 }
 
 // ------------------------------------------------------------------ test
-
-/// Says why the test is skipped on the real stderr (cargo test's capture
-/// would hide an `eprintln!` of a passing test).
-fn skip(msg: &str) {
-    use std::io::Write;
-    let _ = writeln!(std::io::stderr(), "SKIPPED {msg}");
-}
 
 /// What the page must say in one language (from web/i18n/*.js, checked
 /// against what a player reads, not against the table itself).
@@ -2209,22 +2198,17 @@ async fn limits_steps(b: &Browser, base: &str, lang: &Lang) {
 }
 
 #[tokio::test]
+#[ignore = "needs chromium and chromium-driver (apt-get install chromium chromium-driver)"]
 async fn calculator_page_in_a_real_browser() {
-    let Some(chromedriver) = find_binary(
+    let chromedriver = find_binary(
         "FAAN_CHROMEDRIVER",
         "chromedriver",
         &["/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"],
-    ) else {
-        let msg = "browser test: chromedriver not found (install Debian's `chromium` and \
-                   `chromium-driver`, or set FAAN_CHROMEDRIVER)";
-        if required() {
-            panic!("{msg}; FAAN_BROWSER_TEST=1 makes this a failure");
-        }
-        skip(&format!(
-            "{msg}; set FAAN_BROWSER_TEST=1 to make a missing browser fail"
-        ));
-        return;
-    };
+    )
+    .expect(
+        "chromedriver not found: install Debian's `chromium` and `chromium-driver`, \
+         or set FAAN_CHROMEDRIVER",
+    );
     let chromium = find_binary(
         "FAAN_CHROMIUM",
         "chromium",
@@ -2237,14 +2221,9 @@ async fn calculator_page_in_a_real_browser() {
     let handle = app.handle();
     tokio::spawn(app.run_until_stopped());
 
-    let browser = match Browser::start(&chromedriver, chromium.as_deref()).await {
-        Ok(b) => b,
-        Err(e) if !required() && chromium.is_none() => {
-            skip(&format!("browser test: {e} (no chromium binary found; set FAAN_BROWSER_TEST=1 to make this fail)"));
-            return;
-        }
-        Err(e) => panic!("browser test: {e}"),
-    };
+    let browser = Browser::start(&chromedriver, chromium.as_deref())
+        .await
+        .unwrap_or_else(|e| panic!("browser test: {e}"));
     browser.viewport(1280, 1000).await;
 
     for lang in [&EN, &ZH] {
