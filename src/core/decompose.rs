@@ -14,7 +14,7 @@
 //! arrays: no allocation per reading besides the output vector.
 
 use super::hand::{Hand, MeldKind, WinBy};
-use super::tile::{kinds_held, Counts, Tile, KINDS};
+use super::tile::{kinds_held, Counts, Tile, KINDS, ORPHANS};
 
 /// Kind of a set inside a reading.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -308,19 +308,6 @@ pub fn each_reading(
         }
     }
 }
-
-/// Bit i set for each terminal and honour kind (the thirteen orphans).
-const ORPHANS: u64 = {
-    let mut m = 0u64;
-    let mut i = 0;
-    while i < KINDS {
-        if i >= 27 || i % 9 == 0 || i % 9 == 8 {
-            m |= 1 << i;
-        }
-        i += 1;
-    }
-    m
-};
 
 /// The tile kinds that can be the pair of a standard reading of `counts`.
 ///

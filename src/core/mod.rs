@@ -10,6 +10,7 @@ pub mod pattern;
 pub mod registry;
 pub mod ruleset;
 pub mod settle;
+pub mod shanten;
 pub mod table;
 pub mod tile;
 pub mod waits;

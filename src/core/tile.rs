@@ -389,6 +389,19 @@ pub(crate) fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
 /// Tile counts by kind.
 pub type Counts = [u8; KINDS];
 
+/// Bit i set for each terminal and honour kind (the thirteen orphans).
+pub const ORPHANS: u64 = {
+    let mut m = 0u64;
+    let mut i = 0;
+    while i < KINDS {
+        if i >= 27 || i % 9 == 0 || i % 9 == 8 {
+            m |= 1 << i;
+        }
+        i += 1;
+    }
+    m
+};
+
 /// The kinds held in `counts` as a bit set: bit i set when `counts[i] > 0`.
 ///
 /// Eight counts at a time (SWAR): a byte's top bit ends up set when any of
