@@ -3,6 +3,7 @@
 //! into them. No HTTP here: the service pipeline, the HTTP layer and the CLI
 //! all speak these types.
 
+pub mod analyze;
 pub mod common;
 pub mod document;
 pub mod json;
@@ -16,6 +17,7 @@ pub mod rulesets;
 pub mod settle;
 pub mod waits;
 
+pub use analyze::{AnalyzeRequest, AnalyzeResponse};
 pub use common::*;
 pub use document::{RulesetDocument, RulesetRef, ValidateRequest};
 pub use ledger::*;

@@ -74,7 +74,20 @@ pub struct WaitsResponse<'a> {
     pub waits: Vec<WaitDto<'a>>,
 }
 
-fn wait_score<'a>(s: &Score) -> WaitScore<'a> {
+/// The waits as `POST /v1/waits` answers them (and `POST /v1/analyze`).
+pub fn wait_dtos<'a>(waits: &[crate::core::waits::Wait]) -> Vec<WaitDto<'a>> {
+    waits
+        .iter()
+        .map(|w| WaitDto {
+            tile: w.tile.to_string(),
+            unseen: w.unseen,
+            discard: w.discard.as_ref().map(wait_score),
+            self_draw: w.self_draw.as_ref().map(wait_score),
+        })
+        .collect()
+}
+
+pub(crate) fn wait_score<'a>(s: &Score) -> WaitScore<'a> {
     let best = s.best();
     WaitScore {
         lines: lines_dto(best),
@@ -89,15 +102,7 @@ impl<'a> WaitsResponse<'a> {
     pub fn new(ruleset_id: &'a str, waits: &[crate::core::waits::Wait]) -> Self {
         WaitsResponse {
             ruleset: ruleset_id,
-            waits: waits
-                .iter()
-                .map(|w| WaitDto {
-                    tile: w.tile.to_string(),
-                    unseen: w.unseen,
-                    discard: w.discard.as_ref().map(wait_score),
-                    self_draw: w.self_draw.as_ref().map(wait_score),
-                })
-                .collect(),
+            waits: wait_dtos(waits),
         }
     }
 }

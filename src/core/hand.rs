@@ -422,6 +422,9 @@ hand_rules! {
     WaitingComplete => "waiting_complete", "expected {expected} concealed tiles with {melds} declared meld(s) (a waiting hand holds 13 tiles plus one per kong), got {got}: the hand is already complete: score it with POST /v1/score";
     WaitingShort => "waiting_short", "expected {expected} concealed tiles with {melds} declared meld(s) (a waiting hand holds 13 tiles plus one per kong), got {got}: the hand is {short} tiles short of a win; waits are for a hand one tile short";
     WaitingOver => "waiting_over", "expected {expected} concealed tiles with {melds} declared meld(s) (a waiting hand holds 13 tiles plus one per kong), got {got}: too many tiles";
+    AnalysisTileCount => "analysis_tile_count", "expected {drawing} concealed tiles (waiting for a draw) or {discarding} (about to discard) with {melds} declared meld(s), each meld counting as three, got {got}";
+    SeenOverFour => "seen_over_four", "{tile} is in sight {count} times: {held} in the hand and its melds, {seen} in seen; there are only 4 of each tile";
+    ChancesTooFar => "chances_too_far", "the hand is {shanten} tiles from ready; chances are worked out for hands at most {max} from ready (the cost of the exact model grows with each step)";
     TileCount => "tile_count", "expected {expected} concealed tiles with {melds} declared meld(s) (a hand holds 14 tiles plus one per kong), got {got}";
     DiscarderOnSelfDraw => "discarder_on_self_draw", "a self-drawn win has no discarder";
     DiscarderRequired => "discarder_required", "required for a win on a discard";
@@ -693,7 +696,7 @@ fn sort_small<T: Ord>(v: &mut [T]) {
 }
 
 /// A tile notation error at `pointer` (its message names the position).
-fn notation(pointer: impl Into<String>, e: super::tile::ParseError) -> FieldError {
+pub(super) fn notation(pointer: impl Into<String>, e: super::tile::ParseError) -> FieldError {
     FieldError::rule(
         pointer,
         HandRule::TileNotation,

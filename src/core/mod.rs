@@ -2,6 +2,8 @@
 //! evaluation and settlement. No HTTP and no IO here; nothing a client sends
 //! may make it panic.
 
+pub mod analysis;
+pub mod chances;
 pub mod decompose;
 pub mod evaluate;
 pub mod hand;

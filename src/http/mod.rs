@@ -67,7 +67,7 @@ pub(crate) fn get() -> actix_web::Route {
 
 /// Registers every route of the API.
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    let routes: [(&str, actix_web::Route, &'static str); 17] = [
+    let routes: [(&str, actix_web::Route, &'static str); 18] = [
         ("/v1/score", web::post().to(scoring::score), "POST"),
         (
             "/v1/score/batch",
@@ -78,6 +78,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         ("/v1/settle", web::post().to(scoring::settle), "POST"),
         ("/v1/ledger", web::post().to(scoring::ledger), "POST"),
         ("/v1/waits", web::post().to(scoring::waits), "POST"),
+        ("/v1/analyze", web::post().to(scoring::analyze), "POST"),
         (
             "/v1/penalties/false-win",
             web::post().to(scoring::false_win),

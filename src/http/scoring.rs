@@ -5,9 +5,9 @@ use super::body::read_json_body;
 use super::problem::{BodyProblems, RulesetProblem};
 use super::AppState;
 use crate::api::{
-    ApiError, BatchRequest, BatchResponse, CompareRequest, CompareResponse, FalseWinRequest,
-    FalseWinResponse, LedgerRequest, LedgerResponse, Problem, ScoreRequest, ScoreResponse,
-    SettleRequest, SettleResponse, WaitsRequest, WaitsResponse,
+    AnalyzeRequest, AnalyzeResponse, ApiError, BatchRequest, BatchResponse, CompareRequest,
+    CompareResponse, FalseWinRequest, FalseWinResponse, LedgerRequest, LedgerResponse, Problem,
+    ScoreRequest, ScoreResponse, SettleRequest, SettleResponse, WaitsRequest, WaitsResponse,
 };
 use actix_web::http::header::{self, HeaderName, HeaderValue};
 use actix_web::web::{self, Bytes};
@@ -300,6 +300,51 @@ pub async fn waits(
 ) -> Result<HttpResponse, ApiError> {
     let body = read_json_body(&req, &state, payload, state.limits.body).await?;
     Ok(json(state.service.waits(&body)?))
+}
+
+/// A hand before the win: shanten, acceptance and each discard.
+///
+/// With 13 tiles: how far from ready (向聽), the tiles whose draw helps
+/// (有效牌) and, when ready, the waits as `POST /v1/waits` answers them.
+/// With 14: every discard (打邊隻), best first, and the score of declaring
+/// the hand now when it already wins. With `chances`: the probability of
+/// having been ready and of having won within each number of draws, and the
+/// points expected, under the ruleset's minimum (README, "Hand analysis").
+#[utoipa::path(
+    post,
+    path = "/v1/analyze",
+    tag = "scoring",
+    request_body(
+        content = AnalyzeRequest,
+        content_type = "application/json",
+        examples(
+            ("hkma_which_discard" = (
+                summary = "HKMA, 14 tiles: which tile to discard, 12 draws left, the others' discards counted",
+                value = json!({"ruleset": "hkma", "house_rules": {"min_faan": 3},
+                    "hand": {"tiles": "123m456m78p55s1z2z2z9s", "melds": [], "flowers": ["F2"]},
+                    "context": {"seat_wind": "south", "round_wind": "east"},
+                    "seen": "1z1z9s", "chances": {"draws": 12, "discards": true}}))),
+            ("hkma_nine_gates_waits" = (
+                summary = "HKMA, 13 tiles: nine gates, ready on nine tiles",
+                value = json!({"ruleset": "hkma",
+                    "hand": {"tiles": "1112345678999m"},
+                    "context": {"seat_wind": "south", "round_wind": "east"}}))),
+        )
+    ),
+    responses(
+        (status = 200, description = "Shanten, acceptance or discards, and the chances where asked for", body = AnalyzeResponse),
+        BodyProblems,
+        RulesetProblem,
+        (status = 422, description = "The request breaks a rule (e.g. 12 or 15 tiles, a winning tile given, five of a tile in sight, draws out of 1 to 30, chances of a hand too far from ready)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn analyze(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    payload: web::Payload,
+) -> Result<HttpResponse, ApiError> {
+    let body = read_json_body(&req, &state, payload, state.limits.body).await?;
+    Ok(json(state.service.analyze(&body)?))
 }
 
 /// The false-win penalty (詐糊).

@@ -21,10 +21,10 @@ mod sink;
 
 use crate::api::json::{check_depth, parse_checked};
 use crate::api::{
-    self, ApiError, BatchRequest, CompareRequest, FalseWinRequest, FalseWinResponse, HouseRulesDto,
-    LedgerRequest, LedgerResponse, RulesetDetail, RulesetRef, RulesetsDto, ScoreRequest,
-    ScoreResponse, SettleRequest, SettleResponse, SettledResult, ValidateRequest, WaitsRequest,
-    WaitsResponse, WinnerDto,
+    self, AnalyzeRequest, ApiError, BatchRequest, CompareRequest, FalseWinRequest,
+    FalseWinResponse, HouseRulesDto, LedgerRequest, LedgerResponse, RulesetDetail, RulesetRef,
+    RulesetsDto, ScoreRequest, ScoreResponse, SettleRequest, SettleResponse, SettledResult,
+    ValidateRequest, WaitsRequest, WaitsResponse, WinnerDto,
 };
 use crate::core::hand::{Context, FieldError, Hand, HandRule, HandSpec};
 use crate::core::ledger::{self, LedgerHandSpec};
@@ -569,6 +569,41 @@ impl Service {
         check_hand_size(&hand)?;
         let found = crate::core::waits::waits(ruleset, &hand, &r.context.to_core())?;
         Ok(to_json(&WaitsResponse::new(&ruleset.id, &found)))
+    }
+
+    /// `POST /v1/analyze`: a hand before the win (shanten, acceptance, each
+    /// discard, and the chances where asked for).
+    pub fn analyze(&self, body: &[u8]) -> Result<Vec<u8>, ApiError> {
+        let r: AnalyzeRequest<'_> = parse_checked(body, self.limits.json_depth)?;
+        let ask = match r.chances {
+            Some(c) if !(1..=crate::core::chances::MAX_DRAWS).contains(&c.draws) => {
+                return Err(ApiError::field(
+                    "/chances/draws",
+                    format!(
+                        "draws is how many more tiles the player will draw: 1 to {}, got {}",
+                        crate::core::chances::MAX_DRAWS,
+                        c.draws
+                    ),
+                ))
+            }
+            Some(c) => Some(crate::core::analysis::Ask {
+                draws: c.draws,
+                discards: c.discards,
+            }),
+            None => None,
+        };
+        let resolved = self.resolve(&r.ruleset, "/ruleset", &r.house_rules)?;
+        let ruleset = resolved.ruleset();
+        let hand = r.hand.to_core();
+        check_hand_size(&hand)?;
+        let a = crate::core::analysis::analyze(
+            ruleset,
+            &hand,
+            &r.context.to_core(),
+            r.seen.as_deref(),
+            ask,
+        )?;
+        Ok(to_json(&api::AnalyzeResponse::new(&ruleset.id, &a)))
     }
 
     /// `POST /v1/settle`: several winners on one discard, written by

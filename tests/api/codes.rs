@@ -175,6 +175,30 @@ fn cases() -> Vec<Case> {
         ),
         // Waits want 13 tiles: 14 are a whole hand, 11 are 3 short of a win
         // (13 + 1 - 11), 15 are too many.
+        // Analysis wants 13 or 14 tiles (a meld counting as three): 12 are
+        // neither; a 2s in hand, a 2s... five times in sight; a hand of
+        // thirteen lone tiles is 8 from ready, past the chances' bound of 3.
+        Case {
+            code: "analysis_tile_count",
+            path: "/v1/analyze",
+            body: waits("234m567m345p678s", json!({})),
+            pointer: "/hand/tiles",
+            params: json!({"drawing": 13, "discarding": 14, "melds": 0, "got": 12}),
+        },
+        Case {
+            code: "seen_over_four",
+            path: "/v1/analyze",
+            body: waits("234m567m345p678s2s", json!({"seen": "2s2s2s2s"})),
+            pointer: "/seen",
+            params: json!({"tile": "2s", "count": 5, "held": 1, "seen": 4}),
+        },
+        Case {
+            code: "chances_too_far",
+            path: "/v1/analyze",
+            body: waits("147m258p369s1357z", json!({"chances": {"draws": 5}})),
+            pointer: "/chances",
+            params: json!({"shanten": 7, "max": 3}),
+        },
         Case {
             code: "waiting_complete",
             path: "/v1/waits",
