@@ -826,10 +826,13 @@ impl Ruleset {
             "liable_discard": self.table.liable_discard.name(),
             "dealer_keeps_on_win": self.table.dealer_keeps_on_win,
             "dealer_keeps_on_draw": self.table.dealer_keeps_on_draw,
-            "co_winners_pay": self.table.co_winners_pay,
         });
         if let Some(s) = self.table.stake {
             table["stake"] = num(s.as_number());
+        }
+        // Written only when set, so every ruleset_hash from before it stays.
+        if self.table.co_winners_pay {
+            table["co_winners_pay"] = true.into();
         }
         let mut patterns = Map::new();
         for p in &self.patterns {
