@@ -474,8 +474,8 @@ impl Facts {
         });
         self.nine_gates_kong = self.nine_gates || kong_counts.is_some_and(|c| is_nine_gates(&c));
         // The pure test on the kong's reading (rules-decisions.md, "Third release").
-        self.nine_gates_pure_kong = self.nine_gates_pure
-            || kong_counts.is_some_and(|c| is_nine_gates(&c) && before_win(c));
+        self.nine_gates_pure_kong =
+            self.nine_gates_pure || kong_counts.is_some_and(|c| is_nine_gates(&c) && before_win(c));
         self.claimed_melds = hand.melds.iter().filter(|m| m.is_claimed()).count() as u8;
         let flowers = self.flowers;
         let seat = ctx.seat_wind.index();
