@@ -1338,8 +1338,10 @@ async fn table_steps(b: &Browser, base: &str, lang: &Lang) {
 ///   pung 1, concealed hand 1, no flowers 1 = 6 faan, B = 32: Dan pays 64,
 ///   Ann and Ben 32 each.
 ///
-/// Under `all` (the ruleset's) both are paid: Ann -40, Ben +32-32 = 0, Cat
-/// +128-8 = 120, Dan -80. At a stake of 0.50 a point Dan's 80 is $40.00.
+/// Under `all` (the ruleset's) both are paid, and a winner never pays in a
+/// hand it won (`co_winners_pay` false, issue 27): Ann -8-32 = -40, Ben
+/// 16+8 = +24 (not Cat's 8), Cat 64+32 = +96 (not Ben's 32), Dan -80. At a
+/// stake of 0.50 a point Dan's 80 is $40.00.
 /// Under `head_bump` only Ben (the first after Dan, North: East is Ann, no
 /// winner, then South) is paid: Ann -8, Ben +32, Cat -8, Dan -16.
 async fn double_win_steps(b: &Browser, base: &str, lang: &Lang) {
@@ -1412,11 +1414,11 @@ async fn double_win_steps(b: &Browser, base: &str, lang: &Lang) {
         json!([[
             lang.table_double_win,
             "Ann -40 -40",
-            "Ben 0 0",
-            "Cat 120 120",
+            "Ben 24 24",
+            "Cat 96 96",
             "Dan -80 -80"
         ]]),
-        "[{l}] both winners paid by Dan as if alone"
+        "[{l}] both winners paid as if alone by the seats that did not win"
     );
     let standings = b.js("return Array.from(document.querySelectorAll('#table-standings li')).map(function (li) { return li.getAttribute('data-player') + ' ' + li.getAttribute('data-rank'); })").await;
     assert_eq!(
@@ -1451,7 +1453,7 @@ async fn double_win_steps(b: &Browser, base: &str, lang: &Lang) {
     .await;
     b.wait_js(
         "return Array.from(document.querySelectorAll('#table-transfers li')).map(function (li) { return li.getAttribute('data-money'); }).sort().join(' ')",
-        json!("+$20.00 +$40.00"),
+        json!("+$12.00 +$40.00 +$8.00"),
         "the transfers in money",
     )
     .await;
@@ -1466,7 +1468,7 @@ async fn double_win_steps(b: &Browser, base: &str, lang: &Lang) {
     );
     assert_eq!(
         b.js("return Array.from(document.querySelectorAll('#table-standings li')).map(function (li) { return li.getAttribute('data-money'); })").await,
-        json!(["+$60.00", "$0.00", "-$20.00", "-$40.00"]),
+        json!(["+$48.00", "+$12.00", "-$20.00", "-$40.00"]),
         "[{l}] standings in money"
     );
     assert_eq!(

@@ -565,6 +565,7 @@ mod matches {
             }),
             dealer_keeps_on_win: Some(rng.below(2) == 0),
             dealer_keeps_on_draw: Some(rng.below(2) == 0),
+            co_winners_pay: Some(rng.below(2) == 0),
             ..HouseRules::default()
         };
         base.with_house_rules(&house).expect("sensible house rules")
@@ -750,9 +751,30 @@ mod matches {
             for (i, (w, s)) in ws.iter().zip(&settled.results).enumerate() {
                 prop_assert_eq!(&w.score, &s.score, "{}: winner {} as settled", r.id, i);
                 prop_assert_eq!(w.paid, s.paid, "{}: winner {} paid", r.id, i);
-                let alone = score(&r, &specs[i].hand, &specs[i].context).expect("scores");
-                prop_assert_eq!(&s.score, &alone, "{}: winner {} as scored alone", r.id, i);
+                let mut alone = score(&r, &specs[i].hand, &specs[i].context).expect("scores");
+                if s.paid && !r.table.co_winners_pay {
+                    // A winner never pays in a hand it won: the shares of the other
+                    // paid winners are not paid, and the winner receives that much less.
+                    let me = specs[i].context.seat_wind.index();
+                    for (k, o) in settled.results.iter().enumerate() {
+                        let j = specs[k].context.seat_wind.index();
+                        if k != i && o.paid {
+                            alone.payments[me] += alone.payments[j];
+                            alone.payments[j] = 0;
+                            if let Some(m) = alone.money_cents.as_mut() {
+                                m[me] += m[j];
+                                m[j] = 0;
+                            }
+                        }
+                    }
+                }
+                prop_assert_eq!(&s.score, &alone, "{}: winner {} as scored alone (co_winners_pay {})", r.id, i, r.table.co_winners_pay);
+                if s.paid && !r.table.co_winners_pay {
+                    let me = specs[i].context.seat_wind.index();
+                    prop_assert!(settled.payments[me] >= 0, "{}: winner {} pays nothing in all: {:?}", r.id, i, settled.payments);
+                }
             }
+            prop_assert_eq!(settled.payments.iter().sum::<i64>(), 0, "{}: {} winner(s) sum to zero", r.id, specs.len());
             if specs.len() == 1 {
                 let alone = score(&r, &specs[0].hand, &specs[0].context).unwrap();
                 prop_assert_eq!(settled.payments, alone.payments, "{}: one winner pays as one score", r.id);

@@ -219,7 +219,8 @@ pub fn document_schema() -> Value {
                     "stake": {"type": ["number", "null"], "exclusiveMinimum": 0, "maximum": 1_000_000},
                     "liable_discard": {"type": "string", "enum": ["as_usual", "pays_all"]},
                     "dealer_keeps_on_win": {"type": "boolean"},
-                    "dealer_keeps_on_draw": {"type": "boolean"}
+                    "dealer_keeps_on_draw": {"type": "boolean"},
+                    "co_winners_pay": {"type": "boolean"}
                 }
             },
             "patterns": {

@@ -107,7 +107,7 @@ pub struct ContextDto {
     /// The other three copies of the winning tile are in sight (絕章).
     #[serde(default)]
     pub last_of_its_kind: bool,
-    /// A second replacement draw: the replacement before the winning flower replacement (`kong` or `flower`; `none` by default).
+    /// A second replacement draw: the replacement before the winning one (`kong` or `flower` before a winning flower replacement; `flower` before a winning kong replacement, the flower replacement having completed the kong; `none` by default).
     #[serde(default)]
     pub first_replacement: ReplacementDto,
 }
@@ -152,6 +152,9 @@ pub struct HouseRulesDto {
     /// A match: the dealer deals again after a draw.
     #[serde(default)]
     pub dealer_keeps_on_draw: Option<bool>,
+    /// Several winners on one discard, under a payment where the other players pay too (classical): `true`, one winner pays another's share; `false` (the default), a winner never pays in a hand it won.
+    #[serde(default)]
+    pub co_winners_pay: Option<bool>,
     /// Condition key to true or false (`rulesets/README.md`, "Conditions"), set on every pattern it applies to.
     #[serde(default)]
     #[schema(example = json!({"four_as_two_pairs": true, "discard_only_in_pair": true}))]
@@ -449,6 +452,7 @@ impl HouseRulesDto {
             }),
             dealer_keeps_on_win: self.dealer_keeps_on_win,
             dealer_keeps_on_draw: self.dealer_keeps_on_draw,
+            co_winners_pay: self.co_winners_pay,
             conditions: self
                 .conditions
                 .iter()

@@ -198,6 +198,8 @@ pub struct TableDto {
     pub dealer_keeps_on_win: bool,
     /// A match: the dealer deals again after a draw.
     pub dealer_keeps_on_draw: bool,
+    /// Several winners on one discard, under a payment where the other players pay too: one winner pays another's share (`false`: a winner never pays in a hand it won).
+    pub co_winners_pay: bool,
 }
 
 impl From<&TableRules> for TableDto {
@@ -215,6 +217,7 @@ impl From<&TableRules> for TableDto {
             },
             dealer_keeps_on_win: t.dealer_keeps_on_win,
             dealer_keeps_on_draw: t.dealer_keeps_on_draw,
+            co_winners_pay: t.co_winners_pay,
         }
     }
 }

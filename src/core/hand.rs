@@ -127,7 +127,9 @@ pub struct ContextSpec {
     /// The other three copies of the winning tile are in sight.
     pub last_of_its_kind: bool,
     /// The replacement draw before the winning one: the winning flower
-    /// replacement replaced a bonus tile this one drew (`None`: a single draw).
+    /// replacement replaced a bonus tile this one drew, or (a flower) this
+    /// one drew a kong's fourth tile and the win is its kong replacement
+    /// (`None`: a single draw).
     pub first_replacement: Replacement,
 }
 
@@ -436,7 +438,7 @@ hand_rules! {
     RobbedKongWithoutRobbing => "robbed_kong_without_robbing", "only a win by robbing a kong robs one: set win_by to robbing_kong or leave robbed_kong out";
     ConcealedKongRobbedNotOrphan => "concealed_kong_robbed_not_orphan", "a concealed kong may be robbed only to complete thirteen orphans, and the winning tile is not a terminal or honour";
     LastOfItsKindFlowerWin => "last_of_its_kind_flower_win", "a flower win has no winning tile to be the last of its kind";
-    SecondReplacementNotFlower => "second_replacement_not_flower", "a second replacement draw replaces the bonus tile the first one drew: set replacement to flower (a kong on a kong replacement is double_kong)";
+    SecondReplacementNotFlower => "second_replacement_not_flower", "a second replacement draw replaces the bonus tile the first one drew (set replacement to flower), or the kong a flower replacement completed (set replacement to kong after a flower); a kong on a kong replacement is double_kong";
     TwoFlowerReplacements => "two_flower_replacements", "two flower replacements need two bonus tiles among hand.flowers, found {found}";
     DoubleKongReplacement => "double_kong_replacement", "a double kong win is a kong replacement draw: set replacement to kong";
     DoubleKongTwoKongs => "double_kong_two_kongs", "a double kong needs two kongs among hand.melds, found {found}";
@@ -835,21 +837,24 @@ fn validate_context(
             vec![],
         );
     }
-    match ctx.first_replacement {
-        Replacement::None => {}
-        _ if ctx.replacement != Replacement::Flower => push(
+    match (ctx.first_replacement, ctx.replacement) {
+        (Replacement::None, _) => {}
+        // A flower replacement that drew a kong's fourth tile, then the
+        // kong's replacement (`either_order`; the kong is checked above).
+        (Replacement::Flower, Replacement::Kong) => {}
+        (_, r) if r != Replacement::Flower => push(
             errs,
             "first_replacement",
             HandRule::SecondReplacementNotFlower,
             vec![],
         ),
-        Replacement::Kong if kongs == 0 => push(
+        (Replacement::Kong, _) if kongs == 0 => push(
             errs,
             "first_replacement",
             HandRule::KongReplacementWithoutKong,
             vec![],
         ),
-        Replacement::Flower if flowers.count_ones() < 2 => push(
+        (Replacement::Flower, _) if flowers.count_ones() < 2 => push(
             errs,
             "first_replacement",
             HandRule::TwoFlowerReplacements,

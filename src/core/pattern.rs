@@ -114,7 +114,7 @@ patterns! {
     // rulesets/README.md, "Optional patterns"); no built-in ruleset scores them.
     FullyConcealed => "fully_concealed", "Fully concealed hand", "門前清自摸", [],
         [ConcealedHand, SelfDraw];
-    MeldedHand => "melded_hand", "Melded hand", "全求人", [], [];
+    MeldedHand => "melded_hand", "Melded hand", "全求人", [SelfDrawAllowed, PairWaitOnly], [];
     AllSimples => "all_simples", "All simples", "斷么", [], [];
     VoidedSuit => "voided_suit", "Voided suit", "缺一門", [], [];
     LastOfItsKind => "last_of_its_kind", "Last of its kind", "絕章", [], [];
@@ -126,8 +126,8 @@ patterns! {
     DoubleFlowerReplacement => "double_flower_replacement", "Win by double flower replacement",
         "花上花", [], [ReplacementTile];
     KongFlowerReplacement => "kong_flower_replacement", "Win on a flower replacement after a kong",
-        "槓上補花", [], [ReplacementTile];
-    CommonHand => "common_hand", "Common hand", "無花自摸平糊", [],
+        "槓上補花", [EitherOrder], [ReplacementTile];
+    CommonHand => "common_hand", "Common hand", "無花自摸平糊", [MoreThanOneSuit],
         [AllChows, SelfDraw, NoFlowers];
     // Issue 16: thirteen orphans on its thirteen-sided wait, a line of its
     // own beside thirteen_orphans (with limits_add, two limits: a double limit).
@@ -258,6 +258,17 @@ conditions! {
         "nine_gates: also with a declared kong of the suit (1111 or 9999), the tiles together 1112345678999 plus one.";
     ThirteenSidedOnly => "thirteen_sided_only", false,
         "thirteen_orphans: only on the thirteen-sided wait (the winning tile makes the pair).";
+    // Issue 27 (rules-decisions.md, "Third release"). Each belongs to an
+    // optional pattern, read only where that pattern is recognised (under
+    // EXTRAS), so none needs to be an extra of its own.
+    SelfDrawAllowed => "self_draw_allowed", false,
+        "melded_hand: the last tile may be self-drawn (it then completes the pair), not only won on a discard.";
+    PairWaitOnly => "pair_wait_only", true,
+        "melded_hand: the winning discard completes the pair (false: it may complete the fourth set, claimed with it).";
+    MoreThanOneSuit => "more_than_one_suit", false,
+        "common_hand: the hand holds at least two of the three suits (no one-suit hand).";
+    EitherOrder => "either_order", false,
+        "kong_flower_replacement: a flower replacement then a kong replacement counts too, not only a kong replacement then a flower replacement.";
 }
 
 /// The switches of issue 16: each `false` by default and in every built-in
@@ -346,6 +357,10 @@ pub struct Facts {
     pub nine_gates_pure: bool,
     /// Nine gates counting declared kongs of the suit (`with_kong`; extras).
     pub nine_gates_kong: bool,
+    /// Both at once (`pure_only` and `with_kong`; extras): each declared
+    /// kong read as its pung, the thirteen tiles before the win exactly
+    /// 1112345678999.
+    pub nine_gates_pure_kong: bool,
     /// Bit 0 m, 1 p, 2 s: numbered suits present.
     pub suits: u8,
     pub honors: bool,
@@ -413,6 +428,7 @@ impl Facts {
             nine_gates,
             nine_gates_pure: false,
             nine_gates_kong: false,
+            nine_gates_pure_kong: false,
             suits,
             honors,
             terminals,
@@ -438,24 +454,28 @@ impl Facts {
     /// The facts only the extras of issue 16 read.
     fn extras(&mut self, hand: &Hand, ctx: &Context, one_suit: bool) {
         // The nine-gates variants only for a hand of one suit (rare).
-        self.nine_gates_pure = self.nine_gates
-            && hand.winning_tile.is_some_and(|w| {
-                let mut c = hand.concealed_counts;
+        let before_win = |mut c: Counts| {
+            hand.winning_tile.is_some_and(|w| {
                 c[w.index()] -= 1;
                 nine_gates_exact(&c)
-            });
+            })
+        };
+        self.nine_gates_pure = self.nine_gates && before_win(hand.concealed_counts);
         // A declared kong counts as the pung it stands for (its fourth tile is the replaced one).
-        self.nine_gates_kong = self.nine_gates
-            || (one_suit
-                && !hand.melds.is_empty()
-                && hand.melds.iter().all(|m| m.kind == MeldKind::Kong)
-                && is_nine_gates(&{
-                    let mut c = hand.concealed_counts;
-                    for m in &hand.melds {
-                        c[m.tile.index()] += 3;
-                    }
-                    c
-                }));
+        let kong_counts = (one_suit
+            && !hand.melds.is_empty()
+            && hand.melds.iter().all(|m| m.kind == MeldKind::Kong))
+        .then(|| {
+            let mut c = hand.concealed_counts;
+            for m in &hand.melds {
+                c[m.tile.index()] += 3;
+            }
+            c
+        });
+        self.nine_gates_kong = self.nine_gates || kong_counts.is_some_and(|c| is_nine_gates(&c));
+        // The pure test on the kong's reading (rules-decisions.md, "Third release").
+        self.nine_gates_pure_kong =
+            self.nine_gates_pure || kong_counts.is_some_and(|c| is_nine_gates(&c) && before_win(c));
         self.claimed_melds = hand.melds.iter().filter(|m| m.is_claimed()).count() as u8;
         let flowers = self.flowers;
         let seat = ctx.seat_wind.index();
@@ -677,12 +697,14 @@ pub fn count_all<const EXTRAS: bool>(
             && (!cond.extra::<EXTRAS>(Condition::NoConcealedKong) || shape.kongs == 0),
     );
     c.put(P::AllKongs, standard && shape.kongs == 4);
-    let nine_gates = if cond.extra::<EXTRAS>(Condition::PureOnly) {
-        f.nine_gates_pure
-    } else if cond.extra::<EXTRAS>(Condition::WithKong) {
-        f.nine_gates_kong
-    } else {
-        f.nine_gates
+    let nine_gates = match (
+        cond.extra::<EXTRAS>(Condition::PureOnly),
+        cond.extra::<EXTRAS>(Condition::WithKong),
+    ) {
+        (true, true) => f.nine_gates_pure_kong,
+        (true, false) => f.nine_gates_pure,
+        (false, true) => f.nine_gates_kong,
+        (false, false) => f.nine_gates,
     };
     c.put(P::NineGates, standard && nine_gates);
     // thirteen_sided_only is read by the decomposer: no other wait gives the reading.
@@ -722,11 +744,7 @@ fn optional(
     use PatternId as P;
     let self_draw = ctx.win_by == WinBy::SelfDraw;
     c.put(P::FullyConcealed, !f.claimed && self_draw);
-    // Every set claimed: four melds, none a concealed kong, the pair on a discard.
-    c.put(
-        P::MeldedHand,
-        f.melds == 4 && f.claimed_melds == 4 && ctx.win_by == WinBy::Discard,
-    );
+    c.put(P::MeldedHand, melded(shape, f, ctx, cond));
     c.put(P::AllSimples, !f.terminals && !f.honors);
     c.put(P::VoidedSuit, f.suits.count_ones() == 2);
     c.put(P::LastOfItsKind, ctx.last_of_its_kind);
@@ -741,14 +759,44 @@ fn optional(
     );
     c.put(
         P::KongFlowerReplacement,
-        ctx.replacement == Replacement::Flower && ctx.first_replacement == Replacement::Kong,
+        match (ctx.first_replacement, ctx.replacement) {
+            (Replacement::Kong, Replacement::Flower) => true,
+            (Replacement::Flower, Replacement::Kong) => cond.get(Condition::EitherOrder),
+            _ => false,
+        },
     );
-    c.put(P::CommonHand, all_chows && f.flowers == 0 && self_draw);
+    c.put(
+        P::CommonHand,
+        all_chows
+            && f.flowers == 0
+            && self_draw
+            && (!cond.get(Condition::MoreThanOneSuit) || f.suits.count_ones() >= 2),
+    );
     // The winning tile makes the pair: the thirteen tiles before it were one of each orphan.
     c.put(
         P::ThirteenSidedOrphans,
         shape.reading.form == Form::ThirteenOrphans && f.winning_tile == Some(shape.reading.pair),
     );
+}
+
+/// Every set claimed (全求人): four claimed melds and the pair completed by
+/// the winning discard (self-drawn too under `self_draw_allowed`); or,
+/// without `pair_wait_only`, three claimed melds and a winning discard that
+/// completes the fourth set (claimed with it).
+fn melded(shape: &Shape<'_>, f: &Facts, ctx: &Context, cond: &Conditions) -> bool {
+    let four_claimed = f.melds == 4 && f.claimed_melds == 4;
+    match ctx.win_by {
+        WinBy::Discard => {
+            four_claimed
+                || (!cond.get(Condition::PairWaitOnly)
+                    && f.melds == 3
+                    && f.claimed_melds == 3
+                    && matches!(shape.reading.win, WinPlace::Set(_)))
+        }
+        // A self-drawn tile claims nothing: only the pair can be left.
+        WinBy::SelfDraw => cond.get(Condition::SelfDrawAllowed) && four_claimed,
+        WinBy::RobbingKong => false,
+    }
 }
 
 /// A kong replacement (or, under `any_replacement`, any replacement) of 5p

@@ -323,6 +323,10 @@ pub struct TableRules {
     pub dealer_keeps_on_win: bool,
     /// The dealer deals again after a draw.
     pub dealer_keeps_on_draw: bool,
+    /// Under a discard payment where the other players pay too, one winner
+    /// on a shared discard pays another's share (`false`, the default: a
+    /// winner never pays in a hand it won; `rules-decisions.md`, "Third release").
+    pub co_winners_pay: bool,
 }
 
 /// A loaded, validated ruleset.
@@ -692,6 +696,7 @@ impl Ruleset {
             }),
             dealer_keeps_on_win: t.dealer_keeps_on_win,
             dealer_keeps_on_draw: t.dealer_keeps_on_draw,
+            co_winners_pay: t.co_winners_pay.unwrap_or(false),
         };
         let mut patterns = Vec::with_capacity(raw.patterns.len());
         for (key, table) in raw.patterns {
@@ -824,6 +829,10 @@ impl Ruleset {
         });
         if let Some(s) = self.table.stake {
             table["stake"] = num(s.as_number());
+        }
+        // Written only when set, so every ruleset_hash from before it stays.
+        if self.table.co_winners_pay {
+            table["co_winners_pay"] = true.into();
         }
         let mut patterns = Map::new();
         for p in &self.patterns {
@@ -988,6 +997,9 @@ impl Ruleset {
         }
         if let Some(k) = house.dealer_keeps_on_draw {
             t.dealer_keeps_on_draw = k;
+        }
+        if let Some(k) = house.co_winners_pay {
+            t.co_winners_pay = k;
         }
         for (key, ov) in &house.patterns {
             let ptr = format!("/house_rules/patterns/{}", escape_pointer(key));
@@ -1221,6 +1233,7 @@ pub struct HouseRules {
     pub liable_discard: Option<LiableDiscard>,
     pub dealer_keeps_on_win: Option<bool>,
     pub dealer_keeps_on_draw: Option<bool>,
+    pub co_winners_pay: Option<bool>,
     /// Condition key to value, set on every pattern of the ruleset it applies to.
     pub conditions: Vec<(String, bool)>,
     /// Pattern id to the ids it contains (replacing its own list), in request order.
@@ -1615,6 +1628,8 @@ struct RawTable {
     liable_discard: String,
     dealer_keeps_on_win: bool,
     dealer_keeps_on_draw: bool,
+    /// Optional (default `false`), so documents written before it still load.
+    co_winners_pay: Option<bool>,
 }
 
 #[derive(Deserialize)]
@@ -1844,6 +1859,7 @@ mod tests {
             stake: Some(Number(0.25)),
             liable_discard: Some(LiableDiscard::PaysAll),
             dealer_keeps_on_win: Some(true),
+            co_winners_pay: Some(true),
             ..Default::default()
         };
         let t = w.with_house_rules(&house).unwrap().table;
@@ -1856,6 +1872,7 @@ mod tests {
                 liable_discard: LiableDiscard::PaysAll,
                 dealer_keeps_on_win: true,
                 dealer_keeps_on_draw: false,
+                co_winners_pay: true,
             },
             "house rules over wisteria-court's table"
         );

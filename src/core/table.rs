@@ -7,7 +7,9 @@
 //! ([`MultipleWinners::All`]); under [`MultipleWinners::HeadBump`] only the
 //! first winner in turn order after the discarder (east, south, west, north,
 //! east) is paid. A robbed kong follows the same rule, the player who added
-//! the kong standing as the discarder. Each winner is scored exactly as
+//! the kong standing as the discarder. Under a payment where the other
+//! players pay too (classical), a paid winner never pays another paid
+//! winner unless `co_winners_pay` ("Third release"). Each winner is scored exactly as
 //! [`score`](super::evaluate::score) scores it, so one winner settles as one
 //! score does.
 
@@ -33,7 +35,8 @@ pub struct WinnerSpec<S = String> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WinnerResult {
     /// The score as `POST /v1/score` answers it (its payments are the
-    /// winner's own, paid or not).
+    /// winner's own, paid or not), except that a paid winner's payments
+    /// leave out what another paid winner would pay it unless `co_winners_pay`.
     pub score: Score,
     /// This winner is paid: the hand meets the minimum and, under
     /// `head_bump`, it is the first such winner after the discarder.
@@ -166,6 +169,9 @@ pub(crate) fn settle_at<S: AsRef<str>>(
             r.paid = Some(i) == head;
         }
     }
+    if !ruleset.table.co_winners_pay {
+        spare_co_winners(&mut results, winners);
+    }
     let mut payments = [0i64; 4];
     let mut money: Option<[i64; 4]> = results[0].score.money_cents.map(|_| [0; 4]);
     for r in results.iter().filter(|r| r.paid) {
@@ -183,6 +189,36 @@ pub(crate) fn settle_at<S: AsRef<str>>(
         payments,
         money_cents: money,
     })
+}
+
+/// A winner never pays in a hand it won (`co_winners_pay: false`;
+/// `rules-decisions.md`, "Third release"): each paid winner's payments lose
+/// the share another paid winner would have paid it, points and money
+/// alike, and it receives that much less. Only a payment where the other
+/// players pay too has such a share: under discarder-pays-all it is already
+/// 0. A winner that is not paid (below the minimum, or bumped) did not win
+/// and pays as any other seat.
+fn spare_co_winners<S>(results: &mut [WinnerResult], winners: &[(&HandSpec<S>, ContextSpec)]) {
+    let mut won = [false; 4];
+    for (r, (_, c)) in results.iter().zip(winners) {
+        won[c.seat_wind.index()] |= r.paid;
+    }
+    for (r, (_, c)) in results.iter_mut().zip(winners) {
+        if !r.paid {
+            continue;
+        }
+        let me = c.seat_wind.index();
+        let co = |j: usize| j != me && won[j];
+        let score = &mut r.score;
+        for j in (0..4).filter(|&j| co(j)) {
+            score.payments[me] += score.payments[j];
+            score.payments[j] = 0;
+            if let Some(m) = score.money_cents.as_mut() {
+                m[me] += m[j];
+                m[j] = 0;
+            }
+        }
+    }
 }
 
 /// Checks that several winners describe one discard: the same `win_by`

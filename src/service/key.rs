@@ -182,6 +182,11 @@ fn house_text(s: &mut String, house: &HouseRules) {
         "dealer_keeps_on_draw",
         house.dealer_keeps_on_draw.map(|v| v.to_string()),
     );
+    opt(
+        s,
+        "co_winners_pay",
+        house.co_winners_pay.map(|v| v.to_string()),
+    );
     for (k, v) in &house.conditions {
         let _ = write!(s, "condition:{k:?}={v};");
     }

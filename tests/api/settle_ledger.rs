@@ -503,7 +503,7 @@ async fn rulesets_show_their_table_defaults() {
     assert_eq!(
         hkma["table"],
         json!({"multiple_winners": "all", "dealer_multiplier": 1.0, "liable_discard": "as_usual",
-            "dealer_keeps_on_win": true, "dealer_keeps_on_draw": true}),
+            "dealer_keeps_on_win": true, "dealer_keeps_on_draw": true, "co_winners_pay": false}),
         "hkma's [table]"
     );
     let wisteria = app.get("/v1/rulesets/wisteria-court").await.json();

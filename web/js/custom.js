@@ -346,7 +346,7 @@ export function compareWithCustom(body, ids, doc) {
 // ------------------------------------------------------------- import
 
 const DISCARD_RULES = ["discarder_pays_all", "discarder_pays_half", "discarder_pays_double"];
-const TABLE_KEYS = ["stake", "dealer_keeps_on_win", "dealer_keeps_on_draw", "multiple_winners", "dealer_multiplier", "liable_discard"];
+const TABLE_KEYS = ["stake", "dealer_keeps_on_win", "dealer_keeps_on_draw", "multiple_winners", "co_winners_pay", "dealer_multiplier", "liable_discard"];
 
 /**
  * A ruleset document back into the page's rules: `{ruleset, house, table,

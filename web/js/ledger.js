@@ -29,7 +29,7 @@ export function emptyNight() {
 // ------------------------------------------------------------ table rules
 
 /** The table's house rules (rulesets/README.md, `[table]`), each a house rule of the same name. */
-export const TABLE_RULES = ["stake", "dealer_keeps_on_win", "dealer_keeps_on_draw", "multiple_winners", "dealer_multiplier", "liable_discard"];
+export const TABLE_RULES = ["stake", "dealer_keeps_on_win", "dealer_keeps_on_draw", "multiple_winners", "co_winners_pay", "dealer_multiplier", "liable_discard"];
 export const MULTIPLE_WINNERS = ["all", "head_bump"];
 export const LIABLE_DISCARD = ["as_usual", "pays_all"];
 // The server's bounds of a stake and a dealer multiplier (rulesets/README.md, `[table]`).
@@ -83,7 +83,7 @@ export function cleanRules(rules) {
   if (!rules || typeof rules !== "object") return out;
   if (typeof rules.stake === "number" && parseStake(String(rules.stake)).value) out.stake = rules.stake;
   if (typeof rules.dealer_multiplier === "number" && parseMultiplier(String(rules.dealer_multiplier)).value) out.dealer_multiplier = rules.dealer_multiplier;
-  for (const k of ["dealer_keeps_on_win", "dealer_keeps_on_draw"]) if (typeof rules[k] === "boolean") out[k] = rules[k];
+  for (const k of ["dealer_keeps_on_win", "dealer_keeps_on_draw", "co_winners_pay"]) if (typeof rules[k] === "boolean") out[k] = rules[k];
   if (MULTIPLE_WINNERS.includes(rules.multiple_winners)) out.multiple_winners = rules.multiple_winners;
   if (LIABLE_DISCARD.includes(rules.liable_discard)) out.liable_discard = rules.liable_discard;
   return out;

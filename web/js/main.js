@@ -535,7 +535,7 @@ function setTableRule(key, raw) {
   const parsed = key === "stake" ? parseStake(raw) : key === "dealer_multiplier" ? parseMultiplier(raw) : null;
   if (parsed && parsed.error) { showProblems([parsed.error], false); return; }
   if (parsed) value = parsed.value;
-  else if (key.startsWith("dealer_keeps")) value = raw === "" ? undefined : raw === "true";
+  else if (key.startsWith("dealer_keeps") || key === "co_winners_pay") value = raw === "" ? undefined : raw === "true";
   else value = raw || undefined;
   commitNight(withRule(app.night, key, value));
   if (app.errors) { app.errors = null; clearErrors(); setStatus("idle", "status.idle"); }
@@ -721,7 +721,7 @@ function wire() {
     const b = e.target.closest("[data-unstage]");
     if (b) unstageWinner(parseInt(b.getAttribute("data-unstage"), 10));
   });
-  for (const key of ["stake", "dealer_keeps_on_win", "dealer_keeps_on_draw", "multiple_winners", "dealer_multiplier", "liable_discard"]) {
+  for (const key of ["stake", "dealer_keeps_on_win", "dealer_keeps_on_draw", "multiple_winners", "co_winners_pay", "dealer_multiplier", "liable_discard"]) {
     const control = $("tr-" + key.replace(/_/g, "-"));
     control.addEventListener("change", () => setTableRule(key, control.value));
   }

@@ -197,4 +197,7 @@ test("the table's rules go into the ledger request beside the house rules, and a
   saveNight(st, n);
   assert.deepEqual(loadNight(st).rules, { stake: 0.5, dealer_keeps_on_win: false, multiple_winners: "head_bump" }, "kept in local storage");
   assert.deepEqual(cleanRules({ stake: -1, dealer_multiplier: 1.1, multiple_winners: "some", dealer_keeps_on_draw: "yes" }), {}, "stored garbage dropped");
+  // Issue 27: whether winners on one discard pay each other is a table rule too.
+  assert.deepEqual(ledgerRequest(withRule(night(), "co_winners_pay", true), { ...emptyState(), ruleset: "mjtime" }).house_rules, { co_winners_pay: true }, "co_winners_pay sent with the night");
+  assert.deepEqual(cleanRules({ co_winners_pay: "no" }), {}, "co_winners_pay must be a boolean");
 });

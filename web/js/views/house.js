@@ -26,7 +26,11 @@ const COND_WORDS = {
   no_concealed_kong: "cond.no_concealed_kong",
   pure_only: "cond.pure_only",
   with_kong: "cond.with_kong",
-  thirteen_sided_only: "cond.thirteen_sided_only"
+  thirteen_sided_only: "cond.thirteen_sided_only",
+  self_draw_allowed: "cond.self_draw_allowed",
+  pair_wait_only: "cond.pair_wait_only",
+  more_than_one_suit: "cond.more_than_one_suit",
+  either_order: "cond.either_order"
 };
 
 /** Every pattern: the server's table, then any other of the charts the page holds (the current ruleset's first). */

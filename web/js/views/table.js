@@ -64,6 +64,7 @@ export function renderTableRules(app) {
   const bool = (k) => options($("tr-" + k.replace(/_/g, "-")), [first(dflt ? yesNo(dflt[k], T) : "")].concat([["true", T("table.yes")], ["false", T("table.no")]]), rules[k] == null ? "" : String(rules[k]));
   bool("dealer_keeps_on_win");
   bool("dealer_keeps_on_draw");
+  bool("co_winners_pay");
   options($("tr-multiple-winners"), [first(dflt ? T(MW_WORDS[dflt.multiple_winners]) : "")].concat(MULTIPLE_WINNERS.map((m) => [m, T(MW_WORDS[m])])), rules.multiple_winners || "");
   options($("tr-liable-discard"), [first(dflt ? T(LD_WORDS[dflt.liable_discard]) : "")].concat(LIABLE_DISCARD.map((m) => [m, T(LD_WORDS[m])])), rules.liable_discard || "");
   const stake = $("tr-stake");
