@@ -48,9 +48,9 @@ pub struct HandDto<'a> {
     #[serde(borrow, default, deserialize_with = "borrowed::option")]
     #[schema(example = "2p", value_type = Option<String>)]
     pub winning_tile: Option<Cow<'a, str>>,
-    /// Bonus tiles: `F1`..`F4` (flowers), `S1`..`S4` (seasons), the number being the seat; or their Unicode tiles (U+1F022..U+1F029).
+    /// Bonus tiles: `F1`..`F4` (flowers), `S1`..`S4` (seasons), the number being the seat; or their Unicode tiles (U+1F022..U+1F029). At most eight, each once.
     #[serde(borrow, default, deserialize_with = "borrowed::vec")]
-    #[schema(example = json!(["F1", "S3"]), value_type = Vec<String>)]
+    #[schema(example = json!(["F1", "S3"]), value_type = Vec<String>, max_items = 8)]
     pub flowers: Vec<Cow<'a, str>>,
 }
 
