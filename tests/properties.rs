@@ -539,6 +539,7 @@ mod matches {
     };
     use faan::core::ruleset::{LiableDiscard, MultipleWinners, Number};
     use faan::core::table::{settle_winners, WinnerSpec};
+    use faan::core::tile::{parse_tiles, Counts, Tile, KINDS};
     use faan::core::{ContextSpec, HandSpec, HouseRules, Registry, Ruleset, WinBy, Wind};
     use proptest::prelude::*;
 
@@ -572,17 +573,59 @@ mod matches {
     }
 
     /// A winning hand this ruleset scores won this way (a random hand may not rob a kong of a tile it holds three of).
-    fn a_hand(rng: &mut Rng, r: &Ruleset, win_by: WinBy) -> HandSpec {
+    fn a_hand(rng: &mut Rng, r: &Ruleset, win_by: WinBy) -> (HandSpec, Counts) {
         let discarder = (win_by != WinBy::SelfDraw).then_some(Wind::East);
         loop {
             let melds = rng.below(3);
             if let Some((spec, _)) = random_hand(rng, &ALL_KINDS, melds) {
                 let ctx = ContextSpec::new(win_by, Wind::South, Wind::East, discarder);
                 if score(r, &spec, &ctx).is_ok() {
-                    return spec;
+                    let counts = all_counts(&spec);
+                    return (spec, counts);
                 }
             }
         }
+    }
+
+    /// Every tile of a hand, concealed and in its melds.
+    fn all_counts(spec: &HandSpec) -> Counts {
+        let mut c = [0u8; KINDS];
+        let melds = spec.melds.iter().map(|m| m.tiles.as_str());
+        for text in std::iter::once(spec.tiles.as_str()).chain(melds) {
+            for t in parse_tiles(text).unwrap_or_default() {
+                c[t.index()] += 1;
+            }
+        }
+        c
+    }
+
+    /// Another winner on the discard of `tile`: a winning hand holding it,
+    /// whose tiles with those `held` by the winners before make at most four
+    /// of each, the shared `tile` counted once; `None` when none turned up.
+    fn a_co_winner(
+        rng: &mut Rng,
+        r: &Ruleset,
+        win_by: WinBy,
+        tile: &str,
+        held: &Counts,
+    ) -> Option<(HandSpec, Counts)> {
+        let t = tile.parse::<Tile>().ok()?.index();
+        let ctx = ContextSpec::new(win_by, Wind::South, Wind::East, Some(Wind::East));
+        for _ in 0..400 {
+            let melds = rng.below(3);
+            let Some((mut spec, _)) = random_hand(rng, &ALL_KINDS, melds) else {
+                continue;
+            };
+            let counts = all_counts(&spec);
+            if counts[t] == 0 || (0..KINDS).any(|k| held[k] + counts[k] - u8::from(k == t) > 4) {
+                continue;
+            }
+            spec.winning_tile = Some(tile.to_string());
+            if score(r, &spec, &ctx).is_ok() {
+                return Some((spec, counts));
+            }
+        }
+        None
     }
 
     /// A random hand of a match: a win by one to three players, a draw or a false win.
@@ -607,12 +650,27 @@ mod matches {
                 let discarder = (win_by != WinBy::SelfDraw).then(|| NAMES[order[3]].to_string());
                 let liable =
                     (rng.below(3) == 0).then(|| NAMES[order[3 - rng.below(4 - n)]].to_string());
-                let hand = a_hand(rng, r, win_by);
-                let winners = (0..n)
-                    .map(|i| LedgerWinnerSpec {
+                // Several winners on one discard hold the same winning tile,
+                // and at most four of any tile between them.
+                let (first, mut held) = a_hand(rng, r, win_by);
+                let tile = first.winning_tile.clone().unwrap_or_default();
+                let mut hands = vec![first];
+                while hands.len() < n {
+                    let Some((h, c)) = a_co_winner(rng, r, win_by, &tile, &held) else {
+                        break;
+                    };
+                    for (sum, x) in held.iter_mut().zip(c) {
+                        *sum += x;
+                    }
+                    held[tile.parse::<Tile>().map_or(0, |t| t.index())] -= 1;
+                    hands.push(h);
+                }
+                let winners = hands
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, hand)| LedgerWinnerSpec {
                         player: NAMES[order[i]].into(),
-                        // Several winners on one discard hold the same winning tile: one hand for all.
-                        hand: hand.clone(),
+                        hand,
                         context: LedgerContext {
                             rest: ContextSpec::new(win_by, Wind::East, Wind::East, None),
                             seat_wind: None,

@@ -5,6 +5,58 @@ use crate::core::ruleset::Money;
 use crate::core::{MeldKind, Replacement, Ruleset, WinBy, Wind};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
+// ------------------------------------------------------ keys once
+
+/// A key may appear once in an object (api-contract.md, "Bounds on what one
+/// request may cost"): a map read as the last value wins would let
+/// `{"all_chows": 1, "all_chows": null}` switch a pattern off unseen.
+pub mod unique {
+    use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, Visitor};
+    use serde::Deserialize;
+    use std::collections::BTreeMap;
+    use std::fmt;
+    use std::marker::PhantomData;
+
+    /// Refuses a repeated key. Read as the key's value, so the error's path
+    /// (serde_path_to_error's, on the refusal's second read) ends in the key.
+    pub struct Repeated<'k>(pub &'k str);
+
+    impl<'de> DeserializeSeed<'de> for Repeated<'_> {
+        type Value = ();
+        fn deserialize<D: Deserializer<'de>>(self, _: D) -> Result<(), D::Error> {
+            Err(de::Error::custom(format_args!(
+                "duplicate key {:?}: each key may appear once",
+                self.0
+            )))
+        }
+    }
+
+    /// A map of string keys, each at most once.
+    pub fn map<'de, D: Deserializer<'de>, V: Deserialize<'de>>(
+        d: D,
+    ) -> Result<BTreeMap<String, V>, D::Error> {
+        struct M<V>(PhantomData<V>);
+        impl<'de, V: Deserialize<'de>> Visitor<'de> for M<V> {
+            type Value = BTreeMap<String, V>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut out = BTreeMap::new();
+                while let Some(key) = map.next_key::<String>()? {
+                    if out.contains_key(&key) {
+                        map.next_value_seed(Repeated(&key))?;
+                    }
+                    let v = map.next_value()?;
+                    out.insert(key, v);
+                }
+                Ok(out)
+            }
+        }
+        d.deserialize_map(M(PhantomData))
+    }
+}
+
 // ------------------------------------------------------ objects only
 
 /// serde's derived `Deserialize` for a struct also accepts a JSON array (the

@@ -182,7 +182,7 @@ pub fn document_schema() -> Value {
             "min_faan": {"type": "integer", "minimum": 0},
             "min_faan_settings": {"type": "array", "items": {"type": "integer", "minimum": 0}, "description": "The minimum settings a house rule may choose (absent or empty: any)."},
             "limit": {"type": "integer", "minimum": 1, "maximum": 64, "description": "The cap on the total faan."},
-            "limit_faan": {"type": "integer", "minimum": 0, "description": "What a limit pattern with faan \"limit\" scores (default: limit)."},
+            "limit_faan": {"type": "integer", "minimum": 0, "description": "What a limit pattern with faan \"limit\" scores (default: limit; above limit is refused)."},
             "bonus_tiles": {"type": "boolean", "description": "Flowers and seasons in play by default."},
             "limits_add": {"type": "boolean", "description": "A limit pattern's value adds to the other lines and the total has no cap."},
             "limits_pay": {"type": "string", "enum": ["per_limit", "once"], "default": "per_limit", "description": "How a total above the limit (only under limits_add) pays: per_limit, each whole limit pays the limit's base points and the faan left over their own; once, the limit's base points at most."},

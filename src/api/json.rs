@@ -134,10 +134,11 @@ fn explain<'a, T: Deserialize<'a>>(bytes: &'a [u8]) -> ApiError {
         },
         Category::Data => {
             let message = without_position(&inner);
-            // A missing field is reported at its object, and serde names the
-            // field only in its message: point at the field itself.
-            if let Some(name) = message
-                .strip_prefix("missing field `")
+            // A missing or a duplicate field is reported at its object, and
+            // serde names the field only in its message: point at the field.
+            if let Some(name) = ["missing field `", "duplicate field `"]
+                .iter()
+                .find_map(|p| message.strip_prefix(p))
                 .and_then(|rest| rest.split('`').next())
             {
                 pointer.push('/');
@@ -227,6 +228,13 @@ mod tests {
         let cases = [
             ("unknown field", r#"{"a":1,"z~/":2}"#, "/z~0~1", 422),
             ("missing field", r#"{"list":[{}]}"#, "/list/0/a", 422),
+            (
+                "duplicate field",
+                r#"{"a":1,"list":[{"a":1,"a":2}]}"#,
+                "/list/0/a",
+                422,
+            ),
+            ("duplicate field at the top", r#"{"a":1,"a":2}"#, "/a", 422),
             ("number for an enum", r#"{"a":1,"w":5}"#, "/w", 422),
             ("unknown variant", r#"{"a":1,"w":"up"}"#, "/w", 422),
             ("wrong type", r#"{"a":"x"}"#, "/a", 422),

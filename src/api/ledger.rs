@@ -29,9 +29,9 @@ pub struct LedgerRequest<'a> {
     /// Overrides of the ruleset for the whole match (`dealer_keeps_on_win`, `dealer_keeps_on_draw`, `stake`, ...).
     #[serde(default, deserialize_with = "object_only::option")]
     pub house_rules: Option<HouseRulesDto>,
-    /// Four distinct names, seated east, south, west, north for the first hand when `players[0]` deals.
+    /// Four distinct names of 1 to 32 characters, seated east, south, west, north for the first hand when `players[0]` deals.
     #[serde(borrow, deserialize_with = "borrowed::vec")]
-    #[schema(value_type = Vec<String>, example = json!(["Ann", "Ben", "Cat", "Dan"]))]
+    #[schema(schema_with = players_schema)]
     pub players: Vec<Cow<'a, str>>,
     /// Where the match starts (default: the east round, `players[0]` deals).
     #[serde(borrow, default, deserialize_with = "object_only::option")]
@@ -39,6 +39,18 @@ pub struct LedgerRequest<'a> {
     /// The hands in order (at most 2,000 by default: `--ledger-hands`).
     #[serde(borrow, deserialize_with = "object_only::vec")]
     pub hands: Vec<LedgerHandDto<'a>>,
+}
+
+fn players_schema() -> utoipa::openapi::RefOr<utoipa::openapi::Schema> {
+    use crate::core::ledger::MAX_NAME_CHARS;
+    super::document::schema_of(serde_json::json!({
+        "type": "array",
+        "items": {"type": "string", "minLength": 1, "maxLength": MAX_NAME_CHARS},
+        "minItems": PLAYERS,
+        "maxItems": PLAYERS,
+        "description": "Four distinct names of 1 to 32 characters, seated east, south, west, north for the first hand when `players[0]` deals.",
+        "example": ["Ann", "Ben", "Cat", "Dan"]
+    }))
 }
 
 /// Where the match starts.

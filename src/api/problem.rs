@@ -32,6 +32,23 @@ pub struct ProblemError {
     pub params: Option<serde_json::Map<String, serde_json::Value>>,
 }
 
+/// The most `errors` one problem lists (api-contract.md, "Bounds on what
+/// one request may cost"); past it the detail counts the rest.
+pub const MAX_ERRORS: usize = 32;
+
+/// `n` with a comma between thousands: 9,968.
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// Codes a problem's error may carry besides the hand rules.
 pub const OTHER_CODES: &[&str] = &["not_winning", "unknown_ruleset"];
 
@@ -171,16 +188,22 @@ impl ApiError {
         ApiError::invalid(vec![ProblemError::new(pointer, message)])
     }
 
-    /// Several field errors as a 422.
-    pub fn invalid(errors: Vec<ProblemError>) -> Self {
+    /// Several field errors as a 422: at most [`MAX_ERRORS`] of them listed,
+    /// the detail saying how many more there were (one mistake repeated
+    /// 10,000 times is not a 1.7 MB answer).
+    pub fn invalid(mut errors: Vec<ProblemError>) -> Self {
+        let more = errors.len().saturating_sub(MAX_ERRORS);
+        errors.truncate(MAX_ERRORS);
         let parts: Vec<String> = errors
             .iter()
             .map(|e| format!("{}: {}", e.pointer, e.message))
             .collect();
-        ApiError::Invalid {
-            detail: parts.join("; "),
-            errors,
+        let mut detail = parts.join("; ");
+        if more > 0 {
+            let s = if more == 1 { "" } else { "s" };
+            detail.push_str(&format!("; ... and {} more error{s}", thousands(more)));
         }
+        ApiError::Invalid { detail, errors }
     }
 
     /// The HTTP status of the problem.

@@ -48,9 +48,9 @@ pub struct HandDto<'a> {
     #[serde(borrow, default, deserialize_with = "borrowed::option")]
     #[schema(example = "2p", value_type = Option<String>)]
     pub winning_tile: Option<Cow<'a, str>>,
-    /// Bonus tiles: `F1`..`F4` (flowers), `S1`..`S4` (seasons), the number being the seat; or their Unicode tiles (U+1F022..U+1F029).
+    /// Bonus tiles: `F1`..`F4` (flowers), `S1`..`S4` (seasons), the number being the seat; or their Unicode tiles (U+1F022..U+1F029). At most eight, each once.
     #[serde(borrow, default, deserialize_with = "borrowed::vec")]
-    #[schema(example = json!(["F1", "S3"]), value_type = Vec<String>)]
+    #[schema(example = json!(["F1", "S3"]), value_type = Vec<String>, max_items = 8)]
     pub flowers: Vec<Cow<'a, str>>,
 }
 
@@ -156,11 +156,11 @@ pub struct HouseRulesDto {
     #[serde(default)]
     pub co_winners_pay: Option<bool>,
     /// Condition key to true or false (`rulesets/README.md`, "Conditions"), set on every pattern it applies to.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::common::unique::map")]
     #[schema(example = json!({"four_as_two_pairs": true, "discard_only_in_pair": true}))]
     pub conditions: std::collections::BTreeMap<String, bool>,
     /// Pattern id to the ids it contains, replacing its own list (`{"seven_pairs": []}`: seven pairs stacks with the concealed hand). A chain that comes back to its start is a 422.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::common::unique::map")]
     #[schema(example = json!({"seven_pairs": []}))]
     pub contains: std::collections::BTreeMap<String, Vec<String>>,
     /// Pairs of pattern ids that exclude each other: where both hold, only the higher scoring line is kept.
@@ -255,7 +255,11 @@ impl<'de> Deserialize<'de> for PatternOverrides {
                 mut map: A,
             ) -> Result<PatternOverrides, A::Error> {
                 let mut out = Vec::new();
+                let mut seen = std::collections::HashSet::new();
                 while let Some(key) = map.next_key::<String>()? {
+                    if !seen.insert(key.clone()) {
+                        map.next_value_seed(super::common::unique::Repeated(&key))?;
+                    }
                     let v = map.next_value::<Option<OverrideValue>>()?;
                     let ov = match v {
                         None => PatternOverride::Off,
@@ -332,14 +336,20 @@ pub struct CompareRequest<'a> {
 pub enum RulesetsDto<'a> {
     List(Vec<RulesetRef<'a>>),
     Word(String),
+    /// A list longer than [`MAX_COMPARE`]: how long (its entries are not kept).
+    TooMany(usize),
 }
+
+/// The most rulesets one compare names (api-contract.md, "Bounds on what
+/// one request may cost").
+pub const MAX_COMPARE: usize = 32;
 
 impl utoipa::PartialSchema for RulesetsDto<'_> {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::Schema> {
         super::document::schema_of(serde_json::json!({
             "description": "`\"all\"`, or a list of rulesets: ids or ruleset documents.",
             "oneOf": [
-                {"type": "array", "items": {"$ref": "#/components/schemas/RulesetRef"}},
+                {"type": "array", "items": {"$ref": "#/components/schemas/RulesetRef"}, "minItems": 1, "maxItems": MAX_COMPARE},
                 {"type": "string", "enum": ["all"]}
             ]
         }))
@@ -373,6 +383,14 @@ impl<'de: 'a, 'a> Deserialize<'de> for RulesetsDto<'a> {
                 let mut list = Vec::new();
                 while let Some(r) = seq.next_element::<RulesetRef<'a>>()? {
                     list.push(r);
+                    if list.len() > MAX_COMPARE {
+                        // Past the cap the rest is only counted.
+                        let mut n = list.len();
+                        while seq.next_element::<de::IgnoredAny>()?.is_some() {
+                            n += 1;
+                        }
+                        return Ok(RulesetsDto::TooMany(n));
+                    }
                 }
                 Ok(RulesetsDto::List(list))
             }

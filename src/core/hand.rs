@@ -419,8 +419,10 @@ hand_rules! {
     WinningTileRequired => "winning_tile_required", "required: the tile that completed the hand";
     WinningTileNotInHand => "winning_tile_not_in_hand", "winning tile {tile} is not among the concealed tiles (hand.tiles must include it)";
     BonusTwice => "bonus_twice", "bonus tile {bonus} is listed twice";
+    TooManyBonusTiles => "too_many_bonus_tiles", "a hand holds at most {max} bonus tiles (four flowers and four seasons, each once), got {count}";
     BonusOff => "bonus_off", "bonus tiles are not in play under ruleset {ruleset}; set house_rules.flowers to true to score them";
     TileOverFour => "tile_over_four", "{tile} appears {count} times across the hand and its melds; a set has only 4 of each tile";
+    WinnersTileOverFour => "winners_tile_over_four", "the winners on one discard hold {count} {tile} between them (the shared winning tile counted once); a set has only 4 of each tile";
     WaitingComplete => "waiting_complete", "expected {expected} concealed tiles with {melds} declared meld(s) (a waiting hand holds 13 tiles plus one per kong), got {got}: the hand is already complete: score it with POST /v1/score";
     WaitingShort => "waiting_short", "expected {expected} concealed tiles with {melds} declared meld(s) (a waiting hand holds 13 tiles plus one per kong), got {got}: the hand is {short} tiles short of a win; waits are for a hand one tile short";
     WaitingOver => "waiting_over", "expected {expected} concealed tiles with {melds} declared meld(s) (a waiting hand holds 13 tiles plus one per kong), got {got}: too many tiles";
@@ -455,6 +457,9 @@ hand_rules! {
     FlowerWinCount => "flower_win_count", "a flower win needs seven or eight bonus tiles, hand.flowers has {count}";
     FlowerWinSelfDraw => "flower_win_self_draw", "a flower win is drawn from the wall: win_by must be self_draw";
 }
+
+/// The most bonus tiles a hand holds: four flowers and four seasons.
+pub const MAX_BONUS_TILES: usize = 8;
 
 /// What the ruleset in force allows, as far as validation needs to know.
 #[derive(Clone, Copy, Debug)]
@@ -589,7 +594,8 @@ pub fn validate<S: AsRef<str>>(
     };
 
     let mut flowers = 0u8;
-    for (i, f) in spec.flowers.iter().enumerate() {
+    // Past the eighth nothing more is read: one error, not one per tile.
+    for (i, f) in spec.flowers.iter().take(MAX_BONUS_TILES).enumerate() {
         match f.as_ref().parse::<Bonus>() {
             Ok(b) => {
                 let bit = 1u8 << b.index();
@@ -608,6 +614,16 @@ pub fn validate<S: AsRef<str>>(
                 vec![("text", f.as_ref().into())],
             )),
         }
+    }
+    if spec.flowers.len() > MAX_BONUS_TILES {
+        errs.push(FieldError::rule(
+            format!("/hand/flowers/{MAX_BONUS_TILES}"),
+            HandRule::TooManyBonusTiles,
+            vec![
+                ("max", MAX_BONUS_TILES.into()),
+                ("count", spec.flowers.len().into()),
+            ],
+        ));
     }
     if !spec.flowers.is_empty() && !allow.bonus_tiles {
         errs.push(FieldError::rule(

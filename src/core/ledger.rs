@@ -24,6 +24,10 @@ use super::settle::{false_win, money, stake};
 use super::table::{settle_at, TableError};
 use super::tile::Wind;
 
+/// The longest player name, in characters: the answer repeats the four
+/// names in every hand (api-contract.md, "Bounds on what one request may cost").
+pub const MAX_NAME_CHARS: usize = 32;
+
 /// The players at the table.
 pub const PLAYERS: usize = 4;
 
@@ -417,10 +421,17 @@ fn players<S: AsRef<str>>(spec: &LedgerSpec<S>) -> Result<[&str; PLAYERS], Table
     };
     let mut errs = Vec::new();
     for (i, n) in four.iter().enumerate() {
+        let chars = n.chars().count();
         if n.trim().is_empty() {
             errs.push(FieldError::new(
                 format!("/players/{i}"),
                 "a player needs a name",
+            ));
+        } else if chars > MAX_NAME_CHARS {
+            // Every hand of the answer repeats the four names.
+            errs.push(FieldError::new(
+                format!("/players/{i}"),
+                format!("a player's name is 1 to {MAX_NAME_CHARS} characters, got {chars}"),
             ));
         } else if four[..i].contains(n) {
             errs.push(FieldError::new(
@@ -486,6 +497,14 @@ fn find(players: &[&str; PLAYERS], name: &str) -> Option<usize> {
 }
 
 fn field_unknown(pointer: &str, name: &str) -> FieldError {
+    let chars = name.chars().count();
+    if chars > MAX_NAME_CHARS {
+        // No player has a name that long: not echoed back.
+        return FieldError::new(
+            pointer,
+            format!("a name of {chars} characters is not one of the four players (a name is at most {MAX_NAME_CHARS})"),
+        );
+    }
     FieldError::new(pointer, format!("{name:?} is not one of the four players"))
 }
 

@@ -527,6 +527,14 @@ impl Ruleset {
             }
         };
         let limit_faan = match raw.limit_faan {
+            // Refused, not clamped: a limit pattern never scores above the limit.
+            Some(v) if limit > 0 && v > i64::from(limit) => {
+                e.push(DocError::new(
+                    at!["limit_faan"],
+                    format!("limit_faan ({v}) is above the limit ({limit} faan)"),
+                ));
+                limit
+            }
             Some(v) => nonneg(e, at!["limit_faan"], v),
             None => limit,
         };
@@ -1376,6 +1384,108 @@ pub fn toml_document(text: &str) -> Result<serde_json::Value, String> {
         format!("{at}{}", e.message().trim())
     })?;
     serde_json::to_value(table).map_err(|e| e.to_string())
+}
+
+/// A ruleset document's JSON text as a value, refusing a key repeated in
+/// any object at its path (`serde_json::Value` would keep the last one
+/// silently). Any other failure is serde_json's message, at the document.
+pub fn parse_document(bytes: &[u8]) -> Result<serde_json::Value, DocError> {
+    use serde::de::DeserializeSeed;
+    let mut repeated = None;
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let read = Unique(&mut repeated)
+        .deserialize(&mut de)
+        .and_then(|v| de.end().map(|()| v));
+    read.map_err(|e| match repeated {
+        // Gathered leaf first while the error unwound.
+        Some(mut path) => {
+            path.reverse();
+            let key = match path.last() {
+                Some(PathSeg::Key(k)) => k.clone(),
+                _ => String::new(),
+            };
+            DocError::new(
+                path,
+                format!("duplicate key {key:?}: each key may appear once"),
+            )
+        }
+        None => DocError::new(vec![], e.to_string()),
+    })
+}
+
+/// A JSON value, its objects' keys each once; on a repeated key the path to
+/// it is gathered into `.0` as the error unwinds (no path kept otherwise).
+struct Unique<'p>(&'p mut Option<Vec<PathSeg>>);
+
+impl<'de> serde::de::DeserializeSeed<'de> for Unique<'_> {
+    type Value = serde_json::Value;
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Unique<'_> {
+    type Value = serde_json::Value;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Self::Value, E> {
+        Ok(v.into())
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Self::Value, E> {
+        Ok(v.into())
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Self::Value, E> {
+        Ok(v.into())
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Self::Value, E> {
+        Ok(serde_json::Number::from_f64(v).map_or(serde_json::Value::Null, Into::into))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
+        Ok(v.into())
+    }
+    fn visit_string<E>(self, v: String) -> Result<Self::Value, E> {
+        Ok(v.into())
+    }
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(serde_json::Value::Null)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut out = Vec::new();
+        loop {
+            match seq.next_element_seed(Unique(&mut *self.0)) {
+                Ok(Some(v)) => out.push(v),
+                Ok(None) => return Ok(out.into()),
+                Err(e) => {
+                    if let Some(path) = self.0 {
+                        path.push(PathSeg::Index(out.len()));
+                    }
+                    return Err(e);
+                }
+            }
+        }
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut out = serde_json::Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            match map.next_value_seed(Unique(&mut *self.0)) {
+                Ok(_) if out.contains_key(&key) => {
+                    *self.0 = Some(vec![PathSeg::Key(key)]);
+                    return Err(serde::de::Error::custom("duplicate key"));
+                }
+                Ok(v) => {
+                    out.insert(key, v);
+                }
+                Err(e) => {
+                    if let Some(path) = self.0 {
+                        path.push(PathSeg::Key(key));
+                    }
+                    return Err(e);
+                }
+            }
+        }
+        Ok(out.into())
+    }
 }
 
 /// The defaults of a ruleset document sent without `extends`: only the

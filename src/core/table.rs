@@ -14,7 +14,7 @@
 //! score does.
 
 use super::evaluate::{allowances, score_hand, Score, ScoreError};
-use super::hand::{validate, ContextSpec, FieldError, HandSpec, WinBy};
+use super::hand::{validate, ContextSpec, FieldError, HandRule, HandSpec, WinBy};
 use super::ruleset::{MultipleWinners, Ruleset};
 use super::settle::Payments;
 use super::tile::Wind;
@@ -295,6 +295,39 @@ fn agree<S: AsRef<str>>(
                     shown(tile0)
                 ),
             );
+        } else {
+            over_four(valid, tile0, at, errs);
+        }
+    }
+}
+
+/// The winners hold at most four of each tile between them, the shared
+/// winning tile counted once: the error names the winner that adds the
+/// fifth (each hand alone was checked by `validate`).
+fn over_four(
+    valid: &[(super::hand::Hand, ContextSpec)],
+    shared: Option<super::tile::Tile>,
+    at: &dyn fmt::Display,
+    errs: &mut Vec<FieldError>,
+) {
+    let mut held = [0u8; super::tile::KINDS];
+    for (i, (hand, _)) in valid.iter().enumerate() {
+        let mut counts = hand.all_counts();
+        if let (true, Some(t)) = (i > 0, shared) {
+            counts[t.index()] = counts[t.index()].saturating_sub(1);
+        }
+        for (k, (h, c)) in held.iter_mut().zip(counts).enumerate() {
+            *h = h.saturating_add(c);
+            if *h > 4 {
+                let tile =
+                    super::tile::Tile::from_index(k).map_or(String::new(), |t| t.to_string());
+                errs.push(FieldError::rule(
+                    format!("{at}/{i}/hand/tiles"),
+                    HandRule::WinnersTileOverFour,
+                    vec![("tile", tile.into()), ("count", (*h).into())],
+                ));
+                return;
+            }
         }
     }
 }

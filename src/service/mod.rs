@@ -24,7 +24,7 @@ use crate::api::{
     self, AnalyzeRequest, ApiError, BatchRequest, CompareRequest, FalseWinRequest,
     FalseWinResponse, HouseRulesDto, LedgerRequest, LedgerResponse, RulesetDetail, RulesetRef,
     RulesetsDto, ScoreRequest, ScoreResponse, SettleRequest, SettleResponse, SettledResult,
-    ValidateRequest, WaitsRequest, WaitsResponse, WinnerDto,
+    ValidateRequest, WaitsRequest, WaitsResponse, WinnerDto, MAX_COMPARE,
 };
 use crate::core::hand::{Context, FieldError, Hand, HandRule, HandSpec};
 use crate::core::ledger::{self, LedgerHandSpec};
@@ -35,6 +35,7 @@ use bytes::Bytes;
 use cache::{RulesetCache, ScoreCache};
 use key::KeyBy;
 use std::borrow::Cow;
+use std::collections::HashSet;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -393,15 +394,23 @@ impl Service {
                 ),
             )]));
         }
-        let doc: serde_json::Value = serde_json::from_slice(bytes)
-            .map_err(|e| Arc::new(vec![DocError::new(vec![], e.to_string())]))?;
+        let doc = crate::core::ruleset::parse_document(bytes).map_err(|e| Arc::new(vec![e]))?;
         let r = crate::core::ruleset::resolve_document(doc, |id| {
             self.registry.get(id).map(|b| b.to_document())
         })
         .map_err(Arc::new)?;
         match self.registry.get(&r.id) {
             Some(b) if b.hash == r.hash => Ok((Arc::clone(b), KeyBy::Id)),
-            _ => Ok((Arc::new(r), KeyBy::Hash)),
+            // Answered as `"ruleset": "<id>"`, other rules would pass for the
+            // built-in's (an id inherited through `extends` too).
+            Some(_) => Err(Arc::new(vec![DocError::new(
+                vec!["id".into()],
+                format!(
+                    "{:?} is a built-in ruleset's id, and this document's rules differ from it: give the document its own id",
+                    r.id
+                ),
+            )])),
+            None => Ok((Arc::new(r), KeyBy::Hash)),
         }
     }
 
@@ -502,6 +511,12 @@ impl Service {
                     format!("expected a list of ruleset ids or documents, or \"all\", got {w:?}"),
                 ))
             }
+            RulesetsDto::TooMany(n) => {
+                return Err(ApiError::field(
+                    "/rulesets",
+                    format!("a compare names at most {MAX_COMPARE} rulesets, got {n}"),
+                ))
+            }
             RulesetsDto::List(list) if list.is_empty() => {
                 return Err(ApiError::field(
                     "/rulesets",
@@ -514,7 +529,10 @@ impl Service {
                 .map(|(i, r)| (r.clone(), format!("/rulesets/{i}")))
                 .collect(),
         };
-        let ids: Vec<&str> = list.iter().filter_map(|(r, _)| r.id()).collect();
+        // Sets, not lists: looking each entry up in a list was the square
+        // of the entries (issue 22).
+        let ids: HashSet<&str> = list.iter().filter_map(|(r, _)| r.id()).collect();
+        let mut taken: HashSet<String> = HashSet::with_capacity(list.len());
         let mut keys: Vec<String> = Vec::with_capacity(list.len());
         let mut entries = Vec::with_capacity(list.len());
         for (r, pointer) in &list {
@@ -522,13 +540,13 @@ impl Service {
             let key = match (r, &base) {
                 (RulesetRef::Id(id), _) => id.to_string(),
                 (RulesetRef::Document(_), Ok((b, _)))
-                    if !ids.contains(&b.id.as_str()) && !keys.contains(&b.id) =>
+                    if !ids.contains(b.id.as_str()) && !taken.contains(&b.id) =>
                 {
                     b.id.clone()
                 }
                 (RulesetRef::Document(_), _) => pointer.clone(),
             };
-            if !keys.contains(&key) {
+            if taken.insert(key.clone()) {
                 keys.push(key);
                 entries.push(base);
             }

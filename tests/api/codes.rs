@@ -157,6 +157,15 @@ fn cases() -> Vec<Case> {
             "/hand/flowers/1",
             json!({"bonus": "F1"}),
         ),
+        // Eight bonus tiles, then a ninth: past the eighth nothing is read.
+        case(
+            "too_many_bonus_tiles",
+            with(
+                json!({"hand": {"flowers": ["F1", "F2", "F3", "F4", "S1", "S2", "S3", "S4", "F1"]}}),
+            ),
+            "/hand/flowers/8",
+            json!({"max": 8, "count": 9}),
+        ),
         // HKMA plays without flowers unless a house rule turns them on.
         case(
             "bonus_off",
@@ -173,6 +182,19 @@ fn cases() -> Vec<Case> {
             "/hand/tiles",
             json!({"tile": "1m", "count": 5}),
         ),
+        // West and North both win on East's 2s, each with a pung of 1m: six
+        // 1m between them once West's are counted.
+        Case {
+            code: "winners_tile_over_four",
+            path: "/v1/settle",
+            body: json!({"ruleset": "wisteria-court", "winners": [
+                {"hand": {"tiles": "111m567m345p678s22s", "winning_tile": "2s"},
+                 "context": {"win_by": "discard", "discarder": "east", "seat_wind": "west", "round_wind": "east"}},
+                {"hand": {"tiles": "111m789m345p678s22s", "winning_tile": "2s"},
+                 "context": {"win_by": "discard", "discarder": "east", "seat_wind": "north", "round_wind": "east"}}]}),
+            pointer: "/winners/1/hand/tiles",
+            params: json!({"tile": "1m", "count": 6}),
+        },
         // Waits want 13 tiles: 14 are a whole hand, 11 are 3 short of a win
         // (13 + 1 - 11), 15 are too many.
         // Analysis wants 13 or 14 tiles (a meld counting as three): 12 are

@@ -205,11 +205,11 @@ async fn batch_compare_and_settle_take_documents() {
     );
     assert_eq!(results["hkma"]["total_faan"], 3, "hkma");
     assert_eq!(results["hkma-simples"]["total_faan"], 4, "custom");
+    // It inherits hkma's id with other rules: refused (issue 22).
     assert_eq!(
-        results["/rulesets/2"]["ruleset"], "hkma",
-        "a document with hkma's id"
+        results["/rulesets/2"]["errors"][0]["pointer"], "/rulesets/2/id",
+        "a document with hkma's id and its own limit"
     );
-    assert_eq!(results["/rulesets/2"]["limit"], 13, "its own limit");
     assert_eq!(
         results["/rulesets/3"]["errors"][0]["pointer"], "/rulesets/3/extends",
         "a broken document"
@@ -453,7 +453,7 @@ async fn a_pattern_added_under_extends_scores_as_the_house_rule() {
     let ext = app
         .post(
             "/v1/score",
-            &simples_hand(json!({"extends": "hkma", "patterns": {"fully_concealed": {"faan": 3}}})),
+            &simples_hand(json!({"extends": "hkma", "id": "hkma-fc", "patterns": {"fully_concealed": {"faan": 3}}})),
         )
         .await;
     assert_eq!(ext.status, 200, "extends: {}", ext.text());
@@ -468,7 +468,7 @@ async fn a_pattern_added_under_extends_scores_as_the_house_rule() {
     let stacked = app
         .post(
             "/v1/score",
-            &simples_hand(json!({"extends": "hkma",
+            &simples_hand(json!({"extends": "hkma", "id": "hkma-fc",
                 "patterns": {"fully_concealed": {"faan": 3, "contains": []}}})),
         )
         .await;
@@ -526,7 +526,7 @@ async fn the_chart_shows_exclusive_and_limits_add() {
     assert_eq!(hkma["exclusive"], json!([]), "hkma: no exclusive pair");
     assert_eq!(hkma["limits_add"], false, "hkma: limits cap");
     assert_eq!(hkma["limits_pay"], "per_limit", "hkma: the default");
-    let doc = json!({"extends": "hkma", "exclusive": [["all_chows", "concealed_hand"]], "limits_add": true, "limits_pay": "once"});
+    let doc = json!({"extends": "hkma", "id": "hkma-x", "exclusive": [["all_chows", "concealed_hand"]], "limits_add": true, "limits_pay": "once"});
     let chart = app
         .post("/v1/rulesets/validate", &json!({"ruleset": doc}))
         .await;

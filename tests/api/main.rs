@@ -8,6 +8,7 @@ mod codes;
 mod common;
 mod errors;
 mod helpers;
+mod hostile;
 mod inline;
 mod meta;
 mod metrics;

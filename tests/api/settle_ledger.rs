@@ -399,8 +399,9 @@ async fn bad_ledgers_and_settlements_are_422_at_their_pointer() {
             "a second winner's tiles that do not win",
             settle(vec![
                 winner("west", "east"),
-                json!({"hand": {"tiles": "77759p", "winning_tile": "5p",
-                    "melds": [{"kind": "pung", "tiles": "111m"}, {"kind": "pung", "tiles": "999s"}, {"kind": "pung", "tiles": "222p"}]},
+                // Other tiles than the first winner's: no tile five times between them.
+                json!({"hand": {"tiles": "88859p", "winning_tile": "5p",
+                    "melds": [{"kind": "pung", "tiles": "444m"}, {"kind": "pung", "tiles": "666s"}, {"kind": "pung", "tiles": "333p"}]},
                     "context": ctx("south", "east")}),
             ]),
             "not-a-winning-hand",

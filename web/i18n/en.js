@@ -292,6 +292,7 @@ export default {
   "control.request": "The request",
 
   "err.over": "{owner} has {count} {tile}; a set has only four of each tile.",
+  "err.winners_over": "The winners hold {count} {tile} between them (the shared discard counted once); a set has only four of each tile.",
   "err.count_win": "{owner} has {got} concealed tiles; with {melds} declared meld(s) a win needs {expected}.",
   "err.count_waits": "{owner} has {got} concealed tiles; with {melds} declared meld(s) Waits needs {expected} (one short of a win).",
   "err.not_winning": "These tiles do not make a winning hand: no reading into four sets and a pair, and no special hand.",

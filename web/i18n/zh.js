@@ -292,6 +292,7 @@ export default {
   "control.request": "請求",
 
   "err.over": "{owner}有{count}張{tile}；每種牌只有四張。",
+  "err.winners_over": "各贏家合共有{count}張{tile}（同一張放銃牌只計一次）；每種牌只有四張。",
   "err.count_win": "{owner}門前有 {got} 張；有 {melds} 組副露時，食糊要 {expected} 張。",
   "err.count_waits": "{owner}門前有 {got} 張；有 {melds} 組副露時，查聽牌要 {expected} 張（比食糊少一張）。",
   "err.not_winning": "這些牌未能食糊：拆不成四組一對，亦不是特別糊。",

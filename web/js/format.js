@@ -185,6 +185,7 @@ export function localErrors(d, kind, submit) {
 // names differ from the wording's (else the server's `params` as they are).
 export const CODES = {
   tile_over_four: ["err.over"],
+  winners_tile_over_four: ["err.winners_over"],
   waiting_complete: ["err.count_waits"],
   waiting_short: ["err.count_waits"],
   waiting_over: ["err.count_waits"],
