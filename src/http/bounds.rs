@@ -115,12 +115,15 @@ impl Pool {
             });
         };
         // Closed never: the semaphore lives as long as the pool.
-        let running = self.running.clone().acquire_owned().await.map_err(|_| {
-            ApiError::Overloaded {
-                what: Overload::Queue,
-                retry_after: RETRY_AFTER,
-            }
-        })?;
+        let running =
+            self.running
+                .clone()
+                .acquire_owned()
+                .await
+                .map_err(|_| ApiError::Overloaded {
+                    what: Overload::Queue,
+                    retry_after: RETRY_AFTER,
+                })?;
         let joined = actix_web::rt::task::spawn_blocking(move || {
             let _running = running;
             work()

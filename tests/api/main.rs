@@ -8,6 +8,7 @@ mod codes;
 mod common;
 mod errors;
 mod helpers;
+mod http_bounds;
 mod inline;
 mod meta;
 mod metrics;
