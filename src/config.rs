@@ -44,11 +44,11 @@ pub enum LogFormat {
 }
 
 /// Connections per worker by default: each may hold up to about 160 KiB
-/// inside actix (a request head is read up to 128 KiB), so 2 workers x 128
-/// stay within 40 MiB (deploy/README.md, "Memory").
-pub const DEFAULT_MAX_CONNECTIONS: usize = 128;
-/// Bodies and answers held at once by default: 32 MiB, eight 4 MiB ledger bodies.
-pub const DEFAULT_MAX_BUFFERED_BYTES: usize = 32 * 1024 * 1024;
+/// inside actix (a request head is read up to 128 KiB; 131 KiB measured),
+/// so 2 workers x 64 stay within 20 MiB (deploy/README.md, "Memory").
+pub const DEFAULT_MAX_CONNECTIONS: usize = 64;
+/// Bodies and answers held at once by default: 16 MiB, four 4 MiB ledger bodies.
+pub const DEFAULT_MAX_BUFFERED_BYTES: usize = 16 * 1024 * 1024;
 /// Heavy requests waiting for a blocking thread by default.
 pub const DEFAULT_BLOCKING_QUEUE: usize = 32;
 
@@ -114,7 +114,7 @@ pub struct ServeArgs {
     /// and worker; past it a request is a 503 `/problems/overloaded` with `Retry-After`.
     #[arg(long, env = "FAAN_MAX_BUFFERED_BYTES", default_value_t = DEFAULT_MAX_BUFFERED_BYTES)]
     pub max_buffered_bytes: usize,
-    /// Threads that run ledger, batch and compare off the async workers (default: the number of workers).
+    /// Threads that run ledger, batch and compare off the async workers (default: one fewer than the workers, at least one).
     #[arg(long, env = "FAAN_BLOCKING_THREADS")]
     pub blocking_threads: Option<usize>,
     /// Heavy requests (ledger, batch, compare) that may wait for a blocking thread; past it a 503
@@ -183,11 +183,14 @@ impl ServeArgs {
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
     }
 
-    /// Threads of the blocking pool: `--blocking-threads`, else one per worker.
+    /// Threads of the blocking pool: `--blocking-threads`, else one fewer
+    /// than the workers (at least one), so a core is left for the async
+    /// workers and a 2-core pod's memory holds (a worst ledger works in about
+    /// 26 MiB: deploy/README.md, "Memory").
     pub fn blocking_threads(&self) -> usize {
         self.blocking_threads
             .filter(|&n| n > 0)
-            .unwrap_or_else(|| self.workers())
+            .unwrap_or_else(|| self.workers().saturating_sub(1).max(1))
     }
 
     pub fn cache_ttl(&self) -> Duration {

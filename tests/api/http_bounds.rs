@@ -239,6 +239,11 @@ async fn low_level_http_errors_answer_as_actix_does() {
     assert_eq!(status(&t), "HTTP/1.1 400", "{t:.200}");
     assert!(empty(&t), "{t:.300}");
 
+    // Two different Content-Lengths: a bare 400.
+    let t = raw(&at, b"POST /v1/score HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}").await;
+    assert_eq!(status(&t), "HTTP/1.1 400", "{t:.200}");
+    assert!(empty(&t), "{t:.300}");
+
     // A Content-Length that is not a number: a bare 400.
     let t = raw(&at, b"POST /v1/score HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: abc\r\n\r\n{}").await;
     assert_eq!(status(&t), "HTTP/1.1 400", "{t:.200}");
