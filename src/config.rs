@@ -43,6 +43,15 @@ pub enum LogFormat {
     Json,
 }
 
+/// Connections per worker by default: each may hold up to about 160 KiB
+/// inside actix (a request head is read up to 128 KiB; 131 KiB measured),
+/// so 2 workers x 64 stay within 20 MiB (deploy/README.md, "Memory").
+pub const DEFAULT_MAX_CONNECTIONS: usize = 64;
+/// Bodies and answers held at once by default: 16 MiB, four 4 MiB ledger bodies.
+pub const DEFAULT_MAX_BUFFERED_BYTES: usize = 16 * 1024 * 1024;
+/// Heavy requests waiting for a blocking thread by default.
+pub const DEFAULT_BLOCKING_QUEUE: usize = 32;
+
 /// Everything `faan serve` needs.
 #[derive(Args, Debug, Clone)]
 pub struct ServeArgs {
@@ -97,9 +106,21 @@ pub struct ServeArgs {
     /// Seconds an idle keep-alive connection stays open (0 disables keep-alive).
     #[arg(long, env = "FAAN_KEEP_ALIVE", default_value_t = 5)]
     pub keep_alive: u64,
-    /// Most concurrent connections per worker; beyond it the worker stops accepting until one closes.
-    #[arg(long, env = "FAAN_MAX_CONNECTIONS", default_value_t = 25_000)]
+    /// Most concurrent connections per worker; beyond it the worker stops accepting until one closes
+    /// (the default fits the pod's 192 MiB with the other bounds: deploy/README.md, "Memory").
+    #[arg(long, env = "FAAN_MAX_CONNECTIONS", default_value_t = DEFAULT_MAX_CONNECTIONS)]
     pub max_connections: usize,
+    /// Most bytes of request bodies and unsent answers held at once, across every connection
+    /// and worker; past it a request is a 503 `/problems/overloaded` with `Retry-After`.
+    #[arg(long, env = "FAAN_MAX_BUFFERED_BYTES", default_value_t = DEFAULT_MAX_BUFFERED_BYTES)]
+    pub max_buffered_bytes: usize,
+    /// Threads that run ledger, batch and compare off the async workers (default: one fewer than the workers, at least one).
+    #[arg(long, env = "FAAN_BLOCKING_THREADS")]
+    pub blocking_threads: Option<usize>,
+    /// Heavy requests (ledger, batch, compare) that may wait for a blocking thread; past it a 503
+    /// `/problems/overloaded` with `Retry-After`.
+    #[arg(long, env = "FAAN_BLOCKING_QUEUE", default_value_t = DEFAULT_BLOCKING_QUEUE)]
+    pub blocking_queue: usize,
     /// Listen backlog: connections the kernel queues before they are accepted.
     #[arg(long, env = "FAAN_BACKLOG", default_value_t = 2048)]
     pub backlog: u32,
@@ -134,7 +155,10 @@ impl Default for ServeArgs {
             client_request_timeout_ms: 5000,
             body_timeout_ms: 10_000,
             keep_alive: 5,
-            max_connections: 25_000,
+            max_connections: DEFAULT_MAX_CONNECTIONS,
+            max_buffered_bytes: DEFAULT_MAX_BUFFERED_BYTES,
+            blocking_threads: None,
+            blocking_queue: DEFAULT_BLOCKING_QUEUE,
             backlog: 2048,
             log_format: LogFormat::Text,
             log_level: None,
@@ -157,6 +181,16 @@ impl ServeArgs {
         self.workers
             .filter(|&n| n > 0)
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+    }
+
+    /// Threads of the blocking pool: `--blocking-threads`, else one fewer
+    /// than the workers (at least one), so a core is left for the async
+    /// workers and a 2-core pod's memory holds (a worst ledger works in about
+    /// 26 MiB: deploy/README.md, "Memory").
+    pub fn blocking_threads(&self) -> usize {
+        self.blocking_threads
+            .filter(|&n| n > 0)
+            .unwrap_or_else(|| self.workers().saturating_sub(1).max(1))
     }
 
     pub fn cache_ttl(&self) -> Duration {

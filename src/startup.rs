@@ -81,6 +81,8 @@ impl Application {
                 ledger_body: config.ledger_body_limit,
                 body_timeout: Duration::from_millis(config.body_timeout_ms),
             },
+            budget: http::bounds::ByteBudget::new(config.max_buffered_bytes),
+            pool: http::bounds::Pool::new(config.blocking_threads(), config.blocking_queue),
             shutting_down: shutting_down.clone(),
         });
         let server = HttpServer::new(move || {

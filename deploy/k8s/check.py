@@ -17,11 +17,21 @@ import yaml
 # 6.3 MiB at start, 92.3 MiB with the cache at its 64 MiB bound, the front
 # included; so the cache's bookkeeping adds about a quarter to the bytes it
 # counts. On top: the front at worst (2048 slots of a 1 KiB request and an
-# 8 KiB answer: 18 MiB), the process, and request bodies in flight.
+# 8 KiB answer: 18 MiB), the process, the bodies and answers held at once
+# (FAAN_MAX_BUFFERED_BYTES, counted by faan itself), and what each open
+# connection can hold inside actix (FAAN_MAX_CONNECTIONS per worker; see
+# deploy/README.md, "Memory", for how PER_CONNECTION was measured).
 CACHE_OVERHEAD = 1.25
 FRONT_MAX = 18 * 2**20
 PROCESS = 8 * 2**20
-IN_FLIGHT = 16 * 2**20
+# faan's defaults (src/config.rs) when the ConfigMap leaves them out.
+BUFFERED_DEFAULT = 16 * 2**20
+CONNECTIONS_DEFAULT = 64
+PER_CONNECTION = 160 * 2**10
+# A blocking thread's working memory on the worst ledger (2,000 hands of
+# three winners: 1.2 MB in, 4 MB out, 25 MiB over the process measured);
+# FAAN_BLOCKING_THREADS defaults to one fewer than the workers, at least 1.
+PER_BLOCKING_THREAD = 26 * 2**20
 
 MEMORY_UNITS = {"Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "K": 10**3, "M": 10**6, "G": 10**9, "": 1}
 
@@ -95,11 +105,18 @@ def check_overlay(name, docs, image_uid):
     check(res["requests"] == res["limits"], name, "requests equal limits (Guaranteed QoS)")
     check(cpu_cores(res["limits"]["cpu"]) >= 0.5, name, "at least half a core")
     cache = int(config["FAAN_CACHE_MAX_BYTES"])
-    need = cache * CACHE_OVERHEAD + FRONT_MAX + PROCESS + IN_FLIGHT
+    buffered = int(config.get("FAAN_MAX_BUFFERED_BYTES", BUFFERED_DEFAULT))
+    workers = -(-cpu_cores(res["limits"]["cpu"]) // 1)  # FAAN_WORKERS rounds the limit up
+    connections = int(config.get("FAAN_MAX_CONNECTIONS", CONNECTIONS_DEFAULT)) * workers
+    threads = int(config.get("FAAN_BLOCKING_THREADS", max(1, workers - 1)))
+    need = (cache * CACHE_OVERHEAD + FRONT_MAX + PROCESS + buffered
+            + connections * PER_CONNECTION + threads * PER_BLOCKING_THREAD)
     have = memory_bytes(res["limits"]["memory"])
     check(have >= need, name,
           f"memory limit {res['limits']['memory']} ({have / 2**20:.0f} MiB) covers the cache "
-          f"bound {cache / 2**20:.0f} MiB x {CACHE_OVERHEAD} + front + process + bodies "
+          f"bound {cache / 2**20:.0f} MiB x {CACHE_OVERHEAD} + front + process + bodies and "
+          f"answers {buffered / 2**20:.0f} MiB + {connections:.0f} connections + "
+          f"{threads:.0f} blocking threads "
           f"({need / 2**20:.0f} MiB)")
 
     # Drain: the kubelet waits longer than faan's delay plus its timeout.

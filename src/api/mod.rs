@@ -23,7 +23,7 @@ pub use document::{RulesetDocument, RulesetRef, ValidateRequest};
 pub use ledger::*;
 pub use patterns::{ConditionInfoDto, PatternInfoDto, PatternTable};
 pub use penalty::*;
-pub use problem::{ApiError, Problem, ProblemError, PROBLEM_JSON};
+pub use problem::{ApiError, Overload, Problem, ProblemError, PROBLEM_JSON};
 pub use request::*;
 pub use response::*;
 pub use rulesets::*;

@@ -173,6 +173,16 @@ pub enum ApiError {
     UnsupportedMediaType {
         got: Option<String>,
     },
+    /// The body has a `Content-Encoding` other than identity (none is decoded).
+    UnsupportedEncoding {
+        got: String,
+    },
+    /// The server is at one of its bounds (buffered bytes, or the blocking
+    /// pool's queue); the client may retry after `retry_after` seconds.
+    Overloaded {
+        what: Overload,
+        retry_after: u64,
+    },
     NotFound {
         path: String,
     },
@@ -180,6 +190,15 @@ pub enum ApiError {
         method: String,
         allowed: &'static str,
     },
+}
+
+/// Which bound a 503 met.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Overload {
+    /// `--max-buffered-bytes`: bodies being read and answers not yet sent.
+    Buffered,
+    /// `--blocking-queue`: heavy requests waiting for a blocking thread.
+    Queue,
 }
 
 impl ApiError {
@@ -216,8 +235,9 @@ impl ApiError {
             ApiError::UnknownRuleset { .. } | ApiError::NotFound { .. } => 404,
             ApiError::PayloadTooLarge { .. } => 413,
             ApiError::RequestTimeout { .. } => 408,
-            ApiError::UnsupportedMediaType { .. } => 415,
+            ApiError::UnsupportedMediaType { .. } | ApiError::UnsupportedEncoding { .. } => 415,
             ApiError::MethodNotAllowed { .. } => 405,
+            ApiError::Overloaded { .. } => 503,
         }
     }
 
@@ -232,6 +252,8 @@ impl ApiError {
             ApiError::RequestTimeout { .. } => "request-timeout",
             ApiError::BatchTooLarge { .. } => "batch-too-large",
             ApiError::UnsupportedMediaType { .. } => "unsupported-media-type",
+            ApiError::UnsupportedEncoding { .. } => "unsupported-content-encoding",
+            ApiError::Overloaded { .. } => "overloaded",
             ApiError::NotFound { .. } => "not-found",
             ApiError::MethodNotAllowed { .. } => "method-not-allowed",
         }
@@ -247,6 +269,8 @@ impl ApiError {
             ApiError::RequestTimeout { .. } => "The body arrived too slowly",
             ApiError::BatchTooLarge { .. } => "Too many requests in one batch",
             ApiError::UnsupportedMediaType { .. } => "Unsupported media type",
+            ApiError::UnsupportedEncoding { .. } => "Unsupported content encoding",
+            ApiError::Overloaded { .. } => "The server is busy",
             ApiError::NotFound { .. } => "Not found",
             ApiError::MethodNotAllowed { .. } => "Method not allowed",
         }
@@ -300,6 +324,21 @@ impl ApiError {
                 match got {
                     Some(ct) => format!("the body must be application/json, got {ct}"),
                     None => "the body must be application/json: set the Content-Type header".into(),
+                },
+                vec![],
+            ),
+            ApiError::UnsupportedEncoding { got } => (
+                format!("the body must not be encoded (Content-Encoding: identity), got {got}"),
+                vec![],
+            ),
+            ApiError::Overloaded { what, retry_after } => (
+                match what {
+                    Overload::Buffered => format!(
+                        "too many request bodies and answers are held at once; retry after {retry_after} s"
+                    ),
+                    Overload::Queue => format!(
+                        "too many ledger, batch and compare requests are waiting; retry after {retry_after} s"
+                    ),
                 },
                 vec![],
             ),

@@ -1,6 +1,8 @@
-//! Reading a request body: the content type, the size limit (from
-//! `Content-Length` and while reading) and the body timeout.
+//! Reading a request body: the content type and coding, the size limit
+//! (from `Content-Length` and while reading), the bytes held across all
+//! connections (`bounds::ByteBudget`) and the body timeout.
 
+use super::bounds::Held;
 use super::AppState;
 use crate::api::ApiError;
 use actix_web::http::header;
@@ -8,19 +10,57 @@ use actix_web::web::{self, Bytes, BytesMut};
 use actix_web::HttpRequest;
 use futures_util::StreamExt;
 
-/// Checks the content type and reads at most `limit` bytes within the body timeout.
+/// A request body and the budget it holds until it is dropped.
+pub struct Body {
+    pub bytes: Bytes,
+    pub held: Held,
+}
+
+impl std::ops::Deref for Body {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        &self.bytes
+    }
+}
+
+/// Checks the content type and coding and reads at most `limit` bytes
+/// within the body timeout, holding them against the shared budget.
 pub async fn read_json_body(
     req: &HttpRequest,
     state: &AppState,
     payload: web::Payload,
     limit: usize,
-) -> Result<Bytes, ApiError> {
+) -> Result<Body, ApiError> {
     check_json_content_type(req)?;
-    actix_web::rt::time::timeout(state.limits.body_timeout, read_body(req, payload, limit))
-        .await
-        .map_err(|_| ApiError::RequestTimeout {
-            limit_ms: state.limits.body_timeout.as_millis() as u64,
-        })?
+    check_identity_encoding(req)?;
+    actix_web::rt::time::timeout(
+        state.limits.body_timeout,
+        read_body(req, state, payload, limit),
+    )
+    .await
+    .map_err(|_| ApiError::RequestTimeout {
+        limit_ms: state.limits.body_timeout.as_millis() as u64,
+    })?
+}
+
+/// No `Content-Encoding`, or only `identity`: a compressed body is not
+/// decoded, so reading it as JSON would answer a misleading 400.
+fn check_identity_encoding(req: &HttpRequest) -> Result<(), ApiError> {
+    let mut codings = req.headers().get_all(header::CONTENT_ENCODING);
+    codings.try_for_each(|v| {
+        let text = v.to_str().unwrap_or("?");
+        let identity = text
+            .split(',')
+            .map(str::trim)
+            .all(|c| c.is_empty() || c.eq_ignore_ascii_case("identity"));
+        if identity {
+            Ok(())
+        } else {
+            Err(ApiError::UnsupportedEncoding {
+                got: text.chars().take(100).collect(),
+            })
+        }
+    })
 }
 
 /// `application/json`, or any `application/*+json`, parameters ignored.
@@ -44,9 +84,10 @@ fn check_json_content_type(req: &HttpRequest) -> Result<(), ApiError> {
 
 async fn read_body(
     req: &HttpRequest,
+    state: &AppState,
     mut payload: web::Payload,
     limit: usize,
-) -> Result<Bytes, ApiError> {
+) -> Result<Body, ApiError> {
     let declared = req
         .headers()
         .get(header::CONTENT_LENGTH)
@@ -58,13 +99,28 @@ async fn read_body(
     let unreadable = |e| ApiError::MalformedJson {
         detail: format!("could not read the body: {e}"),
     };
-    let mut body = BytesMut::with_capacity(declared.unwrap_or(1024).min(limit));
+    // The budget counts the buffer's capacity, taken before it grows: a
+    // declared length up front, a chunked body as it doubles.
+    let mut held = Held::none();
+    let first = declared.unwrap_or(1024).min(limit);
+    state.budget.take(&mut held, first)?;
+    let mut body = BytesMut::with_capacity(first);
     while let Some(chunk) = payload.next().await {
         let chunk = chunk.map_err(unreadable)?;
-        if body.len() + chunk.len() > limit {
+        let need = body.len() + chunk.len();
+        if need > limit {
             return Err(ApiError::PayloadTooLarge { limit });
+        }
+        if need > held.bytes() {
+            let grown = need.max(2 * held.bytes()).min(limit);
+            let more = grown - held.bytes();
+            state.budget.take(&mut held, more)?;
+            body.reserve(grown - body.len());
         }
         body.extend_from_slice(&chunk);
     }
-    Ok(body.freeze())
+    Ok(Body {
+        bytes: body.freeze(),
+        held,
+    })
 }

@@ -143,7 +143,9 @@ pub async fn validate_ruleset(
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     let body = read_json_body(&req, &state, payload, state.limits.body).await?;
-    Ok(json(state.service.validate(&body)?))
+    let out = state.service.validate(&body)?;
+    drop(body);
+    super::scoring::answer(&state, out)
 }
 
 /// The OpenAPI document of this API.

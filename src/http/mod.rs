@@ -3,6 +3,7 @@
 //! pipeline (`crate::service`).
 
 pub mod body;
+pub mod bounds;
 pub mod docs;
 pub mod meta;
 pub mod metrics;
@@ -38,6 +39,10 @@ pub struct AppState {
     pub service: Service,
     pub metrics: Arc<Metrics>,
     pub limits: Limits,
+    /// Bytes of bodies and answers held at once, across every worker.
+    pub budget: bounds::ByteBudget,
+    /// Where ledger, batch and compare run, off the async workers.
+    pub pool: bounds::Pool,
     /// Set when shutdown has begun: /readyz answers 503 from then on.
     pub shutting_down: Arc<std::sync::atomic::AtomicBool>,
 }

@@ -14,8 +14,18 @@ impl ResponseError for ApiError {
     fn error_response(&self) -> HttpResponse {
         let mut res = HttpResponse::build(self.status_code());
         res.insert_header((header::CONTENT_TYPE, PROBLEM_JSON));
-        if let ApiError::MethodNotAllowed { allowed, .. } = self {
-            res.insert_header((header::ALLOW, *allowed));
+        match self {
+            ApiError::MethodNotAllowed { allowed, .. } => {
+                res.insert_header((header::ALLOW, *allowed));
+            }
+            ApiError::Overloaded { retry_after, .. } => {
+                res.insert_header((header::RETRY_AFTER, retry_after.to_string()));
+            }
+            // RFC 7694: the codings the server accepts.
+            ApiError::UnsupportedEncoding { .. } => {
+                res.insert_header((header::ACCEPT_ENCODING, "identity"));
+            }
+            _ => {}
         }
         res.body(self.to_json())
     }
@@ -34,9 +44,13 @@ pub enum BodyProblems {
     /// Body over the endpoint's limit (64 KiB, or 1 MiB for batch and compare, by default)
     #[response(status = 413, content_type = "application/problem+json")]
     PayloadTooLarge(Problem),
-    /// Content-Type is not application/json
+    /// Content-Type is not application/json (`/problems/unsupported-media-type`), or the body has a Content-Encoding other than identity (`/problems/unsupported-content-encoding`)
     #[response(status = 415, content_type = "application/problem+json")]
     UnsupportedMediaType(Problem),
+    /// Too many bodies and answers held at once (`--max-buffered-bytes`), or, for ledger, batch and compare, too many waiting for a blocking thread (`--blocking-queue`): `/problems/overloaded`, retry after `Retry-After` seconds
+    #[response(status = 503, content_type = "application/problem+json",
+        headers(("Retry-After" = u64, description = "Seconds to wait before retrying")))]
+    Overloaded(Problem),
 }
 
 /// An unknown ruleset id.

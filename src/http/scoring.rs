@@ -2,6 +2,7 @@
 //! (`crate::service`), answer its bytes. No scoring logic here.
 
 use super::body::read_json_body;
+use super::bounds::{Held, HeldBody};
 use super::problem::{BodyProblems, RulesetProblem};
 use super::AppState;
 use crate::api::{
@@ -33,6 +34,20 @@ pub fn pub_rules_chart() -> serde_json::Value {
 
 /// Header that says whether a score came from the cache.
 pub const X_CACHE: &str = "x-cache";
+
+/// A `200 application/json` answer whose bytes are held against the shared
+/// budget until they are written out (a 503 when it is full).
+pub fn answer(state: &AppState, body: impl Into<Bytes>) -> Result<HttpResponse, ApiError> {
+    let body = body.into();
+    let mut held = Held::none();
+    state.budget.take(&mut held, body.len())?;
+    Ok(HttpResponse::Ok()
+        .insert_header((
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        ))
+        .body(HeldBody::new(body, held)))
+}
 
 /// A `200 application/json` answer.
 pub fn json(body: impl Into<Bytes>) -> HttpResponse {
@@ -118,7 +133,8 @@ pub async fn score(
 ) -> Result<HttpResponse, ApiError> {
     let request = read_json_body(&req, &state, payload, state.limits.body).await?;
     let (body, status) = state.service.score_body(&request)?;
-    let mut res = json(body);
+    drop(request);
+    let mut res = answer(&state, body)?;
     res.headers_mut().insert(
         HeaderName::from_static(X_CACHE),
         HeaderValue::from_static(status.as_str()),
@@ -160,7 +176,10 @@ pub async fn score_batch(
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     let body = read_json_body(&req, &state, payload, state.limits.batch_body).await?;
-    Ok(json(state.service.batch(&body)?))
+    // On the blocking pool: the body is dropped there once answered.
+    let work = state.clone();
+    let out = state.pool.run(move || work.service.batch(&body)).await?;
+    answer(&state, out)
 }
 
 /// Score one hand under several rulesets.
@@ -191,7 +210,10 @@ pub async fn compare(
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     let body = read_json_body(&req, &state, payload, state.limits.batch_body).await?;
-    Ok(json(state.service.compare(&body)?))
+    // On the blocking pool: the body is dropped there once answered.
+    let work = state.clone();
+    let out = state.pool.run(move || work.service.compare(&body)).await?;
+    answer(&state, out)
 }
 
 /// Several winners on one discard (一炮多響).
@@ -230,7 +252,9 @@ pub async fn settle(
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     let body = read_json_body(&req, &state, payload, state.limits.body).await?;
-    Ok(json(state.service.settle(&body)?))
+    let out = state.service.settle(&body)?;
+    drop(body);
+    answer(&state, out)
 }
 
 /// A whole match, stateless (找數).
@@ -268,7 +292,10 @@ pub async fn ledger(
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     let body = read_json_body(&req, &state, payload, state.limits.ledger_body).await?;
-    Ok(json(state.service.ledger(&body)?))
+    // On the blocking pool: the body is dropped there once answered.
+    let work = state.clone();
+    let out = state.pool.run(move || work.service.ledger(&body)).await?;
+    answer(&state, out)
 }
 
 /// Every tile that completes a hand one tile short.
@@ -299,7 +326,9 @@ pub async fn waits(
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     let body = read_json_body(&req, &state, payload, state.limits.body).await?;
-    Ok(json(state.service.waits(&body)?))
+    let out = state.service.waits(&body)?;
+    drop(body);
+    answer(&state, out)
 }
 
 /// A hand before the win: shanten, acceptance and each discard.
@@ -344,7 +373,10 @@ pub async fn analyze(
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     let body = read_json_body(&req, &state, payload, state.limits.body).await?;
-    Ok(json(state.service.analyze(&body)?))
+    // On the blocking pool: chances can take milliseconds at 3-shanten.
+    let work = state.clone();
+    let out = state.pool.run(move || work.service.analyze(&body)).await?;
+    answer(&state, out)
 }
 
 /// The false-win penalty (詐糊).
@@ -373,5 +405,7 @@ pub async fn false_win(
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     let body = read_json_body(&req, &state, payload, state.limits.body).await?;
-    Ok(json(state.service.false_win(&body)?))
+    let out = state.service.false_win(&body)?;
+    drop(body);
+    answer(&state, out)
 }

@@ -9,6 +9,7 @@ mod common;
 mod errors;
 mod helpers;
 mod hostile;
+mod http_bounds;
 mod inline;
 mod meta;
 mod metrics;
