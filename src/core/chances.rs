@@ -85,14 +85,40 @@ struct State {
 /// ready hand (called once per ready hand reached).
 pub fn chances(
     start: Start<'_>,
-    mut values: impl FnMut(&Counts) -> WinValues,
+    values: impl FnMut(&Counts) -> WinValues,
 ) -> Result<Chances, ChancesError> {
+    solve(start, values).map(|(c, _)| c)
+}
+
+/// The discards the model's player makes (what [`solve`] chose): for a
+/// simulation of the same model to follow.
+pub struct Policy {
+    index: HashMap<Counts, usize>,
+    states: Vec<State>,
+    after: Vec<Vec<f64>>,
+}
+
+impl Policy {
+    /// The hand the player keeps in turn `k` (0-based) after drawing kind
+    /// `y` into `hand`, when the draw lowers shanten.
+    pub fn keep(&self, k: usize, hand: &Counts, y: usize) -> Option<Counts> {
+        let st = &self.states[*self.index.get(hand)?];
+        let (_, next) = st.improve.iter().find(|(kind, _)| *kind == y)?;
+        Some(self.states[pick(next, &self.after[k])].hand)
+    }
+}
+
+/// [`chances`] and the policy it found.
+pub fn solve(
+    start: Start<'_>,
+    mut values: impl FnMut(&Counts) -> WinValues,
+) -> Result<(Chances, Policy), ChancesError> {
     let s0 = shanten::shanten(start.hand, start.melds, start.forms).best;
     if s0 > MAX_SHANTEN {
         return Err(ChancesError::TooFar { shanten: s0 });
     }
     let draws = start.draws as usize;
-    let states = graph(start, &mut values);
+    let (states, index) = graph(start, &mut values);
 
     // The pool's numerator of kind y for hand h: u0 + H0 - H.
     let weight = |h: &Counts, y: usize| -> f64 {
@@ -177,11 +203,19 @@ pub fn chances(
         // that rounds below one).
         ready_by.push(if s0 <= 0 { 1.0 } else { (ready + won).min(1.0) });
     }
-    Ok(Chances {
+    let chances = Chances {
         ready: ready_by,
         win: win_by,
         expected_points: v[0][0],
-    })
+    };
+    Ok((
+        chances,
+        Policy {
+            index,
+            states,
+            after,
+        },
+    ))
 }
 
 /// The discard the policy makes: of the hands `next` a kept draw can
@@ -280,7 +314,10 @@ fn others(
 }
 
 /// Every hand the policy can reach from the start, the start first.
-fn graph(start: Start<'_>, values: &mut impl FnMut(&Counts) -> WinValues) -> Vec<State> {
+fn graph(
+    start: Start<'_>,
+    values: &mut impl FnMut(&Counts) -> WinValues,
+) -> (Vec<State>, HashMap<Counts, usize>) {
     let mut index: HashMap<Counts, usize> = HashMap::new();
     let mut states: Vec<State> = Vec::new();
     let mut todo = vec![*start.hand];
@@ -323,7 +360,7 @@ fn graph(start: Start<'_>, values: &mut impl FnMut(&Counts) -> WinValues) -> Vec
         }
         states[i].improve = improve;
     }
-    states
+    (states, index)
 }
 
 fn blank(hand: Counts, start: &Start<'_>) -> State {
