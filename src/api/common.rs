@@ -401,6 +401,7 @@ pub struct Health {
 mod tests {
     use super::super::json::parse;
     use super::super::{LedgerRequest, ScoreRequest};
+    use super::Amount;
     use std::borrow::Cow;
 
     fn borrowed(s: &Option<Cow<'_, str>>) -> Option<bool> {
@@ -467,5 +468,39 @@ mod tests {
                 p.errors[0].message
             );
         }
+    }
+
+    #[test]
+    fn amounts_are_written_exactly_and_as_floats_were_below_2_46_cents() {
+        let cases: &[(i64, &str)] = &[
+            (0, "0.0"),
+            (5, "0.05"),
+            (-5, "-0.05"),
+            (-50, "-0.5"),
+            (160, "1.6"),
+            (1234, "12.34"),
+            (10_000, "100.0"),
+            (-800, "-8.0"),
+            ((1 << 53) - 1, "90071992547409.91"),
+            (-((1 << 53) - 1), "-90071992547409.91"),
+            (i64::MIN, "-92233720368547758.08"),
+        ];
+        for &(c, want) in cases {
+            assert_eq!(Amount(c).text().as_str(), want, "case: {c} cents");
+            let json = serde_json::to_string(&Amount(c)).unwrap();
+            assert_eq!(json, want, "case: {c} cents through serde");
+        }
+        // Below 2^46 cents a float's shortest form is the exact amount: the
+        // answers of before are byte for byte the same (a spread of amounts).
+        let mut c: i64 = 1;
+        while c < 1 << 46 {
+            for x in [c, c + 1, c + 7, c * 3 + 11, -c - 3] {
+                let float = serde_json::to_string(&(x as f64 / 100.0)).unwrap();
+                assert_eq!(Amount(x).text().as_str(), float, "case: {x} cents");
+            }
+            c = c * 5 / 3 + 1;
+        }
+        assert_eq!(Amount(-160).to_string(), "-1.60", "case: the CLI's form");
+        assert_eq!(Amount(0).to_string(), "+0.00", "case: the CLI's zero");
     }
 }

@@ -234,15 +234,15 @@ pub fn ledger<S: AsRef<str>>(
                 (Outcome::FalseWin { offender: o }, pay, cents)
             }
             LedgerHandSpec::Win { winners } => {
-                win(ruleset, &players, winners, &seats, deal.round_wind, at).map_err(|e| {
-                    match e {
+                win(ruleset, &players, winners, &seats, deal.round_wind, at).map_err(
+                    |e| match e {
                         TableError::Overflow {
                             what: Overflow::Money,
                             pointer: None,
                         } => at_hand(Overflow::Money),
                         e => e,
-                    }
-                })?
+                    },
+                )?
             }
         };
         let deltas: [i64; PLAYERS] = std::array::from_fn(|p| by_seat[seats[p].index()]);

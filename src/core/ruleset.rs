@@ -2089,7 +2089,11 @@ mod tests {
                 ..HouseRules::default()
             })
             .unwrap();
-        assert_eq!(top.base_points(40), Some(MAX_BASE_POINTS), "case: 2^40 at 40");
+        assert_eq!(
+            top.base_points(40),
+            Some(MAX_BASE_POINTS),
+            "case: 2^40 at 40"
+        );
         assert_eq!(
             (top.base_points(80), top.base_points(u32::MAX)),
             (None, None),

@@ -255,7 +255,11 @@ mod tests {
         // A stake of 0.333 on 32 points is 10.656, so 1066 cents; the winner takes the sum.
         let reg = crate::core::Registry::builtin().unwrap();
         let mut r = (**reg.get("hkma").unwrap()).clone();
-        assert_eq!(money(&r, &[-32, 96, -32, -32]), Ok(None), "hkma has no rate");
+        assert_eq!(
+            money(&r, &[-32, 96, -32, -32]),
+            Ok(None),
+            "hkma has no rate"
+        );
         r.table.stake = Some(Stake(333_000));
         assert_eq!(
             money(&r, &[-32, 96, -32, -32]),
@@ -267,6 +271,79 @@ mod tests {
             money(&r, &[48, -144, 48, 48]),
             Ok(Some([1598, -4794, 1598, 1598])),
             "48 x 0.333 = 15.984"
+        );
+    }
+
+    #[test]
+    fn money_is_exact_up_to_2_53_minus_1_cents_and_refused_past_it() {
+        // A stake of 0.01 is a cent a point: payments are cents as they are.
+        let reg = crate::core::Registry::builtin().unwrap();
+        let mut r = (**reg.get("hkma").unwrap()).clone();
+        r.table.stake = Some(Stake(10_000));
+        // 2^53 - 1 = 3 x 3002399751580330 + 1: the winner at the bound exactly.
+        let third = 3_002_399_751_580_330;
+        let at = [-third, -third, -(third + 1), MAX_CENTS];
+        assert_eq!(money(&r, &at), Ok(Some(at)), "case: the winner at 2^53 - 1");
+        let past = [-third, -third, -(third + 2), MAX_CENTS + 1];
+        assert_eq!(
+            money(&r, &past),
+            Err(Overflow::Money),
+            "case: one cent past"
+        );
+        // A loser alone past the bound (the winner's sum is larger still).
+        let loser = [-(MAX_CENTS + 1), MAX_CENTS + 1, 0, 0];
+        assert_eq!(
+            money(&r, &loser),
+            Err(Overflow::Money),
+            "case: a loser past"
+        );
+        // The largest stake (10^8 cents a point): 90,071,992 points fit, 90,071,993 do not.
+        r.table.stake = Some(Stake(Stake::MAX));
+        assert_eq!(
+            money(&r, &[-90_071_992, 90_071_992, 0, 0]),
+            Ok(Some([-9_007_199_200_000_000, 9_007_199_200_000_000, 0, 0])),
+            "case: 90,071,992 points at the largest stake"
+        );
+        assert_eq!(
+            money(&r, &[-90_071_993, 90_071_993, 0, 0]),
+            Err(Overflow::Money),
+            "case: 90,071,993 points at the largest stake"
+        );
+        // The largest payment there is (2^40 x 64 x 3 x 64) at the largest stake: refused, not clamped.
+        let p = (1i64 << 40) * 64 * 64;
+        assert_eq!(
+            money(&r, &[-p, -p, -p, 3 * p]),
+            Err(Overflow::Money),
+            "case: the largest payment"
+        );
+    }
+
+    #[test]
+    fn cents_add_within_the_bound_only() {
+        assert_eq!(
+            add_cents(MAX_CENTS - 1, 1),
+            Ok(MAX_CENTS),
+            "case: to the bound"
+        );
+        assert_eq!(
+            add_cents(MAX_CENTS, 1),
+            Err(Overflow::Money),
+            "case: past it"
+        );
+        assert_eq!(
+            add_cents(-MAX_CENTS, -1),
+            Err(Overflow::Money),
+            "case: past it, negative"
+        );
+        assert_eq!(
+            add_cents(i64::MAX, i64::MAX),
+            Err(Overflow::Money),
+            "case: no wrap"
+        );
+        assert_eq!(
+            exact_cents(-i128::from(MAX_CENTS)),
+            Ok(-MAX_CENTS),
+            "case: -(2^53 - 1)"
         );
     }
 

@@ -266,9 +266,7 @@ fn score_valid(
         let _span = tracing::debug_span!("score").entered();
         match evaluate::score_hand(resolved.ruleset(), hand, &context) {
             Ok(s) => s,
-            Err(ScoreError::Overflow(what)) => {
-                return Err(overflow(&resolved, ruleset_at, what))
-            }
+            Err(ScoreError::Overflow(what)) => return Err(overflow(&resolved, ruleset_at, what)),
             Err(e) => return Err(e.into()),
         }
     };
