@@ -438,7 +438,7 @@ pub fn render(resp: &ScoreResponse, ruleset_name: &str, lang: Lang) -> String {
     if let Some(mp) = resp.money.as_ref().and_then(|m| m.payments.as_ref()) {
         let _ = writeln!(
             s,
-            "Money (USD): east {:+.2}  south {:+.2}  west {:+.2}  north {:+.2}",
+            "Money (USD): east {}  south {}  west {}  north {}",
             mp.east, mp.south, mp.west, mp.north
         );
     }

@@ -47,7 +47,9 @@ fn chances_of(r: &Ruleset, h: &HandSpec, seen: Option<&str>, ask: Ask) -> (Analy
 
 /// C(n, k) / C(m, k) as a product, for the closed forms.
 fn none_of(k_good: f64, n: f64, t: usize) -> f64 {
-    (0..t).map(|j| (n - k_good - j as f64) / (n - j as f64)).product()
+    (0..t)
+        .map(|j| (n - k_good - j as f64) / (n - j as f64))
+        .product()
 }
 
 fn close(got: f64, want: f64, what: &str) {
@@ -71,7 +73,11 @@ fn thirteen_sided_wait_wins_by_the_closed_form() {
     let n = 136.0 - 13.0 - 3.0;
     let k = 39.0 - 3.0;
     for t in 1..=17 {
-        close(c.win[t - 1], 1.0 - none_of(k, n, t), &format!("win within {t}"));
+        close(
+            c.win[t - 1],
+            1.0 - none_of(k, n, t),
+            &format!("win within {t}"),
+        );
         assert_eq!(c.ready[t - 1], 1.0, "ready from the start");
     }
 }
@@ -92,7 +98,11 @@ fn one_shanten_readies_by_the_closed_form() {
     let Analyzed::Drawing { acceptance, .. } = &a.analyzed else {
         panic!("13 tiles")
     };
-    let kinds: Vec<String> = acceptance.tiles.iter().map(|(t, _)| t.to_string()).collect();
+    let kinds: Vec<String> = acceptance
+        .tiles
+        .iter()
+        .map(|(t, _)| t.to_string())
+        .collect();
     assert_eq!(kinds, ["1p", "3s", "4s", "5s", "6s", "7s", "7z"]);
     assert_eq!(acceptance.count, 2 + 4 + 4 + 3 + 4 + 4 + 3);
     let n = 136.0 - 13.0;
@@ -118,13 +128,21 @@ fn nine_gates_wins_by_the_closed_form() {
     let (_, c) = chances_of(&r, &h, None, ask);
     let n = 136.0 - 13.0;
     for t in 1..=20 {
-        close(c.win[t - 1], 1.0 - none_of(23.0, n, t), &format!("win within {t}"));
+        close(
+            c.win[t - 1],
+            1.0 - none_of(23.0, n, t),
+            &format!("win within {t}"),
+        );
     }
     // Each self-drawn limit collects from three: 2 × 128 (East) + 128 + 128
     // for South under hkma's limit of 128 base points... read the value
     // from the score rather than restate the table here.
     let waits = faan::core::waits::waits(&r, &h, &CTX).expect("waits");
-    let each = waits[0].self_draw.as_ref().expect("a self-draw win").payments[1] as f64;
+    let each = waits[0]
+        .self_draw
+        .as_ref()
+        .expect("a self-draw win")
+        .payments[1] as f64;
     close(c.expected_points, c.win[19] * each, "expected points");
 }
 
@@ -176,9 +194,17 @@ fn wins_below_the_minimum_count_for_nothing() {
         - (0..10)
             .map(|j| (n - 4.0 * j as f64 - k) / (n - 4.0 * j as f64))
             .product::<f64>();
-    close(both.win[9], with_others, "self-draws only, the pool taking four a turn");
+    close(
+        both.win[9],
+        with_others,
+        "self-draws only, the pool taking four a turn",
+    );
     close(own.win[9], 1.0 - none_of(k, n, 10), "self-draws only");
-    close(own.expected_points, own.win[9] * 48.0, "each self-draw collects 48");
+    close(
+        own.expected_points,
+        own.win[9] * 48.0,
+        "each self-draw collects 48",
+    );
 }
 
 /// A simulation of the same model: draws from the model's pool, the
@@ -225,8 +251,9 @@ fn monte_carlo_of_the_model_agrees() {
         let (mut wins, mut readies, mut points, mut points2) = (0u32, 0u32, 0f64, 0f64);
         let mut memo = std::collections::HashMap::new();
         for _ in 0..plays {
-            let (won, ready, pts) =
-                play(&c0, &unseen, forms, draws, discards, &policy, &mut memo, &r, &h, &mut rng);
+            let (won, ready, pts) = play(
+                &c0, &unseen, forms, draws, discards, &policy, &mut memo, &r, &h, &mut rng,
+            );
             wins += won as u32;
             readies += ready as u32;
             points += pts;
@@ -264,17 +291,11 @@ fn win_values(r: &Ruleset, h: &HandSpec, ready: &Counts) -> WinValues {
     let tiles: String = faan::core::tile::format_tiles(
         &(0..KINDS)
             .flat_map(|i| {
-                std::iter::repeat_n(
-                    faan::core::Tile::from_index(i).unwrap(),
-                    ready[i] as usize,
-                )
+                std::iter::repeat_n(faan::core::Tile::from_index(i).unwrap(), ready[i] as usize)
             })
             .collect::<Vec<_>>(),
     );
-    let spec = HandSpec {
-        tiles,
-        ..h.clone()
-    };
+    let spec = HandSpec { tiles, ..h.clone() };
     let pts = |s: &Option<faan::core::Score>| {
         s.as_ref()
             .filter(|s| s.meets_minimum)

@@ -226,7 +226,9 @@ fn check(r: &Ruleset, exp: &Value) -> Vec<String> {
         .iter()
         .map(|v| v.as_u64().unwrap())
         .collect();
-    let got_points: Vec<u64> = (0..=r.limit).map(|f| r.base_points(f)).collect();
+    let got_points: Vec<u64> = (0..=r.limit)
+        .map(|f| r.base_points(f).expect("up to the limit"))
+        .collect();
     if want_points != got_points {
         miss(
             "points_table",

@@ -4,6 +4,7 @@
 use crate::core::ruleset::Money;
 use crate::core::{MeldKind, Replacement, Ruleset, WinBy, Wind};
 use serde::{Deserialize, Serialize};
+use std::io::Write as _;
 use utoipa::ToSchema;
 // ------------------------------------------------------ keys once
 
@@ -299,12 +300,89 @@ impl From<[i64; 4]> for Payments {
 }
 
 /// Signed amounts in US dollars by seat.
-#[derive(Clone, Copy, Debug, Serialize, Deserialize, ToSchema, PartialEq)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
 pub struct MoneyPayments {
-    pub east: f64,
-    pub south: f64,
-    pub west: f64,
-    pub north: f64,
+    #[schema(value_type = f64)]
+    pub east: Amount,
+    #[schema(value_type = f64)]
+    pub south: Amount,
+    #[schema(value_type = f64)]
+    pub west: Amount,
+    #[schema(value_type = f64)]
+    pub north: Amount,
+}
+
+/// An amount of money in whole cents, written as an exact decimal number:
+/// `12.34`, `-0.5`, `100.0` (the form serde_json's shortest float gave every
+/// amount a float holds to the cent, so answers stay byte for byte). The core
+/// refuses amounts beyond 2^53 - 1 cents (`settle::MAX_CENTS`), so a client
+/// reading it into a double gets it to the cent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Amount(pub i64);
+
+impl Amount {
+    /// The decimal text, in a stack buffer (no allocation).
+    pub fn text(self) -> AmountText {
+        let mut t = AmountText {
+            buf: [0; 24],
+            len: 0,
+        };
+        let c = self.0.unsigned_abs();
+        let (whole, cents) = (c / 100, c % 100);
+        let mut w = &mut t.buf[..];
+        let sign = if self.0 < 0 { "-" } else { "" };
+        // 24 bytes hold any i64 of cents ("-" + 17 digits + "." + 2).
+        let _ = if cents % 10 == 0 {
+            write!(w, "{sign}{whole}.{}", cents / 10)
+        } else {
+            write!(w, "{sign}{whole}.{cents:02}")
+        };
+        t.len = (24 - w.len()) as u8;
+        t
+    }
+}
+
+impl std::fmt::Display for Amount {
+    /// Signed, to two places (`+12.30`, `-0.50`): the CLI's table.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let c = self.0.unsigned_abs();
+        let sign = if self.0 < 0 { '-' } else { '+' };
+        write!(f, "{sign}{}.{:02}", c / 100, c % 100)
+    }
+}
+
+/// [`Amount::text`]'s bytes.
+pub struct AmountText {
+    buf: [u8; 24],
+    len: u8,
+}
+
+impl AmountText {
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.buf[..self.len as usize]
+    }
+
+    pub fn as_str(&self) -> &str {
+        // Only ASCII digits, '-' and '.' are written.
+        std::str::from_utf8(self.as_bytes()).unwrap_or("0.0")
+    }
+}
+
+impl Serialize for Amount {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        // A number token as written (serde_json's raw value), not through a float.
+        let raw = serde_json::value::RawValue::from_string(self.text().as_str().to_string())
+            .map_err(serde::ser::Error::custom)?;
+        raw.serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for Amount {
+    /// Read back from a number (tests and clients of the types): to the nearest cent.
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let v = f64::deserialize(d)?;
+        Ok(Amount((v * 100.0).round() as i64))
+    }
 }
 
 /// The payments in money: at a stake (house rule `stake`, or a ruleset's
@@ -329,16 +407,11 @@ pub struct MoneyDto {
 /// Cents by seat as money.
 fn money_payments(c: [i64; 4]) -> MoneyPayments {
     MoneyPayments {
-        east: cents(c[0]),
-        south: cents(c[1]),
-        west: cents(c[2]),
-        north: cents(c[3]),
+        east: Amount(c[0]),
+        south: Amount(c[1]),
+        west: Amount(c[2]),
+        north: Amount(c[3]),
     }
-}
-
-/// Whole cents as an amount of money.
-pub fn cents(c: i64) -> f64 {
-    c as f64 / 100.0
 }
 
 /// A ruleset's chip rate, with payments in cents where there are some.
@@ -380,6 +453,7 @@ pub struct Health {
 mod tests {
     use super::super::json::parse;
     use super::super::{LedgerRequest, ScoreRequest};
+    use super::Amount;
     use std::borrow::Cow;
 
     fn borrowed(s: &Option<Cow<'_, str>>) -> Option<bool> {
@@ -446,5 +520,39 @@ mod tests {
                 p.errors[0].message
             );
         }
+    }
+
+    #[test]
+    fn amounts_are_written_exactly_and_as_floats_were_below_2_46_cents() {
+        let cases: &[(i64, &str)] = &[
+            (0, "0.0"),
+            (5, "0.05"),
+            (-5, "-0.05"),
+            (-50, "-0.5"),
+            (160, "1.6"),
+            (1234, "12.34"),
+            (10_000, "100.0"),
+            (-800, "-8.0"),
+            ((1 << 53) - 1, "90071992547409.91"),
+            (-((1 << 53) - 1), "-90071992547409.91"),
+            (i64::MIN, "-92233720368547758.08"),
+        ];
+        for &(c, want) in cases {
+            assert_eq!(Amount(c).text().as_str(), want, "case: {c} cents");
+            let json = serde_json::to_string(&Amount(c)).unwrap();
+            assert_eq!(json, want, "case: {c} cents through serde");
+        }
+        // Below 2^46 cents a float's shortest form is the exact amount: the
+        // answers of before are byte for byte the same (a spread of amounts).
+        let mut c: i64 = 1;
+        while c < 1 << 46 {
+            for x in [c, c + 1, c + 7, c * 3 + 11, -c - 3] {
+                let float = serde_json::to_string(&(x as f64 / 100.0)).unwrap();
+                assert_eq!(Amount(x).text().as_str(), float, "case: {x} cents");
+            }
+            c = c * 5 / 3 + 1;
+        }
+        assert_eq!(Amount(-160).to_string(), "-1.60", "case: the CLI's form");
+        assert_eq!(Amount(0).to_string(), "+0.00", "case: the CLI's zero");
     }
 }

@@ -4,7 +4,7 @@
 //! keyed by player name, in player order.
 
 use super::common::{
-    borrowed, cents, object_only, ReplacementDto, RobbedKongDto, WinByDto, WindDto,
+    borrowed, object_only, Amount, ReplacementDto, RobbedKongDto, WinByDto, WindDto,
 };
 use super::problem::{ApiError, ProblemError};
 use super::request::{HandDto, HouseRulesDto};
@@ -292,7 +292,7 @@ pub struct LedgerHandOut<'a> {
     /// The hand's money by player, to the cent, where there is a stake or a chip rate.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<HashMap<String, f64>>)]
-    pub money: Option<ByPlayer<'a, f64>>,
+    pub money: Option<ByPlayer<'a, Amount>>,
 }
 
 /// A winner of a hand: the score's chosen reading, in brief.
@@ -351,7 +351,8 @@ pub struct MoneyTransferDto<'a> {
     pub from: &'a str,
     #[schema(value_type = String)]
     pub to: &'a str,
-    pub amount: f64,
+    #[schema(value_type = f64)]
+    pub amount: Amount,
 }
 
 /// The match in money, to the cent.
@@ -361,7 +362,7 @@ pub struct LedgerMoneyDto<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stake: Option<f64>,
     #[schema(value_type = HashMap<String, f64>)]
-    pub balances: ByPlayer<'a, f64>,
+    pub balances: ByPlayer<'a, Amount>,
     pub transfers: Vec<MoneyTransferDto<'a>>,
 }
 
@@ -377,7 +378,7 @@ impl<'a> LedgerResponse<'a> {
         let by = |values| ByPlayer { names, values };
         let money = |c: [i64; PLAYERS]| ByPlayer {
             names,
-            values: c.map(cents),
+            values: c.map(Amount),
         };
         let hands = l
             .hands
@@ -459,7 +460,7 @@ impl<'a> LedgerResponse<'a> {
                     .map(|t| MoneyTransferDto {
                         from: names[t.from],
                         to: names[t.to],
-                        amount: cents(t.amount),
+                        amount: Amount(t.amount),
                     })
                     .collect(),
             }),

@@ -34,14 +34,21 @@ pub struct FalseWinResponse {
 }
 
 impl FalseWinResponse {
-    pub fn new(ruleset_id: &str, r: &Ruleset, offender: Wind, payments: [i64; 4]) -> Self {
+    /// `money_cents`: `settle::money` of the payments (its overflow is the caller's to refuse).
+    pub fn new(
+        ruleset_id: &str,
+        r: &Ruleset,
+        offender: Wind,
+        payments: [i64; 4],
+        money_cents: Option<[i64; 4]>,
+    ) -> Self {
         FalseWinResponse {
             ruleset: ruleset_id.into(),
             offender: offender.into(),
             min_faan: r.min_faan,
-            base_points: r.base_points(r.min_faan),
+            base_points: r.min_base_points(),
             payments: payments.into(),
-            money: money_of(r, crate::core::settle::money(r, &payments)),
+            money: money_of(r, money_cents),
         }
     }
 }

@@ -2,6 +2,7 @@
 //! (RFC 9457) by the HTTP layer and printed by the CLI.
 
 use crate::core::hand::{HandRule, Param};
+use crate::core::settle::{Overflow, MAX_CENTS};
 use crate::core::table::TableError;
 use crate::core::{FieldError, ScoreError};
 use serde::{Deserialize, Serialize};
@@ -20,7 +21,8 @@ pub struct ProblemError {
     /// What is wrong, in English.
     pub message: String,
     /// The rule broken, for the rules of a hand and of the circumstances
-    /// of its win (and `not_winning`, `unknown_ruleset`): a stable code a
+    /// of its win (and `not_winning`, `unknown_ruleset`, an amount too large:
+    /// `money_unrepresentable`, `faan_overflow`, `base_points_overflow`): a stable code a
     /// client words in its own language with `params`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(schema_with = code_schema)]
@@ -50,7 +52,13 @@ fn thousands(n: usize) -> String {
 }
 
 /// Codes a problem's error may carry besides the hand rules.
-pub const OTHER_CODES: &[&str] = &["not_winning", "unknown_ruleset"];
+pub const OTHER_CODES: &[&str] = &[
+    "not_winning",
+    "unknown_ruleset",
+    "money_unrepresentable",
+    "faan_overflow",
+    "base_points_overflow",
+];
 
 fn code_schema() -> utoipa::openapi::RefOr<utoipa::openapi::Schema> {
     let codes: Vec<&str> = HandRule::ALL
@@ -205,6 +213,23 @@ impl ApiError {
     /// One field error as a 422.
     pub fn field(pointer: impl Into<String>, message: impl Into<String>) -> Self {
         ApiError::invalid(vec![ProblemError::new(pointer, message)])
+    }
+
+    /// A total or an amount too large to answer exactly, refused at `pointer`
+    /// (a 422 like every broken rule, with the overflow's code).
+    pub fn overflow(what: Overflow, pointer: impl Into<String>) -> Self {
+        let params = match what {
+            Overflow::Money => serde_json::Map::from_iter([("max_cents".into(), MAX_CENTS.into())]),
+            Overflow::Faan(p) | Overflow::BasePoints(p) => {
+                serde_json::Map::from_iter([("pattern".into(), p.as_str().into())])
+            }
+        };
+        ApiError::invalid(vec![ProblemError::coded(
+            pointer,
+            what.explain(),
+            what.code(),
+            params,
+        )])
     }
 
     /// Several field errors as a 422: at most [`MAX_ERRORS`] of them listed,
@@ -378,7 +403,18 @@ impl From<ScoreError> for ApiError {
                 detail,
                 pointer: "/hand/tiles".into(),
             },
+            // Where the caller does not name what set it (`service` does).
+            ScoreError::Overflow(what) => ApiError::overflow(what, default_overflow_pointer(what)),
         }
+    }
+}
+
+/// An overflow's pointer when nothing better is known: what a house rule
+/// would lower (the stake, the pattern's value).
+pub fn default_overflow_pointer(what: Overflow) -> String {
+    match what {
+        Overflow::Money => "/house_rules/stake".into(),
+        Overflow::Faan(p) | Overflow::BasePoints(p) => format!("/house_rules/patterns/{p}"),
     }
 }
 
@@ -396,6 +432,10 @@ impl From<TableError> for ApiError {
                 detail,
                 pointer: format!("{pointer}/tiles"),
             },
+            TableError::Overflow { what, pointer } => {
+                let pointer = pointer.unwrap_or_else(|| default_overflow_pointer(what));
+                ApiError::overflow(what, pointer)
+            }
         }
     }
 }

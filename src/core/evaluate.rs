@@ -14,7 +14,7 @@ use super::hand::{
 };
 use super::pattern::{count_all, Facts, PatternId, PatternSet, Shape, PATTERN_COUNT};
 use super::ruleset::{HouseRules, Ruleset, Value};
-use super::settle::{money, settle, Payments};
+use super::settle::{money, settle, Overflow, Payments};
 use std::fmt;
 
 /// One scoring item.
@@ -132,6 +132,8 @@ pub enum ScoreError {
     Invalid(Vec<FieldError>),
     /// The tiles do not form a winning hand under this ruleset.
     NotWinning { tiles: usize, detail: String },
+    /// A total or an amount too large to answer exactly (refused, never clamped).
+    Overflow(Overflow),
 }
 
 impl fmt::Display for ScoreError {
@@ -142,6 +144,7 @@ impl fmt::Display for ScoreError {
                 write!(f, "invalid request: {}", parts.join("; "))
             }
             ScoreError::NotWinning { detail, .. } => f.write_str(detail),
+            ScoreError::Overflow(o) => f.write_str(&o.explain()),
         }
     }
 }
@@ -204,6 +207,7 @@ fn score_hand_as<const EXTRAS: bool>(
     // Each reading is scored as the decomposer finds it (no list of readings).
     // A concealed kong may be robbed only to complete thirteen orphans.
     let orphans_only = ctx.robbed_kong == RobbedKong::Concealed;
+    let mut overflow = None;
     each_reading(hand, ctx.win_by, ctx.flower_win, ruleset.special, |p| {
         if orphans_only && p.base.form != Form::ThirteenOrphans {
             return;
@@ -213,12 +217,17 @@ fn score_hand_as<const EXTRAS: bool>(
         let last = scored.len() - 1;
         scored[last].reading = *p.base;
         p.apply(&mut scored[last].reading);
-        evaluate_into::<EXTRAS>(ruleset, &facts, ctx, &mut scored[last]);
+        if let Err(o) = evaluate_into::<EXTRAS>(ruleset, &facts, ctx, &mut scored[last]) {
+            overflow = Some(o);
+        }
         let (s, best) = (&scored[last], &scored[chosen]);
         if (s.total_faan, s.raw_faan) > (best.total_faan, best.raw_faan) {
             chosen = last;
         }
     });
+    if let Some(o) = overflow {
+        return Err(ScoreError::Overflow(o));
+    }
     if scored.is_empty() {
         if orphans_only {
             return Err(ScoreError::NotWinning {
@@ -231,7 +240,10 @@ fn score_hand_as<const EXTRAS: bool>(
     }
     let total = scored[chosen].total_faan;
     let meets_minimum = total >= ruleset.min_faan;
-    let base_points = ruleset.base_points(total);
+    let Some(base_points) = ruleset.base_points(total) else {
+        let p = largest_line(&scored[chosen].lines);
+        return Err(ScoreError::Overflow(Overflow::BasePoints(p)));
+    };
     let payments = if meets_minimum {
         settle(ruleset, ctx, base_points)
     } else {
@@ -244,19 +256,20 @@ fn score_hand_as<const EXTRAS: bool>(
         meets_minimum,
         missing_faan: ruleset.min_faan.saturating_sub(total),
         base_points,
-        money_cents: money(ruleset, &payments),
+        money_cents: money(ruleset, &payments).map_err(ScoreError::Overflow)?,
         payments,
     })
 }
 
 /// Fills the lines and totals of `out` (a [`ScoredReading::blank`]) for its
-/// reading; `EXTRAS` as `ruleset.extras` (see [`score_hand`]).
+/// reading; `EXTRAS` as `ruleset.extras` (see [`score_hand`]). A total
+/// beyond `u32` is [`Overflow::Faan`].
 fn evaluate_into<const EXTRAS: bool>(
     ruleset: &Ruleset,
     facts: &Facts,
     ctx: &Context,
     out: &mut ScoredReading,
-) {
+) -> Result<(), Overflow> {
     let r = &out.reading;
     let shape = Shape::new(r);
     let held = count_all::<EXTRAS>(&shape, facts, ctx, &ruleset.conditions);
@@ -271,8 +284,9 @@ fn evaluate_into<const EXTRAS: bool>(
     if EXTRAS {
         for &(a, b) in &ruleset.exclusive {
             if scoring & a.bit() != 0 && scoring & b.bit() != 0 {
-                let worth =
-                    |id: PatternId| ruleset.line_faan[id.index()] * u32::from(held.count(id));
+                let worth = |id: PatternId| {
+                    u64::from(ruleset.line_faan[id.index()]) * u64::from(held.count(id))
+                };
                 let loser = if worth(b) > worth(a) { a } else { b };
                 scoring &= !loser.bit();
             }
@@ -295,9 +309,10 @@ fn evaluate_into<const EXTRAS: bool>(
         out.raw_faan = total;
         out.total_faan = total;
         out.limit_hand = true;
-        return;
+        return Ok(());
     }
-    let mut raw = 0u32;
+    // Summed wide (at most 32 lines of u32) and checked once: exact or refused.
+    let mut raw = 0u64;
     for i in indices(scoring) {
         let id = PatternId::ALL[i];
         let v = ruleset.line_faan[i];
@@ -308,7 +323,7 @@ fn evaluate_into<const EXTRAS: bool>(
                 // Without limits_add no limit gets here.
                 limit: limits_add && limits & id.bit() != 0,
             });
-            raw = raw.saturating_add(v);
+            raw += u64::from(v);
         }
     }
     if lines.is_empty() {
@@ -318,9 +333,12 @@ fn evaluate_into<const EXTRAS: bool>(
                 faan: v,
                 limit: false,
             });
-            raw = v;
+            raw = u64::from(v);
         }
     }
+    let Ok(raw) = u32::try_from(raw) else {
+        return Err(Overflow::Faan(largest_line(lines)));
+    };
     out.raw_faan = raw;
     // limits_add: limit lines add like the others and nothing is capped.
     out.total_faan = if limits_add {
@@ -329,6 +347,19 @@ fn evaluate_into<const EXTRAS: bool>(
         raw.min(ruleset.limit)
     };
     out.limit_hand = limits_add && limits != 0;
+    Ok(())
+}
+
+/// The pattern of the first of the largest lines (what to lower when a total overflows).
+#[cold]
+fn largest_line(lines: &Lines) -> PatternId {
+    let mut top = Lines::EMPTY;
+    for l in lines.iter() {
+        if l.faan > top.faan {
+            top = *l;
+        }
+    }
+    top.pattern
 }
 
 /// The indices of the pattern ids in a set (each below [`PATTERN_COUNT`]), in id (contract) order.

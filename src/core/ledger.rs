@@ -20,7 +20,7 @@
 use super::evaluate::Score;
 use super::hand::{ContextSpec, FieldError, HandSpec};
 use super::ruleset::Ruleset;
-use super::settle::{false_win, money, stake};
+use super::settle::{add_cents, false_win, money, stake, Overflow};
 use super::table::{settle_at, TableError};
 use super::tile::Wind;
 
@@ -223,16 +223,30 @@ pub fn ledger<S: AsRef<str>>(
         let seats: [Wind; PLAYERS] =
             std::array::from_fn(|p| Wind::ALL[(p + PLAYERS - deal.dealer) % PLAYERS]);
         let player_at = |w: Wind| (deal.dealer + w.index()) % PLAYERS;
+        // Money that overflows is refused at this hand.
+        let at_hand = |what: Overflow| TableError::Overflow {
+            what,
+            pointer: Some(at.to_string()),
+        };
         let (outcome, by_seat, money_by_seat) = match hand {
-            LedgerHandSpec::Draw => (Outcome::Draw, [0; PLAYERS], money(ruleset, &[0; PLAYERS])),
+            LedgerHandSpec::Draw => (Outcome::Draw, [0; PLAYERS], Some([0; PLAYERS])),
             LedgerHandSpec::FalseWin { offender } => {
                 let o = find(&players, offender.as_ref())
                     .ok_or_else(|| unknown(&format!("{at}/offender"), offender.as_ref()))?;
                 let pay = false_win(ruleset, seats[o]);
-                (Outcome::FalseWin { offender: o }, pay, money(ruleset, &pay))
+                let cents = money(ruleset, &pay).map_err(at_hand)?;
+                (Outcome::FalseWin { offender: o }, pay, cents)
             }
             LedgerHandSpec::Win { winners } => {
-                win(ruleset, &players, winners, &seats, deal.round_wind, at)?
+                win(ruleset, &players, winners, &seats, deal.round_wind, at).map_err(
+                    |e| match e {
+                        TableError::Overflow {
+                            what: Overflow::Money,
+                            pointer: None,
+                        } => at_hand(Overflow::Money),
+                        e => e,
+                    },
+                )?
             }
         };
         let deltas: [i64; PLAYERS] = std::array::from_fn(|p| by_seat[seats[p].index()]);
@@ -244,13 +258,16 @@ pub fn ledger<S: AsRef<str>>(
                 )
             })?;
         }
-        let money_deltas = money_by_seat.filter(|_| with_money).map(|m| {
-            let d: [i64; PLAYERS] = std::array::from_fn(|p| m[seats[p].index()]);
-            for (b, x) in money_balances.iter_mut().zip(d) {
-                *b = b.saturating_add(x);
+        let money_deltas = match money_by_seat.filter(|_| with_money) {
+            Some(m) => {
+                let d: [i64; PLAYERS] = std::array::from_fn(|p| m[seats[p].index()]);
+                for (b, x) in money_balances.iter_mut().zip(d) {
+                    *b = add_cents(*b, x).map_err(at_hand)?;
+                }
+                Some(d)
             }
-            d
-        });
+            None => None,
+        };
         let dealer_won = match &outcome {
             Outcome::Win(ws) => ws.iter().any(|w| w.paid && w.player == deal.dealer),
             _ => false,

@@ -410,14 +410,21 @@ impl Ruleset {
     /// Base points at `faan`. Up to the limit, the points table's; above it
     /// (only under `limits_add`) as `limits_pay` says: `once`, the limit's;
     /// `per_limit`, the limit's for each whole limit plus the table's for the
-    /// faan left over (wisteria-court: 21 faan = 2 x 128 + 2). At most
-    /// [`MAX_BASE_POINTS`], so every settlement still fits an `i64`.
-    pub fn base_points(&self, faan: u32) -> u64 {
+    /// faan left over (wisteria-court: 21 faan = 2 x 128 + 2). `None` above
+    /// [`MAX_BASE_POINTS`] (refused, never capped), so every settlement fits an `i64`.
+    #[inline]
+    pub fn base_points(&self, faan: u32) -> Option<u64> {
         if faan <= self.limit {
-            self.table_points(faan)
+            Some(self.table_points(faan))
         } else {
             self.base_points_above_limit(faan)
         }
+    }
+
+    /// Base points at the minimum (never above the limit: validated), what
+    /// a false win pays on.
+    pub fn min_base_points(&self) -> u64 {
+        self.table_points(self.min_faan)
     }
 
     /// The points table's row for `faan` (its last row beyond it).
@@ -431,13 +438,13 @@ impl Ruleset {
     /// the path every hand takes.
     #[cold]
     #[inline(never)]
-    fn base_points_above_limit(&self, faan: u32) -> u64 {
+    fn base_points_above_limit(&self, faan: u32) -> Option<u64> {
         if !self.limits_add || self.limits_pay == LimitsPay::Once {
-            return self.table_points(faan);
+            return Some(self.table_points(faan));
         }
         let (whole, rest) = match (faan.checked_div(self.limit), faan.checked_rem(self.limit)) {
             (Some(w), Some(r)) => (w, r),
-            _ => return self.table_points(faan),
+            _ => return Some(self.table_points(faan)),
         };
         let rest = if rest == 0 {
             0
@@ -445,9 +452,9 @@ impl Ruleset {
             self.table_points(rest)
         };
         self.table_points(self.limit)
-            .saturating_mul(u64::from(whole))
-            .saturating_add(rest)
-            .min(MAX_BASE_POINTS)
+            .checked_mul(u64::from(whole))
+            .and_then(|b| b.checked_add(rest))
+            .filter(|&b| b <= MAX_BASE_POINTS)
     }
 
     fn reindex(&mut self) {
@@ -1031,7 +1038,17 @@ impl Ruleset {
                     ));
                     continue;
                 }
-                PatternOverride::Faan(n) => Value::Faan(n.min(u32::MAX as i64) as u32),
+                PatternOverride::Faan(n) => match u32::try_from(n) {
+                    Ok(v) => Value::Faan(v),
+                    // Refused, not clamped: a line's faan is a u32.
+                    Err(_) => {
+                        errs.push(FieldError::new(
+                            ptr,
+                            format!("a pattern value is at most {} faan, got {n}", u32::MAX),
+                        ));
+                        continue;
+                    }
+                },
             };
             match existing {
                 Some(i) => r.patterns[i].value = value,
@@ -2182,10 +2199,14 @@ mod tests {
         for &(faan, want_per, want_once) in cases {
             assert_eq!(
                 per.base_points(faan),
-                want_per,
+                Some(want_per),
                 "case: {faan} faan per_limit"
             );
-            assert_eq!(once.base_points(faan), want_once, "case: {faan} faan once");
+            assert_eq!(
+                once.base_points(faan),
+                Some(want_once),
+                "case: {faan} faan once"
+            );
         }
         let top = wisteria
             .with_house_rules(&HouseRules {
@@ -2195,15 +2216,19 @@ mod tests {
                 ..HouseRules::default()
             })
             .unwrap();
-        assert_eq!(top.base_points(40), MAX_BASE_POINTS, "case: 2^40 at 40");
+        assert_eq!(
+            top.base_points(40),
+            Some(MAX_BASE_POINTS),
+            "case: 2^40 at 40"
+        );
         assert_eq!(
             (top.base_points(80), top.base_points(u32::MAX)),
-            (MAX_BASE_POINTS, MAX_BASE_POINTS),
-            "case: two limits of 2^40 and more stop at 2^40: every settlement fits an i64"
+            (None, None),
+            "case: two limits of 2^40 and more are refused, not capped at 2^40"
         );
         assert_eq!(
             wisteria.base_points(21),
-            128,
+            Some(128),
             "case: without limits_add no total passes the limit; a stray one pays the limit's"
         );
         let doc = once.to_document();

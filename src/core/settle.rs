@@ -9,7 +9,8 @@
 //! others pay.
 
 use super::hand::{Context, WinBy};
-use super::ruleset::{LiableDiscard, RobbingKongPayment, Ruleset, Stake};
+use super::pattern::PatternId;
+use super::ruleset::{LiableDiscard, RobbingKongPayment, Ruleset, Stake, MAX_BASE_POINTS};
 use super::tile::Wind;
 
 /// Signed points by seat (East, South, West, North); positive for the winner.
@@ -87,7 +88,7 @@ fn dealt(x: i64, from: usize, to: usize, eighths: u32) -> i64 {
 /// player would collect on a self-drawn win at the ruleset's minimum (each
 /// payment to or from the dealer times the dealer multiplier).
 pub fn false_win(ruleset: &Ruleset, offender: Wind) -> Payments {
-    let base = ruleset.base_points(ruleset.min_faan);
+    let base = ruleset.min_base_points();
     let bonus = ruleset.money.map_or(0, |m| m.bonus_chips as i64);
     let each = 3 * (share(base, ruleset.payment.self_draw) + bonus);
     let o = offender.index();
@@ -111,39 +112,103 @@ pub fn stake(ruleset: &Ruleset) -> Option<Stake> {
     })
 }
 
+/// The largest amount of money answered, in cents: 2^53 - 1, the largest
+/// integer an IEEE double (what a JSON client reads a number into) holds
+/// exactly. Beyond it an amount is refused ([`Overflow::Money`]), never clamped.
+pub const MAX_CENTS: i64 = (1 << 53) - 1;
+
+/// An amount too large to answer exactly: the request is refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Overflow {
+    /// An amount of money beyond [`MAX_CENTS`].
+    Money,
+    /// A reading's faan total beyond `u32`; the pattern of its largest line (what to lower).
+    Faan(PatternId),
+    /// Base points beyond [`MAX_BASE_POINTS`] (a total of several limits
+    /// under `limits_add`); the pattern of the chosen reading's largest line.
+    BasePoints(PatternId),
+}
+
+impl Overflow {
+    /// The problem's code.
+    pub const fn code(self) -> &'static str {
+        match self {
+            Overflow::Money => "money_unrepresentable",
+            Overflow::Faan(_) => "faan_overflow",
+            Overflow::BasePoints(_) => "base_points_overflow",
+        }
+    }
+
+    /// A sentence for the user.
+    pub fn explain(self) -> String {
+        match self {
+            Overflow::Money => format!(
+                "an amount of money would exceed {}.{:02} ({MAX_CENTS} cents, 2^53 - 1: the most a JSON number holds exactly): lower the stake",
+                MAX_CENTS / 100,
+                MAX_CENTS % 100
+            ),
+            Overflow::Faan(p) => format!(
+                "the faan total outgrows {} (its lines no longer add up exactly): lower {p}'s value",
+                u32::MAX
+            ),
+            Overflow::BasePoints(p) => format!(
+                "the base points of this total exceed 2^40 ({MAX_BASE_POINTS}), the most a settlement supports: lower {p}'s value, the limit or the points table"
+            ),
+        }
+    }
+}
+
+/// Whole cents, if within [`MAX_CENTS`].
+#[inline]
+pub fn exact_cents(c: i128) -> Result<i64, Overflow> {
+    if c.unsigned_abs() <= MAX_CENTS as u128 {
+        Ok(c as i64)
+    } else {
+        Err(Overflow::Money)
+    }
+}
+
+/// `a + b` cents, if within [`MAX_CENTS`] (sums of winners, running balances).
+#[inline]
+pub fn add_cents(a: i64, b: i64) -> Result<i64, Overflow> {
+    exact_cents(i128::from(a) + i128::from(b))
+}
+
 /// Payments in cents where there is a stake or a money rate ([`stake`]).
 ///
 /// Each seat's amount is rounded to the cent, half away from zero; the seat
 /// with the largest amount (the winner, or a false win's offender: it holds
 /// the sum of the others) takes the rounding, so the money sums to zero.
+/// An amount beyond [`MAX_CENTS`] is [`Overflow::Money`].
 #[inline]
-pub fn money(ruleset: &Ruleset, pay: &Payments) -> Option<[i64; 4]> {
-    let micros = i128::from(stake(ruleset)?.0);
+pub fn money(ruleset: &Ruleset, pay: &Payments) -> Result<Option<[i64; 4]>, Overflow> {
+    let Some(s) = stake(ruleset) else {
+        return Ok(None);
+    };
+    let micros = i128::from(s.0);
     let mut balancer = 0;
     for i in 1..4 {
         if pay[i].unsigned_abs() > pay[balancer].unsigned_abs() {
             balancer = i;
         }
     }
-    // A cent is 10 000 millionths.
-    let cents = |i: usize| -> i64 {
+    // A cent is 10 000 millionths; i128 holds any payment (< 2^63) times any stake (< 2^40).
+    let cents = |i: usize| -> i128 {
         if i == balancer {
             return 0;
         }
-        // Wide arithmetic, clamped (base points are at most 2^40, the stake at most 10^12 millionths).
         let p = i128::from(pay[i]);
-        let c = (p * micros + p.signum() * 5_000) / 10_000;
-        i64::try_from(c).unwrap_or(if c < 0 { i64::MIN / 4 } else { i64::MAX / 4 })
+        (p * micros + p.signum() * 5_000) / 10_000
     };
     let (a, b, c, d) = (cents(0), cents(1), cents(2), cents(3));
-    let sum = a.saturating_add(b).saturating_add(c).saturating_add(d);
-    let balanced = |i: usize, x: i64| if i == balancer { -sum } else { x };
-    Some([
-        balanced(0, a),
-        balanced(1, b),
-        balanced(2, c),
-        balanced(3, d),
-    ])
+    let sum = a + b + c + d;
+    let balanced = |i: usize, x: i128| exact_cents(if i == balancer { -sum } else { x });
+    Ok(Some([
+        balanced(0, a)?,
+        balanced(1, b)?,
+        balanced(2, c)?,
+        balanced(3, d)?,
+    ]))
 }
 
 #[cfg(test)]
@@ -160,8 +225,10 @@ mod tests {
         let pay = settle(&r, &ctx, crate::core::ruleset::MAX_BASE_POINTS);
         assert_eq!(pay.iter().sum::<i64>(), 0, "{pay:?}");
         assert_eq!(pay[1], -(64 * (1i64 << 40) + 20), "{pay:?}");
-        let cents = money(&r, &pay).unwrap();
+        // mjb's rate, 10 cents a point: 3 x 7.04e13 points is 2.1e15 cents, within 2^53.
+        let cents = money(&r, &pay).unwrap().unwrap();
         assert_eq!(cents.iter().sum::<i64>(), 0, "{cents:?}");
+        assert_eq!(cents[1], -(64 * (1i64 << 40) + 20) * 10, "{cents:?}");
     }
 
     #[test]
@@ -188,18 +255,95 @@ mod tests {
         // A stake of 0.333 on 32 points is 10.656, so 1066 cents; the winner takes the sum.
         let reg = crate::core::Registry::builtin().unwrap();
         let mut r = (**reg.get("hkma").unwrap()).clone();
-        assert_eq!(money(&r, &[-32, 96, -32, -32]), None, "hkma has no rate");
+        assert_eq!(
+            money(&r, &[-32, 96, -32, -32]),
+            Ok(None),
+            "hkma has no rate"
+        );
         r.table.stake = Some(Stake(333_000));
         assert_eq!(
             money(&r, &[-32, 96, -32, -32]),
-            Some([-1066, 3198, -1066, -1066]),
+            Ok(Some([-1066, 3198, -1066, -1066])),
             "stake 0.333"
         );
         // A false win: the offender (the largest amount) takes the rounding.
         assert_eq!(
             money(&r, &[48, -144, 48, 48]),
-            Some([1598, -4794, 1598, 1598]),
+            Ok(Some([1598, -4794, 1598, 1598])),
             "48 x 0.333 = 15.984"
+        );
+    }
+
+    #[test]
+    fn money_is_exact_up_to_2_53_minus_1_cents_and_refused_past_it() {
+        // A stake of 0.01 is a cent a point: payments are cents as they are.
+        let reg = crate::core::Registry::builtin().unwrap();
+        let mut r = (**reg.get("hkma").unwrap()).clone();
+        r.table.stake = Some(Stake(10_000));
+        // 2^53 - 1 = 3 x 3002399751580330 + 1: the winner at the bound exactly.
+        let third = 3_002_399_751_580_330;
+        let at = [-third, -third, -(third + 1), MAX_CENTS];
+        assert_eq!(money(&r, &at), Ok(Some(at)), "case: the winner at 2^53 - 1");
+        let past = [-third, -third, -(third + 2), MAX_CENTS + 1];
+        assert_eq!(
+            money(&r, &past),
+            Err(Overflow::Money),
+            "case: one cent past"
+        );
+        // A loser alone past the bound (the winner's sum is larger still).
+        let loser = [-(MAX_CENTS + 1), MAX_CENTS + 1, 0, 0];
+        assert_eq!(
+            money(&r, &loser),
+            Err(Overflow::Money),
+            "case: a loser past"
+        );
+        // The largest stake (10^8 cents a point): 90,071,992 points fit, 90,071,993 do not.
+        r.table.stake = Some(Stake(Stake::MAX));
+        assert_eq!(
+            money(&r, &[-90_071_992, 90_071_992, 0, 0]),
+            Ok(Some([-9_007_199_200_000_000, 9_007_199_200_000_000, 0, 0])),
+            "case: 90,071,992 points at the largest stake"
+        );
+        assert_eq!(
+            money(&r, &[-90_071_993, 90_071_993, 0, 0]),
+            Err(Overflow::Money),
+            "case: 90,071,993 points at the largest stake"
+        );
+        // The largest payment there is (2^40 x 64 x 3 x 64) at the largest stake: refused, not clamped.
+        let p = (1i64 << 40) * 64 * 64;
+        assert_eq!(
+            money(&r, &[-p, -p, -p, 3 * p]),
+            Err(Overflow::Money),
+            "case: the largest payment"
+        );
+    }
+
+    #[test]
+    fn cents_add_within_the_bound_only() {
+        assert_eq!(
+            add_cents(MAX_CENTS - 1, 1),
+            Ok(MAX_CENTS),
+            "case: to the bound"
+        );
+        assert_eq!(
+            add_cents(MAX_CENTS, 1),
+            Err(Overflow::Money),
+            "case: past it"
+        );
+        assert_eq!(
+            add_cents(-MAX_CENTS, -1),
+            Err(Overflow::Money),
+            "case: past it, negative"
+        );
+        assert_eq!(
+            add_cents(i64::MAX, i64::MAX),
+            Err(Overflow::Money),
+            "case: no wrap"
+        );
+        assert_eq!(
+            exact_cents(-i128::from(MAX_CENTS)),
+            Ok(-MAX_CENTS),
+            "case: -(2^53 - 1)"
         );
     }
 

@@ -16,7 +16,7 @@
 use super::evaluate::{allowances, score_hand, Score, ScoreError};
 use super::hand::{validate, ContextSpec, FieldError, HandRule, HandSpec, WinBy};
 use super::ruleset::{MultipleWinners, Ruleset};
-use super::settle::Payments;
+use super::settle::{add_cents, Overflow, Payments};
 use super::tile::Wind;
 use std::fmt;
 
@@ -65,6 +65,13 @@ pub enum TableError {
         tiles: usize,
         detail: String,
     },
+    /// A total or an amount too large to answer exactly (`settle::Overflow`);
+    /// `pointer` is the ledger hand where money or points overflowed, `None`
+    /// where what set it (the stake, a pattern's value) is the caller's to name.
+    Overflow {
+        what: Overflow,
+        pointer: Option<String>,
+    },
 }
 
 impl TableError {
@@ -78,6 +85,7 @@ impl TableError {
         match self {
             TableError::Invalid(errs) => errs.first().map_or("", |e| e.pointer.as_str()),
             TableError::NotWinning { pointer, .. } => pointer,
+            TableError::Overflow { pointer, .. } => pointer.as_deref().unwrap_or(""),
         }
     }
 }
@@ -92,6 +100,10 @@ impl fmt::Display for TableError {
             TableError::NotWinning {
                 pointer, detail, ..
             } => write!(f, "{pointer}: {detail}"),
+            TableError::Overflow { what, pointer } => match pointer {
+                Some(p) => write!(f, "{p}: {}", what.explain()),
+                None => f.write_str(&what.explain()),
+            },
         }
     }
 }
@@ -152,6 +164,10 @@ pub(crate) fn settle_at<S: AsRef<str>>(
                     .map(|e| e.under(&format!("{at}/{i}")))
                     .collect(),
             ),
+            ScoreError::Overflow(what) => TableError::Overflow {
+                what,
+                pointer: None,
+            },
         })?;
         let paid = score.meets_minimum;
         results.push(WinnerResult { score, paid });
@@ -178,9 +194,13 @@ pub(crate) fn settle_at<S: AsRef<str>>(
         for (sum, p) in payments.iter_mut().zip(r.score.payments) {
             *sum += p;
         }
+        // Points cannot overflow here (each below 2^56, three winners); money can pass 2^53.
         if let (Some(m), Some(c)) = (money.as_mut(), r.score.money_cents) {
             for (sum, p) in m.iter_mut().zip(c) {
-                *sum += p;
+                *sum = add_cents(*sum, p).map_err(|what| TableError::Overflow {
+                    what,
+                    pointer: None,
+                })?;
             }
         }
     }

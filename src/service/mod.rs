@@ -29,8 +29,11 @@ use crate::api::{
 use crate::core::hand::{Context, FieldError, Hand, HandRule, HandSpec};
 use crate::core::ledger::{self, LedgerHandSpec};
 use crate::core::ruleset::DocError;
-use crate::core::table::{self, WinnerSpec};
-use crate::core::{evaluate, hand, settle, ContextSpec, HouseRules, Registry, Ruleset, Score};
+use crate::core::settle::Overflow;
+use crate::core::table::{self, TableError, WinnerSpec};
+use crate::core::{
+    evaluate, hand, settle, ContextSpec, HouseRules, Registry, Ruleset, Score, ScoreError,
+};
 use bytes::Bytes;
 use cache::{RulesetCache, ScoreCache};
 use key::KeyBy;
@@ -251,16 +254,22 @@ fn validate_and_key(
     Ok((valid_hand, context, hand_hash))
 }
 
-/// Scores a validated hand, keeping the parts its body is written from.
+/// Scores a validated hand, keeping the parts its body is written from
+/// (`ruleset_at`: where the request gave its ruleset, for an overflow's pointer).
 fn score_valid(
     resolved: Resolved,
+    ruleset_at: &str,
     hand: &Hand,
     context: Context,
     hand_hash: api::KeyHash,
 ) -> Result<Evaluated, ApiError> {
     let score = {
         let _span = tracing::debug_span!("score").entered();
-        evaluate::score_hand(resolved.ruleset(), hand, &context)?
+        match evaluate::score_hand(resolved.ruleset(), hand, &context) {
+            Ok(s) => s,
+            Err(ScoreError::Overflow(what)) => return Err(overflow(&resolved, ruleset_at, what)),
+            Err(e) => return Err(e.into()),
+        }
     };
     Ok(Evaluated {
         resolved,
@@ -430,6 +439,7 @@ impl Service {
         let base = self.ruleset(&r.ruleset, "/ruleset")?;
         self.score_spec(
             base,
+            "/ruleset",
             &r.house_rules,
             &r.hand.to_core(),
             &r.context.to_core(),
@@ -440,6 +450,7 @@ impl Service {
     fn score_spec(
         &self,
         base: (Arc<Ruleset>, KeyBy),
+        ruleset_at: &str,
         house: &Option<HouseRulesDto>,
         hand: &HandSpec<&str>,
         ctx: &ContextSpec,
@@ -451,7 +462,7 @@ impl Service {
             return Ok((body, CacheStatus::Hit));
         }
         self.count(CacheStatus::Miss);
-        let evaluated = score_valid(resolved, &valid_hand, context, hand_hash)?;
+        let evaluated = score_valid(resolved, ruleset_at, &valid_hand, context, hand_hash)?;
         let body = render(&evaluated);
         self.cache.insert(hand_hash, body.clone());
         Ok((body, CacheStatus::Miss))
@@ -462,7 +473,7 @@ impl Service {
         let resolved = self.resolve(&r.ruleset, "/ruleset", &r.house_rules)?;
         let (valid_hand, context, hand_hash) =
             validate_and_key(&resolved, &r.hand.to_core(), &r.context.to_core())?;
-        score_valid(resolved, &valid_hand, context, hand_hash)
+        score_valid(resolved, "/ruleset", &valid_hand, context, hand_hash)
     }
 
     /// `POST /v1/score/batch`: `{"results": [...]}`, one result body or
@@ -548,20 +559,20 @@ impl Service {
             };
             if taken.insert(key.clone()) {
                 keys.push(key);
-                entries.push(base);
+                entries.push((base, pointer.as_str()));
             }
         }
         let (hand, context) = (r.hand.to_core(), r.context.to_core());
         let mut out = Vec::with_capacity(64 + keys.len() * 1024);
         out.extend_from_slice(b"{\"results\":{");
-        for (i, (key, base)) in keys.iter().zip(entries).enumerate() {
+        for (i, (key, (base, pointer))) in keys.iter().zip(entries).enumerate() {
             if i > 0 {
                 out.push(b',');
             }
             // A key is a JSON string: serde_json's escaping.
             let _ = serde_json::to_writer(&mut out, key);
             out.push(b':');
-            match base.and_then(|b| self.score_spec(b, &r.house_rules, &hand, &context)) {
+            match base.and_then(|b| self.score_spec(b, pointer, &r.house_rules, &hand, &context)) {
                 Ok((body, _)) => out.extend_from_slice(&body),
                 Err(e) => out.extend_from_slice(&e.to_json()),
             }
@@ -662,7 +673,8 @@ impl Service {
         for (i, w) in winners.iter().enumerate() {
             check_hand_size_at(&w.hand, &format_args!("/winners/{i}"))?;
         }
-        let settlement = table::settle_winners(ruleset, &winners)?;
+        let settlement = table::settle_winners(ruleset, &winners)
+            .map_err(|e| table_error(&resolved, "/ruleset", e))?;
         // Each winner validated in `settle_winners`; again here for its key.
         let mut keyed = Vec::with_capacity(winners.len());
         for w in &winners {
@@ -711,7 +723,8 @@ impl Service {
                 }
             }
         }
-        let ledger = ledger::ledger(resolved.ruleset(), &spec, self.limits.ledger_hands)?;
+        let ledger = ledger::ledger(resolved.ruleset(), &spec, self.limits.ledger_hands)
+            .map_err(|e| table_error(&resolved, "/ruleset", e))?;
         // The core checked there are four players.
         let names = std::array::from_fn(|p| spec.players.get(p).copied().unwrap_or_default());
         Ok(Played {
@@ -728,12 +741,58 @@ impl Service {
         let ruleset = resolved.ruleset();
         let offender = r.offender.into();
         let payments = settle::false_win(ruleset, offender);
+        let cents = settle::money(ruleset, &payments)
+            .map_err(|what| overflow(&resolved, "/ruleset", what))?;
         Ok(to_json(&FalseWinResponse::new(
             &ruleset.id,
             ruleset,
             offender,
             payments,
+            cents,
         )))
+    }
+}
+
+/// The 422 of a total or an amount too large to answer exactly, at what
+/// set it: money at the stake (`/house_rules/stake` when the request sets
+/// one or names a built-in ruleset; else the document's own stake or chip
+/// rate under `ruleset_at`), a total at the pattern of its largest line (the
+/// house rule that set its value, else the document's pattern; else the
+/// house rules, which alone can push a built-in that far).
+#[cold]
+fn overflow(resolved: &Resolved, ruleset_at: &str, what: Overflow) -> ApiError {
+    let house = &resolved.house;
+    let document = resolved.key_by == KeyBy::Hash;
+    let pointer = match what {
+        Overflow::Money if house.stake.is_some() || !document => "/house_rules/stake".to_string(),
+        Overflow::Money if resolved.ruleset().table.stake.is_some() => {
+            format!("{ruleset_at}/table/stake")
+        }
+        Overflow::Money => format!("{ruleset_at}/money/usd_per_100_chips"),
+        Overflow::Faan(p) | Overflow::BasePoints(p) => {
+            if house.patterns.iter().any(|(k, _)| k == p.as_str()) {
+                format!("/house_rules/patterns/{p}")
+            } else if document {
+                format!("{ruleset_at}/patterns/{p}")
+            } else if house.limits_add.is_some() {
+                "/house_rules/limits_add".to_string()
+            } else {
+                "/house_rules".to_string()
+            }
+        }
+    };
+    ApiError::overflow(what, pointer)
+}
+
+/// A settlement's or a ledger's error; an overflow the core did not place
+/// (at a ledger hand) placed by [`overflow`].
+fn table_error(resolved: &Resolved, ruleset_at: &str, e: TableError) -> ApiError {
+    match e {
+        TableError::Overflow {
+            what,
+            pointer: None,
+        } => overflow(resolved, ruleset_at, what),
+        e => e.into(),
     }
 }
 

@@ -444,6 +444,34 @@ fn cases() -> Vec<Case> {
             "/ruleset",
             json!({"id": "nope"}),
         ),
+        // All chows a 40-faan line at a limit of 40: B = 2^40; each loser
+        // pays 2B = 2^41 points, at 10^8 cents a point past 2^53 - 1 cents.
+        case(
+            "money_unrepresentable",
+            with(
+                json!({"ruleset": "hkma", "house_rules": {"limit": 40, "points": "full_spicy", "stake": 1000000, "patterns": {"all_chows": 40}}}),
+            ),
+            "/house_rules/stake",
+            json!({"max_cents": 9_007_199_254_740_991u64}),
+        ),
+        // All chows, self draw, concealed hand: 3 x (2^31 - 1) faan, past u32.
+        case(
+            "faan_overflow",
+            with(
+                json!({"ruleset": "hkma", "house_rules": {"limits_add": true, "patterns": {"all_chows": 2147483647, "self_draw": 2147483647, "concealed_hand": 2147483647}}}),
+            ),
+            "/house_rules/patterns/all_chows",
+            json!({"pattern": "all_chows"}),
+        ),
+        // 40 + 40 + 1 = 81 faan at a limit of 40: 2 x 2^40 + 2, past 2^40.
+        case(
+            "base_points_overflow",
+            with(
+                json!({"ruleset": "hkma", "house_rules": {"limit": 40, "points": "full_spicy", "limits_add": true, "patterns": {"all_chows": 40, "concealed_hand": 40}}}),
+            ),
+            "/house_rules/patterns/all_chows",
+            json!({"pattern": "all_chows"}),
+        ),
     ]
 }
 

@@ -7,6 +7,7 @@ mod codes;
 #[path = "../common/mod.rs"]
 mod common;
 mod errors;
+mod exact;
 mod helpers;
 mod hostile;
 mod http_bounds;

@@ -378,6 +378,10 @@ async fn fixture_cases_through_http_match_the_core() {
                 assert_eq!(r.status, 422, "{name}: {v}");
                 assert_eq!(v["type"], "/problems/not-a-winning-hand", "{name}");
             }
+            Err(ScoreError::Overflow(o)) => {
+                assert_eq!(r.status, 422, "{name}: {v}");
+                assert_eq!(v["errors"][0]["code"], o.code(), "{name}");
+            }
             Err(ScoreError::Invalid(errs)) => {
                 assert_eq!(r.status, 422, "{name}: {v}");
                 assert_eq!(v["type"], "/problems/invalid-request", "{name}");

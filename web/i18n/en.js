@@ -340,6 +340,9 @@ export default {
   "err.flower_twice": "{flower} is chosen twice.",
   "err.unknown_ruleset": "This server does not know that ruleset.",
   "err.house_rule": "This house rule cannot be used with this ruleset: {detail}",
+  "err.money_unrepresentable": "This amount of money is too large to give exactly to the cent: lower the stake.",
+  "err.faan_overflow": "The faan add up past what can be counted exactly: lower the value of {pattern}.",
+  "err.base_points_overflow": "The base points of this total pass 2^40, the most a settlement supports: lower the value of {pattern}, the limit or the points table.",
   "err.other": "{detail}",
   "err.server": "The server could not answer this ({detail}). Try again.",
 

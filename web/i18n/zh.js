@@ -340,6 +340,9 @@ export default {
   "err.flower_twice": "{flower} 揀選了兩次。",
   "err.unknown_ruleset": "伺服器沒有這個規則組。",
   "err.house_rule": "這項自訂規則不適用於這個規則組：{detail}",
+  "err.money_unrepresentable": "金額太大，無法準確到一分：請降低注碼。",
+  "err.faan_overflow": "番數總和超出可準確計算的範圍：請降低 {pattern} 的番數。",
+  "err.base_points_overflow": "這個總番的底分超過 2^40，超出結算所能支援：請降低 {pattern} 的番數、上限或底分表。",
   "err.other": "這一項有誤（{detail}）",
   "err.server": "伺服器未能回答（{detail}）。請再試。",
 

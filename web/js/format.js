@@ -221,7 +221,11 @@ export const CODES = {
   meld_size: ["err.meld_not_set"],
   meld_too_long: ["err.meld_not_set"],
   meld_flag_not_kong: ["err.meld_flag"],
-  kong_concealed_and_added: ["err.meld_flag"]
+  kong_concealed_and_added: ["err.meld_flag"],
+  // Totals and amounts too large to answer exactly (issue 22).
+  money_unrepresentable: ["err.money_unrepresentable"],
+  faan_overflow: ["err.faan_overflow"],
+  base_points_overflow: ["err.base_points_overflow"]
 };
 
 // Problems of house rules carry no code: what contains what, by its text.

@@ -75,7 +75,7 @@ pub fn ledger_json(
         out.put(b"\"balances\":");
         money(&mut out, &q, m.balances);
         out.put(b",\"transfers\":");
-        transfers(&mut out, &q, &m.transfers, |out, c| float(out, cents(c)));
+        transfers(&mut out, &q, &m.transfers, amount);
         out.byte(b'}');
     }
     out.byte(b'}');
@@ -168,9 +168,9 @@ fn points<S: Sink>(out: &mut S, q: &Names<'_>, values: [i64; PLAYERS]) {
     by_player(out, q, values, int);
 }
 
-/// Money by player, from cents (`api::ByPlayer<f64>`).
+/// Money by player, from cents (`api::ByPlayer<Amount>`).
 fn money<S: Sink>(out: &mut S, q: &Names<'_>, cents_by_player: [i64; PLAYERS]) {
-    by_player(out, q, cents_by_player, |out, c| float(out, cents(c)));
+    by_player(out, q, cents_by_player, amount);
 }
 
 fn by_player<S: Sink, T>(
@@ -208,9 +208,9 @@ fn transfers<S: Sink>(out: &mut S, q: &Names<'_>, ts: &[Transfer], amount: impl 
     out.byte(b']');
 }
 
-/// Whole cents as an amount, as `api::cents` makes it.
-fn cents(c: i64) -> f64 {
-    crate::api::cents(c)
+/// Whole cents as an amount, as `api::Amount` writes it (exact, from the integer).
+fn amount<S: Sink>(out: &mut S, c: i64) {
+    out.put(crate::api::Amount(c).text().as_bytes());
 }
 
 /// A float as serde_json writes it (ryu's shortest form; `null` when not
