@@ -216,7 +216,7 @@ fn monte_carlo_of_the_model_agrees() {
         ("wisteria-court", "123m456m789m11p5s7z", "", 12, false),
         ("wisteria-court", "123m456m789m11p5s7z", "", 12, true),
         ("hkma", "123m456m789p234s5s", "5s", 15, true),
-        ("wisteria-court", "1133m5577p99s113z", "", 10, true),
+        ("mjtime", "1133m5577p99s113z", "", 10, true),
         ("wisteria-court", "12m456m789p11s57z7z", "", 14, false),
         ("hkma", "123m456m78p55s122z", "1z1z", 12, true),
     ];
@@ -231,11 +231,7 @@ fn monte_carlo_of_the_model_agrees() {
         for t in parse_tiles(seen).unwrap() {
             unseen[t.index()] -= 1;
         }
-        let forms = Forms {
-            seven_pairs: id == "wisteria-court",
-            four_as_two_pairs: false,
-            thirteen_orphans: true,
-        };
+        let forms = Forms::of(&r);
         let values = |ready: &Counts| win_values(&r, &h, ready);
         let start = Start {
             hand: &c0,
@@ -320,6 +316,45 @@ impl Rng {
     }
 }
 
+/// What a hand can do, found here by shanten and the waits, not from the
+/// solver: the draws that lower shanten or win by self-draw (with the
+/// points), the discards that win.
+struct Useful {
+    shanten: i8,
+    useful: Vec<(usize, Option<f64>)>,
+    on_discard: Vec<(usize, f64)>,
+}
+
+fn useful_draws(h: &Counts, forms: Forms, r: &Ruleset, spec: &HandSpec) -> Useful {
+    let s = faan::core::shanten::shanten(h, 0, forms).best;
+    let mut out = Useful {
+        shanten: s,
+        useful: Vec::new(),
+        on_discard: Vec::new(),
+    };
+    if s == 0 {
+        for (y, own, disc) in win_values(r, spec, h).wins {
+            if own.is_some() {
+                out.useful.push((y, own));
+            }
+            if let Some(d) = disc {
+                out.on_discard.push((y, d));
+            }
+        }
+    } else {
+        for y in 0..KINDS {
+            if h[y] < 4 {
+                let mut d = *h;
+                d[y] += 1;
+                if faan::core::shanten::shanten(&d, 0, forms).best < s {
+                    out.useful.push((y, None));
+                }
+            }
+        }
+    }
+    out
+}
+
 /// One play of the model: (won, became or was ready, points collected).
 #[allow(clippy::too_many_arguments)]
 fn play(
@@ -329,7 +364,7 @@ fn play(
     draws: u32,
     discards: bool,
     policy: &chances::Policy,
-    memo: &mut std::collections::HashMap<Counts, WinValues>,
+    memo: &mut std::collections::HashMap<Counts, Useful>,
     r: &Ruleset,
     spec: &HandSpec,
     rng: &mut Rng,
@@ -337,40 +372,20 @@ fn play(
     let pool: f64 = u0.iter().map(|&u| f64::from(u)).sum();
     let turn = if discards { 4.0 } else { 1.0 };
     let mut h = *h0;
-    let mut ready = faan::core::shanten::shanten(&h, 0, forms).best <= 0;
+    let mut ready = false;
     let weight = |h: &Counts, y: usize| f64::from(u0[y]) + f64::from(h0[y]) - f64::from(h[y]);
     for k in 0..draws as usize {
         let left = pool - turn * k as f64;
         if left < 1.0 {
             break;
         }
-        let s = faan::core::shanten::shanten(&h, 0, forms).best;
-        // The useful draws, found here by shanten, not from the solver.
-        let wins = if s == 0 {
-            memo.entry(h)
-                .or_insert_with(|| win_values(r, spec, &h))
-                .clone()
-        } else {
-            WinValues::default()
-        };
-        let mut useful: Vec<(usize, f64, Option<f64>)> = Vec::new();
-        if s == 0 {
-            for &(y, own, _) in &wins.wins {
-                if own.is_some() {
-                    useful.push((y, weight(&h, y) / left, own));
-                }
-            }
-        } else {
-            for y in 0..KINDS {
-                if h[y] < 4 && weight(&h, y) > 0.0 {
-                    let mut d = h;
-                    d[y] += 1;
-                    if faan::core::shanten::shanten(&d, 0, forms).best < s {
-                        useful.push((y, weight(&h, y) / left, None));
-                    }
-                }
-            }
-        }
+        let useful: Vec<(usize, f64, Option<f64>)> = memo
+            .entry(h)
+            .or_insert_with(|| useful_draws(&h, forms, r, spec))
+            .useful
+            .iter()
+            .map(|&(y, own)| (y, weight(&h, y) / left, own))
+            .collect();
         let sum: f64 = useful.iter().map(|u| u.1).sum();
         let scale = if sum > 1.0 { 1.0 / sum } else { 1.0 };
         let mut x = rng.unit();
@@ -384,28 +399,23 @@ fn play(
             }
             x -= p * scale;
         }
-        if faan::core::shanten::shanten(&h, 0, forms).best <= 0 {
-            ready = true;
-        }
-        if discards && faan::core::shanten::shanten(&h, 0, forms).best == 0 {
-            let wins = memo
-                .entry(h)
-                .or_insert_with(|| win_values(r, spec, &h))
-                .clone();
+        let now = memo
+            .entry(h)
+            .or_insert_with(|| useful_draws(&h, forms, r, spec));
+        ready |= now.shanten <= 0;
+        if discards && now.shanten == 0 {
             for j in 1..=3 {
                 let pool_j = left - j as f64;
                 if pool_j < 1.0 {
                     break;
                 }
                 let mut x = rng.unit();
-                for &(y, _, on_discard) in &wins.wins {
-                    if let Some(pts) = on_discard {
-                        let p = weight(&h, y) / pool_j;
-                        if x < p {
-                            return (true, true, pts);
-                        }
-                        x -= p;
+                for &(y, on_discard) in &now.on_discard {
+                    let p = weight(&h, y) / pool_j;
+                    if x < p {
+                        return (true, true, on_discard);
                     }
+                    x -= p;
                 }
             }
         }

@@ -60,6 +60,13 @@ impl From<super::decompose::Special> for Forms {
     }
 }
 
+impl Forms {
+    /// The forms `ruleset` scores.
+    pub fn of(ruleset: &super::ruleset::Ruleset) -> Forms {
+        Forms::from(ruleset.special)
+    }
+}
+
 /// One suit's table: distances by config rank.
 struct SuitTable {
     /// `rank_step[i][prefix][c]`: what a count `c` at position `i`, after
