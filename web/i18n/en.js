@@ -518,5 +518,16 @@ export default {
   "err.contains_self": "{pattern} cannot contain itself.",
   "control./house_rules/contains": "What contains what",
   "control./house_rules/exclusive": "Patterns that exclude each other",
-  "rulesview.exclusive": "Patterns that exclude each other (where both hold, only the higher scoring line counts)"
+  "rulesview.exclusive": "Patterns that exclude each other (where both hold, only the higher scoring line counts)",
+  // Issue 26: the calculator at a real table.
+  "table.winner_choose": "— choose who won —",
+  "table.err_winner_missing": "Choose who won this hand first: the seat and round winds follow from the seating.",
+  "table.winds_choose": "The winds follow the table's seating ({round} round): choose the winner in the Table card.",
+  "table.winds_follow": "The winds follow the table's seating: {player} sits {seat}, {round} round.",
+  "status.next_hand": "{player}'s hand: {faan} faan under {name}. Add it to the night when it is right.",
+  "err.co_winning_tile": "{player}'s hand ends on {tile}, but {first_player} won on {shared}: winners on one discard win on the same tile.",
+  "err.co_win_by": "{player} must win as {first_player} did: on the one discard or the one robbed kong.",
+  "err.co_discarder": "{player}'s discarder is not {first_player}'s: winners on one discard share its discarder.",
+  "err.co_round_wind": "{player} plays in the {round} round and {first_player} in the {first} round: the winners play one hand.",
+  "err.co_seat": "Another winner already sits {seat}: each winner sits at a different seat."
 };

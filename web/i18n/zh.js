@@ -518,5 +518,16 @@ export default {
   "err.contains_self": "{pattern} 不能包含自己。",
   "control./house_rules/contains": "包含",
   "control./house_rules/exclusive": "互斥番種",
-  "rulesview.exclusive": "互斥番種（兩個都成立時只計番數較高的一個）"
+  "rulesview.exclusive": "互斥番種（兩個都成立時只計番數較高的一個）",
+  // Issue 26: the calculator at a real table.
+  "table.winner_choose": "—揀邊個食糊—",
+  "table.err_winner_missing": "請先揀邊個食糊：門風和圈風跟座位自動設定。",
+  "table.winds_choose": "門風和圈風跟枱上座位（{round}圈）：請在「枱」一欄揀食糊者。",
+  "table.winds_follow": "門風和圈風跟枱上座位：{player} 坐{seat}位，{round}圈。",
+  "status.next_hand": "{player} 這手牌：按 {name} 計 {faan} 番。確認無誤就加入今晚的數。",
+  "err.co_winning_tile": "{player} 的手牌食 {tile}，但 {first_player} 食 {shared}：一炮多響要食同一隻牌。",
+  "err.co_win_by": "{player} 要同 {first_player} 一樣食同一隻出銃（或搶同一個槓）。",
+  "err.co_discarder": "{player} 的出銃者同 {first_player} 的不同：一炮多響只有一個出銃者。",
+  "err.co_round_wind": "{player} 在{round}圈，{first_player} 在{first}圈：一炮多響是同一鋪牌。",
+  "err.co_seat": "已經有贏家坐{seat}位：每個贏家坐不同位。"
 };

@@ -50,6 +50,8 @@ export function formatNumber(x) {
 export function describe(msg, t, ctx) {
   const p = { ...(msg.params || {}) };
   if (p.tile != null) p.tile = tileInMessage(p.tile, t);
+  if (p.shared != null) p.shared = tileInMessage(p.shared, t);
+  if (p.round != null) p.round = t("seat." + p.round);
   if (p.seat != null) p.seat = seatName(p.seat, t);
   if (Array.isArray(p.seats)) p.seats = p.seats.map((s) => seatName(s, t)).join(t("money.and"));
   if (p.role != null) p.role = t("role." + p.role);
@@ -221,7 +223,14 @@ export const CODES = {
   meld_size: ["err.meld_not_set"],
   meld_too_long: ["err.meld_not_set"],
   meld_flag_not_kong: ["err.meld_flag"],
-  kong_concealed_and_added: ["err.meld_flag"]
+  kong_concealed_and_added: ["err.meld_flag"],
+  // Winners on one discard (the ledger adds player and first_player).
+  co_winner_self_draw: ["table.err_cowinner_self_draw"],
+  co_winner_win_by: ["err.co_win_by"],
+  co_winner_discarder: ["err.co_discarder"],
+  co_winner_round_wind: ["err.co_round_wind", (p) => ({ ...p, round: p.round_wind, first: p.first })],
+  co_winner_seat: ["err.co_seat"],
+  co_winner_winning_tile: ["err.co_winning_tile", (p) => ({ ...p, shared: p.first })]
 };
 
 // Problems of house rules carry no code: what contains what, by its text.

@@ -10,7 +10,7 @@
 // (the table's ledger). A new view is one module added to VIEWS.
 
 import { $, glyphsSupported, richText } from "./dom.js";
-import { emptyState, derive, fromQuery, toQuery, requestBody, addTile, addMeld, removeTile, removeMeld, EXTRAS } from "./state.js";
+import { emptyState, derive, fromQuery, toQuery, requestBody, addTile, addMeld, removeTile, removeMeld, EXTRAS, readyToScore } from "./state.js";
 import { seatBefore, SEATS } from "./tiles.js";
 import { makeT, detectLang, storedLang, storeLang } from "./i18n.js";
 import { describe, localErrors, mapProblem, countMessage, meldKindLabel } from "./format.js";
@@ -51,6 +51,14 @@ const app = {
   containsEditing: "",  // the pattern whose contains the House rules panel shows
   validateMissing: false, // the server has no POST /v1/rulesets/validate
   compareCustom: false, // compare adds the page's rules as a ruleset document
+  tableWinner: "",      // the coming hand's winner, chosen by name ("" until chosen)
+  preview: null,        // {res, ctx, key}: the next hand scored in the Table view
+  previewLatest: new Latest(),
+  /** The player at `seat` in the coming hand of a seated night ("" otherwise). */
+  seatName(seat) {
+    const deal = tableDeal();
+    return deal && !deal.complete ? deal.seats[seat] || "" : "";
+  },
   urlFor(change) {
     const s = { ...app.state, ...change };
     if (change && change.ruleset && !change.view) s.view = app.state.view;
@@ -83,6 +91,7 @@ function applyLanguage(lang) {
   redrawInputs();
   // What is on screen, again in the new language.
   if (app.shown) VIEWS[app.shown.view].render(app, app.shown.res, app.shown.ctx);
+  if (app.preview) scoreView.render(app, app.preview.res, app.preview.ctx);
   if (app.errors) showErrors(app, app.errors.messages, false);
   setStatus(app.status.state, app.status.key, app.status.params);
   if (app.say) say(app.say);
@@ -143,7 +152,8 @@ function markStale() {
   const T = app.t;
   const v = VIEWS[app.state.view];
   let tail;
-  if (app.d.errors.length || app.d.over.length) tail = T("stale.fix");
+  // Problems on screen (the page's or the server's): nothing is rescored until they are fixed.
+  if (app.d.errors.length || app.d.over.length || app.errors) tail = T("stale.fix");
   else if (!v.ready(app)) {
     const cm = countMessage(app.d);
     tail = T("stale.incomplete", { why: cm.more ? describe(cm.more, T) : describe(cm, T) });
@@ -178,7 +188,9 @@ function auto() {
     return;
   }
   // The table's request does not hang on the hand box: typing the next hand leaves it be.
-  if (view.body && app.shown && app.shown.view === view.id && app.shown.key === requestKey(view.id)) { markStale(); return; }
+  // The next hand is scored beside it as soon as it is complete and its winner chosen.
+  if (view.body && app.shown && app.shown.view === view.id && app.shown.key === requestKey(view.id)) { markStale(); runPreview(); return; }
+  if (view.id === "table" && !view.ready(app)) { runPreview(); return; }
   if (view.ready(app)) { run(view.id, false); return; }
   app.latest.cancel();
   if (app.errors) { app.errors = null; clearErrors(); }
@@ -253,6 +265,7 @@ async function run(viewId, submit, pending) {
   app.shown = { view: viewId, res: r.json, ctx, key };
   showSection(view.section);
   if (pending) nextHand(pending);
+  if (viewId === "table") runPreview();
   setStatus("ok", status.key, status.params);
   markStale();
   document.body.setAttribute("data-answered", String(seq));
@@ -475,6 +488,9 @@ function nextHand(night) {
   const last = night.hands[night.hands.length - 1];
   let s = app.state;
   if (last && last.result === "win") s = { ...emptyState(), ruleset: s.ruleset, house: s.house, view: s.view };
+  // Who wins the next hand is chosen again, by name: never the last one's by default.
+  app.tableWinner = "";
+  hidePreview();
   if (deal) s = { ...s, context: { ...s.context, round_wind: deal.round_wind } };
   $("hand-text").value = s.text;
   update(s, { noRescore: true });
@@ -487,12 +503,24 @@ function addToNight(entry) {
   run("table", true, addHand(app.night, entry));
 }
 
+/** The table's own checks of the calculator's hand as a winner: chosen by name, on the shared discard. */
+function winnerProblems() {
+  if (!app.tableWinner) return [{ pointer: "/table/winner", key: "table.err_winner_missing" }];
+  const first = (app.night.pending || [])[0];
+  if (first && first.hand.winning_tile && app.d.winning && app.d.winning !== first.hand.winning_tile) {
+    return [{ pointer: "/hand/winning_tile", key: "err.co_winning_tile", params: { player: app.tableWinner, tile: app.d.winning, first_player: first.player, shared: first.hand.winning_tile } }];
+  }
+  return [];
+}
+
 function addWin() {
   const deal = tableDeal();
   if (!deal || deal.complete) return;
   // The hand must be scorable as it stands on the calculator.
   const local = localErrors(app.d, "score", true);
   if (local.length) { showProblems(local, true); return; }
+  const mine = winnerProblems();
+  if (mine.length) { showProblems(mine, true); return; }
   app.state = { ...app.state, context: contextFor(app.state.context, deal, deal.seats[app.state.context.seat_wind], app.state.context.win_by === "self_draw" ? "" : deal.seats[app.state.context.discarder]) };
   addToNight(winEntry(app.state, app.d, deal, app.night));
 }
@@ -505,6 +533,8 @@ function addCowinner() {
   if (!deal || deal.complete) return;
   const local = localErrors(app.d, "score", true);
   if (local.length) { showProblems(local, true); return; }
+  const mine = winnerProblems();
+  if (mine.length) { showProblems(mine, true); return; }
   const ctx = contextFor(app.state.context, deal, deal.seats[app.state.context.seat_wind], app.state.context.win_by === "self_draw" ? "" : deal.seats[app.state.context.discarder]);
   app.state = { ...app.state, context: ctx };
   const r = stageWinner(app.night, app.state, app.d, deal);
@@ -515,7 +545,11 @@ function addCowinner() {
   const won = r.night.pending.map((w) => w.player);
   const k = SEATS.indexOf(ctx.discarder);
   const next = [1, 2, 3].map((i) => SEATS[(k + i) % 4]).find((seat) => !won.includes(deal.seats[seat])) || ctx.seat_wind;
-  const s = { ...app.state, text: "", winPick: "", flowers: [], context: { ...ctx, seat_wind: next } };
+  // The next winner's hand ends on the same discard: its winning tile preset.
+  const shared = r.night.pending[0].hand.winning_tile || "";
+  app.tableWinner = "";
+  hidePreview();
+  const s = { ...app.state, text: "", winPick: shared, flowers: [], context: { ...ctx, seat_wind: next } };
   $("hand-text").value = "";
   update(s, { noRescore: true });
   setStatus("idle", "table.staged", { player: won[won.length - 1], n: won.length });
@@ -553,6 +587,56 @@ function refreshTable() {
   }, () => {});
 }
 
+// ------------------------------------------------------ the next hand
+
+/** The calculator's hand as the Table view scores it: the night's table rules too. */
+function previewBody() {
+  const body = requestBody("score", app.state, app.d);
+  const house = { ...(app.state.house || {}), ...cleanRules(app.night.rules) };
+  if (Object.keys(house).length) body.house_rules = house;
+  return body;
+}
+
+function hidePreview() {
+  app.previewLatest.cancel();
+  app.preview = null;
+  if (app.state.view === "table") $("result").hidden = true;
+}
+
+// In the Table view the next hand is scored as it is typed (POST /v1/score),
+// its result shown above the night, once it is complete and its winner chosen.
+async function runPreview() {
+  const deal = tableDeal();
+  if (app.state.view !== "table" || !deal || deal.complete || !app.tableWinner || !readyToScore(app.state, app.d)) { hidePreview(); return; }
+  const body = previewBody();
+  const key = JSON.stringify(body);
+  if (app.preview && app.preview.key === key) { $("result").hidden = false; return; }
+  const ctx = { ...app.state.context };
+  const { seq, signal } = app.previewLatest.next();
+  let r;
+  try {
+    r = await call("POST", "/v1/score", body, signal);
+  } catch (e) {
+    if (isAbort(e) || !app.previewLatest.isLatest(seq)) return;
+    setStatus("error", "status.unreachable");
+    return;
+  }
+  if (!app.previewLatest.isLatest(seq) || app.state.view !== "table") return;
+  if (!r.ok) {
+    app.preview = null;
+    $("result").hidden = true;
+    showProblems(mapProblem(r.status, r.json), false);
+    return;
+  }
+  if (app.errors) { app.errors = null; clearErrors(); }
+  const status = scoreView.render(app, r.json, ctx);
+  app.preview = { res: r.json, ctx, key };
+  $("result").hidden = false;
+  $("result").setAttribute("data-preview", "true");
+  setStatus("ok", "status.next_hand", { player: app.tableWinner, faan: r.json.total_faan, name: status.params.name });
+  document.body.setAttribute("data-previewed", String(seq));
+}
+
 function addFalseWin() {
   const who = $("table-offender").value;
   if (who) addToNight(falseWinEntry(who));
@@ -587,6 +671,7 @@ function showTableEmpty() {
 function chooseAtTable() {
   const deal = tableDeal();
   if (!deal) return;
+  app.tableWinner = $("table-winner").value;
   update({ ...app.state, context: contextFor(app.state.context, deal, $("table-winner").value, $("table-discarder").value) });
 }
 

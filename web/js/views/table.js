@@ -102,11 +102,17 @@ export function renderTableInputs(app) {
   const players = night.players.map((p) => p.trim());
   const named = players.map((p) => [p, p]);
   const c = app.state.context;
-  options($("table-winner"), named, seats[c.seat_wind] || "");
+  // The winner first, by name: nobody until chosen (the seat wind's default would name whoever sits South).
+  options($("table-winner"), [["", T("table.winner_choose")]].concat(named), app.tableWinner || "");
   const byDiscard = c.win_by !== "self_draw";
   options($("table-discarder"), [["", T("discarder.none")]].concat(named), byDiscard ? seats[c.discarder] || "" : "");
   options($("table-offender"), named, $("table-offender").value);
   const open = !!deal && !deal.complete;
+  // At a seated table the winds follow the seating: shown, never typed.
+  for (const id of ["seat-wind", "round-wind"]) $(id).disabled = open;
+  const fromTable = $("winds-from-table");
+  fromTable.hidden = !open;
+  fromTable.textContent = open ? T(app.tableWinner ? "table.winds_follow" : "table.winds_choose", { player: app.tableWinner, seat: T("seat." + c.seat_wind), round: T("seat." + deal.round_wind) }) : "";
   for (const id of ["table-winner", "table-discarder", "table-offender", "btn-add-win", "btn-add-draw", "btn-add-false-win", "btn-add-cowinner"]) $(id).disabled = !open;
   const pending = night.pending || [];
   if (pending.length + 1 >= MAX_WINNERS) $("btn-add-cowinner").disabled = true;
