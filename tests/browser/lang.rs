@@ -53,6 +53,9 @@ pub struct Lang {
     pub limits_once_line: &'static str,
     /// A server refusal of the house rule, at its control (the page's words around the server's).
     pub limits_pay_refused: &'static str,
+    /// Issue 26: a co-winner whose hand ends on another tile.
+    pub co_winner_tile: &'static str,
+    pub rescoring: &'static str,
 }
 
 pub const EN: Lang = Lang {
@@ -93,6 +96,8 @@ pub const EN: Lang = Lang {
     limits_once_line:
         "Limit hands add to the other faan, with no cap; a total above the limit pays the limit's points once.",
     limits_pay_refused: "This house rule cannot be used with this ruleset:",
+    co_winner_tile: "winners on one discard win on the same tile",
+    rescoring: "Rescoring",
 };
 
 pub const ZH: Lang = Lang {
@@ -131,4 +136,6 @@ pub const ZH: Lang = Lang {
     house_count_2: "（已設 2 項）",
     limits_once_line: "爆棚可以同其他番數相加，不設上限；超出上限時最多只計一個爆棚的分。",
     limits_pay_refused: "這項自訂規則不適用於這個規則組：",
+    co_winner_tile: "一炮多響要食同一隻牌",
+    rescoring: "重新計番中",
 };

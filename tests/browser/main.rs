@@ -688,6 +688,13 @@ async fn table_night_flow(p: Page) {
         "",
         "[{l}] the hand box is cleared for the next hand"
     );
+    // Issue 26: the winner is chosen again by name, never whoever sits South.
+    assert_eq!(
+        p.js("var w = document.getElementById('table-winner'); return [w.value, document.getElementById('seat-wind').disabled]")
+            .await,
+        json!(["", true]),
+        "[{l}] after a win nobody is the next winner until chosen; the seat wind follows the table"
+    );
 
     // A draw, then undone: the deal goes back to Ben for hand 2.
     p.click("#btn-add-draw").await;
@@ -727,6 +734,18 @@ async fn table_night_flow(p: Page) {
             .await,
         "east",
         "[{l}] Ben deals hand 2: he sits East"
+    );
+    // Scored as typed, without pressing Score, above the night's table.
+    p.wait_js(
+        "return [document.getElementById('result').hidden, document.getElementById('table').hidden, document.getElementById('total-faan').textContent]",
+        json!([false, false, "4"]),
+        "hand 2's faan shown beside the night without pressing Score",
+    )
+    .await;
+    let payer = p.text("#pay-south .seat").await.unwrap();
+    assert!(
+        payer.starts_with("Cat"),
+        "[{l}] the payments name the players during a night: {payer:?}"
     );
     p.click("#btn-add-win").await;
     table_row_count(&p, 2, "two hands").await;
@@ -882,6 +901,33 @@ async fn double_win_flow(p: Page) {
         p.js_str("return document.activeElement.id").await,
         "table-winner",
         "[{l}] the focus goes to the winner chooser"
+    );
+    // Issue 26: Cat's hand must end on Dan's 5s too; it is preset, and a
+    // 9s chosen instead is refused in the page's words, naming both players.
+    p.js("var h = document.getElementById('hand-text'); h.value = ''; h.dispatchEvent(new Event('input')); return null")
+        .await;
+    p.type_keys("#hand-text", "123456789s111z55s").await;
+    assert_eq!(
+        p.js_str("return document.getElementById('winning-tile').value")
+            .await,
+        "5s",
+        "[{l}] the second winner's winning tile is the shared discard"
+    );
+    p.click("#winning-tile option[value=\"9s\"]").await;
+    p.click("#table-winner option[value=\"Cat\"]").await;
+    p.click("#btn-add-win").await;
+    let err = p
+        .wait_text(
+            "[data-error-for=\"/hand/winning_tile\"]",
+            "the second winner's tile refused at the winning tile",
+            |t| t.contains("Cat") && t.contains("Ben") && t.contains(lang.co_winner_tile),
+        )
+        .await;
+    assert_player_words(&err, "a co-winner on another tile");
+    let stale = p.text("#stale-note").await.unwrap_or_default();
+    assert!(
+        !stale.contains(lang.rescoring),
+        "[{l}] no 'Rescoring…' under a refusal: {stale:?}"
     );
     // Cat's hand, the second winner, added with Ben's as one hand.
     p.js("var h = document.getElementById('hand-text'); h.value = ''; h.dispatchEvent(new Event('input')); return null")

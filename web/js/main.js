@@ -305,7 +305,13 @@ function paletteTap(t) {
     say({ key: "said.declared", params: { meld: meldKindLabel(r.meld, app.t) + " " + r.meld.tiles.join("") } });
     setTarget("hand");
   } else say({ key: "said.added", params: { tile: t } });
-  update(r.state);
+  update(r.meld ? r.state : { ...r.state, winPick: sharedTile() });
+}
+
+/** The shared discard while winners are staged on it: the next winner's winning tile ("" otherwise). */
+function sharedTile() {
+  const first = (app.night.pending || [])[0];
+  return (first && first.hand.winning_tile) || "";
 }
 
 function readHouseRules() {
@@ -747,7 +753,7 @@ async function loadDetail(id) {
 }
 
 function wire() {
-  $("hand-text").addEventListener("input", () => update({ ...app.state, text: $("hand-text").value, winPick: "" }));
+  $("hand-text").addEventListener("input", () => update({ ...app.state, text: $("hand-text").value, winPick: sharedTile() }));
   $("hand-text").addEventListener("blur", () => { $("hand-text").value = app.state.text; });
   $("btn-clear-hand").addEventListener("click", () => { say(null); update({ ...app.state, text: "", winPick: "" }); $("hand-text").focus(); });
   $("winning-tile").addEventListener("change", () => update({ ...app.state, winPick: $("winning-tile").value }));

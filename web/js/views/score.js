@@ -81,7 +81,10 @@ export const scoreView = {
       const box = $("pay-" + seat);
       box.setAttribute("data-role", role);
       box.className = "pay" + (v > 0 ? " gain" : v < 0 ? " loss" : "") + (role ? " " + role : "");
-      box.querySelector(".seat").textContent = T("seat." + seat) + (role ? " · " + T("role." + role) : "");
+      // At a seated night the player's name comes first: "Cat · South · discarder".
+      const who = app.seatName ? app.seatName(seat) : "";
+      box.querySelector(".seat").textContent = (who ? who + " · " : "") + T("seat." + seat) + (role ? " · " + T("role." + role) : "");
+      box.setAttribute("data-player", who);
       const m = res.money && res.money.payments ? res.money.payments[seat] : null;
       $("money-" + seat).textContent = m == null ? "" : dollars(m);
     }
