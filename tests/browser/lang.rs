@@ -56,6 +56,8 @@ pub struct Lang {
     /// Issue 26: a co-winner whose hand ends on another tile.
     pub co_winner_tile: &'static str,
     pub rescoring: &'static str,
+    pub house_rules_label: &'static str,
+    pub import_refused: &'static str,
 }
 
 pub const EN: Lang = Lang {
@@ -98,6 +100,8 @@ pub const EN: Lang = Lang {
     limits_pay_refused: "This house rule cannot be used with this ruleset:",
     co_winner_tile: "winners on one discard win on the same tile",
     rescoring: "Rescoring",
+    house_rules_label: "+ house rules",
+    import_refused: "Not imported",
 };
 
 pub const ZH: Lang = Lang {
@@ -138,4 +142,6 @@ pub const ZH: Lang = Lang {
     limits_pay_refused: "這項自訂規則不適用於這個規則組：",
     co_winner_tile: "一炮多響要食同一隻牌",
     rescoring: "重新計番中",
+    house_rules_label: "＋自訂規則",
+    import_refused: "未有匯入",
 };

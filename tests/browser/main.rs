@@ -1156,6 +1156,10 @@ async fn house_patterns_flow(p: Page) {
         assert_eq!(hash, json!(64), "[{l}] a SHA-256 hash");
         // Compare with the document beside the built-in rulesets.
         p.click("#cmp-custom").await;
+        assert!(
+            p.js_str("return window.location.search").await.contains("compare_custom=1"),
+            "[{l}] the compare box is in the shared URL"
+        );
         p.click("#btn-compare").await;
         p.wait_js(
             "var r = document.querySelector('#compare-summary tr[data-custom]'); return r ? r.getAttribute('data-total-faan') : null",
@@ -1223,6 +1227,65 @@ async fn house_patterns_flow(p: Page) {
         "3",
         "[{l}] the imported pattern's value in the panel"
     );
+    // Issue 26: compare under house rules says so on every row.
+    p.click("#btn-compare").await;
+    let label = p
+        .wait_text(
+            "#compare-summary tr[data-ruleset=\"dragon-society\"] a",
+            "the compare row's label",
+            |t| !t.is_empty(),
+        )
+        .await;
+    assert!(
+        label.contains(lang.house_rules_label),
+        "[{l}] a ruleset compared under house rules is labelled so: {label:?}"
+    );
+    p.click("#btn-score").await;
+    p.wait_text("#total-faan", "7 faan before the broken imports", |t| t == "7")
+        .await;
+    let status = p.text("#status").await.unwrap();
+    assert!(
+        status.contains(lang.house_rules_label),
+        "[{l}] the single score names the house rules: {status:?}"
+    );
+    // Broken documents are refused before anything changes: an unknown
+    // pattern id (GET /v1/patterns), a pattern above the limit.
+    for (doc, want) in [
+        (
+            json!({"extends": "wisteria-court", "patterns": {"no_such_pattern": {"faan": 2}}}),
+            "no_such_pattern",
+        ),
+        (
+            json!({"extends": "wisteria-court", "patterns": {"voided_suit": {"faan": 99}}}),
+            "99",
+        ),
+    ] {
+        p.js(&format!(
+            "document.getElementById('hr-import-text').value = {}; return null",
+            serde_json::to_string(&doc.to_string()).expect("a JS string")
+        ))
+        .await;
+        p.click("#btn-import").await;
+        let err = p
+            .wait_text(
+                "[data-error-for=\"/ruleset_document\"]",
+                "the broken document refused at the import box",
+                |t| t.contains(want),
+            )
+            .await;
+        assert_player_words(&err, "a refused import");
+        let said = p.text("#hr-export-status").await.unwrap();
+        assert!(
+            said.starts_with(lang.import_refused),
+            "[{l}] the status line describes the refusal, not an earlier import: {said:?}"
+        );
+        assert_eq!(
+            p.js_str("return document.querySelector('select[data-pattern-value=\"voided_suit\"]').value")
+                .await,
+            "3",
+            "[{l}] nothing changed on a refusal"
+        );
+    }
     p.reset().await;
 }
 

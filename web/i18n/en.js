@@ -529,5 +529,10 @@ export default {
   "err.co_win_by": "{player} must win as {first_player} did: on the one discard or the one robbed kong.",
   "err.co_discarder": "{player}'s discarder is not {first_player}'s: winners on one discard share its discarder.",
   "err.co_round_wind": "{player} plays in the {round} round and {first_player} in the {first} round: the winners play one hand.",
-  "err.co_seat": "Another winner already sits {seat}: each winner sits at a different seat."
+  "err.co_seat": "Another winner already sits {seat}: each winner sits at a different seat.",
+  "ruleset.with_house": "{name} + house rules",
+  "house.importing": "Checking the document…",
+  "house.import_refused": "Not imported: nothing was changed. The document's problems are listed at the import box.",
+  "house.import_unknown_pattern": "The document names a pattern this server does not know: \"{id}\". Remove it or correct its id.",
+  "house.import_faan_over": "The document gives {id} {faan} faan, above the limit of {limit}: write \"limit\" for a limit hand, or a value up to {limit}."
 };

@@ -529,5 +529,10 @@ export default {
   "err.co_win_by": "{player} 要同 {first_player} 一樣食同一隻出銃（或搶同一個槓）。",
   "err.co_discarder": "{player} 的出銃者同 {first_player} 的不同：一炮多響只有一個出銃者。",
   "err.co_round_wind": "{player} 在{round}圈，{first_player} 在{first}圈：一炮多響是同一鋪牌。",
-  "err.co_seat": "已經有贏家坐{seat}位：每個贏家坐不同位。"
+  "err.co_seat": "已經有贏家坐{seat}位：每個贏家坐不同位。",
+  "ruleset.with_house": "{name}＋自訂規則",
+  "house.importing": "檢查文件中…",
+  "house.import_refused": "未有匯入：甚麼都沒有改變。文件的問題列在匯入欄旁邊。",
+  "house.import_unknown_pattern": "文件有一個這個伺服器不認識的番種：「{id}」。請刪去或改正它的代號。",
+  "house.import_faan_over": "文件把 {id} 定為 {faan} 番，超過上限 {limit} 番：要當爆棚計請改為上限，否則請寫 {limit} 番或以下。"
 };

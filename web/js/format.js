@@ -47,6 +47,14 @@ export function formatNumber(x) {
 }
 
 /** Fills a message's typed params (tile, seat, seats, role, count, ...) and translates it. */
+/**
+ * A ruleset's name as a label that never misleads: with house rules (or
+ * table rules) in force, "Wisteria Court Mahjong + house rules".
+ */
+export function rulesetLabel(name, custom, t) {
+  return custom ? t("ruleset.with_house", { name }) : name;
+}
+
 export function describe(msg, t, ctx) {
   const p = { ...(msg.params || {}) };
   if (p.tile != null) p.tile = tileInMessage(p.tile, t);

@@ -23,6 +23,7 @@ import { waitsView } from "./views/waits.js";
 import { rulesView } from "./views/rules.js";
 import { tableView, renderTableInputs, renderTableRules, contextFor } from "./views/table.js";
 import { renderHousePanel, pageCatalogue } from "./views/house.js";
+import { importProblems } from "./custom.js";
 import { rulesetDocument, compareWithCustom, isCustom, withLimits, withPattern, withCondition, docPointer, documentFileName, houseFromDocument, toggleContains, withContains, defaultContains, pruneContains, withExclusive, withoutExclusive, namedPatterns } from "./custom.js";
 import { cleanRules } from "./ledger.js";
 import { loadNight, saveNight, emptyNight, seated, currentDeal, playerProblems, winEntry, drawEntry, falseWinEntry, addHand, undo, ledgerMessages, MAX_HANDS, stageWinner, unstage, parseStake, parseMultiplier, withRule } from "./ledger.js";
@@ -50,7 +51,6 @@ const app = {
   patternTable: null,   // GET /v1/patterns: every pattern and condition (custom.js, catalogue)
   containsEditing: "",  // the pattern whose contains the House rules panel shows
   validateMissing: false, // the server has no POST /v1/rulesets/validate
-  compareCustom: false, // compare adds the page's rules as a ruleset document
   tableWinner: "",      // the coming hand's winner, chosen by name ("" until chosen)
   preview: null,        // {res, ctx, key}: the next hand scored in the Table view
   previewLatest: new Latest(),
@@ -102,6 +102,7 @@ function applyLanguage(lang) {
 
 function redrawInputs() {
   app.d = derive(app.state);
+  $("cmp-custom").checked = !!app.state.compareCustom;
   renderContext(app);
   renderHand(app);
   renderRulesetSummary(app);
@@ -349,7 +350,7 @@ function houseChanged(e) {
   else if (t.id === "hr-contains-pattern") { app.containsEditing = t.value; renderHousePanel(app); return; }
   else if (t.id === "hr-exclusive-a" || t.id === "hr-exclusive-b") return;
   else if (t.hasAttribute("data-condition")) house = withCondition(house, t.getAttribute("data-condition"), t.value === "" ? null : t.value === "true");
-  else if (t.id === "cmp-custom") { app.compareCustom = t.checked; markStale(); return; }
+  else if (t.id === "cmp-custom") { update({ ...app.state, compareCustom: t.checked || undefined }, { noRescore: true }); return; }
   else if (t.closest("#hr-export-box")) return;
   else {
     const kept = {};
@@ -381,7 +382,7 @@ function houseClicked(e) {
 function customDocument() {
   const chart = app.details[app.state.ruleset];
   const table = cleanRules(app.night.rules);
-  if (!app.compareCustom && !app.exporting) return null;
+  if (!app.state.compareCustom && !app.exporting) return null;
   if (!chart || !isCustom(app.state.house, table)) return null;
   return rulesetDocument(chart, app.state.house, table, { name: app.t("house.custom_name", { name: chart.name }), catalogue: pageCatalogue(app) });
 }
@@ -450,13 +451,36 @@ async function copyDocument() {
 // as house rules and table rules; what the panel cannot show is named.
 async function importDocument() {
   const T = app.t;
-  const at = (key, params) => showProblems([{ pointer: "/ruleset_document", key, params }], true);
+  const status = $("hr-export-status");
+  // The status line always describes this attempt: a refusal changes nothing and says so.
+  const refuse = (messages) => {
+    status.textContent = T("house.import_refused", { n: messages.length });
+    status.setAttribute("data-state", "import-refused");
+    showProblems(messages, true);
+  };
+  const at = (key, params) => refuse([{ pointer: "/ruleset_document", key, params }]);
+  status.textContent = T("house.importing");
+  status.setAttribute("data-state", "importing");
   let doc;
   try { doc = JSON.parse($("hr-import-text").value); } catch (e) { at("house.import_not_json"); return; }
   if (doc && typeof doc.extends === "string") await loadDetail(doc.extends);
   await loadPatterns();
-  const r = houseFromDocument(doc, doc && app.details[doc.extends], pageCatalogue(app));
+  const cat = pageCatalogue(app);
+  const r = houseFromDocument(doc, doc && app.details[doc.extends], cat);
   if (r.problem) { at(r.problem); return; }
+  // Only patterns GET /v1/patterns lists (the page's catalogue from it).
+  const mine = importProblems(doc, app.details[doc.extends], app.patternTable ? cat : null);
+  if (mine.length) { refuse(mine); return; }
+  // Then the server's word on the whole document (POST /v1/rulesets/validate), before anything is set.
+  if (!app.validateMissing) {
+    let v = null;
+    try { v = await call("POST", "/v1/rulesets/validate", { ruleset: doc }); } catch (e) { at("status.unreachable"); return; }
+    if (v.status === 404 || v.status === 405) app.validateMissing = true;
+    else if (!v.ok) {
+      refuse(mapProblem(v.status, v.json).map((m) => ({ ...m, pointer: "/ruleset_document" })));
+      return;
+    }
+  }
   let night = app.night;
   for (const [k, v] of Object.entries(r.table)) night = withRule(night, k, v);
   commitNight({ ...night, rules: cleanRules(night.rules) });

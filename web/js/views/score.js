@@ -4,7 +4,7 @@
 import { $, el, fill, tileGroup } from "../dom.js";
 import { SEATS } from "../tiles.js";
 import { readyToScore } from "../state.js";
-import { lineName, explainPayments, describe } from "../format.js";
+import { lineName, explainPayments, describe, rulesetLabel } from "../format.js";
 
 function signed(n) { return n > 0 ? "+" + n : String(n); }
 function dollars(x) { return (x > 0 ? "+" : x < 0 ? "-" : "") + "$" + Math.abs(x).toFixed(2); }
@@ -106,6 +106,8 @@ export const scoreView = {
     fill($("lines"), lines);
     fill($("readings"), res.decompositions.map((d, i) => reading(d, i, i === res.chosen, T)));
     $("readings-count").textContent = "(" + res.decompositions.length + ")";
-    return { key: "status.scored", params: { name: info ? info.name : res.ruleset } };
+    // House rules sent with the hand: the name says so.
+    const house = Object.keys(app.state.house || {}).length > 0;
+    return { key: "status.scored", params: { name: rulesetLabel(info ? info.name : res.ruleset, house, T) } };
   }
 };

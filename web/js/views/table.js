@@ -9,6 +9,7 @@
 
 import { $, el, fill } from "../dom.js";
 import { SEATS } from "../tiles.js";
+import { rulesetLabel } from "../format.js";
 import { currentDeal, ledgerRequest, seated, formatMoney, formatStake, cleanRules, MULTIPLE_WINNERS, LIABLE_DISCARD, MAX_WINNERS } from "../ledger.js";
 
 function signed(n) { return n > 0 ? "+" + n : String(n); }
@@ -155,7 +156,9 @@ export const tableView = {
     const players = app.night.players.map((p) => p.trim());
     app.tableAnswer = res;
     $("table-now").textContent = dealLine(currentDeal(app.night, res), T);
-    $("table-ruleset").textContent = app.rulesetInfo[app.state.ruleset] ? app.rulesetInfo[app.state.ruleset].name : app.state.ruleset;
+    const ruleset = app.rulesetInfo[app.state.ruleset] ? app.rulesetInfo[app.state.ruleset].name : app.state.ruleset;
+    const house = Object.keys(app.state.house || {}).length + Object.keys(cleanRules(app.night.rules)).length > 0;
+    $("table-ruleset").textContent = rulesetLabel(ruleset, house, T);
     fill($("table-head"), [el("tr", {}, [
       el("th", { className: "num", text: "#" }), el("th", { text: T("table.col_round") }), el("th", { text: T("table.col_dealer") }),
       el("th", { text: T("table.col_result") })
