@@ -58,6 +58,8 @@ pub struct Lang {
     pub rescoring: &'static str,
     pub house_rules_label: &'static str,
     pub import_refused: &'static str,
+    pub table_caption: &'static str,
+    pub unreachable: &'static str,
 }
 
 pub const EN: Lang = Lang {
@@ -79,7 +81,7 @@ pub const EN: Lang = Lang {
     table_hand3_cat: "Hand 3: East round, Cat deals.",
     table_hand4_cat: "Hand 4: East round, Cat deals.",
     table_ben_wins: "Ben wins, 4 faan",
-    table_false_win: "False win by Dan",
+    table_false_win: "False win by Dan: pays each other player 6",
     table_ann_pays: "Ann pays Ben 64",
     not_winning: "These tiles do not make a winning hand",
     table_double_win: "Ben wins, 3 faan; Cat wins, 6 faan",
@@ -102,6 +104,8 @@ pub const EN: Lang = Lang {
     rescoring: "Rescoring",
     house_rules_label: "+ house rules",
     import_refused: "Not imported",
+    table_caption: "this hand / total",
+    unreachable: "Could not reach the server.",
 };
 
 pub const ZH: Lang = Lang {
@@ -123,7 +127,7 @@ pub const ZH: Lang = Lang {
     table_hand3_cat: "第 3 局：東圈，Cat 做莊。",
     table_hand4_cat: "第 4 局：東圈，Cat 做莊。",
     table_ben_wins: "Ben 食糊，4 番",
-    table_false_win: "Dan 詐糊",
+    table_false_win: "Dan 詐糊：賠每位玩家 6",
     table_ann_pays: "Ann 付 Ben 64",
     not_winning: "這些牌未能食糊",
     table_double_win: "Ben 食糊，3 番; Cat 食糊，6 番",
@@ -144,4 +148,6 @@ pub const ZH: Lang = Lang {
     rescoring: "重新計番中",
     house_rules_label: "＋自訂規則",
     import_refused: "未有匯入",
+    table_caption: "今鋪／累計",
+    unreachable: "連接不到伺服器。",
 };

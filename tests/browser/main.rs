@@ -626,7 +626,7 @@ async fn links_flow(p: Page) {
 }
 
 async fn table_rows(p: &Page) -> Value {
-    p.js("return Array.from(document.querySelectorAll('#table-body tr')).map(function (r) { return [r.cells[3].textContent].concat(Array.from(r.querySelectorAll('[data-player]')).map(function (c) { return c.getAttribute('data-player') + ' ' + c.getAttribute('data-delta') + ' ' + c.getAttribute('data-balance'); })); })")
+    p.js("return Array.from(document.querySelectorAll('#table-body tr')).map(function (r) { return [r.querySelector('td.result').textContent].concat(Array.from(r.querySelectorAll('[data-player]')).map(function (c) { return c.getAttribute('data-player') + ' ' + c.getAttribute('data-delta') + ' ' + c.getAttribute('data-balance'); })); })")
         .await
 }
 
@@ -817,8 +817,67 @@ async fn table_night_flow(p: Page) {
         json!(["Ann", true]),
         "[{l}] the players are kept and locked while hands exist"
     );
+    // Issue 26: at 1366 px the four players fit the output column, each
+    // cell captioned; no scrollbar of its own.
+    p.viewport(1366, 768).await;
+    let fit = p
+        .js("var s = document.querySelector('.table-scroll'), t = document.querySelector('table.ledger'); var names = Array.from(document.querySelectorAll('#table-head th[data-player]')).map(function (th) { var r = th.getBoundingClientRect(); return r.width > 0 && r.right <= s.getBoundingClientRect().right + 1; }); return [t.scrollWidth <= s.clientWidth + 1, names, document.querySelector('#table-head .caption-row th.num').textContent]")
+        .await;
+    assert_eq!(
+        fit,
+        json!([true, [true, true, true, true], lang.table_caption]),
+        "[{l}] all four names visible at 1366 px, numbers captioned"
+    );
+    p.js("document.getElementById('table').scrollIntoView({block: 'start'}); return null")
+        .await;
+    p.shot("table-1366").await;
+    p.viewport(1920, 1080).await;
+    p.shot("table-1920").await;
     p.click("#btn-undo").await;
     table_row_count(&p, 2, "the false win undone").await;
+
+    // A phone: the next hand's total and payments in a strip under the
+    // palette, and "cannot reach the server" there too.
+    p.viewport(390, 844).await;
+    p.type_keys("#hand-text", "123456m789p23455s").await;
+    p.click("#table-winner option[value=\"Cat\"]").await;
+    let strip = p
+        .wait_text("#phone-strip", "the strip with the total", |t| {
+            t.starts_with("4 ")
+        })
+        .await;
+    assert!(
+        strip.contains("Cat +96"),
+        "[{l}] the strip names the players: {strip:?}"
+    );
+    p.js("document.getElementById('palette').scrollIntoView({block: 'center'}); return null")
+        .await;
+    p.shot("table-phone-strip").await;
+    p.js("window.fetch = function () { return Promise.reject(new TypeError('Failed to fetch')); }; var h = document.getElementById('hand-text'); h.value = '123456m789p23455s'; h.dispatchEvent(new Event('input')); document.getElementById('winning-tile').value = '2s'; document.getElementById('winning-tile').dispatchEvent(new Event('change')); document.getElementById('palette').scrollIntoView({block: 'center'}); return null")
+        .await;
+    p.wait_text("#phone-strip", "the offline message in the strip", |t| {
+        t.starts_with(lang.unreachable)
+    })
+    .await;
+    let inside = p
+        .js("var r = document.getElementById('phone-strip').getBoundingClientRect(); return r.top >= 0 && r.bottom <= window.innerHeight")
+        .await;
+    assert_eq!(
+        inside,
+        json!(true),
+        "[{l}] the offline message is inside the viewport"
+    );
+    let bar = p
+        .js("var b = document.querySelector('#calc > .main-actions'), r = b.getBoundingClientRect(), first = b.querySelector('button').getBoundingClientRect(); return r.height < 2 * first.height")
+        .await;
+    assert_eq!(
+        bar,
+        json!(true),
+        "[{l}] the sticky bar is one row at 390 px"
+    );
+    p.shot("phone-offline").await;
+    p.open("/?view=table").await;
+    table_row_count(&p, 2, "the night again").await;
 
     p.viewport(375, 800).await;
     let width = p
@@ -1018,7 +1077,7 @@ async fn double_win_flow(p: Page) {
     p.click("#tr-multiple-winners option[value=\"head_bump\"]")
         .await;
     p.wait_js(
-        "var r = document.querySelector('#table-body tr'); return r ? r.cells[3].textContent : ''",
+        "var r = document.querySelector('#table-body tr'); return r ? r.querySelector('td.result').textContent : ''",
         json!(lang.table_double_win_head_bump),
         "the head bump retallied",
     )
@@ -1157,7 +1216,9 @@ async fn house_patterns_flow(p: Page) {
         // Compare with the document beside the built-in rulesets.
         p.click("#cmp-custom").await;
         assert!(
-            p.js_str("return window.location.search").await.contains("compare_custom=1"),
+            p.js_str("return window.location.search")
+                .await
+                .contains("compare_custom=1"),
             "[{l}] the compare box is in the shared URL"
         );
         p.click("#btn-compare").await;
@@ -1241,8 +1302,10 @@ async fn house_patterns_flow(p: Page) {
         "[{l}] a ruleset compared under house rules is labelled so: {label:?}"
     );
     p.click("#btn-score").await;
-    p.wait_text("#total-faan", "7 faan before the broken imports", |t| t == "7")
-        .await;
+    p.wait_text("#total-faan", "7 faan before the broken imports", |t| {
+        t == "7"
+    })
+    .await;
     let status = p.text("#status").await.unwrap();
     assert!(
         status.contains(lang.house_rules_label),
@@ -1280,8 +1343,10 @@ async fn house_patterns_flow(p: Page) {
             "[{l}] the status line describes the refusal, not an earlier import: {said:?}"
         );
         assert_eq!(
-            p.js_str("return document.querySelector('select[data-pattern-value=\"voided_suit\"]').value")
-                .await,
+            p.js_str(
+                "return document.querySelector('select[data-pattern-value=\"voided_suit\"]').value"
+            )
+            .await,
             "3",
             "[{l}] nothing changed on a refusal"
         );

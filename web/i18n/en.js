@@ -534,5 +534,12 @@ export default {
   "house.importing": "Checking the document…",
   "house.import_refused": "Not imported: nothing was changed. The document's problems are listed at the import box.",
   "house.import_unknown_pattern": "The document names a pattern this server does not know: \"{id}\". Remove it or correct its id.",
-  "house.import_faan_over": "The document gives {id} {faan} faan, above the limit of {limit}: write \"limit\" for a limit hand, or a value up to {limit}."
+  "house.import_faan_over": "The document gives {id} {faan} faan, above the limit of {limit}: write \"limit\" for a limit hand, or a value up to {limit}.",
+  "table.col_deal": "Round · dealer",
+  "table.deal_cell": "{round} · {dealer}",
+  "table.cell_caption": "this hand / total",
+  "table.cell_caption_money": "this hand / total / money",
+  "table.result_false_win_why": "False win by {player}: pays each other player {each}",
+  "strip.score": "{faan} faan",
+  "strip.more": "details below"
 };

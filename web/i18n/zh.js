@@ -534,5 +534,12 @@ export default {
   "house.importing": "檢查文件中…",
   "house.import_refused": "未有匯入：甚麼都沒有改變。文件的問題列在匯入欄旁邊。",
   "house.import_unknown_pattern": "文件有一個這個伺服器不認識的番種：「{id}」。請刪去或改正它的代號。",
-  "house.import_faan_over": "文件把 {id} 定為 {faan} 番，超過上限 {limit} 番：要當爆棚計請改為上限，否則請寫 {limit} 番或以下。"
+  "house.import_faan_over": "文件把 {id} 定為 {faan} 番，超過上限 {limit} 番：要當爆棚計請改為上限，否則請寫 {limit} 番或以下。",
+  "table.col_deal": "圈 · 莊家",
+  "table.deal_cell": "{round}圈 · {dealer}",
+  "table.cell_caption": "今鋪／累計",
+  "table.cell_caption_money": "今鋪／累計／錢",
+  "table.result_false_win_why": "{player} 詐糊：賠每位玩家 {each}",
+  "strip.score": "{faan} 番",
+  "strip.more": "詳情在下面"
 };

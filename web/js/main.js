@@ -115,6 +115,27 @@ function setStatus(state, key, params) {
   const st = $("status");
   st.setAttribute("data-state", app.status.state);
   st.textContent = describe({ key, params }, app.t);
+  renderStrip();
+}
+
+// On a phone the answer is far below the palette: a one-line strip under
+// it shows the total and payments, or the status when something is wrong
+// (cannot reach the server, problems), where the player is looking.
+function renderStrip() {
+  const strip = $("phone-strip");
+  const T = app.t;
+  const st = app.status;
+  const shown = app.preview || (app.shown && app.shown.view === "score" ? app.shown : null);
+  strip.setAttribute("data-state", st.state);
+  if (st.state !== "ok" || !shown) {
+    strip.hidden = st.state !== "error";
+    strip.textContent = st.state === "error" ? describe({ key: st.key, params: st.params }, T) : "";
+    return;
+  }
+  const res = shown.res;
+  const signed = (n) => (n > 0 ? "+" + n : String(n));
+  strip.hidden = false;
+  strip.textContent = [T("strip.score", { faan: res.total_faan })].concat(SEATS.map((s) => (app.seatName(s) || T("seat." + s)) + " " + signed(res.payments[s]))).join(" · ");
 }
 
 function say(msg) {
