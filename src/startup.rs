@@ -90,6 +90,8 @@ impl Application {
                 .app_data(state.clone())
                 .configure(http::configure)
                 .default_service(web::to(meta::not_found))
+                // gzip or brotli when the client asks (Accept-Encoding): the page and JSON answers.
+                .wrap(actix_web::middleware::Compress::default())
                 .wrap_fn(observe::observe)
                 .wrap(tracing_actix_web::TracingLogger::<observe::RootSpan>::new())
         })

@@ -333,6 +333,13 @@ impl FieldError {
         }
     }
 
+    /// The problem with one more parameter (a name its message does not use:
+    /// the ledger adds the players a co-winner problem is about).
+    pub fn with_param(mut self, name: &'static str, value: impl Into<Param>) -> Self {
+        self.params.push((name, value.into()));
+        self
+    }
+
     /// The same problem under `prefix` (a hand inside a larger request).
     pub fn under(mut self, prefix: &str) -> Self {
         self.pointer.insert_str(0, prefix);
@@ -423,6 +430,12 @@ hand_rules! {
     BonusOff => "bonus_off", "bonus tiles are not in play under ruleset {ruleset}; set house_rules.flowers to true to score them";
     TileOverFour => "tile_over_four", "{tile} appears {count} times across the hand and its melds; a set has only 4 of each tile";
     WinnersTileOverFour => "winners_tile_over_four", "the winners on one discard hold {count} {tile} between them (the shared winning tile counted once); a set has only 4 of each tile";
+    CoWinnerSelfDraw => "co_winner_self_draw", "several winners share one discard or robbed kong: a self-drawn win has one winner";
+    CoWinnerWinBy => "co_winner_win_by", "win_by {win_by} differs from winner 0's {first}: several winners share one discard or robbed kong";
+    CoWinnerDiscarder => "co_winner_discarder", "the discarder differs from winner 0's: several winners share one discard";
+    CoWinnerRoundWind => "co_winner_round_wind", "round_wind {round_wind} differs from winner 0's {first}: the winners play one hand";
+    CoWinnerSeat => "co_winner_seat", "seat {seat} is already a winner: each winner sits at a different seat";
+    CoWinnerWinningTile => "co_winner_winning_tile", "winning tile {tile} differs from winner 0's {first}: several winners share one discard";
     WaitingComplete => "waiting_complete", "expected {expected} concealed tiles with {melds} declared meld(s) (a waiting hand holds 13 tiles plus one per kong), got {got}: the hand is already complete: score it with POST /v1/score";
     WaitingShort => "waiting_short", "expected {expected} concealed tiles with {melds} declared meld(s) (a waiting hand holds 13 tiles plus one per kong), got {got}: the hand is {short} tiles short of a win; waits are for a hand one tile short";
     WaitingOver => "waiting_over", "expected {expected} concealed tiles with {melds} declared meld(s) (a waiting hand holds 13 tiles plus one per kong), got {got}: too many tiles";

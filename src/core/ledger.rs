@@ -389,7 +389,32 @@ fn win<S: AsRef<str>>(
     if !errs.is_empty() {
         return Err(TableError::Invalid(errs));
     }
-    let settled = settle_at(ruleset, &specs, &format_args!("{at}/winners"))?;
+    let under = format!("{at}/winners/");
+    let settled = settle_at(ruleset, &specs, &format_args!("{at}/winners")).map_err(|e| {
+        // A co-winner problem names players, not indexes: the winner at
+        // fault and the first winner, whose hand the others must agree with.
+        let TableError::Invalid(errs) = e else {
+            return e;
+        };
+        let name = |i: usize| winners.get(i).map_or("", |w| w.player.as_ref()).to_string();
+        TableError::Invalid(
+            errs.into_iter()
+                .map(|fe| {
+                    let co = fe.rule.is_some_and(|r| r.code().starts_with("co_winner_"));
+                    let i = fe
+                        .pointer
+                        .strip_prefix(&under)
+                        .and_then(|r| r.split('/').next()?.parse().ok());
+                    match (co, i) {
+                        (true, Some(i)) => fe
+                            .with_param("player", name(i))
+                            .with_param("first_player", name(0)),
+                        _ => fe,
+                    }
+                })
+                .collect(),
+        )
+    })?;
     // A hand below the minimum cannot be declared: in a match it is no win.
     let short: Vec<FieldError> = settled
         .results

@@ -14,7 +14,7 @@
 //! score does.
 
 use super::evaluate::{allowances, score_hand, Score, ScoreError};
-use super::hand::{validate, ContextSpec, FieldError, HandRule, HandSpec, WinBy};
+use super::hand::{validate, ContextSpec, FieldError, HandRule, HandSpec, Param, WinBy};
 use super::ruleset::{MultipleWinners, Ruleset};
 use super::settle::{add_cents, Overflow, Payments};
 use super::tile::Wind;
@@ -251,69 +251,55 @@ fn agree<S: AsRef<str>>(
     errs: &mut Vec<FieldError>,
 ) {
     let first = &winners[0].1;
-    let mut report = |i: usize, field: &str, message: String| {
-        errs.push(FieldError::new(format!("{at}/{i}/{field}"), message));
+    let mut report = |i: usize, field: &str, rule: HandRule, params: Vec<(&'static str, Param)>| {
+        errs.push(FieldError::rule(format!("{at}/{i}/{field}"), rule, params));
     };
     let rest = || winners.iter().enumerate().skip(1);
     if let Some((i, (_, c))) =
         rest().find(|(_, (_, c))| c.win_by != first.win_by || c.win_by == WinBy::SelfDraw)
     {
-        let message = if c.win_by == first.win_by {
-            "several winners share one discard or robbed kong: a self-drawn win has one winner"
-                .to_string()
+        if c.win_by == first.win_by {
+            report(i, "context/win_by", HandRule::CoWinnerSelfDraw, vec![]);
         } else {
-            format!(
-                "win_by {} differs from winner 0's {}: several winners share one discard or robbed kong",
-                c.win_by.name(),
-                first.win_by.name()
-            )
-        };
-        report(i, "context/win_by", message);
+            let params = vec![
+                ("win_by", c.win_by.name().to_string().into()),
+                ("first", first.win_by.name().to_string().into()),
+            ];
+            report(i, "context/win_by", HandRule::CoWinnerWinBy, params);
+        }
     }
     if let Some((i, _)) = rest().find(|(_, (_, c))| c.discarder != first.discarder) {
-        report(
-            i,
-            "context/discarder",
-            "the discarder differs from winner 0's: several winners share one discard".into(),
-        );
+        report(i, "context/discarder", HandRule::CoWinnerDiscarder, vec![]);
     }
     if let Some((i, (_, c))) = rest().find(|(_, (_, c))| c.round_wind != first.round_wind) {
-        report(
-            i,
-            "context/round_wind",
-            format!(
-                "round_wind {} differs from winner 0's {}: the winners play one hand",
-                c.round_wind, first.round_wind
-            ),
-        );
+        let params = vec![
+            ("round_wind", c.round_wind.to_string().into()),
+            ("first", first.round_wind.to_string().into()),
+        ];
+        report(i, "context/round_wind", HandRule::CoWinnerRoundWind, params);
     }
     if let Some((i, (_, c))) = rest().find(|(i, (_, c))| {
         winners[..*i]
             .iter()
             .any(|(_, e)| e.seat_wind == c.seat_wind)
     }) {
-        report(
-            i,
-            "context/seat_wind",
-            format!(
-                "seat {} is already a winner: each winner sits at a different seat",
-                c.seat_wind
-            ),
-        );
+        let params = vec![("seat", c.seat_wind.to_string().into())];
+        report(i, "context/seat_wind", HandRule::CoWinnerSeat, params);
     }
     // The winning tile, where both hands parsed (the rules above compare the contexts as sent).
     if valid.len() == winners.len() {
         let tile0 = valid[0].0.winning_tile;
         if let Some(i) = (1..valid.len()).find(|&i| valid[i].0.winning_tile != tile0) {
             let shown = |t: Option<super::tile::Tile>| t.map_or("none".into(), |t| t.to_string());
+            let params = vec![
+                ("tile", shown(valid[i].0.winning_tile).into()),
+                ("first", shown(tile0).into()),
+            ];
             report(
                 i,
                 "hand/winning_tile",
-                format!(
-                    "winning tile {} differs from winner 0's {}: several winners share one discard",
-                    shown(valid[i].0.winning_tile),
-                    shown(tile0)
-                ),
+                HandRule::CoWinnerWinningTile,
+                params,
             );
         } else {
             over_four(valid, tile0, at, errs);

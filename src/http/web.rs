@@ -5,9 +5,15 @@
 //!
 //! Module scripts must come with a JavaScript content type (browsers refuse
 //! `import` of anything else), so each file's type is set from its extension.
+//!
+//! Each file carries an ETag (its content's SHA-256, cut short): a reload
+//! revalidates and gets 304s with no body. Compression (gzip or brotli, as
+//! the browser asks) is the app-wide `Compress` middleware's (`startup.rs`).
 
 use actix_web::http::header;
-use actix_web::{web, HttpResponse};
+use actix_web::{web, HttpRequest, HttpResponse};
+use sha2::{Digest, Sha256};
+use std::sync::OnceLock;
 
 /// The page.
 pub const INDEX_HTML: &str = include_str!("../../web/index.html");
@@ -63,9 +69,14 @@ pub const ASSETS: &[(&str, &str)] = &[
     ("/i18n/zh.js", include_str!("../../web/i18n/zh.js")),
 ];
 
+/// The tab's icon (a red dragon tile), so `/favicon.ico` is not a 404.
+pub const FAVICON: &[u8] = include_bytes!("../../web/favicon.ico");
+
 /// The content type of a served path, from its extension.
 fn content_type(path: &str) -> &'static str {
-    if path.ends_with(".js") {
+    if path.ends_with(".ico") {
+        "image/x-icon"
+    } else if path.ends_with(".js") {
         "text/javascript; charset=utf-8"
     } else if path.ends_with(".css") {
         "text/css; charset=utf-8"
@@ -74,28 +85,82 @@ fn content_type(path: &str) -> &'static str {
     }
 }
 
-fn asset(content_type: &'static str, body: &'static str) -> HttpResponse {
-    HttpResponse::Ok()
-        .content_type(content_type)
-        // Small and embedded: revalidate each time so a new binary shows at once.
-        .insert_header((header::CACHE_CONTROL, "no-cache"))
-        .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
-        .body(body)
+/// A file's validator: weak, since `Compress` may send it gzip, brotli or
+/// plain, each the same content.
+fn etag_of(body: &[u8]) -> String {
+    let digest = Sha256::digest(body);
+    format!("W/\"{}\"", hex::encode(&digest[..8]))
+}
+
+/// Every served file's ETag, worked out once.
+fn etags() -> &'static [(&'static str, String)] {
+    static ETAGS: OnceLock<Vec<(&'static str, String)>> = OnceLock::new();
+    ETAGS.get_or_init(|| {
+        ASSETS
+            .iter()
+            .map(|&(p, b)| (p, etag_of(b.as_bytes())))
+            .chain([
+                ("/", etag_of(INDEX_HTML.as_bytes())),
+                ("/favicon.ico", etag_of(FAVICON)),
+            ])
+            .collect()
+    })
+}
+
+fn etag(path: &str) -> &'static str {
+    etags()
+        .iter()
+        .find(|(p, _)| *p == path)
+        .map_or("", |(_, e)| e.as_str())
+}
+
+/// Whether `If-None-Match` lists `tag` (or `*`); weak comparison, as for a GET.
+fn not_modified(req: &HttpRequest, tag: &str) -> bool {
+    let strip = |t: &str| t.trim().trim_start_matches("W/").to_string();
+    req.headers()
+        .get_all(header::IF_NONE_MATCH)
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .any(|t| t.trim() == "*" || strip(t) == strip(tag))
+}
+
+fn asset(req: &HttpRequest, path: &str, body: &'static [u8]) -> HttpResponse {
+    let tag = etag(path);
+    // Embedded: revalidate each time (a new binary shows at once), but a
+    // file unchanged answers 304 with no body.
+    let fresh = not_modified(req, tag);
+    let mut res = if fresh {
+        HttpResponse::NotModified()
+    } else {
+        HttpResponse::Ok()
+    };
+    res.insert_header((header::CACHE_CONTROL, "no-cache"))
+        .insert_header((header::ETAG, tag))
+        .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"));
+    if fresh {
+        return res.finish();
+    }
+    res.content_type(content_type(path)).body(body)
 }
 
 /// `GET /`: the calculator.
-pub async fn index() -> HttpResponse {
-    asset("text/html; charset=utf-8", INDEX_HTML)
+pub async fn index(req: HttpRequest) -> HttpResponse {
+    asset(&req, "/", INDEX_HTML.as_bytes())
 }
 
 /// Registers the page's routes (other methods answer 405 like the API's).
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.service(super::resource("/", super::get().to(index), "GET, HEAD"));
+    cfg.service(super::resource(
+        "/favicon.ico",
+        super::get().to(|req: HttpRequest| async move { asset(&req, "/favicon.ico", FAVICON) }),
+        "GET, HEAD",
+    ));
     for &(path, body) in ASSETS {
-        let ty = content_type(path);
         cfg.service(super::resource(
             path,
-            super::get().to(move || async move { asset(ty, body) }),
+            super::get()
+                .to(move |req: HttpRequest| async move { asset(&req, path, body.as_bytes()) }),
             "GET, HEAD",
         ));
     }
@@ -193,5 +258,6 @@ mod tests {
             "text/javascript; charset=utf-8"
         );
         assert_eq!(content_type("/style.css"), "text/css; charset=utf-8");
+        assert_eq!(content_type("/favicon.ico"), "image/x-icon");
     }
 }

@@ -49,6 +49,31 @@ fn case(code: &'static str, body: Value, pointer: &'static str, params: Value) -
     }
 }
 
+/// West and North win on East's 2s (POST /v1/settle), North's context and
+/// hand patched.
+fn co_case(
+    code: &'static str,
+    context: Value,
+    hand: Value,
+    pointer: &'static str,
+    params: Value,
+) -> Case {
+    let mut north = json!({"hand": {"tiles": "234m567m345p678s22s", "winning_tile": "2s"},
+        "context": {"win_by": "discard", "discarder": "east", "seat_wind": "north", "round_wind": "east"}});
+    json_patch::merge(&mut north["context"], &context);
+    json_patch::merge(&mut north["hand"], &hand);
+    Case {
+        code,
+        path: "/v1/settle",
+        body: json!({"ruleset": "wisteria-court", "winners": [
+            {"hand": {"tiles": "234m567m345p678s22s", "winning_tile": "2s"},
+             "context": {"win_by": "discard", "discarder": "east", "seat_wind": "west", "round_wind": "east"}},
+            north]}),
+        pointer,
+        params,
+    }
+}
+
 fn cases() -> Vec<Case> {
     let kong = |tiles: &str| json!({"kind": "kong", "tiles": tiles});
     vec![
@@ -195,6 +220,56 @@ fn cases() -> Vec<Case> {
             pointer: "/winners/1/hand/tiles",
             params: json!({"tile": "1m", "count": 6}),
         },
+        // Co-winners on one discard must agree (issue 26: coded, the ledger
+        // adding the players' names). West wins on East's 2s; North's hand
+        // differs in one way each.
+        // Both self-drawn: a self-draw has one winner.
+        Case {
+            code: "co_winner_self_draw",
+            path: "/v1/settle",
+            body: json!({"ruleset": "wisteria-court", "winners": [
+                {"hand": {"tiles": "234m567m345p678s22s", "winning_tile": "2s"},
+                 "context": {"win_by": "self_draw", "seat_wind": "west", "round_wind": "east"}},
+                {"hand": {"tiles": "234m567m345p678s22s", "winning_tile": "2s"},
+                 "context": {"win_by": "self_draw", "seat_wind": "north", "round_wind": "east"}}]}),
+            pointer: "/winners/1/context/win_by",
+            params: json!({}),
+        },
+        co_case(
+            "co_winner_win_by",
+            json!({"win_by": "robbing_kong"}),
+            json!({}),
+            "/winners/1/context/win_by",
+            json!({"win_by": "robbing_kong", "first": "discard"}),
+        ),
+        co_case(
+            "co_winner_discarder",
+            json!({"discarder": "south"}),
+            json!({}),
+            "/winners/1/context/discarder",
+            json!({}),
+        ),
+        co_case(
+            "co_winner_round_wind",
+            json!({"round_wind": "south"}),
+            json!({}),
+            "/winners/1/context/round_wind",
+            json!({"round_wind": "south", "first": "east"}),
+        ),
+        co_case(
+            "co_winner_seat",
+            json!({"seat_wind": "west"}),
+            json!({}),
+            "/winners/1/context/seat_wind",
+            json!({"seat": "west"}),
+        ),
+        co_case(
+            "co_winner_winning_tile",
+            json!({}),
+            json!({"tiles": "234m567m345p678s99s", "winning_tile": "9s"}),
+            "/winners/1/hand/winning_tile",
+            json!({"tile": "9s", "first": "2s"}),
+        ),
         // Waits want 13 tiles: 14 are a whole hand, 11 are 3 short of a win
         // (13 + 1 - 11), 15 are too many.
         // Analysis wants 13 or 14 tiles (a meld counting as three): 12 are

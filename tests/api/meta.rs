@@ -364,3 +364,66 @@ async fn patterns_table() {
         );
     }
 }
+
+/// The page's files (issue 26, loading): compressed when the browser asks,
+/// and a reload revalidates to 304 with no body; the favicon is served.
+#[tokio::test]
+async fn page_files_compress_and_revalidate() {
+    use std::io::Read;
+    let app = spawn_app().await;
+    for path in ["/", "/js/main.js"] {
+        let plain = app.get(path).await;
+        assert_eq!(plain.status, 200, "{path}");
+        assert_eq!(plain.header("content-encoding"), None, "{path} unasked");
+        let tag = plain.header("etag").expect("an ETag");
+
+        let gz = app
+            .client
+            .get(format!("{}{path}", app.base))
+            .header("accept-encoding", "gzip")
+            .send()
+            .await
+            .expect("GET gzip");
+        assert_eq!(gz.headers()["content-encoding"], "gzip", "{path}");
+        let packed = gz.bytes().await.expect("body");
+        let mut text = Vec::new();
+        flate2::read::GzDecoder::new(&packed[..])
+            .read_to_end(&mut text)
+            .expect("gunzip");
+        assert_eq!(text, plain.bytes, "{path}: gzip decodes to the file");
+        assert!(
+            packed.len() * 2 < plain.bytes.len(),
+            "{path}: {} bytes gzip of {}",
+            packed.len(),
+            plain.bytes.len()
+        );
+
+        let br = app
+            .client
+            .get(format!("{}{path}", app.base))
+            .header("accept-encoding", "br")
+            .send()
+            .await
+            .expect("GET br");
+        assert_eq!(br.headers()["content-encoding"], "br", "{path}");
+
+        let again = app
+            .client
+            .get(format!("{}{path}", app.base))
+            .header("if-none-match", &tag)
+            .header("accept-encoding", "gzip, br")
+            .send()
+            .await
+            .expect("GET If-None-Match");
+        assert_eq!(again.status(), 304, "{path} unchanged");
+        assert_eq!(again.headers()["etag"], tag.as_str(), "{path}");
+        assert!(
+            again.bytes().await.expect("body").is_empty(),
+            "{path}: no body"
+        );
+    }
+    let icon = app.get("/favicon.ico").await;
+    assert_eq!(icon.status, 200);
+    assert_eq!(icon.header("content-type").as_deref(), Some("image/x-icon"));
+    assert_eq!(&icon.bytes[..4], &[0, 0, 1, 0], "an ICO header");
+}

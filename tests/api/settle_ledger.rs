@@ -600,3 +600,30 @@ async fn ledger_winners_carry_the_documents_hash() {
         );
     }
 }
+
+/// A double win whose second hand does not end on the shared discard
+/// (issue 26): coded, with the players' names for the page to word it.
+/// Ann deals; Dan discards; Ben wins on 5s, Cat's hand ends on 9s.
+#[tokio::test]
+async fn co_winner_problems_name_the_players() {
+    let app = spawn_app().await;
+    let winner = |player: &str, tiles: &str, tile: &str| {
+        json!({"player": player, "hand": {"tiles": tiles, "winning_tile": tile},
+               "context": {"win_by": "discard", "discarder": "Dan"}})
+    };
+    let body = night(
+        "wisteria-court",
+        vec![json!({"result": "win", "winners": [
+            winner("Ben", "123456m789p23455s", "5s"),
+            winner("Cat", "123456789s111z99s", "9s")]})],
+    );
+    let r = app.post("/v1/ledger", &body).await;
+    assert_eq!(r.status, 422);
+    let e = &r.json()["errors"][0];
+    assert_eq!(e["pointer"], "/hands/0/winners/1/hand/winning_tile");
+    assert_eq!(e["code"], "co_winner_winning_tile");
+    assert_eq!(
+        e["params"],
+        json!({"tile": "9s", "first": "5s", "player": "Cat", "first_player": "Ben"})
+    );
+}

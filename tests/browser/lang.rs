@@ -53,6 +53,13 @@ pub struct Lang {
     pub limits_once_line: &'static str,
     /// A server refusal of the house rule, at its control (the page's words around the server's).
     pub limits_pay_refused: &'static str,
+    /// Issue 26: a co-winner whose hand ends on another tile.
+    pub co_winner_tile: &'static str,
+    pub rescoring: &'static str,
+    pub house_rules_label: &'static str,
+    pub import_refused: &'static str,
+    pub table_caption: &'static str,
+    pub unreachable: &'static str,
 }
 
 pub const EN: Lang = Lang {
@@ -74,7 +81,7 @@ pub const EN: Lang = Lang {
     table_hand3_cat: "Hand 3: East round, Cat deals.",
     table_hand4_cat: "Hand 4: East round, Cat deals.",
     table_ben_wins: "Ben wins, 4 faan",
-    table_false_win: "False win by Dan",
+    table_false_win: "False win by Dan: pays each other player 6",
     table_ann_pays: "Ann pays Ben 64",
     not_winning: "These tiles do not make a winning hand",
     table_double_win: "Ben wins, 3 faan; Cat wins, 6 faan",
@@ -93,6 +100,12 @@ pub const EN: Lang = Lang {
     limits_once_line:
         "Limit hands add to the other faan, with no cap; a total above the limit pays the limit's points once.",
     limits_pay_refused: "This house rule cannot be used with this ruleset:",
+    co_winner_tile: "winners on one discard win on the same tile",
+    rescoring: "Rescoring",
+    house_rules_label: "+ house rules",
+    import_refused: "Not imported",
+    table_caption: "this hand / total",
+    unreachable: "Could not reach the server.",
 };
 
 pub const ZH: Lang = Lang {
@@ -114,7 +127,7 @@ pub const ZH: Lang = Lang {
     table_hand3_cat: "第 3 局：東圈，Cat 做莊。",
     table_hand4_cat: "第 4 局：東圈，Cat 做莊。",
     table_ben_wins: "Ben 食糊，4 番",
-    table_false_win: "Dan 詐糊",
+    table_false_win: "Dan 詐糊：賠每位玩家 6",
     table_ann_pays: "Ann 付 Ben 64",
     not_winning: "這些牌未能食糊",
     table_double_win: "Ben 食糊，3 番; Cat 食糊，6 番",
@@ -131,4 +144,10 @@ pub const ZH: Lang = Lang {
     house_count_2: "（已設 2 項）",
     limits_once_line: "爆棚可以同其他番數相加，不設上限；超出上限時最多只計一個爆棚的分。",
     limits_pay_refused: "這項自訂規則不適用於這個規則組：",
+    co_winner_tile: "一炮多響要食同一隻牌",
+    rescoring: "重新計番中",
+    house_rules_label: "＋自訂規則",
+    import_refused: "未有匯入",
+    table_caption: "今鋪／累計",
+    unreachable: "連接不到伺服器。",
 };

@@ -626,7 +626,7 @@ async fn links_flow(p: Page) {
 }
 
 async fn table_rows(p: &Page) -> Value {
-    p.js("return Array.from(document.querySelectorAll('#table-body tr')).map(function (r) { return [r.cells[3].textContent].concat(Array.from(r.querySelectorAll('[data-player]')).map(function (c) { return c.getAttribute('data-player') + ' ' + c.getAttribute('data-delta') + ' ' + c.getAttribute('data-balance'); })); })")
+    p.js("return Array.from(document.querySelectorAll('#table-body tr')).map(function (r) { return [r.querySelector('td.result').textContent].concat(Array.from(r.querySelectorAll('[data-player]')).map(function (c) { return c.getAttribute('data-player') + ' ' + c.getAttribute('data-delta') + ' ' + c.getAttribute('data-balance'); })); })")
         .await
 }
 
@@ -688,6 +688,13 @@ async fn table_night_flow(p: Page) {
         "",
         "[{l}] the hand box is cleared for the next hand"
     );
+    // Issue 26: the winner is chosen again by name, never whoever sits South.
+    assert_eq!(
+        p.js("var w = document.getElementById('table-winner'); return [w.value, document.getElementById('seat-wind').disabled]")
+            .await,
+        json!(["", true]),
+        "[{l}] after a win nobody is the next winner until chosen; the seat wind follows the table"
+    );
 
     // A draw, then undone: the deal goes back to Ben for hand 2.
     p.click("#btn-add-draw").await;
@@ -727,6 +734,18 @@ async fn table_night_flow(p: Page) {
             .await,
         "east",
         "[{l}] Ben deals hand 2: he sits East"
+    );
+    // Scored as typed, without pressing Score, above the night's table.
+    p.wait_js(
+        "return [document.getElementById('result').hidden, document.getElementById('table').hidden, document.getElementById('total-faan').textContent]",
+        json!([false, false, "4"]),
+        "hand 2's faan shown beside the night without pressing Score",
+    )
+    .await;
+    let payer = p.text("#pay-south .seat").await.unwrap();
+    assert!(
+        payer.starts_with("Cat"),
+        "[{l}] the payments name the players during a night: {payer:?}"
     );
     p.click("#btn-add-win").await;
     table_row_count(&p, 2, "two hands").await;
@@ -798,8 +817,67 @@ async fn table_night_flow(p: Page) {
         json!(["Ann", true]),
         "[{l}] the players are kept and locked while hands exist"
     );
+    // Issue 26: at 1366 px the four players fit the output column, each
+    // cell captioned; no scrollbar of its own.
+    p.viewport(1366, 768).await;
+    let fit = p
+        .js("var s = document.querySelector('.table-scroll'), t = document.querySelector('table.ledger'); var names = Array.from(document.querySelectorAll('#table-head th[data-player]')).map(function (th) { var r = th.getBoundingClientRect(); return r.width > 0 && r.right <= s.getBoundingClientRect().right + 1; }); return [t.scrollWidth <= s.clientWidth + 1, names, document.querySelector('#table-head .caption-row th.num').textContent]")
+        .await;
+    assert_eq!(
+        fit,
+        json!([true, [true, true, true, true], lang.table_caption]),
+        "[{l}] all four names visible at 1366 px, numbers captioned"
+    );
+    p.js("document.getElementById('table').scrollIntoView({block: 'start'}); return null")
+        .await;
+    p.shot("table-1366").await;
+    p.viewport(1920, 1080).await;
+    p.shot("table-1920").await;
     p.click("#btn-undo").await;
     table_row_count(&p, 2, "the false win undone").await;
+
+    // A phone: the next hand's total and payments in a strip under the
+    // palette, and "cannot reach the server" there too.
+    p.viewport(390, 844).await;
+    p.type_keys("#hand-text", "123456m789p23455s").await;
+    p.click("#table-winner option[value=\"Cat\"]").await;
+    let strip = p
+        .wait_text("#phone-strip", "the strip with the total", |t| {
+            t.starts_with("4 ")
+        })
+        .await;
+    assert!(
+        strip.contains("Cat +96"),
+        "[{l}] the strip names the players: {strip:?}"
+    );
+    p.js("document.getElementById('palette').scrollIntoView({block: 'center'}); return null")
+        .await;
+    p.shot("table-phone-strip").await;
+    p.js("window.fetch = function () { return Promise.reject(new TypeError('Failed to fetch')); }; var h = document.getElementById('hand-text'); h.value = '123456m789p23455s'; h.dispatchEvent(new Event('input')); document.getElementById('winning-tile').value = '2s'; document.getElementById('winning-tile').dispatchEvent(new Event('change')); document.getElementById('palette').scrollIntoView({block: 'center'}); return null")
+        .await;
+    p.wait_text("#phone-strip", "the offline message in the strip", |t| {
+        t.starts_with(lang.unreachable)
+    })
+    .await;
+    let inside = p
+        .js("var r = document.getElementById('phone-strip').getBoundingClientRect(); return r.top >= 0 && r.bottom <= window.innerHeight")
+        .await;
+    assert_eq!(
+        inside,
+        json!(true),
+        "[{l}] the offline message is inside the viewport"
+    );
+    let bar = p
+        .js("var b = document.querySelector('#calc > .main-actions'), r = b.getBoundingClientRect(), first = b.querySelector('button').getBoundingClientRect(); return r.height < 2 * first.height")
+        .await;
+    assert_eq!(
+        bar,
+        json!(true),
+        "[{l}] the sticky bar is one row at 390 px"
+    );
+    p.shot("phone-offline").await;
+    p.open("/?view=table").await;
+    table_row_count(&p, 2, "the night again").await;
 
     p.viewport(375, 800).await;
     let width = p
@@ -882,6 +960,33 @@ async fn double_win_flow(p: Page) {
         p.js_str("return document.activeElement.id").await,
         "table-winner",
         "[{l}] the focus goes to the winner chooser"
+    );
+    // Issue 26: Cat's hand must end on Dan's 5s too; it is preset, and a
+    // 9s chosen instead is refused in the page's words, naming both players.
+    p.js("var h = document.getElementById('hand-text'); h.value = ''; h.dispatchEvent(new Event('input')); return null")
+        .await;
+    p.type_keys("#hand-text", "123456789s111z55s").await;
+    assert_eq!(
+        p.js_str("return document.getElementById('winning-tile').value")
+            .await,
+        "5s",
+        "[{l}] the second winner's winning tile is the shared discard"
+    );
+    p.click("#winning-tile option[value=\"9s\"]").await;
+    p.click("#table-winner option[value=\"Cat\"]").await;
+    p.click("#btn-add-win").await;
+    let err = p
+        .wait_text(
+            "[data-error-for=\"/hand/winning_tile\"]",
+            "the second winner's tile refused at the winning tile",
+            |t| t.contains("Cat") && t.contains("Ben") && t.contains(lang.co_winner_tile),
+        )
+        .await;
+    assert_player_words(&err, "a co-winner on another tile");
+    let stale = p.text("#stale-note").await.unwrap_or_default();
+    assert!(
+        !stale.contains(lang.rescoring),
+        "[{l}] no 'Rescoring…' under a refusal: {stale:?}"
     );
     // Cat's hand, the second winner, added with Ben's as one hand.
     p.js("var h = document.getElementById('hand-text'); h.value = ''; h.dispatchEvent(new Event('input')); return null")
@@ -972,7 +1077,7 @@ async fn double_win_flow(p: Page) {
     p.click("#tr-multiple-winners option[value=\"head_bump\"]")
         .await;
     p.wait_js(
-        "var r = document.querySelector('#table-body tr'); return r ? r.cells[3].textContent : ''",
+        "var r = document.querySelector('#table-body tr'); return r ? r.querySelector('td.result').textContent : ''",
         json!(lang.table_double_win_head_bump),
         "the head bump retallied",
     )
@@ -1110,6 +1215,12 @@ async fn house_patterns_flow(p: Page) {
         assert_eq!(hash, json!(64), "[{l}] a SHA-256 hash");
         // Compare with the document beside the built-in rulesets.
         p.click("#cmp-custom").await;
+        assert!(
+            p.js_str("return window.location.search")
+                .await
+                .contains("compare_custom=1"),
+            "[{l}] the compare box is in the shared URL"
+        );
         p.click("#btn-compare").await;
         p.wait_js(
             "var r = document.querySelector('#compare-summary tr[data-custom]'); return r ? r.getAttribute('data-total-faan') : null",
@@ -1177,6 +1288,69 @@ async fn house_patterns_flow(p: Page) {
         "3",
         "[{l}] the imported pattern's value in the panel"
     );
+    // Issue 26: compare under house rules says so on every row.
+    p.click("#btn-compare").await;
+    let label = p
+        .wait_text(
+            "#compare-summary tr[data-ruleset=\"dragon-society\"] a",
+            "the compare row's label",
+            |t| !t.is_empty(),
+        )
+        .await;
+    assert!(
+        label.contains(lang.house_rules_label),
+        "[{l}] a ruleset compared under house rules is labelled so: {label:?}"
+    );
+    p.click("#btn-score").await;
+    p.wait_text("#total-faan", "7 faan before the broken imports", |t| {
+        t == "7"
+    })
+    .await;
+    let status = p.text("#status").await.unwrap();
+    assert!(
+        status.contains(lang.house_rules_label),
+        "[{l}] the single score names the house rules: {status:?}"
+    );
+    // Broken documents are refused before anything changes: an unknown
+    // pattern id (GET /v1/patterns), a pattern above the limit.
+    for (doc, want) in [
+        (
+            json!({"extends": "wisteria-court", "patterns": {"no_such_pattern": {"faan": 2}}}),
+            "no_such_pattern",
+        ),
+        (
+            json!({"extends": "wisteria-court", "patterns": {"voided_suit": {"faan": 99}}}),
+            "99",
+        ),
+    ] {
+        p.js(&format!(
+            "document.getElementById('hr-import-text').value = {}; return null",
+            serde_json::to_string(&doc.to_string()).expect("a JS string")
+        ))
+        .await;
+        p.click("#btn-import").await;
+        let err = p
+            .wait_text(
+                "[data-error-for=\"/ruleset_document\"]",
+                "the broken document refused at the import box",
+                |t| t.contains(want),
+            )
+            .await;
+        assert_player_words(&err, "a refused import");
+        let said = p.text("#hr-export-status").await.unwrap();
+        assert!(
+            said.starts_with(lang.import_refused),
+            "[{l}] the status line describes the refusal, not an earlier import: {said:?}"
+        );
+        assert_eq!(
+            p.js_str(
+                "return document.querySelector('select[data-pattern-value=\"voided_suit\"]').value"
+            )
+            .await,
+            "3",
+            "[{l}] nothing changed on a refusal"
+        );
+    }
     p.reset().await;
 }
 

@@ -349,6 +349,26 @@ const DISCARD_RULES = ["discarder_pays_all", "discarder_pays_half", "discarder_p
 const TABLE_KEYS = ["stake", "dealer_keeps_on_win", "dealer_keeps_on_draw", "multiple_winners", "co_winners_pay", "dealer_multiplier", "liable_discard"];
 
 /**
+ * What the page refuses in a document before it asks the server: a pattern
+ * id that `GET /v1/patterns` does not know (`cat`, the page's catalogue;
+ * none checked while it is empty), a pattern worth more than the limit
+ * (write "limit" for that). Each `{pointer, key, params}` at the import box.
+ */
+export function importProblems(doc, chart, cat) {
+  const out = [];
+  if (!doc || typeof doc !== "object" || Array.isArray(doc)) return out;
+  const limit = Number.isInteger(doc.limit) ? doc.limit : chart && Number.isInteger(chart.limit) ? chart.limit : null;
+  const at = (key, params) => out.push({ pointer: "/ruleset_document", key, params });
+  const pats = doc.patterns && typeof doc.patterns === "object" ? doc.patterns : {};
+  for (const [id, p] of Object.entries(pats)) {
+    if (cat && cat.size && !cat.has(id)) { at("house.import_unknown_pattern", { id }); continue; }
+    const faan = p && typeof p === "object" ? p.faan : undefined;
+    if (typeof faan === "number" && limit != null && faan > limit) at("house.import_faan_over", { id, faan, limit });
+  }
+  return out;
+}
+
+/**
  * A ruleset document back into the page's rules: `{ruleset, house, table,
  * skipped}` (`skipped`: the keys the panel cannot show, left out), or
  * `{problem}` (a message key). Only a document extending a built-in ruleset

@@ -47,9 +47,19 @@ export function formatNumber(x) {
 }
 
 /** Fills a message's typed params (tile, seat, seats, role, count, ...) and translates it. */
+/**
+ * A ruleset's name as a label that never misleads: with house rules (or
+ * table rules) in force, "Wisteria Court Mahjong + house rules".
+ */
+export function rulesetLabel(name, custom, t) {
+  return custom ? t("ruleset.with_house", { name }) : name;
+}
+
 export function describe(msg, t, ctx) {
   const p = { ...(msg.params || {}) };
   if (p.tile != null) p.tile = tileInMessage(p.tile, t);
+  if (p.shared != null) p.shared = tileInMessage(p.shared, t);
+  if (p.round != null) p.round = t("seat." + p.round);
   if (p.seat != null) p.seat = seatName(p.seat, t);
   if (Array.isArray(p.seats)) p.seats = p.seats.map((s) => seatName(s, t)).join(t("money.and"));
   if (p.role != null) p.role = t("role." + p.role);
@@ -225,7 +235,14 @@ export const CODES = {
   // Totals and amounts too large to answer exactly (issue 22).
   money_unrepresentable: ["err.money_unrepresentable"],
   faan_overflow: ["err.faan_overflow"],
-  base_points_overflow: ["err.base_points_overflow"]
+  base_points_overflow: ["err.base_points_overflow"],
+  // Winners on one discard (the ledger adds player and first_player).
+  co_winner_self_draw: ["table.err_cowinner_self_draw"],
+  co_winner_win_by: ["err.co_win_by"],
+  co_winner_discarder: ["err.co_discarder"],
+  co_winner_round_wind: ["err.co_round_wind", (p) => ({ ...p, round: p.round_wind, first: p.first })],
+  co_winner_seat: ["err.co_seat"],
+  co_winner_winning_tile: ["err.co_winning_tile", (p) => ({ ...p, shared: p.first })]
 };
 
 // Problems of house rules carry no code: what contains what, by its text.

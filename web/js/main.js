@@ -10,7 +10,7 @@
 // (the table's ledger). A new view is one module added to VIEWS.
 
 import { $, glyphsSupported, richText } from "./dom.js";
-import { emptyState, derive, fromQuery, toQuery, requestBody, addTile, addMeld, removeTile, removeMeld, EXTRAS } from "./state.js";
+import { emptyState, derive, fromQuery, toQuery, requestBody, addTile, addMeld, removeTile, removeMeld, EXTRAS, readyToScore } from "./state.js";
 import { seatBefore, SEATS } from "./tiles.js";
 import { makeT, detectLang, storedLang, storeLang } from "./i18n.js";
 import { describe, localErrors, mapProblem, countMessage, meldKindLabel } from "./format.js";
@@ -23,6 +23,7 @@ import { waitsView } from "./views/waits.js";
 import { rulesView } from "./views/rules.js";
 import { tableView, renderTableInputs, renderTableRules, contextFor } from "./views/table.js";
 import { renderHousePanel, pageCatalogue } from "./views/house.js";
+import { importProblems } from "./custom.js";
 import { rulesetDocument, compareWithCustom, isCustom, withLimits, withPattern, withCondition, docPointer, documentFileName, houseFromDocument, toggleContains, withContains, defaultContains, pruneContains, withExclusive, withoutExclusive, namedPatterns } from "./custom.js";
 import { cleanRules } from "./ledger.js";
 import { loadNight, saveNight, emptyNight, seated, currentDeal, playerProblems, winEntry, drawEntry, falseWinEntry, addHand, undo, ledgerMessages, MAX_HANDS, stageWinner, unstage, parseStake, parseMultiplier, withRule } from "./ledger.js";
@@ -50,7 +51,14 @@ const app = {
   patternTable: null,   // GET /v1/patterns: every pattern and condition (custom.js, catalogue)
   containsEditing: "",  // the pattern whose contains the House rules panel shows
   validateMissing: false, // the server has no POST /v1/rulesets/validate
-  compareCustom: false, // compare adds the page's rules as a ruleset document
+  tableWinner: "",      // the coming hand's winner, chosen by name ("" until chosen)
+  preview: null,        // {res, ctx, key}: the next hand scored in the Table view
+  previewLatest: new Latest(),
+  /** The player at `seat` in the coming hand of a seated night ("" otherwise). */
+  seatName(seat) {
+    const deal = tableDeal();
+    return deal && !deal.complete ? deal.seats[seat] || "" : "";
+  },
   urlFor(change) {
     const s = { ...app.state, ...change };
     if (change && change.ruleset && !change.view) s.view = app.state.view;
@@ -83,6 +91,7 @@ function applyLanguage(lang) {
   redrawInputs();
   // What is on screen, again in the new language.
   if (app.shown) VIEWS[app.shown.view].render(app, app.shown.res, app.shown.ctx);
+  if (app.preview) scoreView.render(app, app.preview.res, app.preview.ctx);
   if (app.errors) showErrors(app, app.errors.messages, false);
   setStatus(app.status.state, app.status.key, app.status.params);
   if (app.say) say(app.say);
@@ -93,6 +102,7 @@ function applyLanguage(lang) {
 
 function redrawInputs() {
   app.d = derive(app.state);
+  $("cmp-custom").checked = !!app.state.compareCustom;
   renderContext(app);
   renderHand(app);
   renderRulesetSummary(app);
@@ -105,6 +115,27 @@ function setStatus(state, key, params) {
   const st = $("status");
   st.setAttribute("data-state", app.status.state);
   st.textContent = describe({ key, params }, app.t);
+  renderStrip();
+}
+
+// On a phone the answer is far below the palette: a one-line strip under
+// it shows the total and payments, or the status when something is wrong
+// (cannot reach the server, problems), where the player is looking.
+function renderStrip() {
+  const strip = $("phone-strip");
+  const T = app.t;
+  const st = app.status;
+  const shown = app.preview || (app.shown && app.shown.view === "score" ? app.shown : null);
+  strip.setAttribute("data-state", st.state);
+  if (st.state !== "ok" || !shown) {
+    strip.hidden = st.state !== "error";
+    strip.textContent = st.state === "error" ? describe({ key: st.key, params: st.params }, T) : "";
+    return;
+  }
+  const res = shown.res;
+  const signed = (n) => (n > 0 ? "+" + n : String(n));
+  strip.hidden = false;
+  strip.textContent = [T("strip.score", { faan: res.total_faan })].concat(SEATS.map((s) => (app.seatName(s) || T("seat." + s)) + " " + signed(res.payments[s]))).join(" · ");
 }
 
 function say(msg) {
@@ -143,7 +174,8 @@ function markStale() {
   const T = app.t;
   const v = VIEWS[app.state.view];
   let tail;
-  if (app.d.errors.length || app.d.over.length) tail = T("stale.fix");
+  // Problems on screen (the page's or the server's): nothing is rescored until they are fixed.
+  if (app.d.errors.length || app.d.over.length || app.errors) tail = T("stale.fix");
   else if (!v.ready(app)) {
     const cm = countMessage(app.d);
     tail = T("stale.incomplete", { why: cm.more ? describe(cm.more, T) : describe(cm, T) });
@@ -178,7 +210,9 @@ function auto() {
     return;
   }
   // The table's request does not hang on the hand box: typing the next hand leaves it be.
-  if (view.body && app.shown && app.shown.view === view.id && app.shown.key === requestKey(view.id)) { markStale(); return; }
+  // The next hand is scored beside it as soon as it is complete and its winner chosen.
+  if (view.body && app.shown && app.shown.view === view.id && app.shown.key === requestKey(view.id)) { markStale(); runPreview(); return; }
+  if (view.id === "table" && !view.ready(app)) { runPreview(); return; }
   if (view.ready(app)) { run(view.id, false); return; }
   app.latest.cancel();
   if (app.errors) { app.errors = null; clearErrors(); }
@@ -253,6 +287,7 @@ async function run(viewId, submit, pending) {
   app.shown = { view: viewId, res: r.json, ctx, key };
   showSection(view.section);
   if (pending) nextHand(pending);
+  if (viewId === "table") runPreview();
   setStatus("ok", status.key, status.params);
   markStale();
   document.body.setAttribute("data-answered", String(seq));
@@ -292,7 +327,13 @@ function paletteTap(t) {
     say({ key: "said.declared", params: { meld: meldKindLabel(r.meld, app.t) + " " + r.meld.tiles.join("") } });
     setTarget("hand");
   } else say({ key: "said.added", params: { tile: t } });
-  update(r.state);
+  update(r.meld ? r.state : { ...r.state, winPick: sharedTile() });
+}
+
+/** The shared discard while winners are staged on it: the next winner's winning tile ("" otherwise). */
+function sharedTile() {
+  const first = (app.night.pending || [])[0];
+  return (first && first.hand.winning_tile) || "";
 }
 
 function readHouseRules() {
@@ -330,7 +371,7 @@ function houseChanged(e) {
   else if (t.id === "hr-contains-pattern") { app.containsEditing = t.value; renderHousePanel(app); return; }
   else if (t.id === "hr-exclusive-a" || t.id === "hr-exclusive-b") return;
   else if (t.hasAttribute("data-condition")) house = withCondition(house, t.getAttribute("data-condition"), t.value === "" ? null : t.value === "true");
-  else if (t.id === "cmp-custom") { app.compareCustom = t.checked; markStale(); return; }
+  else if (t.id === "cmp-custom") { update({ ...app.state, compareCustom: t.checked || undefined }, { noRescore: true }); return; }
   else if (t.closest("#hr-export-box")) return;
   else {
     const kept = {};
@@ -362,7 +403,7 @@ function houseClicked(e) {
 function customDocument() {
   const chart = app.details[app.state.ruleset];
   const table = cleanRules(app.night.rules);
-  if (!app.compareCustom && !app.exporting) return null;
+  if (!app.state.compareCustom && !app.exporting) return null;
   if (!chart || !isCustom(app.state.house, table)) return null;
   return rulesetDocument(chart, app.state.house, table, { name: app.t("house.custom_name", { name: chart.name }), catalogue: pageCatalogue(app) });
 }
@@ -431,13 +472,36 @@ async function copyDocument() {
 // as house rules and table rules; what the panel cannot show is named.
 async function importDocument() {
   const T = app.t;
-  const at = (key, params) => showProblems([{ pointer: "/ruleset_document", key, params }], true);
+  const status = $("hr-export-status");
+  // The status line always describes this attempt: a refusal changes nothing and says so.
+  const refuse = (messages) => {
+    status.textContent = T("house.import_refused", { n: messages.length });
+    status.setAttribute("data-state", "import-refused");
+    showProblems(messages, true);
+  };
+  const at = (key, params) => refuse([{ pointer: "/ruleset_document", key, params }]);
+  status.textContent = T("house.importing");
+  status.setAttribute("data-state", "importing");
   let doc;
   try { doc = JSON.parse($("hr-import-text").value); } catch (e) { at("house.import_not_json"); return; }
   if (doc && typeof doc.extends === "string") await loadDetail(doc.extends);
   await loadPatterns();
-  const r = houseFromDocument(doc, doc && app.details[doc.extends], pageCatalogue(app));
+  const cat = pageCatalogue(app);
+  const r = houseFromDocument(doc, doc && app.details[doc.extends], cat);
   if (r.problem) { at(r.problem); return; }
+  // Only patterns GET /v1/patterns lists (the page's catalogue from it).
+  const mine = importProblems(doc, app.details[doc.extends], app.patternTable ? cat : null);
+  if (mine.length) { refuse(mine); return; }
+  // Then the server's word on the whole document (POST /v1/rulesets/validate), before anything is set.
+  if (!app.validateMissing) {
+    let v = null;
+    try { v = await call("POST", "/v1/rulesets/validate", { ruleset: doc }); } catch (e) { at("status.unreachable"); return; }
+    if (v.status === 404 || v.status === 405) app.validateMissing = true;
+    else if (!v.ok) {
+      refuse(mapProblem(v.status, v.json).map((m) => ({ ...m, pointer: "/ruleset_document" })));
+      return;
+    }
+  }
   let night = app.night;
   for (const [k, v] of Object.entries(r.table)) night = withRule(night, k, v);
   commitNight({ ...night, rules: cleanRules(night.rules) });
@@ -475,6 +539,9 @@ function nextHand(night) {
   const last = night.hands[night.hands.length - 1];
   let s = app.state;
   if (last && last.result === "win") s = { ...emptyState(), ruleset: s.ruleset, house: s.house, view: s.view };
+  // Who wins the next hand is chosen again, by name: never the last one's by default.
+  app.tableWinner = "";
+  hidePreview();
   if (deal) s = { ...s, context: { ...s.context, round_wind: deal.round_wind } };
   $("hand-text").value = s.text;
   update(s, { noRescore: true });
@@ -487,12 +554,24 @@ function addToNight(entry) {
   run("table", true, addHand(app.night, entry));
 }
 
+/** The table's own checks of the calculator's hand as a winner: chosen by name, on the shared discard. */
+function winnerProblems() {
+  if (!app.tableWinner) return [{ pointer: "/table/winner", key: "table.err_winner_missing" }];
+  const first = (app.night.pending || [])[0];
+  if (first && first.hand.winning_tile && app.d.winning && app.d.winning !== first.hand.winning_tile) {
+    return [{ pointer: "/hand/winning_tile", key: "err.co_winning_tile", params: { player: app.tableWinner, tile: app.d.winning, first_player: first.player, shared: first.hand.winning_tile } }];
+  }
+  return [];
+}
+
 function addWin() {
   const deal = tableDeal();
   if (!deal || deal.complete) return;
   // The hand must be scorable as it stands on the calculator.
   const local = localErrors(app.d, "score", true);
   if (local.length) { showProblems(local, true); return; }
+  const mine = winnerProblems();
+  if (mine.length) { showProblems(mine, true); return; }
   app.state = { ...app.state, context: contextFor(app.state.context, deal, deal.seats[app.state.context.seat_wind], app.state.context.win_by === "self_draw" ? "" : deal.seats[app.state.context.discarder]) };
   addToNight(winEntry(app.state, app.d, deal, app.night));
 }
@@ -505,6 +584,8 @@ function addCowinner() {
   if (!deal || deal.complete) return;
   const local = localErrors(app.d, "score", true);
   if (local.length) { showProblems(local, true); return; }
+  const mine = winnerProblems();
+  if (mine.length) { showProblems(mine, true); return; }
   const ctx = contextFor(app.state.context, deal, deal.seats[app.state.context.seat_wind], app.state.context.win_by === "self_draw" ? "" : deal.seats[app.state.context.discarder]);
   app.state = { ...app.state, context: ctx };
   const r = stageWinner(app.night, app.state, app.d, deal);
@@ -515,7 +596,11 @@ function addCowinner() {
   const won = r.night.pending.map((w) => w.player);
   const k = SEATS.indexOf(ctx.discarder);
   const next = [1, 2, 3].map((i) => SEATS[(k + i) % 4]).find((seat) => !won.includes(deal.seats[seat])) || ctx.seat_wind;
-  const s = { ...app.state, text: "", winPick: "", flowers: [], context: { ...ctx, seat_wind: next } };
+  // The next winner's hand ends on the same discard: its winning tile preset.
+  const shared = r.night.pending[0].hand.winning_tile || "";
+  app.tableWinner = "";
+  hidePreview();
+  const s = { ...app.state, text: "", winPick: shared, flowers: [], context: { ...ctx, seat_wind: next } };
   $("hand-text").value = "";
   update(s, { noRescore: true });
   setStatus("idle", "table.staged", { player: won[won.length - 1], n: won.length });
@@ -553,6 +638,56 @@ function refreshTable() {
   }, () => {});
 }
 
+// ------------------------------------------------------ the next hand
+
+/** The calculator's hand as the Table view scores it: the night's table rules too. */
+function previewBody() {
+  const body = requestBody("score", app.state, app.d);
+  const house = { ...(app.state.house || {}), ...cleanRules(app.night.rules) };
+  if (Object.keys(house).length) body.house_rules = house;
+  return body;
+}
+
+function hidePreview() {
+  app.previewLatest.cancel();
+  app.preview = null;
+  if (app.state.view === "table") $("result").hidden = true;
+}
+
+// In the Table view the next hand is scored as it is typed (POST /v1/score),
+// its result shown above the night, once it is complete and its winner chosen.
+async function runPreview() {
+  const deal = tableDeal();
+  if (app.state.view !== "table" || !deal || deal.complete || !app.tableWinner || !readyToScore(app.state, app.d)) { hidePreview(); return; }
+  const body = previewBody();
+  const key = JSON.stringify(body);
+  if (app.preview && app.preview.key === key) { $("result").hidden = false; return; }
+  const ctx = { ...app.state.context };
+  const { seq, signal } = app.previewLatest.next();
+  let r;
+  try {
+    r = await call("POST", "/v1/score", body, signal);
+  } catch (e) {
+    if (isAbort(e) || !app.previewLatest.isLatest(seq)) return;
+    setStatus("error", "status.unreachable");
+    return;
+  }
+  if (!app.previewLatest.isLatest(seq) || app.state.view !== "table") return;
+  if (!r.ok) {
+    app.preview = null;
+    $("result").hidden = true;
+    showProblems(mapProblem(r.status, r.json), false);
+    return;
+  }
+  if (app.errors) { app.errors = null; clearErrors(); }
+  const status = scoreView.render(app, r.json, ctx);
+  app.preview = { res: r.json, ctx, key };
+  $("result").hidden = false;
+  $("result").setAttribute("data-preview", "true");
+  setStatus("ok", "status.next_hand", { player: app.tableWinner, faan: r.json.total_faan, name: status.params.name });
+  document.body.setAttribute("data-previewed", String(seq));
+}
+
 function addFalseWin() {
   const who = $("table-offender").value;
   if (who) addToNight(falseWinEntry(who));
@@ -587,6 +722,7 @@ function showTableEmpty() {
 function chooseAtTable() {
   const deal = tableDeal();
   if (!deal) return;
+  app.tableWinner = $("table-winner").value;
   update({ ...app.state, context: contextFor(app.state.context, deal, $("table-winner").value, $("table-discarder").value) });
 }
 
@@ -662,7 +798,7 @@ async function loadDetail(id) {
 }
 
 function wire() {
-  $("hand-text").addEventListener("input", () => update({ ...app.state, text: $("hand-text").value, winPick: "" }));
+  $("hand-text").addEventListener("input", () => update({ ...app.state, text: $("hand-text").value, winPick: sharedTile() }));
   $("hand-text").addEventListener("blur", () => { $("hand-text").value = app.state.text; });
   $("btn-clear-hand").addEventListener("click", () => { say(null); update({ ...app.state, text: "", winPick: "" }); $("hand-text").focus(); });
   $("winning-tile").addEventListener("change", () => update({ ...app.state, winPick: $("winning-tile").value }));

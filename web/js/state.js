@@ -141,6 +141,8 @@ export function toQuery(state) {
   // What contains what (`id:a.b`, `id:` for nothing) and exclusive pairs (`a.b`).
   if (h.contains && Object.keys(h.contains).length) q.set("contains", Object.entries(h.contains).map(([id, l]) => id + ":" + l.join(".")).join(","));
   if (h.exclusive && h.exclusive.length) q.set("exclusive", h.exclusive.map((p) => p.join(".")).join(","));
+  // Compare with the page's rules as their own ruleset: it changes the answer, so it is shared.
+  if (state.compareCustom) q.set("compare_custom", "1");
   if (state.view !== "score") q.set("view", state.view);
   return q.toString();
 }
@@ -196,6 +198,7 @@ export function fromQuery(search) {
   if (ex.length) h.exclusive = ex.map((m) => [m[1], m[2]]);
   s.house = h;
   s.view = one("view", VIEWS) || "score";
+  if (q.get("compare_custom") === "1") s.compareCustom = true;
   return s;
 }
 

@@ -265,3 +265,15 @@ test("limits that add: refusals at their controls, the chart's line in both lang
   assert.equal(last({ ...adding, limits_pay: "once" }, "zh"), "爆棚可以同其他番數相加，不設上限；超出上限時最多只計一個爆棚的分。", "once, Chinese");
   assert.equal(rulesetSummary(info, { ...adding, limits_add: false }).some((m) => m.key === "rules.limits_add"), false, "no line where limits do not add");
 });
+
+test("import: unknown pattern ids and a faan above the limit are refused before the server is asked (issue 26)", async () => {
+  const { importProblems, catalogue } = await import("../js/custom.js");
+  const cat = catalogue({ patterns: [{ id: "voided_suit", name: "Voided suit" }] }, []);
+  const chart = { limit: 13 };
+  assert.deepEqual(importProblems({ extends: "hkma", patterns: { no_such_pattern: { faan: 2 } } }, chart, cat),
+    [{ pointer: "/ruleset_document", key: "house.import_unknown_pattern", params: { id: "no_such_pattern" } }]);
+  assert.deepEqual(importProblems({ extends: "hkma", patterns: { voided_suit: { faan: 99 } } }, chart, cat),
+    [{ pointer: "/ruleset_document", key: "house.import_faan_over", params: { id: "voided_suit", faan: 99, limit: 13 } }]);
+  assert.deepEqual(importProblems({ extends: "hkma", limit: 10, patterns: { voided_suit: { faan: 13 } } }, chart, cat).map((m) => m.params.limit), [10]);
+  assert.deepEqual(importProblems({ extends: "hkma", patterns: { voided_suit: { faan: 3 }, x: null } }, chart, null), []);
+});

@@ -163,3 +163,17 @@ test("one table per language: the same keys and placeholders; every key the page
     assert.doesNotMatch(v, /\b[a-zA-Z]{4,}\b/, "English left in zh." + k + ": " + TABLES.zh[k]);
   }
 });
+
+test("labels and co-winner problems (issue 26)", async () => {
+  const { rulesetLabel } = await import("../js/format.js");
+  const { makeT } = await import("../js/i18n.js");
+  const en = makeT("en"), zh = makeT("zh");
+  assert.equal(rulesetLabel("Dragon Society", true, en), "Dragon Society + house rules");
+  assert.equal(rulesetLabel("Dragon Society", false, en), "Dragon Society");
+  const m = mapApiError({ pointer: "/hands/0/winners/1/hand/winning_tile", message: "winning tile 9s differs from winner 0's 5s", code: "co_winner_winning_tile",
+    params: { tile: "9s", first: "5s", player: "Cat", first_player: "Ben" } });
+  const said = describe(m, zh);
+  assert.match(said, /^Cat .*Ben .*一炮多響要食同一隻牌/);
+  assert.doesNotMatch(said, /winner 0|differs/);
+  assert.match(describe(m, en), /^Cat's hand ends on .*, but Ben won on /);
+});

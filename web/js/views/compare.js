@@ -4,7 +4,7 @@
 import { $, el, fill } from "../dom.js";
 import { SEATS } from "../tiles.js";
 import { readyToScore } from "../state.js";
-import { mapProblem, describe } from "../format.js";
+import { mapProblem, describe, rulesetLabel } from "../format.js";
 import { lineRow } from "./score.js";
 
 function signed(n) { return n > 0 ? "+" + n : String(n); }
@@ -30,7 +30,9 @@ export const compareView = {
     if (order.indexOf(selected) > 0) { order.splice(order.indexOf(selected), 1); order.unshift(selected); }
     // The page's own ruleset (a document sent beside the built-in ones): its name, and a link to its base.
     const custom = app.customDoc && ids.includes(app.customDoc.id) ? app.customDoc : null;
-    const name = (id) => (custom && id === custom.id ? custom.name : app.rulesetInfo[id] ? app.rulesetInfo[id].name : id);
+    // Without the page's own document, the house rules were sent with every built-in ruleset: each row says so.
+    const withHouse = !custom && Object.keys(app.state.house || {}).length > 0;
+    const name = (id) => (custom && id === custom.id ? custom.name : rulesetLabel(app.rulesetInfo[id] ? app.rulesetInfo[id].name : id, withHouse, T));
     const href = (id) => app.urlFor({ ruleset: custom && id === custom.id ? custom.extends : id, view: "score" });
     if (custom) { order.splice(order.indexOf(custom.id), 1); order.splice(order[0] === selected ? 1 : 0, 0, custom.id); }
 

@@ -4,7 +4,7 @@
 import { $, el, fill, tileGroup } from "../dom.js";
 import { SEATS } from "../tiles.js";
 import { readyToScore } from "../state.js";
-import { lineName, explainPayments, describe } from "../format.js";
+import { lineName, explainPayments, describe, rulesetLabel } from "../format.js";
 
 function signed(n) { return n > 0 ? "+" + n : String(n); }
 function dollars(x) { return (x > 0 ? "+" : x < 0 ? "-" : "") + "$" + Math.abs(x).toFixed(2); }
@@ -81,7 +81,10 @@ export const scoreView = {
       const box = $("pay-" + seat);
       box.setAttribute("data-role", role);
       box.className = "pay" + (v > 0 ? " gain" : v < 0 ? " loss" : "") + (role ? " " + role : "");
-      box.querySelector(".seat").textContent = T("seat." + seat) + (role ? " · " + T("role." + role) : "");
+      // At a seated night the player's name comes first: "Cat · South · discarder".
+      const who = app.seatName ? app.seatName(seat) : "";
+      box.querySelector(".seat").textContent = (who ? who + " · " : "") + T("seat." + seat) + (role ? " · " + T("role." + role) : "");
+      box.setAttribute("data-player", who);
       const m = res.money && res.money.payments ? res.money.payments[seat] : null;
       $("money-" + seat).textContent = m == null ? "" : dollars(m);
     }
@@ -103,6 +106,8 @@ export const scoreView = {
     fill($("lines"), lines);
     fill($("readings"), res.decompositions.map((d, i) => reading(d, i, i === res.chosen, T)));
     $("readings-count").textContent = "(" + res.decompositions.length + ")";
-    return { key: "status.scored", params: { name: info ? info.name : res.ruleset } };
+    // House rules sent with the hand: the name says so.
+    const house = Object.keys(app.state.house || {}).length > 0;
+    return { key: "status.scored", params: { name: rulesetLabel(info ? info.name : res.ruleset, house, T) } };
   }
 };

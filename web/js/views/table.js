@@ -9,6 +9,7 @@
 
 import { $, el, fill } from "../dom.js";
 import { SEATS } from "../tiles.js";
+import { rulesetLabel } from "../format.js";
 import { currentDeal, ledgerRequest, seated, formatMoney, formatStake, cleanRules, MULTIPLE_WINNERS, LIABLE_DISCARD, MAX_WINNERS } from "../ledger.js";
 
 function signed(n) { return n > 0 ? "+" + n : String(n); }
@@ -33,7 +34,12 @@ export function dealLine(deal, T) {
 /** What a hand of the answer came to, in words. */
 export function resultText(h, T) {
   if (h.result === "draw") return T("table.result_draw");
-  if (h.result === "false_win") return T("table.result_false_win", { player: h.offender });
+  if (h.result === "false_win") {
+    // Why the row moves: the offender pays each other player (詐糊), in one line.
+    const each = Object.entries(h.deltas || {}).filter(([p]) => p !== h.offender).map(([, v]) => v);
+    const same = each.length && each.every((v) => v === each[0]) && each[0] > 0;
+    return same ? T("table.result_false_win_why", { player: h.offender, each: each[0] }) : T("table.result_false_win", { player: h.offender });
+  }
   return (h.winners || []).map((w) => T(w.paid === false ? "table.result_win_unpaid" : "table.result_win", { player: w.player, faan: w.total_faan })).join("; ");
 }
 
@@ -102,11 +108,17 @@ export function renderTableInputs(app) {
   const players = night.players.map((p) => p.trim());
   const named = players.map((p) => [p, p]);
   const c = app.state.context;
-  options($("table-winner"), named, seats[c.seat_wind] || "");
+  // The winner first, by name: nobody until chosen (the seat wind's default would name whoever sits South).
+  options($("table-winner"), [["", T("table.winner_choose")]].concat(named), app.tableWinner || "");
   const byDiscard = c.win_by !== "self_draw";
   options($("table-discarder"), [["", T("discarder.none")]].concat(named), byDiscard ? seats[c.discarder] || "" : "");
   options($("table-offender"), named, $("table-offender").value);
   const open = !!deal && !deal.complete;
+  // At a seated table the winds follow the seating: shown, never typed.
+  for (const id of ["seat-wind", "round-wind"]) $(id).disabled = open;
+  const fromTable = $("winds-from-table");
+  fromTable.hidden = !open;
+  fromTable.textContent = open ? T(app.tableWinner ? "table.winds_follow" : "table.winds_choose", { player: app.tableWinner, seat: T("seat." + c.seat_wind), round: T("seat." + deal.round_wind) }) : "";
   for (const id of ["table-winner", "table-discarder", "table-offender", "btn-add-win", "btn-add-draw", "btn-add-false-win", "btn-add-cowinner"]) $(id).disabled = !open;
   const pending = night.pending || [];
   if (pending.length + 1 >= MAX_WINNERS) $("btn-add-cowinner").disabled = true;
@@ -149,18 +161,24 @@ export const tableView = {
     const players = app.night.players.map((p) => p.trim());
     app.tableAnswer = res;
     $("table-now").textContent = dealLine(currentDeal(app.night, res), T);
-    $("table-ruleset").textContent = app.rulesetInfo[app.state.ruleset] ? app.rulesetInfo[app.state.ruleset].name : app.state.ruleset;
-    fill($("table-head"), [el("tr", {}, [
-      el("th", { className: "num", text: "#" }), el("th", { text: T("table.col_round") }), el("th", { text: T("table.col_dealer") }),
-      el("th", { text: T("table.col_result") })
-    ].concat(players.map((p) => el("th", { className: "num", "data-player": p, text: p }))))]);
+    const ruleset = app.rulesetInfo[app.state.ruleset] ? app.rulesetInfo[app.state.ruleset].name : app.state.ruleset;
+    const house = Object.keys(app.state.house || {}).length + Object.keys(cleanRules(app.night.rules)).length > 0;
+    $("table-ruleset").textContent = rulesetLabel(ruleset, house, T);
     const money = res.money || null;
+    // Compact: the hand's round and dealer in one column, each player's cell
+    // captioned (this hand, then the running total, then money), so four
+    // players fit the output column at 1366 px and a phone without a scrollbar.
+    const caption = T(money ? "table.cell_caption_money" : "table.cell_caption");
+    fill($("table-head"), [el("tr", {}, [
+      el("th", { className: "num", text: "#" }), el("th", { text: T("table.col_deal") }),
+      el("th", { text: T("table.col_result") })
+    ].concat(players.map((p) => el("th", { className: "num", "data-player": p, text: p })))),
+    el("tr", { className: "caption-row" }, [el("th", { colspan: "3" }), ...players.map(() => el("th", { className: "num", text: caption }))])]);
     $("table-stake").textContent = money && money.stake ? T("table.stake_shown", { money: formatStake(money.stake) }) : "";
     fill($("table-body"), (res.hands || []).map((h) => el("tr", { "data-hand": String(h.index), "data-result": h.result }, [
       el("td", { className: "num", text: String(h.index + 1) }),
-      el("td", { text: T("seat." + h.round_wind) }),
-      el("td", { text: h.dealer }),
-      el("td", { text: resultText(h, T) })
+      el("td", { className: "deal", text: T("table.deal_cell", { round: T("seat." + h.round_wind), dealer: h.dealer }) }),
+      el("td", { className: "result", text: resultText(h, T) })
     ].concat(players.map((p) => {
       const dv = h.deltas[p];
       const m = h.money ? h.money[p] : null;
