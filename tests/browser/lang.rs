@@ -53,6 +53,10 @@ pub struct Lang {
     pub limits_once_line: &'static str,
     /// A server refusal of the house rule, at its control (the page's words around the server's).
     pub limits_pay_refused: &'static str,
+    /// Which tile to discard: its button, and the mark of a wait that
+    /// meets the minimum only when self-drawn.
+    pub discard_button: &'static str,
+    pub discard_self_draw_only: &'static str,
 }
 
 pub const EN: Lang = Lang {
@@ -93,6 +97,8 @@ pub const EN: Lang = Lang {
     limits_once_line:
         "Limit hands add to the other faan, with no cap; a total above the limit pays the limit's points once.",
     limits_pay_refused: "This house rule cannot be used with this ruleset:",
+    discard_button: "Which tile to discard",
+    discard_self_draw_only: "self-drawn only",
 };
 
 pub const ZH: Lang = Lang {
@@ -131,4 +137,6 @@ pub const ZH: Lang = Lang {
     house_count_2: "（已設 2 項）",
     limits_once_line: "爆棚可以同其他番數相加，不設上限；超出上限時最多只計一個爆棚的分。",
     limits_pay_refused: "這項自訂規則不適用於這個規則組：",
+    discard_button: "打邊隻",
+    discard_self_draw_only: "自摸先夠番",
 };

@@ -221,7 +221,11 @@ export const CODES = {
   meld_size: ["err.meld_not_set"],
   meld_too_long: ["err.meld_not_set"],
   meld_flag_not_kong: ["err.meld_flag"],
-  kong_concealed_and_added: ["err.meld_flag"]
+  kong_concealed_and_added: ["err.meld_flag"],
+  // POST /v1/analyze (Which tile to discard)
+  analysis_tile_count: ["err.count_analysis"],
+  seen_over_four: ["err.seen_over"],
+  chances_too_far: ["err.chances_too_far"]
 };
 
 // Problems of house rules carry no code: what contains what, by its text.
