@@ -7,10 +7,15 @@
 import { $, el, fill, tileFace } from "../dom.js";
 import { readyForAnalysis, parseSeen, parseDraws, analyzeBody, summarize, percent, chartGeometry } from "../discard.js";
 
-const SVG = "http://www.w3.org/2000/svg";
+// The SVG namespace as the HTML parser gives it (the page names no URL).
+let svgNs = null;
+function ns() {
+  if (!svgNs) { const d = document.createElement("div"); d.innerHTML = "<svg></svg>"; svgNs = d.firstChild.namespaceURI; }
+  return svgNs;
+}
 
 function svg(tag, attrs, children) {
-  const e = document.createElementNS(SVG, tag);
+  const e = document.createElementNS(ns(), tag);
   for (const [k, v] of Object.entries(attrs || {})) {
     if (k === "text") e.textContent = v;
     else e.setAttribute(k, v);
