@@ -30,6 +30,8 @@ pub enum Command {
     Ledger(crate::cli::LedgerArgs),
     /// List the built-in rulesets.
     Rulesets(crate::cli::RulesetsArgs),
+    /// Before the win: shanten, acceptance, and which tile to discard (the answer of POST /v1/analyze as a table).
+    Analyze(crate::cli::AnalyzeArgs),
     /// Print the OpenAPI document (JSON) to standard output.
     Openapi,
     /// Probe a running server's /readyz; exit 0 when it answers 200 (for container health checks).

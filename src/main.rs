@@ -11,6 +11,7 @@ fn main() -> ExitCode {
         Command::Score(args) => faan::cli::run_score(&args),
         Command::Ledger(args) => faan::cli::run_ledger(&args),
         Command::Rulesets(args) => faan::cli::run_rulesets(&args),
+        Command::Analyze(args) => faan::cli::run_analyze(&args),
         Command::Openapi => {
             println!("{}", faan::http::openapi::spec_json());
             ExitCode::SUCCESS

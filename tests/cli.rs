@@ -797,3 +797,144 @@ fn every_context_field_has_a_flag() {
         );
     }
 }
+
+/// 123m 456m 78p 55s 222z 9s, seat south, under hkma: throwing 9s leaves
+/// it ready on 6p/9p (4 unseen each: 8). Worked by hand: concealed hand 1
+/// and seat wind pung 1 make 2 faan on a discard, below hkma's 3;
+/// self-drawn, 3, so each wait is `3+` (meets the minimum only self-drawn). The
+/// other discards leave it one from ready; 1m keeps 1m, 4m, 7m, 6p, 9p
+/// (3 + 3 + 4 + 4 + 4 = 18). Win chances and expected points are the
+/// endpoint's (checked against the JSON of POST /v1/analyze: 9s win[11]
+/// 0.6524, expected 31.31; 1m 0.4694, 22.53).
+const ANALYZE_14: &str = "\
+Ruleset: HKMA (Hong Kong Mahjong Association) (hkma), minimum 3 faan
+向聽 Shanten: 0 聽牌 ready (standard 0, thirteen orphans 9)
+
+打邊隻 Which tile to discard, best first:
+打       向聽     有效牌            聽     番     食糊機會    預計得分
+discard  shanten  acceptance        waits  faan   win chance  expected points
+9s       0        8 (69p)           6p 9p  3+ 3+  65.2%       31.31
+1m       1        18 (147m69p)      -      -      46.9%       22.53
+4m       1        15 (47m69p)       -      -      38.0%       18.25
+6m       1        14 (36m69p)       -      -      34.3%       16.45
+8p       1        30 (56789p5789s)  -      -      33.9%       16.29
+7p       1        26 (6789p5789s)   -      -      29.3%       14.05
+2m       1        11 (2m69p)        -      -      20.0%       9.60
+3m       1        11 (3m69p)        -      -      20.0%       9.60
+5m       1        11 (5m69p)        -      -      20.0%       9.60
+5s       1        12 (69p59s)       -      -      19.1%       9.15
+2z       1        11 (69p5s2z)      -      -      7.0%        3.34
++  meets the minimum (3 faan) only when self-drawn 自摸先夠番
+食糊機會 win chance: within 12 draws; 預計得分 expected points: the ruleset's points this seat collects.
+";
+
+const ANALYZE_14_ARGS: &[&str] = &[
+    "analyze",
+    "123m456m78p55s2z2z2z9s",
+    "--seat-wind",
+    "south",
+    "--seen",
+    "1z1z9s",
+    "--draws",
+    "12",
+];
+
+#[test]
+fn analyze_prints_the_discard_table_worked_out_by_hand() {
+    let (ok, out, err) = run(ANALYZE_14_ARGS);
+    assert!(ok, "{err}");
+    assert_eq!(out, ANALYZE_14);
+}
+
+#[test]
+fn analyze_json_is_what_the_endpoint_answers() {
+    let mut args = ANALYZE_14_ARGS.to_vec();
+    args.push("--json");
+    let (ok, out, err) = run(&args);
+    assert!(ok, "{err}");
+    let service = faan::service::Service::uncached(faan::core::Registry::builtin().unwrap());
+    let body = br#"{"ruleset":"hkma","hand":{"tiles":"123m456m78p55s2z2z2z9s"},"context":{"seat_wind":"south","round_wind":"east"},"seen":"1z1z9s","chances":{"draws":12}}"#;
+    let answer = service.analyze(body).unwrap();
+    assert_eq!(out, format!("{}\n", String::from_utf8(answer).unwrap()));
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["discards"][0]["tile"], "9s");
+    assert_eq!(v["discards"][0]["acceptance_count"], 8);
+}
+
+#[test]
+fn analyze_a_thirteen_tile_hand_shows_acceptance_and_waits() {
+    // The hand above after throwing 9s: ready on 6p/9p, 2 faan on a
+    // discard (below the minimum), 3 self-drawn.
+    let (ok, out, err) = run(&["analyze", "123m456m78p55s2z2z2z", "--seat", "south"]);
+    assert!(ok, "{err}");
+    assert_eq!(
+        out,
+        "\
+Ruleset: HKMA (Hong Kong Mahjong Association) (hkma), minimum 3 faan
+向聽 Shanten: 0 聽牌 ready (standard 0, thirteen orphans 10)
+有效牌 Acceptance: 8 tiles unseen: 6p×4 9p×4
+
+聽 Waits:
+聽    剩      番 食糊       番 自摸
+wait  unseen  on a discard  self-drawn
+6p    4       2*            3
+9p    4       2*            3
+*  below the minimum (3 faan) won that way 唔夠番
+"
+    );
+    // Thirteen orphans on its thirteen-sided wait, self-drawn only: 39
+    // winning tiles of 123 unseen, so 1 - C(84, 5) / C(123, 5) = 85.7%
+    // within 5 draws (the closed form of issue 25).
+    let (ok, out, err) = run(&[
+        "analyze",
+        "19m19p19s1234567z",
+        "--draws",
+        "5",
+        "--self-draw-only",
+    ]);
+    assert!(ok, "{err}");
+    let p = 1.0
+        - (0..5)
+            .map(|i| (84 - i) as f64 / (123 - i) as f64)
+            .product::<f64>();
+    assert_eq!(format!("{:.1}%", p * 100.0), "85.7%");
+    assert!(
+        out.contains("有效牌 Acceptance: 39 tiles unseen: 1m×3 9m×3 1p×3"),
+        "{out}"
+    );
+    assert!(
+        out.contains("食糊機會 Win chance within 5 draws: 85.7% (聽牌 ready: 100.0%)"),
+        "{out}"
+    );
+}
+
+#[test]
+fn analyze_bad_input_is_the_endpoints_problem() {
+    // 12 tiles: neither waiting for a draw nor about to discard.
+    let (ok, out, err) = run(&["analyze", "123m456m78p55s2z2z"]);
+    assert!(!ok);
+    assert_eq!(out, "");
+    assert!(
+        err.contains("error: The request breaks a rule (422)")
+            && err.contains("/hand/tiles: expected 13 concealed tiles (waiting for a draw) or 14 (about to discard) with 0 declared meld(s), each meld counting as three, got 12"),
+        "{err}"
+    );
+    let (ok, _, err) = run(&["analyze", "123m456m78p55s2z2z2z", "--draws", "31"]);
+    assert!(!ok);
+    assert!(
+        err.contains(
+            "/chances/draws: draws is how many more tiles the player will draw: 1 to 30, got 31"
+        ),
+        "{err}"
+    );
+    // Five 1z in sight: four in `seen`, one in the hand.
+    let (ok, _, err) = run(&["analyze", "123m456m78p55s1z2z2z", "--seen", "1z1z1z1z"]);
+    assert!(!ok);
+    assert!(err.contains("/seen"), "{err}");
+    let (ok, _, err) = run(&["analyze", "123m456m78p55s2z2z2z", "--meld", "triple:777z"]);
+    assert!(!ok);
+    assert!(
+        err.contains("--meld triple:777z: unknown kind \"triple\" (chow, pung or kong)"),
+        "{err}"
+    );
+}

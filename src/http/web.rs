@@ -33,6 +33,7 @@ pub const ASSETS: &[(&str, &str)] = &[
     ("/js/tiles.js", include_str!("../../web/js/tiles.js")),
     ("/js/ledger.js", include_str!("../../web/js/ledger.js")),
     ("/js/custom.js", include_str!("../../web/js/custom.js")),
+    ("/js/discard.js", include_str!("../../web/js/discard.js")),
     (
         "/js/views/compare.js",
         include_str!("../../web/js/views/compare.js"),
@@ -64,6 +65,10 @@ pub const ASSETS: &[(&str, &str)] = &[
     (
         "/js/views/house.js",
         include_str!("../../web/js/views/house.js"),
+    ),
+    (
+        "/js/views/discard.js",
+        include_str!("../../web/js/views/discard.js"),
     ),
     ("/i18n/en.js", include_str!("../../web/i18n/en.js")),
     ("/i18n/zh.js", include_str!("../../web/i18n/zh.js")),

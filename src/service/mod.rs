@@ -132,6 +132,19 @@ impl Evaluated {
     }
 }
 
+/// An analysed hand with the ruleset it was analysed under.
+pub struct HandAnalysis {
+    pub resolved: Resolved,
+    pub analysis: crate::core::analysis::Analysis,
+}
+
+impl HandAnalysis {
+    /// The answer as its wire view: what `POST /v1/analyze` answers.
+    pub fn response(&self) -> api::AnalyzeResponse<'_> {
+        api::AnalyzeResponse::new(&self.resolved.ruleset().id, &self.analysis)
+    }
+}
+
 /// A settlement with everything its body is written from.
 pub struct Settled {
     pub resolved: Resolved,
@@ -604,6 +617,13 @@ impl Service {
     /// discard, and the chances where asked for).
     pub fn analyze(&self, body: &[u8]) -> Result<Vec<u8>, ApiError> {
         let r: AnalyzeRequest<'_> = parse_checked(body, self.limits.json_depth)?;
+        Ok(to_json(&self.analyze_typed(&r)?.response()))
+    }
+
+    /// A parsed analyze request: the core's analysis with the ruleset it
+    /// was made under (the CLI builds the request typed and calls this, so
+    /// it never writes or re-reads a JSON body).
+    pub fn analyze_typed(&self, r: &AnalyzeRequest<'_>) -> Result<HandAnalysis, ApiError> {
         let ask = match r.chances {
             Some(c) if !(1..=crate::core::chances::MAX_DRAWS).contains(&c.draws) => {
                 return Err(ApiError::field(
@@ -622,17 +642,16 @@ impl Service {
             None => None,
         };
         let resolved = self.resolve(&r.ruleset, "/ruleset", &r.house_rules)?;
-        let ruleset = resolved.ruleset();
         let hand = r.hand.to_core();
         check_hand_size(&hand)?;
-        let a = crate::core::analysis::analyze(
-            ruleset,
+        let analysis = crate::core::analysis::analyze(
+            resolved.ruleset(),
             &hand,
             &r.context.to_core(),
             r.seen.as_deref(),
             ask,
         )?;
-        Ok(to_json(&api::AnalyzeResponse::new(&ruleset.id, &a)))
+        Ok(HandAnalysis { resolved, analysis })
     }
 
     /// `POST /v1/settle`: several winners on one discard, written by

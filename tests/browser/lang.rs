@@ -60,6 +60,10 @@ pub struct Lang {
     pub import_refused: &'static str,
     pub table_caption: &'static str,
     pub unreachable: &'static str,
+    /// Which tile to discard: its button, and the mark of a wait that
+    /// meets the minimum only when self-drawn.
+    pub discard_button: &'static str,
+    pub discard_self_draw_only: &'static str,
 }
 
 pub const EN: Lang = Lang {
@@ -106,6 +110,8 @@ pub const EN: Lang = Lang {
     import_refused: "Not imported",
     table_caption: "this hand / total",
     unreachable: "Could not reach the server.",
+    discard_button: "Which tile to discard",
+    discard_self_draw_only: "self-drawn only",
 };
 
 pub const ZH: Lang = Lang {
@@ -150,4 +156,6 @@ pub const ZH: Lang = Lang {
     import_refused: "未有匯入",
     table_caption: "今鋪／累計",
     unreachable: "連接不到伺服器。",
+    discard_button: "打邊隻",
+    discard_self_draw_only: "自摸先夠番",
 };

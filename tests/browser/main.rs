@@ -47,6 +47,7 @@ flow!(language, language_flow);
 flow!(score, score_flow);
 flow!(compare, compare_flow);
 flow!(waits, waits_flow);
+flow!(discard, discard_flow);
 flow!(errors, errors_flow);
 flow!(links, links_flow);
 flow!(table_night, table_night_flow);
@@ -438,6 +439,110 @@ async fn waits_flow(p: Page) {
     )
     .await;
     p.shot("waits-with-meld").await;
+}
+
+/// Which tile to discard: 123m 456m 78p 55s 222z 9s at the south seat
+/// under hkma, 1z1z9s seen, 12 draws. Worked by hand: throwing 9s leaves it
+/// ready on 6p/9p, 4 unseen each (8), the only discard that does; each
+/// wait is 2 faan on a discard (concealed hand, seat wind), below hkma's 3,
+/// and 3 self-drawn: marked "self-drawn only". The acceptance count is the
+/// endpoint's too, asked by the page itself.
+async fn discard_flow(p: Page) {
+    let lang = p.lang;
+    let l = p.l();
+    p.open_in_language().await;
+    p.click("#ruleset option[value=\"hkma\"]").await;
+    p.type_keys("#hand-text", "123m456m78p55s222z9s").await;
+    p.type_keys("#seen-text", "1z1z9s").await;
+    assert_eq!(
+        p.text("#btn-discard").await.unwrap(),
+        lang.discard_button,
+        "[{l}] the button's name"
+    );
+    p.click("#btn-discard").await;
+    p.wait_js(
+        "return document.getElementById('discard-best-title').getAttribute('data-best')",
+        json!("9s"),
+        "the best discard of 123m456m78p55s222z9s",
+    )
+    .await;
+    let shown = p
+        .js("var q = function (s) { return Array.from(document.querySelectorAll(s)); };
+             return {
+               rows: q('#discard-body tr').map(function (r) { return [r.getAttribute('data-discard'), r.getAttribute('data-shanten'), r.getAttribute('data-acceptance')]; }).slice(0, 2),
+               n: q('#discard-body tr').length,
+               count: document.getElementById('discard-accept-title').getAttribute('data-count'),
+               accept: q('#discard-acceptance [data-accept]').map(function (a) { return a.getAttribute('data-accept') + 'x' + a.getAttribute('data-unseen'); }),
+               waits: q('#discard-waits [data-wait]').map(function (w) { return w.getAttribute('data-wait') + ':' + w.getAttribute('data-faan') + ':' + w.getAttribute('data-meets'); }),
+               badge: (document.querySelector('#discard-waits .badge') || {}).textContent,
+               win: document.querySelector('#discard-body tr.best .col-chance').textContent,
+               points: document.querySelector('#discard-chart svg').getAttribute('data-points'),
+               line: document.querySelector('#discard-chart polyline.win-line').getAttribute('points').split(' ').length
+             };")
+        .await;
+    assert_eq!(
+        shown,
+        json!({
+            "rows": [["9s", "0", "8"], ["1m", "1", "18"]],
+            "n": 11,
+            "count": "8",
+            "accept": ["6px4", "9px4"],
+            "waits": ["6p:3:self_draw", "9p:3:self_draw"],
+            "badge": lang.discard_self_draw_only,
+            "win": "65.2%",
+            "points": "12",
+            "line": 12
+        }),
+        "[{l}] the discard table, the best discard's acceptance, waits and chart"
+    );
+    let endpoint = p
+        .js_async(
+            r#"var done = arguments[0];
+            window.fetch('/v1/analyze', {method: 'POST', headers: {'content-type': 'application/json'},
+              body: JSON.stringify({ruleset: 'hkma', hand: {tiles: '123m456m78p55s222z9s'},
+                context: {seat_wind: 'south', round_wind: 'east'}, seen: '1z1z9s', chances: {draws: 12, discards: true}})})
+              .then(function (r) { return r.json(); })
+              .then(function (j) { done([j.discards[0].tile, j.discards[0].acceptance_count]); });"#,
+            vec![],
+            "the endpoint's answer",
+        )
+        .await;
+    assert_eq!(endpoint, json!(["9s", 8]), "[{l}] the endpoint agrees");
+    p.shot("discard").await;
+    p.viewport(1366, 768).await;
+    p.shot("discard-1366x768").await;
+    p.viewport(390, 844).await;
+    p.click("#btn-discard").await;
+    p.wait_js(
+        "return document.body.getAttribute('data-answered') !== null && document.getElementById('discard-best-title').getAttribute('data-best')",
+        json!("9s"),
+        "the best discard on a phone",
+    )
+    .await;
+    // Nothing wider than the phone's screen.
+    assert_eq!(
+        p.js("return document.documentElement.scrollWidth <= window.innerWidth")
+            .await,
+        json!(true),
+        "[{l}] the discard view fits 390px"
+    );
+    p.js("document.getElementById('discard').scrollIntoView({block: 'start'})")
+        .await;
+    p.shot("discard-390x844").await;
+    p.js("document.getElementById('discard-best').scrollIntoView({block: 'start'})")
+        .await;
+    p.shot("discard-390x844-best").await;
+    // Thirteen tiles (the 9s thrown): the hand's own acceptance and waits, no table.
+    p.viewport(1280, 1000).await;
+    p.click("#hand [data-hand-index=\"13\"]").await;
+    p.click("#btn-discard").await;
+    p.wait_js(
+        "return [document.getElementById('discard-table').hidden, document.getElementById('discard-accept-title').getAttribute('data-count'), Array.from(document.querySelectorAll('#discard-waits [data-wait]')).map(function (w) { return w.getAttribute('data-wait'); }).join(',')]",
+        json!([true, "8", "6p,9p"]),
+        "the 13-tile hand's acceptance and waits",
+    )
+    .await;
+    p.shot("discard-13").await;
 }
 
 /// Errors: a fifth copy of a tile refused, tapped or typed; the server's

@@ -242,7 +242,11 @@ export const CODES = {
   co_winner_discarder: ["err.co_discarder"],
   co_winner_round_wind: ["err.co_round_wind", (p) => ({ ...p, round: p.round_wind, first: p.first })],
   co_winner_seat: ["err.co_seat"],
-  co_winner_winning_tile: ["err.co_winning_tile", (p) => ({ ...p, shared: p.first })]
+  co_winner_winning_tile: ["err.co_winning_tile", (p) => ({ ...p, shared: p.first })],
+  // POST /v1/analyze (Which tile to discard)
+  analysis_tile_count: ["err.count_analysis"],
+  seen_over_four: ["err.seen_over"],
+  chances_too_far: ["err.chances_too_far"]
 };
 
 // Problems of house rules carry no code: what contains what, by its text.

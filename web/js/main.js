@@ -20,6 +20,7 @@ import { showErrors, clearErrors } from "./views/errors.js";
 import { scoreView } from "./views/score.js";
 import { compareView } from "./views/compare.js";
 import { waitsView } from "./views/waits.js";
+import { discardView, renderDiscardInputs, discardProblems } from "./views/discard.js";
 import { rulesView } from "./views/rules.js";
 import { tableView, renderTableInputs, renderTableRules, contextFor } from "./views/table.js";
 import { renderHousePanel, pageCatalogue } from "./views/house.js";
@@ -29,8 +30,10 @@ import { cleanRules } from "./ledger.js";
 import { loadNight, saveNight, emptyNight, seated, currentDeal, playerProblems, winEntry, drawEntry, falseWinEntry, addHand, undo, ledgerMessages, MAX_HANDS, stageWinner, unstage, parseStake, parseMultiplier, withRule } from "./ledger.js";
 
 const VIEWS = { score: scoreView, compare: compareView, waits: waitsView, rules: rulesView, table: tableView };
+VIEWS.discard = discardView;
 const DEBOUNCE_MS = 250;
 const SECTIONS = ["result", "compare", "waits", "rules", "table"];
+SECTIONS.push("discard");
 
 const app = {
   state: emptyState(),
@@ -107,6 +110,7 @@ function redrawInputs() {
   renderHand(app);
   renderRulesetSummary(app);
   renderTableInputs(app);
+  renderDiscardInputs(app);
   if ($("house-rules").open) renderHousePanel(app);
 }
 
@@ -838,6 +842,7 @@ function wire() {
   $("calc").addEventListener("submit", (e) => { e.preventDefault(); run("score", true); });
   $("btn-compare").addEventListener("click", () => run("compare", true));
   $("btn-waits").addEventListener("click", () => run("waits", true));
+  wireDiscard();
   $("btn-example").addEventListener("click", example);
   $("btn-reset").addEventListener("click", reset);
   for (let i = 0; i < 4; i++) {
@@ -884,6 +889,20 @@ function wire() {
     run(next.view, false);
     $("output").scrollIntoView({ block: "start" });
   });
+}
+
+// Which tile to discard: its inputs, and its button (the page's checks of the hand and the card first).
+function wireDiscard() {
+  const checked = (submit) => {
+    const problems = localErrors(app.d, "discard", submit).concat(discardProblems(app.state));
+    if (problems.length) showProblems(problems, submit);
+    return !problems.length;
+  };
+  $("seen-text").addEventListener("input", () => { update({ ...app.state, seen: $("seen-text").value }); if (app.state.view === "discard") checked(false); });
+  $("seen-text").addEventListener("blur", () => { $("seen-text").value = app.state.seen; });
+  $("draws").addEventListener("input", () => { update({ ...app.state, draws: $("draws").value }); if (app.state.view === "discard") checked(false); });
+  $("self-draw-only").addEventListener("change", () => update({ ...app.state, selfDrawOnly: $("self-draw-only").checked }));
+  $("btn-discard").addEventListener("click", () => { if (checked(true)) run("discard", true); });
 }
 
 async function init() {

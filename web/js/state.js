@@ -15,7 +15,7 @@ export const POINTS = ["full_spicy", "half_spicy"];
 export const DISCARD_PAYMENT = ["discarder_pays_all", "discarder_pays_half", "discarder_pays_double"];
 // How a total above the limit pays under `limits_add` (rulesets/README.md, "Limits that add").
 export const LIMITS_PAY = ["per_limit", "once"];
-export const VIEWS = ["score", "compare", "waits", "rules", "table"];
+export const VIEWS = ["score", "compare", "waits", "rules", "table", "discard"];
 export const DEFAULT_RULESET = "wisteria-court";
 
 export function emptyContext() {
@@ -27,7 +27,8 @@ export function emptyContext() {
 }
 
 export function emptyState() {
-  return { text: "", winPick: "", flowers: [], context: emptyContext(), ruleset: DEFAULT_RULESET, house: {}, view: "score" };
+  // seen, draws, selfDrawOnly: Which tile to discard's inputs (discard.js).
+  return { text: "", winPick: "", flowers: [], context: emptyContext(), ruleset: DEFAULT_RULESET, house: {}, view: "score", seen: "", draws: "12", selfDrawOnly: false };
 }
 
 /**
@@ -143,6 +144,9 @@ export function toQuery(state) {
   if (h.exclusive && h.exclusive.length) q.set("exclusive", h.exclusive.map((p) => p.join(".")).join(","));
   // Compare with the page's rules as their own ruleset: it changes the answer, so it is shared.
   if (state.compareCustom) q.set("compare_custom", "1");
+  if (state.seen && state.seen.trim()) q.set("seen", state.seen.trim());
+  if (state.draws != null && state.draws !== "12") q.set("draws", state.draws === "" ? "none" : state.draws);
+  if (state.selfDrawOnly) q.set("self_draw_only", "true");
   if (state.view !== "score") q.set("view", state.view);
   return q.toString();
 }
@@ -197,6 +201,11 @@ export function fromQuery(search) {
   const ex = pairs("exclusive", /^([a-z_]{1,40})\.([a-z_]{1,40})$/);
   if (ex.length) h.exclusive = ex.map((m) => [m[1], m[2]]);
   s.house = h;
+  if (q.get("seen")) s.seen = q.get("seen").slice(0, 200);
+  const draws = q.get("draws");
+  if (draws === "none") s.draws = "";
+  else if (draws && /^\d{1,2}$/.test(draws)) s.draws = draws;
+  s.selfDrawOnly = q.get("self_draw_only") === "true";
   s.view = one("view", VIEWS) || "score";
   if (q.get("compare_custom") === "1") s.compareCustom = true;
   return s;
