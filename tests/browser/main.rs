@@ -926,7 +926,7 @@ async fn table_night_flow(p: Page) {
     // cell captioned; no scrollbar of its own.
     p.viewport(1366, 768).await;
     let fit = p
-        .js("var s = document.querySelector('.table-scroll'), t = document.querySelector('table.ledger'); var names = Array.from(document.querySelectorAll('#table-head th[data-player]')).map(function (th) { var r = th.getBoundingClientRect(); return r.width > 0 && r.right <= s.getBoundingClientRect().right + 1; }); return [t.scrollWidth <= s.clientWidth + 1, names, document.querySelector('#table-head .caption-row th.num').textContent]")
+        .js("var t = document.querySelector('table.ledger'), s = t.closest('.table-scroll'); var names = Array.from(document.querySelectorAll('#table-head th[data-player]')).map(function (th) { var r = th.getBoundingClientRect(); return r.width > 0 && r.right <= s.getBoundingClientRect().right + 1; }); return [t.scrollWidth <= s.clientWidth + 1, names, document.querySelector('#table-head .caption-row th.num').textContent]")
         .await;
     assert_eq!(
         fit,
