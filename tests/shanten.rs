@@ -214,10 +214,11 @@ const SPECIALS: Forms = Forms {
 };
 
 #[test]
-fn ten_thousand_hands_match_the_brute_force_and_xiangting() {
+fn ten_thousand_hands_match_the_brute_force_and_xiangting_acceptance_too() {
     let mut brute = Brute::new();
     let mut rng = Rng(0x5eed_fa4e);
     let mut by_shanten = [0usize; 10];
+    let mut accepted = 0;
     for i in 0..10_000 {
         let (c, melds) = random_hand(&mut rng);
         let s = shanten::shanten(&c, melds, SPECIALS);
@@ -242,7 +243,36 @@ fn ten_thousand_hands_match_the_brute_force_and_xiangting() {
             "hand {i}: xiangting of {c:?} ({melds} melds)"
         );
         by_shanten[(s.best + 1) as usize] += 1;
+
+        // Acceptance of a 13-tile hand against the brute force, with a few
+        // tiles seen: the kinds whose draw lowers shanten, each with 4 less
+        // the hand and the seen copies (melds' copies aside here).
+        let held: u8 = c.iter().sum();
+        if (held as usize + 3 * melds) % 3 == 1 && i % 4 == 0 {
+            let mut unseen = [0u8; KINDS];
+            for k in 0..KINDS {
+                let seen = (rng.below(3) as u8).min(4 - c[k]);
+                unseen[k] = 4 - c[k] - seen;
+            }
+            let got = faan::core::analysis::acceptance(&c, melds, Forms::default(), want, &unseen);
+            let mut count = 0u32;
+            let mut tiles = Vec::new();
+            for y in 0..KINDS {
+                if c[y] < 4 {
+                    let mut d = c;
+                    d[y] += 1;
+                    if brute.standard(&d, melds) < want {
+                        tiles.push((faan::core::Tile::from_index(y).unwrap(), unseen[y]));
+                        count += u32::from(unseen[y]);
+                    }
+                }
+            }
+            assert_eq!(got.tiles, tiles, "hand {i}: acceptance of {c:?}");
+            assert_eq!(got.count, count, "hand {i}: acceptance count");
+            accepted += 1;
+        }
     }
+    assert!(accepted > 500, "acceptance checked on {accepted} hands");
     // The set reaches complete, ready and far hands alike.
     assert!(by_shanten[0] > 20, "complete hands: {by_shanten:?}");
     assert!(by_shanten[1] > 200, "ready hands: {by_shanten:?}");

@@ -1,5 +1,6 @@
 //! HTTP integration tests: the real server on port 0, driven with reqwest.
 
+mod analyze;
 mod bad_inputs;
 mod batch_compare;
 mod cache;
