@@ -84,7 +84,8 @@ fn bench(c: &mut Criterion) {
         ("two_from_ready_self_draw", "123m456m78p5s1z2z2z9s", false),
         ("one_from_ready_discards", "123m456m789m11p5s7z", true),
         ("two_from_ready_discards", "123m456m78p5s1z2z2z9s", true),
-        ("three_from_ready_self_draw", "125m458p367s1z2z3z9s", false),
+        ("three_from_ready_self_draw", "123m458p367s12z39s", false),
+        ("three_from_ready_discards", "123m458p367s12z39s", true),
     ] {
         let h = spec(t);
         let ask = Some(Ask {
