@@ -164,7 +164,7 @@ def batch(seed=0, n=1000):
 
 def compare(seed=0, n=32):
     # 32 distinct documents (the cap), each resolved and scored.
-    docs = [{"extends": "hkma", "name": f"c{seed}-{i}"} for i in range(n)]
+    docs = [{"extends": "hkma", "id": f"c{seed}-{i}", "name": f"c{seed}-{i}"} for i in range(n)]
     return json.dumps({"rulesets": docs, "hand": MANY, "context": CTX}).encode()
 
 
@@ -259,7 +259,7 @@ def inline(binary, count=30000, clients=8, limit_s=40):
             for i in range(k, count, clients):
                 if time.time() - t0 > limit_s:
                     break
-                body = json.dumps({"ruleset": {"extends": "hkma", "name": f"x{i}"},
+                body = json.dumps({"ruleset": {"extends": "hkma", "id": f"flood-{i}", "name": f"x{i}"},
                                    "hand": MANY, "context": CTX}).encode()
                 st, _n, _t = srv.post("/v1/score", body, conn=c)
                 if st is None:
@@ -341,6 +341,14 @@ def probe_main(port, seconds):
     print(json.dumps(lat))
 
 
+# Chances for every discard of a hand three from ready (the model's bound),
+# the longest look ahead, the others' discards counted.
+ANALYZE = json.dumps({"ruleset": "mjtime",
+    "hand": {"tiles": "123m458p367s12z39s5m"},
+    "context": {"seat_wind": "south", "round_wind": "east"},
+    "chances": {"draws": 30, "discards": True}}).encode()
+
+
 def worst(binary):
     """Each endpoint's worst request alone on a fresh server: answer bytes,
     time of the first (a cache miss; loopback, client side), peak RSS."""
@@ -354,6 +362,7 @@ def worst(binary):
         ("POST /v1/settle", "/v1/settle", settle3, "three winners on one discard"),
         ("POST /v1/ledger", "/v1/ledger", ledger(TRIPLE, 2000), "2,000 hands of three winners, four 32-character names"),
         ("POST /v1/waits", "/v1/waits", WAITS, "nine gates (nine waits)"),
+        ("POST /v1/analyze", "/v1/analyze", ANALYZE, "14 tiles three from ready, 30 draws with discards, every discard"),
     ]
     rows = []
     for label, path, body, what in cases:
