@@ -7,6 +7,8 @@
 //! read by the API's own request types (`SettleRequest`, `LedgerRequest`),
 //! the one parser of each endpoint.
 
+mod common;
+
 use faan::api::{HouseRulesDto, LedgerRequest, SettleRequest};
 use faan::core::ledger::{ledger, standings, transfers, Ledger, Outcome, Transfer};
 use faan::core::table::{settle_winners, TableError, WinnerSpec};
@@ -279,84 +281,17 @@ fn a_win(player: &str, discarder: Option<&str>) -> Value {
 fn a_bad_ledger_fails_whole_at_its_pointer() {
     let registry = Registry::builtin().unwrap();
     let draw = || json!({"result": "draw"});
-    let mut repeated = night("hkma", vec![draw()]);
-    repeated["players"] = json!(["Ann", "Ben", "Cat", "Ben"]);
-    let mut bad_tiles = a_win("Ben", Some("Cat"));
-    bad_tiles["winners"][0]["hand"]["tiles"] = json!("77755q");
-    let mut wrong_seat = a_win("Ben", Some("Cat"));
-    wrong_seat["winners"][0]["context"]["seat_wind"] = json!("west");
-    let mut two_discarders = a_win("Ben", Some("Cat"));
-    let mut second = a_win("Dan", Some("Ann"))["winners"][0].clone();
-    second["hand"]["tiles"] = json!("77755p");
-    two_discarders["winners"]
-        .as_array_mut()
-        .unwrap()
-        .push(second);
-    let mut bad_start = night("hkma", vec![draw()]);
-    bad_start["start"] = json!({"dealer": "Eve"});
-    let mut passes = night("hkma", vec![draw(); 17]);
-    passes["house_rules"] = json!({"dealer_keeps_on_draw": false});
-    let cases: Vec<(&str, Value, &str)> = vec![
-        ("four players with a repeated name", repeated, "/players/3"),
-        (
-            "a winner who is also the discarder",
-            night("hkma", vec![draw(), a_win("Ben", Some("Ben"))]),
-            "/hands/1/winners/0/context/discarder",
-        ),
-        (
-            "a false win by an unknown player",
-            night(
-                "hkma",
-                vec![
-                    draw(),
-                    draw(),
-                    json!({"result": "false_win", "offender": "Eve"}),
-                ],
-            ),
-            "/hands/2/offender",
-        ),
-        (
-            "a hand after the match is complete (wisteria-court passes every deal)",
-            night("wisteria-court", vec![draw(); 17]),
-            "/hands/16",
-        ),
-        (
-            "a hand after the match is complete (hkma, deal passing on a draw)",
-            passes,
-            "/hands/16",
-        ),
-        ("2,001 hands", night("hkma", vec![draw(); 2001]), "/hands"),
-        (
-            "a bad tile in the fourth hand",
-            night("hkma", vec![draw(), draw(), draw(), bad_tiles]),
-            "/hands/3/winners/0/hand/tiles",
-        ),
-        (
-            "a seat wind the ledger does not give",
-            night("hkma", vec![wrong_seat]),
-            "/hands/0/winners/0/context/seat_wind",
-        ),
-        (
-            "a winner by an unknown player",
-            night("hkma", vec![a_win("Eve", Some("Ann"))]),
-            "/hands/0/winners/0/player",
-        ),
-        (
-            "an unknown discarder",
-            night("hkma", vec![a_win("Ann", Some("Eve"))]),
-            "/hands/0/winners/0/context/discarder",
-        ),
-        (
-            "two winners naming different discarders",
-            night("hkma", vec![two_discarders]),
-            "/hands/0/winners/1/context/discarder",
-        ),
-        ("an unknown dealer to start", bad_start, "/start/dealer"),
-    ];
-    for (name, req, pointer) in cases {
-        let r = ruleset(&registry, &req).unwrap();
-        let got = play(&r, &req, 2000);
-        match got {
+    let cases = common::bad_ledgers();
+    let core: Vec<&(Value, Value)> = cases.iter().filter(|(c, _)| c["core"] == true).collect();
+    assert_eq!(
+        core.len(),
+        12,
+        "the cases the core sees (the rest fail when read)"
+    );
+    for (case, req) in core {
+        let (name, pointer) = (&case["name"], case["pointer"].as_str().unwrap());
+        let r = ruleset(&registry, req).unwrap();
+        match play(&r, req, 2000) {
             Err(TableError::Invalid(errs)) => assert!(
                 errs.iter().any(|e| e.pointer == pointer),
                 "{name}: want an error at {pointer}, got {errs:?}"

@@ -297,65 +297,11 @@ async fn a_ledger_of_one_hand_is_settle_is_score() {
 #[tokio::test]
 async fn bad_ledgers_and_settlements_are_422_at_their_pointer() {
     let app = spawn_app().await;
-    let mut repeated = night("hkma", vec![draw()]);
-    repeated["players"] = json!(["Ann", "Ben", "Cat", "Ben"]);
-    let mut stray = draw();
-    stray["winners"] = a_win("Ben", None)["winners"].clone();
-    let mut other_discarder = a_win("Ben", Some("Ann"));
-    let mut second = a_win("Cat", Some("Dan"))["winners"][0].clone();
-    second["hand"] = all_pungs();
-    other_discarder["winners"]
-        .as_array_mut()
-        .unwrap()
-        .push(second);
-    let cases: Vec<(&str, Value, &str)> = vec![
-        ("four players with a repeated name", repeated, "/players/3"),
-        (
-            "a winner who is also the discarder",
-            night("hkma", vec![draw(), a_win("Ben", Some("Ben"))]),
-            "/hands/1/winners/0/context/discarder",
-        ),
-        (
-            "a false win by an unknown player",
-            night(
-                "hkma",
-                vec![
-                    draw(),
-                    draw(),
-                    json!({"result": "false_win", "offender": "Eve"}),
-                ],
-            ),
-            "/hands/2/offender",
-        ),
-        (
-            "a hand after the match is complete (wisteria-court passes the deal every hand)",
-            night("wisteria-court", vec![draw(); 17]),
-            "/hands/16",
-        ),
-        ("2,001 hands", night("hkma", vec![draw(); 2001]), "/hands"),
-        (
-            "a draw with winners",
-            night("hkma", vec![stray]),
-            "/hands/0/winners",
-        ),
-        (
-            "a false win without an offender",
-            night("hkma", vec![json!({"result": "false_win"})]),
-            "/hands/0/offender",
-        ),
-        (
-            "two winners naming different discarders",
-            night("hkma", vec![other_discarder]),
-            "/hands/0/winners/1/context/discarder",
-        ),
-        (
-            "an unknown result",
-            night("hkma", vec![json!({"result": "chombo"})]),
-            "/hands/0/result",
-        ),
-    ];
-    for (name, body, pointer) in cases {
-        let at = problem_at(&app, "/v1/ledger", &body, 422, "invalid-request").await;
+    let cases = crate::common::bad_ledgers();
+    assert_eq!(cases.len(), 15, "every bad ledger of the shared table");
+    for (case, body) in &cases {
+        let (name, pointer) = (&case["name"], case["pointer"].as_str().unwrap());
+        let at = problem_at(&app, "/v1/ledger", body, 422, "invalid-request").await;
         assert!(
             at.iter().any(|p| p == pointer),
             "{name}: want {pointer}, got {at:?}"

@@ -53,3 +53,37 @@ pub fn fixture_cases() -> Vec<(String, Value)> {
     }
     out
 }
+
+/// The bad ledgers of `tests/fixtures/table/bad-ledgers.json`, each failing
+/// whole at its `pointer` (`core`: the core sees it; the others fail when
+/// the request is read), as (case, request) pairs. A case's request is its
+/// players (Ann, Ben, Cat, Dan unless given), `draws_first` draws, then its
+/// hands, with its `start` and `house_rules`.
+pub fn bad_ledgers() -> Vec<(Value, Value)> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/table/bad-ledgers.json");
+    let text = std::fs::read_to_string(&path).expect("bad-ledgers.json");
+    let v: Value = serde_json::from_str(&text).expect("bad-ledgers.json is JSON");
+    v["cases"]
+        .as_array()
+        .expect("cases")
+        .iter()
+        .map(|case| {
+            let draws = case["draws_first"].as_u64().unwrap_or(0) as usize;
+            let mut hands = vec![serde_json::json!({"result": "draw"}); draws];
+            hands.extend(case["hands"].as_array().expect("hands").iter().cloned());
+            let players = case
+                .get("players")
+                .cloned()
+                .unwrap_or(serde_json::json!(["Ann", "Ben", "Cat", "Dan"]));
+            let mut req =
+                serde_json::json!({"ruleset": case["ruleset"], "players": players, "hands": hands});
+            for key in ["start", "house_rules"] {
+                if let Some(v) = case.get(key) {
+                    req[key] = v.clone();
+                }
+            }
+            (case.clone(), req)
+        })
+        .collect()
+}
