@@ -116,10 +116,11 @@ pub fn analyze<S: AsRef<str>>(
         }
     } else {
         let mut discards = Vec::new();
+        let prepared = shanten::Prepared::new(&concealed, melds, forms);
         for i in (0..KINDS).filter(|&i| concealed[i] > 0) {
             let mut after = concealed;
             after[i] -= 1;
-            let s = shanten::shanten(&after, melds, forms).best;
+            let s = prepared.changed(i, false).best;
             discards.push(Discard {
                 tile: Tile::from_index(i).expect("i < KINDS"),
                 shanten: s,
@@ -202,10 +203,9 @@ pub fn acceptance(
     unseen: &Unseen,
 ) -> Acceptance {
     let mut out = Acceptance::default();
+    let prepared = shanten::Prepared::new(counts, melds, forms);
     for i in (0..KINDS).filter(|&i| counts[i] < 4) {
-        let mut c = *counts;
-        c[i] += 1;
-        if shanten::shanten(&c, melds, forms).best < best {
+        if prepared.changed(i, true).best < best {
             out.tiles
                 .push((Tile::from_index(i).expect("i < KINDS"), unseen[i]));
             out.count += u32::from(unseen[i]);

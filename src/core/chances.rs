@@ -331,22 +331,24 @@ fn graph(
             continue;
         }
         let mut improve = Vec::new();
+        let here = shanten::Prepared::new(&h, start.melds, start.forms);
         for y in 0..KINDS {
             if h[y] >= 4
                 || f64::from(start.unseen[y]) + f64::from(start.hand[y]) - f64::from(h[y]) <= 0.0
             {
                 continue;
             }
-            let mut drawn = h;
-            drawn[y] += 1;
-            if shanten::shanten(&drawn, start.melds, start.forms).best >= s {
+            if here.changed(y, true).best >= s {
                 continue;
             }
+            let mut drawn = h;
+            drawn[y] += 1;
+            let fourteen = shanten::Prepared::new(&drawn, start.melds, start.forms);
             let mut next = Vec::new();
             for d in (0..KINDS).filter(|&d| drawn[d] > 0) {
                 let mut left = drawn;
                 left[d] -= 1;
-                if shanten::shanten(&left, start.melds, start.forms).best != s - 1 {
+                if fourteen.changed(d, false).best != s - 1 {
                     continue;
                 }
                 let j = *index.entry(left).or_insert_with(|| {

@@ -252,36 +252,52 @@ fn rank(step: &[[[u32; 5]; MAX_SUIT + 1]], counts: &[u8]) -> usize {
     r as usize
 }
 
-/// The standard form's distance, for `sets` sets still needed (4 less the
-/// declared melds) and one pair: the least sum over the suits.
+/// One suit's distances: `counts` of a suit starting at kind `first`.
+fn suit_distances(t: &Tables, counts: &Counts, first: usize) -> [u8; ENTRIES] {
+    if first == 27 {
+        *t.honour.distances(&counts[27..KINDS])
+    } else {
+        *t.number.distances(&counts[first..first + 9])
+    }
+}
+
+/// Two suits' distances together: for each `m` and pair, the least sum.
+fn combine(a: &[u8; ENTRIES], b: &[u8; ENTRIES], sets: usize) -> [u8; ENTRIES] {
+    let mut next = [u8::MAX; ENTRIES];
+    for m in 0..=sets {
+        for p in 0..2 {
+            let mut v = u8::MAX;
+            for m1 in 0..=m {
+                for p1 in 0..=p {
+                    v = v.min(a[m1 * 2 + p1].saturating_add(b[(m - m1) * 2 + (p - p1)]));
+                }
+            }
+            next[m * 2 + p] = v;
+        }
+    }
+    next
+}
+
+/// The standard form's distance over four suits' distances: `sets` sets
+/// still needed (4 less the declared melds) and one pair. The last suit
+/// is joined for that one entry only.
+fn standard_of(suits: &[[u8; ENTRIES]; 4], sets: usize) -> u8 {
+    let best = combine(&combine(&suits[0], &suits[1], sets), &suits[2], sets);
+    let last = &suits[3];
+    let mut v = u8::MAX;
+    for m1 in 0..=sets {
+        for p1 in 0..2 {
+            v = v.min(best[m1 * 2 + p1].saturating_add(last[(sets - m1) * 2 + (1 - p1)]));
+        }
+    }
+    v
+}
+
+const FIRSTS: [usize; 4] = [0, 9, 18, 27];
+
 fn standard_distance(counts: &Counts, sets: usize) -> u8 {
     let t = tables();
-    let suits = [
-        t.number.distances(&counts[0..9]),
-        t.number.distances(&counts[9..18]),
-        t.number.distances(&counts[18..27]),
-        t.honour.distances(&counts[27..KINDS]),
-    ];
-    // best[m * 2 + p] over the suits seen so far.
-    let mut best = *suits[0];
-    for suit in &suits[1..] {
-        let mut next = [u8::MAX; ENTRIES];
-        for m in 0..=sets {
-            for p in 0..2 {
-                let mut v = u8::MAX;
-                for m1 in 0..=m {
-                    for p1 in 0..=p {
-                        let a = best[m1 * 2 + p1];
-                        let b = suit[(m - m1) * 2 + (p - p1)];
-                        v = v.min(a.saturating_add(b));
-                    }
-                }
-                next[m * 2 + p] = v;
-            }
-        }
-        best = next;
-    }
-    best[sets * 2 + 1]
+    standard_of(&FIRSTS.map(|f| suit_distances(t, counts, f)), sets)
 }
 
 /// Standard form (four sets and a pair): `counts` are the concealed tiles
@@ -318,7 +334,100 @@ pub fn thirteen_orphans(counts: &Counts) -> i8 {
 
 /// Shanten in every form `forms` allows.
 pub fn shanten(counts: &Counts, melds: usize, forms: Forms) -> Shanten {
-    let standard = standard(counts, melds);
+    finish(counts, melds, forms, standard(counts, melds))
+}
+
+/// A hand's shanten, kept by suit (and the special forms' counts) so that
+/// the hand one tile larger or smaller is worked out from one suit's table
+/// entry and a few counts (acceptance and the discard table look at up to
+/// 34 such hands).
+pub struct Prepared {
+    counts: Counts,
+    melds: usize,
+    forms: Forms,
+    suits: [[u8; ENTRIES]; 4],
+    /// Kinds held twice or more, kinds held, pairs with a four as two.
+    pairs: i8,
+    kinds: i8,
+    halves: i8,
+    /// Terminal and honour kinds held, and those held twice or more.
+    orphan_kinds: i8,
+    orphan_pairs: i8,
+}
+
+impl Prepared {
+    pub fn new(counts: &Counts, melds: usize, forms: Forms) -> Prepared {
+        let t = tables();
+        let orphan = |i: usize| super::tile::ORPHANS & (1 << i) != 0;
+        let count = |f: &dyn Fn(usize, u8) -> bool| {
+            counts.iter().enumerate().filter(|&(i, &c)| f(i, c)).count() as i8
+        };
+        Prepared {
+            counts: *counts,
+            melds,
+            forms,
+            suits: FIRSTS.map(|f| suit_distances(t, counts, f)),
+            pairs: count(&|_, c| c >= 2),
+            kinds: count(&|_, c| c >= 1),
+            halves: counts.iter().map(|&c| (c / 2) as i8).sum(),
+            orphan_kinds: count(&|i, c| orphan(i) && c >= 1),
+            orphan_pairs: count(&|i, c| orphan(i) && c >= 2),
+        }
+    }
+
+    /// The shanten of the hand with kind `y` one more (`up`) or one fewer.
+    /// `y` must be below four (drawing) or above zero (discarding).
+    pub fn changed(&self, y: usize, up: bool) -> Shanten {
+        let (before, after) = if up {
+            (self.counts[y], self.counts[y] + 1)
+        } else {
+            (self.counts[y], self.counts[y] - 1)
+        };
+        let mut c = self.counts;
+        c[y] = after;
+        let s = if y >= 27 { 3 } else { y / 9 };
+        let mut suits = self.suits;
+        suits[s] = suit_distances(tables(), &c, FIRSTS[s]);
+        let sets = 4 - self.melds.min(4);
+        let standard = standard_of(&suits, sets) as i8 - 1;
+
+        // The special forms from the counts, moved by the one tile.
+        let step = |from: bool, to: bool| to as i8 - from as i8;
+        let concealed = self.melds == 0;
+        let seven_pairs = (concealed && self.forms.seven_pairs).then(|| {
+            if self.forms.four_as_two_pairs {
+                let halves = self.halves + (after / 2) as i8 - (before / 2) as i8;
+                6 - halves.min(7)
+            } else {
+                let pairs = self.pairs + step(before >= 2, after >= 2);
+                let kinds = self.kinds + step(before >= 1, after >= 1);
+                6 - pairs + (7 - kinds).max(0)
+            }
+        });
+        let thirteen_orphans = (concealed && self.forms.thirteen_orphans).then(|| {
+            let orphan = super::tile::ORPHANS & (1 << y) != 0;
+            let (mut kinds, mut pairs) = (self.orphan_kinds, self.orphan_pairs);
+            if orphan {
+                kinds += step(before >= 1, after >= 1);
+                pairs += step(before >= 2, after >= 2);
+            }
+            13 - kinds - (pairs > 0) as i8
+        });
+        let best = [seven_pairs, thirteen_orphans]
+            .into_iter()
+            .flatten()
+            .fold(standard, i8::min);
+        Shanten {
+            standard,
+            seven_pairs,
+            thirteen_orphans,
+            best,
+        }
+    }
+}
+
+/// The special forms beside a standard shanten already known.
+fn finish(counts: &Counts, melds: usize, forms: Forms, standard: i8) -> Shanten {
     let concealed = melds == 0;
     let seven_pairs =
         (concealed && forms.seven_pairs).then(|| seven_pairs(counts, forms.four_as_two_pairs));
@@ -407,6 +516,47 @@ mod tests {
         assert_eq!((s.thirteen_orphans, s.best), (Some(0), 0));
         let s = shanten(&counts("123m456p789s5z"), 1, ALL);
         assert_eq!((s.seven_pairs, s.thirteen_orphans), (None, None), "melds");
+    }
+
+    /// A hand one tile larger or smaller, from the prepared suits, is the
+    /// hand worked out afresh.
+    #[test]
+    fn prepared_changes_are_the_hand_afresh() {
+        for (tiles, melds) in [
+            ("1112345678999m5p", 0),
+            ("123m456p789s1133z", 0),
+            ("19m19p19s1234567z", 0),
+            ("1133m5577p99s113z", 0),
+            ("1111m33p55s7799s1z", 0),
+            ("123m456p789s5z", 1),
+        ] {
+            let c = counts(tiles);
+            let four = Forms {
+                four_as_two_pairs: true,
+                ..ALL
+            };
+            for forms in [ALL, four] {
+                let p = Prepared::new(&c, melds, forms);
+                for y in 0..KINDS {
+                    for up in [true, false] {
+                        if (up && c[y] == 4) || (!up && c[y] == 0) {
+                            continue;
+                        }
+                        let mut d = c;
+                        if up {
+                            d[y] += 1;
+                        } else {
+                            d[y] -= 1;
+                        }
+                        assert_eq!(
+                            p.changed(y, up),
+                            shanten(&d, melds, forms),
+                            "{tiles} {y} {up}"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]
