@@ -241,9 +241,6 @@ pub fn serve(config: ServeArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    // The shanten tables (4.5 MB) built beside start-up, not in the first
-    // analysis; readiness does not wait for them.
-    std::thread::spawn(crate::core::shanten::warm);
     let app = match Application::build(&config) {
         Ok(app) => app,
         Err(e) => {

@@ -10,7 +10,8 @@
 //! still needed (four less the declared melds) with exactly one pair, and its
 //! shanten is that distance less one: 0 is ready (聽牌), −1 a complete hand.
 //!
-//! The tables are built once, on first use ([`warm`] at start-up), from the
+//! The tables are built once, on first use (the first analysis; [`warm`]
+//! builds them ahead, as the benchmarks do), from the
 //! suit's targets: every config holding `m` sets and `p` pairs exactly is a
 //! target; a config *contains* one if a sub-config is one (ascending pass),
 //! and its distance is one more than the least distance of the configs one
@@ -89,7 +90,8 @@ fn tables() -> &'static Tables {
     })
 }
 
-/// Builds the tables now rather than on the first request that needs them.
+/// Builds the tables now rather than on the first call that needs them
+/// (about 35 ms in a release build, 6 s in a debug one).
 pub fn warm() {
     tables();
 }

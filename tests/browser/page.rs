@@ -340,13 +340,24 @@ impl Page {
     }
 
     pub async fn click(&self, css: &str) {
-        let e = self
-            .find(css)
-            .await
-            .unwrap_or_else(|e| panic!("find {css}: {e}"));
-        e.click()
-            .await
-            .unwrap_or_else(|e| panic!("click {css}: {e}"));
+        let mut tries = 0;
+        loop {
+            let e = self
+                .find(css)
+                .await
+                .unwrap_or_else(|e| panic!("find {css}: {e}"));
+            match e.click().await {
+                Ok(()) => return,
+                // The page redrew the element between finding and clicking
+                // it (a panel drawn again from an answer): as a player's
+                // tap would, take the element now there.
+                Err(err) if tries < 20 && err.to_string().contains("stale element") => {
+                    tries += 1;
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                }
+                Err(err) => panic!("click {css}: {err}"),
+            }
+        }
     }
 
     pub async fn text(&self, css: &str) -> Result<String, fantoccini::error::CmdError> {
