@@ -2,6 +2,9 @@
 //! forms of the model, the minimum, and a Monte Carlo simulation of the same
 //! model that follows the solver's discards.
 
+mod common;
+
+use common::Rng;
 use faan::core::analysis::{analyze, Analysis, Analyzed, Ask};
 use faan::core::chances::{self, Chances, Start, WinValues};
 use faan::core::shanten::Forms;
@@ -303,16 +306,6 @@ fn win_values(r: &Ruleset, h: &HandSpec, ready: &Counts) -> WinValues {
             .iter()
             .map(|w| (w.tile.index(), pts(&w.self_draw), pts(&w.discard)))
             .collect(),
-    }
-}
-
-struct Rng(u64);
-impl Rng {
-    fn unit(&mut self) -> f64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 >> 11) as f64 / (1u64 << 53) as f64
     }
 }
 

@@ -6,23 +6,12 @@
 //! one is its distance; a hand's distance is the least sum over every way of
 //! spreading the sets still needed and the one pair over the four suits.
 
+mod common;
+
+use common::Rng;
 use faan::core::shanten::{self, Forms};
 use faan::core::tile::{Counts, KINDS};
 use std::collections::HashMap;
-
-/// A tiny deterministic generator (xorshift64).
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 /// Every target of one suit of `n` positions, with its sets and pairs.
 fn targets(n: usize, chows: bool) -> Vec<([u8; 9], usize, usize)> {
