@@ -57,6 +57,7 @@ flow!(house_rules_contains, house_contains_flow);
 flow!(house_rules_exclusive, house_exclusive_flow);
 flow!(house_rules_limits, house_limits_flow);
 flow!(copy_and_labels, copy_labels_flow);
+flow!(docs, docs_flow);
 
 /// No API words in what a player reads: no JSON pointers, field names or status codes.
 fn assert_player_words(text: &str, what: &str) {
@@ -2020,4 +2021,59 @@ async fn copy_labels_flow(p: Page) {
             .await;
         p.shot(&format!("copy-selects-{w}")).await;
     }
+}
+
+/// Issue 26, finding 11: /docs opens with scoring, shows Markdown's `code` as code, and every
+/// card fits a phone (nothing wider than its card).
+async fn docs_flow(p: Page) {
+    let l = p.l();
+    p.open_docs().await;
+    let first = p
+        .js("return Array.from(document.querySelectorAll('#ops .op h3')).slice(0, 3).map(function (h) { return h.textContent; })")
+        .await;
+    assert_eq!(
+        first,
+        json!(["POST/v1/score", "POST/v1/score/batch", "POST/v1/compare"]),
+        "[{l}] the docs open with the scoring endpoints"
+    );
+    let last = p
+        .js("var h = document.querySelectorAll('#ops .op h3'); return h[h.length - 1].textContent")
+        .await;
+    assert!(
+        !last.as_str().unwrap_or("").contains("/v1/"),
+        "[{l}] the service's own pages come last: {last}"
+    );
+    let ticks = p
+        .js("return Array.from(document.querySelectorAll('#desc, #ops p, #ops td, #schemas-list summary, #schemas-list td')).filter(function (e) { return e.textContent.indexOf('`') >= 0; }).map(function (e) { return e.textContent.slice(0, 80); })")
+        .await;
+    assert_eq!(
+        ticks,
+        json!([]),
+        "[{l}] no raw backticks in the docs' prose"
+    );
+    let codes = p
+        .js("return document.querySelectorAll('#ops p code').length")
+        .await;
+    assert!(
+        codes.as_u64().unwrap_or(0) > 5,
+        "[{l}] backticked names are code: {codes}"
+    );
+    p.viewport(390, 844).await;
+    let wide = p
+        .js(r#"var out = [];
+            document.querySelectorAll('#ops .op').forEach(function (op) {
+              var r = op.getBoundingClientRect();
+              if (op.scrollWidth > op.clientWidth + 1) out.push(op.id + ' scrolls ' + op.scrollWidth + ' in ' + op.clientWidth);
+              op.querySelectorAll('table').forEach(function (t) {
+                var b = t.getBoundingClientRect();
+                if (b.right > r.right + 1) out.push(op.id + ' table ends at ' + Math.round(b.right) + ' past ' + Math.round(r.right));
+              });
+            });
+            if (document.documentElement.scrollWidth > window.innerWidth) out.push('page ' + document.documentElement.scrollWidth);
+            return out;"#)
+        .await;
+    assert_eq!(wide, json!([]), "[{l}] every card fits a 390 px phone");
+    p.js("document.getElementById('score').scrollIntoView(); return null")
+        .await;
+    p.shot("docs-390").await;
 }

@@ -281,6 +281,17 @@ impl Page {
         self.wait_loaded().await;
     }
 
+    /// The API docs at `/docs`, once they have drawn their operations from /openapi.json.
+    pub async fn open_docs(&self) {
+        self.goto(&format!("{}/docs", self.base)).await;
+        self.wait_js(
+            "return document.querySelectorAll('#ops .op').length > 10",
+            json!(true),
+            "the docs' operations",
+        )
+        .await;
+    }
+
     pub async fn wait_loaded(&self) {
         self.wait_js(
             "return document.body.getAttribute('data-rulesets-loaded')",
