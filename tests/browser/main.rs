@@ -58,6 +58,7 @@ flow!(house_rules_exclusive, house_exclusive_flow);
 flow!(house_rules_limits, house_limits_flow);
 flow!(copy_and_labels, copy_labels_flow);
 flow!(docs, docs_flow);
+flow!(accessibility, axe_flow);
 
 /// No API words in what a player reads: no JSON pointers, field names or status codes.
 fn assert_player_words(text: &str, what: &str) {
@@ -2076,4 +2077,25 @@ async fn docs_flow(p: Page) {
     p.js("document.getElementById('score').scrollIntoView(); return null")
         .await;
     p.shot("docs-390").await;
+}
+
+/// Issue 26: axe-core finds no serious or critical violation in any view, in either
+/// language, at 390, 1366 and 1920 px.
+async fn axe_flow(p: Page) {
+    let l = p.l();
+    p.open_in_language().await;
+    let hand = "hand=123456m78p23455s9p&win=9p&by=self_draw";
+    for view in ["score", "compare", "waits", "discard", "rules", "table"] {
+        p.open(&format!("/?{hand}&view={view}")).await;
+        p.js("document.querySelectorAll('details').forEach(function (d) { d.open = true; }); return null")
+            .await;
+        for (w, h) in [(390, 844), (1366, 768), (1920, 1080)] {
+            p.viewport(w, h).await;
+            assert_eq!(
+                p.axe_serious().await,
+                json!([]),
+                "[{l}] axe-core: no serious or critical violation in the {view} view at {w} px"
+            );
+        }
+    }
 }

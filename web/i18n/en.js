@@ -5,6 +5,8 @@ export default {
   "app.tagline": "Hong Kong mahjong calculator",
   "nav.docs": "API docs",
   "nav.lang": "Language",
+  // The answer panel scrolls on a wide screen: focusable (tabindex) so a keyboard can scroll it, named.
+  "output.aria": "The answer",
 
   "hand.title": "Hand",
   "hand.box": "Tiles and melds",
@@ -78,6 +80,8 @@ export default {
   "tile.6z": "Green dragon",
   "tile.7z": "Red dragon",
   "tile.in_message": "{code}",
+  // A tile in a control's name: the code a player sees on it stands alone (axe: the name holds the visible text).
+  "tile.in_label": "{code}",
   "digit.1": "1",
   "digit.2": "2",
   "digit.3": "3",

@@ -5,6 +5,8 @@ export default {
   "app.tagline": "香港麻雀計番器",
   "nav.docs": "API 文件",
   "nav.lang": "語言",
+  // The answer panel scrolls on a wide screen: focusable (tabindex) so a keyboard can scroll it, named.
+  "output.aria": "計算結果",
 
   "hand.title": "手牌",
   "hand.box": "牌與副露",
@@ -78,6 +80,8 @@ export default {
   "tile.6z": "發財",
   "tile.7z": "紅中",
   "tile.in_message": "{name}（{code}）",
+  // A tile in a control's name: the code a player sees on it stands alone (axe: the name holds the visible text).
+  "tile.in_label": "{name} {code}",
   "digit.1": "一",
   "digit.2": "二",
   "digit.3": "三",

@@ -139,7 +139,7 @@ test("one table per language: the same keys and placeholders; every key the page
   assert.deepEqual(Object.keys(TABLES.zh).sort(), keysEn);
   // A tile in a Chinese sentence also gives its name (一萬（1m）); English writes just 1m.
   // English says "once" where Chinese keeps the count.
-  const differ = { "tile.in_message": ["code", "code,name"], "table.streak.one": ["", "n"] };
+  const differ = { "tile.in_message": ["code", "code,name"], "tile.in_label": ["code", "code,name"], "table.streak.one": ["", "n"] };
   for (const k of keysEn) {
     const [e, z] = differ[k] || [placeholders(TABLES.en[k]), placeholders(TABLES.en[k])];
     assert.equal(placeholders(TABLES.en[k]), e, k);

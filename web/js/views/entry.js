@@ -4,7 +4,7 @@
 import { $, el, fill, tileFace, flowerFace, tileGroup } from "../dom.js";
 import { ALL_TILES, FLOWERS, SEATS, SUIT_LETTERS, compareTiles, suitOf } from "../tiles.js";
 import { WIN_BY, REPLACEMENT, EXTRAS } from "../state.js";
-import { countMessage, describe, meldKindLabel, tileInMessage, rulesetSummary, describeNested, rulesetName } from "../format.js";
+import { countMessage, describe, meldKindLabel, tileInMessage, rulesetSummary, describeNested, rulesetName, tileName } from "../format.js";
 import { limitsAdd } from "../custom.js";
 
 export function renderPalette(app) {
@@ -108,7 +108,7 @@ export function renderHand(app) {
   if (d.winning) winIndex = d.tiles.lastIndexOf(d.winning);
   const order = d.tiles.map((t, i) => ({ t, i })).sort((a, b) => compareTiles(a.t, b.t) || a.i - b.i);
   fill($("hand"), order.map(({ t, i }) => {
-    const b = tileFace(t, T, { tag: "button", attrs: { "data-hand-index": String(i), "aria-label": T("hand.remove", { tile: tileInMessage(t, T) }) } });
+    const b = tileFace(t, T, { tag: "button", attrs: { "data-hand-index": String(i), "aria-label": T("hand.remove", { tile: T("tile.in_label", { code: t, name: tileName(t, T) }) }) } });
     if (i === winIndex) { b.classList.add("winning"); b.setAttribute("data-winning", "true"); b.setAttribute("data-badge", T("hand.win_badge")); }
     return b;
   }));
