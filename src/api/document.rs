@@ -175,6 +175,7 @@ pub fn document_schema() -> Value {
             "extends": {"type": "string", "description": "A built-in ruleset id to start from.", "example": "hkma"},
             "id": {"type": "string", "pattern": "^[a-z0-9-]{1,64}$", "description": "The id the answer's `ruleset` says."},
             "name": {"type": "string"},
+            "name_zh": {"type": "string", "description": "The name in Traditional Chinese (a translation of `name`; not in `ruleset_hash`). A document that changes `name` without it drops the base's."},
             "version": {"type": "integer", "minimum": 0},
             "source": {"type": "array", "items": {"type": "string"}},
             "summary": {"type": "string"},

@@ -13,6 +13,9 @@ pub struct RulesetSummary {
     #[schema(example = "wisteria-court")]
     pub id: String,
     pub name: String,
+    /// The name in Traditional Chinese (`name` for a document that gives none).
+    #[schema(example = "紫藤苑麻雀")]
+    pub name_zh: String,
     pub version: u32,
     /// The guide file(s) it comes from.
     pub source: Vec<String>,
@@ -27,6 +30,7 @@ impl From<&Ruleset> for RulesetSummary {
         RulesetSummary {
             id: r.id.clone(),
             name: r.name.clone(),
+            name_zh: r.name_zh.clone().unwrap_or_else(|| r.name.clone()),
             version: r.version,
             source: r.source.clone(),
             summary: r.summary.clone(),
@@ -153,6 +157,8 @@ pub struct PaymentDto {
 pub struct RulesetDetail {
     pub id: String,
     pub name: String,
+    /// The name in Traditional Chinese (`name` for a document that gives none).
+    pub name_zh: String,
     pub version: u32,
     pub source: Vec<String>,
     pub summary: String,
@@ -228,6 +234,7 @@ impl From<&Ruleset> for RulesetDetail {
         RulesetDetail {
             id: r.id.clone(),
             name: r.name.clone(),
+            name_zh: r.name_zh.clone().unwrap_or_else(|| r.name.clone()),
             version: r.version,
             source: r.source.clone(),
             summary: r.summary.clone(),

@@ -334,6 +334,8 @@ pub struct TableRules {
 pub struct Ruleset {
     pub id: String,
     pub name: String,
+    /// The name in Traditional Chinese, for the Chinese page (none: a document gave none).
+    pub name_zh: Option<String>,
     pub version: u32,
     pub source: Vec<String>,
     pub summary: String,
@@ -788,6 +790,7 @@ impl Ruleset {
         let mut r = Ruleset {
             id: raw.id,
             name: raw.name,
+            name_zh: raw.name_zh,
             version,
             source: raw.source,
             summary: raw.summary,
@@ -818,7 +821,7 @@ impl Ruleset {
             extras: false,
         };
         r.reindex();
-        r.hash = Sha256::digest(canonical_bytes(&r.to_document())).into();
+        r.hash = Sha256::digest(canonical_bytes(&hashed_document(&r))).into();
         Ok(r)
     }
 
@@ -906,6 +909,9 @@ impl Ruleset {
         // hash stays what it was.
         if self.limits_pay != LimitsPay::default() {
             doc["limits_pay"] = self.limits_pay.name().into();
+        }
+        if let Some(n) = &self.name_zh {
+            doc["name_zh"] = n.as_str().into();
         }
         if let Some(m) = self.money {
             doc["money"] = json!({
@@ -1505,6 +1511,17 @@ impl<'de> serde::de::Visitor<'de> for Unique<'_> {
     }
 }
 
+/// The document `ruleset_hash` is taken of: the canonical document less
+/// `name_zh`, a translation of `name` that changes no answer, so every
+/// built-in kept its hash when it gained one (rulesets/README.md).
+fn hashed_document(r: &Ruleset) -> serde_json::Value {
+    let mut doc = r.to_document();
+    if let Some(m) = doc.as_object_mut() {
+        m.remove("name_zh");
+    }
+    doc
+}
+
 /// The defaults of a ruleset document sent without `extends`: only the
 /// rules are required, not the descriptive keys.
 pub const DOCUMENT_DEFAULTS: &[(&str, &str)] = &[
@@ -1533,6 +1550,11 @@ pub fn resolve_document(
     let full = match patch.remove("extends") {
         Some(serde_json::Value::String(id)) => match base(&id) {
             Some(mut b) => {
+                // A new name without a Chinese one drops the base's: 香港麻雀協會
+                // is not the name of a document that renamed HKMA's rules.
+                if patch.contains_key("name") && !patch.contains_key("name_zh") {
+                    patch.insert("name_zh".into(), serde_json::Value::Null);
+                }
                 house_contains_for_added(&b, &mut patch);
                 json_patch::merge(&mut b, &serde_json::Value::Object(patch));
                 b
@@ -1726,6 +1748,7 @@ impl std::error::Error for LoadError {}
 struct RawRuleset {
     id: String,
     name: String,
+    name_zh: Option<String>,
     version: i64,
     source: Vec<String>,
     summary: String,

@@ -295,3 +295,128 @@ async fn a_thirteen_orphans_reading_lists_its_twelve_singles() {
     );
     assert_eq!(v["lines"][0]["name_zh"], "十三么");
 }
+
+/// Issue 26, finding 9: every built-in has a Chinese name (rulesets/README.md,
+/// "Chinese names") in the list and its chart; the names changed no
+/// `ruleset_hash` (the hashes below are main's before the names came); a
+/// document that renames a built-in does not keep the base's Chinese name.
+#[tokio::test]
+async fn every_built_in_ruleset_has_a_chinese_name_and_keeps_its_hash() {
+    let app = spawn_app().await;
+    let want = [
+        (
+            "dragon-society",
+            "龍社",
+            "f2fb5b87b60ad91dab8f5c90ee2e5c9d2246acea0c079061cb38fb69d199ff8b",
+        ),
+        (
+            "hefen-new-style",
+            "Hé Fēn 香港新派",
+            "66a5b7932058d90c70c6cefd93b2e8ea700098ae0750cc32ed7d1979897d84f4",
+        ),
+        (
+            "hkma",
+            "香港麻雀協會",
+            "661191d35ae4be899abaa0211b45433691486110442b6e19f5846a7e638839e8",
+        ),
+        (
+            "l2",
+            "L2",
+            "fccdcfa9b0afc414ad850cd8aadb185b6633986d4e31650313d88f55645ca28b",
+        ),
+        (
+            "liu",
+            "LIU",
+            "1f56ecde0db003d11d27db4e1d6fda66418510f7470e9652840c190c1b52783b",
+        ),
+        (
+            "mjb",
+            "MJB",
+            "1795d343a7a5dc98200fb4a60f961c9e73b56f11046ff983893b6aab90c18e11",
+        ),
+        (
+            "mjtime",
+            "MJ Time",
+            "08d4be743b834b5cdd6e63194f9457fdced8972661626707306c831f5d5af334",
+        ),
+        (
+            "sc-hk13-half-laak",
+            "SC HK13 半辣比較預設",
+            "1fbd192046ff7a4d21f8f6841b25567511a5814cfe9350c8e15de49fa0855714",
+        ),
+        (
+            "sc-hk13",
+            "SC HK13 網頁遊戲（sc_hk13_v1_2）",
+            "0a2bbb59d301fc8afcec1487fd1bee66bcfefb6a1716f45ca52eb6f82c71ea18",
+        ),
+        (
+            "wikipedia",
+            "維基百科",
+            "875b868e7e8884be1153152d81b70f63c8637759077769cf8eaa5575439d5758",
+        ),
+        (
+            "wisteria-court",
+            "紫藤苑麻雀",
+            "8c91839b4af10778a598ddd3ca8f42416be283cdf1290c090ac40931474781cc",
+        ),
+    ];
+    let list = app.get("/v1/rulesets").await.json();
+    let listed: Vec<(String, String)> = list["rulesets"]
+        .as_array()
+        .expect("rulesets")
+        .iter()
+        .map(|r| {
+            (
+                r["id"].as_str().unwrap().into(),
+                r["name_zh"].as_str().unwrap_or("(none)").into(),
+            )
+        })
+        .collect();
+    let expected: Vec<(String, String)> = want
+        .iter()
+        .map(|(id, zh, _)| (id.to_string(), zh.to_string()))
+        .collect();
+    assert_eq!(listed, expected, "GET /v1/rulesets: each ruleset's name_zh");
+    for (id, zh, hash) in want {
+        let d = app.get(&format!("/v1/rulesets/{id}")).await.json();
+        assert_eq!(d["name_zh"], json!(zh), "GET /v1/rulesets/{id}: name_zh");
+        assert_eq!(
+            d["ruleset_hash"],
+            json!(hash),
+            "{id}: the hash from before name_zh"
+        );
+    }
+    let same = app
+        .post(
+            "/v1/rulesets/validate",
+            &json!({"ruleset": {"extends": "hkma", "id": "mine"}}),
+        )
+        .await
+        .json();
+    assert_eq!(
+        same["name_zh"],
+        json!("香港麻雀協會"),
+        "extends alone keeps the base's Chinese name"
+    );
+    let renamed = app
+        .post(
+            "/v1/rulesets/validate",
+            &json!({"ruleset": {"extends": "hkma", "id": "mine", "name": "Our table"}}),
+        )
+        .await
+        .json();
+    assert_eq!(
+        (renamed["name"].clone(), renamed["name_zh"].clone()),
+        (json!("Our table"), json!("Our table")),
+        "a renamed document: its own name in both, not 香港麻雀協會"
+    );
+    let both = app
+        .post("/v1/rulesets/validate", &json!({"ruleset": {"extends": "hkma", "id": "mine", "name": "Our table", "name_zh": "我哋張枱"}}))
+        .await
+        .json();
+    assert_eq!(
+        both["name_zh"],
+        json!("我哋張枱"),
+        "a document's own Chinese name"
+    );
+}

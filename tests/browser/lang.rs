@@ -49,6 +49,15 @@ pub struct Lang {
     pub exclusive_pair: &'static str,
     /// The House rules count with two rules set.
     pub house_count_2: &'static str,
+    /// Issue 26, finding 10: counts in the words of the language (one house rule, one tile).
+    pub house_count_1: &'static str,
+    pub waits_button_one: &'static str,
+    /// The count under the hand box at fourteen tiles: a count, never "a complete hand".
+    pub count_14: &'static str,
+    /// Issue 26, finding 9: the winning tile's badge.
+    pub win_badge: &'static str,
+    /// Wisteria Court's name as the page shows it (name_zh in Chinese).
+    pub wisteria_name: &'static str,
     /// The chart's line where limits add and a total above the limit pays one limit.
     pub limits_once_line: &'static str,
     /// A server refusal of the house rule, at its control (the page's words around the server's).
@@ -100,7 +109,12 @@ pub const EN: Lang = Lang {
     contains_cycle:
         "Concealed hand would contain itself through Seven pairs: untick one of the two.",
     exclusive_pair: "All chows ⟷ Concealed hand",
-    house_count_2: "(2 set)",
+    house_count_2: "(2 changes)",
+    house_count_1: "(1 change)",
+    waits_button_one: "Waits (1 tile)",
+    count_14: "14 concealed tiles: the count for a win",
+    win_badge: "win",
+    wisteria_name: "Wisteria Court Mahjong",
     limits_once_line:
         "Limit hands add to the other faan, with no cap; a total above the limit pays the limit's points once.",
     limits_pay_refused: "This house rule cannot be used with this ruleset:",
@@ -136,8 +150,8 @@ pub const ZH: Lang = Lang {
     table_false_win: "Dan 詐糊：賠每位玩家 6",
     table_ann_pays: "Ann 付 Ben 64",
     not_winning: "這些牌未能食糊",
-    table_double_win: "Ben 食糊，3 番; Cat 食糊，6 番",
-    table_double_win_head_bump: "Ben 食糊，3 番; Cat 亦食糊，6 番（截糊，不計）",
+    table_double_win: "Ben 食糊，3 番；Cat 食糊，6 番",
+    table_double_win_head_bump: "Ben 食糊，3 番；Cat 亦食糊，6 番（截糊，不計）",
     table_keeps_default: "照規則組：否",
     table_stake_shown: "每分 $0.50",
     table_cat_paid_money: "Dan 付 Cat 80（$40.00）",
@@ -148,6 +162,11 @@ pub const ZH: Lang = Lang {
     contains_cycle: "門前清 經 七對子 會包含返自己：請剔走其中一個。",
     exclusive_pair: "平糊 ⟷ 門前清",
     house_count_2: "（已設 2 項）",
+    house_count_1: "（已設 1 項）",
+    waits_button_one: "聽牌（1 張）",
+    count_14: "門前 14 張：夠張數食糊",
+    win_badge: "食糊",
+    wisteria_name: "紫藤苑麻雀",
     limits_once_line: "爆棚可以同其他番數相加，不設上限；超出上限時最多只計一個爆棚的分。",
     limits_pay_refused: "這項自訂規則不適用於這個規則組：",
     co_winner_tile: "一炮多響要食同一隻牌",

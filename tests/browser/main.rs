@@ -56,6 +56,9 @@ flow!(house_rules_patterns, house_patterns_flow);
 flow!(house_rules_contains, house_contains_flow);
 flow!(house_rules_exclusive, house_exclusive_flow);
 flow!(house_rules_limits, house_limits_flow);
+flow!(copy_and_labels, copy_labels_flow);
+flow!(docs, docs_flow);
+flow!(accessibility, axe_flow);
 
 /// No API words in what a player reads: no JSON pointers, field names or status codes.
 fn assert_player_words(text: &str, what: &str) {
@@ -1299,7 +1302,7 @@ async fn house_patterns_flow(p: Page) {
     let doc = p.export_document().await;
     assert_eq!(
         doc,
-        json!({"extends": "wisteria-court", "id": "custom-wisteria-court", "name": lang.custom_name,
+        json!({"extends": "wisteria-court", "id": "custom-wisteria-court", "name": lang.custom_name, "name_zh": "紫藤苑麻雀（自訂規則）",
                "patterns": {"voided_suit": {"faan": 3}}}),
         "[{l}] the ruleset document"
     );
@@ -1753,7 +1756,7 @@ async fn house_limits_flow(p: Page) {
     let doc = p.export_document().await;
     assert_eq!(
         doc,
-        json!({"extends": "wisteria-court", "id": "custom-wisteria-court", "name": lang.custom_name,
+        json!({"extends": "wisteria-court", "id": "custom-wisteria-court", "name": lang.custom_name, "name_zh": "紫藤苑麻雀（自訂規則）",
                "limits_add": true, "limits_pay": "once",
                "patterns": {"thirteen_sided_orphans": {"faan": "limit"}}}),
         "[{l}] the ruleset document"
@@ -1880,4 +1883,219 @@ async fn house_limits_flow(p: Page) {
         shown[2]
     );
     p.reset().await;
+}
+
+/// Selects whose chosen option's text is wider than the box shows (the text cut off), by id,
+/// measured with the select's own font.
+async fn truncated_selects(p: &Page) -> Value {
+    p.js(
+        r#"var c = document.createElement('canvas').getContext('2d'), out = [];
+        document.querySelectorAll('select').forEach(function (s) {
+          if (!s.offsetParent || s.selectedIndex < 0) return;
+          var st = getComputedStyle(s);
+          c.font = st.font;
+          var text = s.options[s.selectedIndex].text;
+          // The room for text: the box less its padding, borders and the arrow (about 20 px).
+          var room = s.clientWidth - parseFloat(st.paddingLeft) - parseFloat(st.paddingRight) - 20;
+          var w = c.measureText(text).width;
+          if (w > room + 0.5) out.push((s.id || s.closest('[data-pattern]') && s.closest('[data-pattern]').getAttribute('data-pattern') || s.getAttribute('data-house') || '?') + ': ' + text + ' (' + Math.round(w) + ' px in ' + Math.round(room) + ')');
+        });
+        return out;"#,
+    )
+    .await
+}
+
+/// Issue 26, findings 9, 10 and 12: the count under the hand box never claims a winning hand;
+/// counts read right ("1 tile", "1 change"); the winning tile's badge is in the page's
+/// language at AA contrast; the house-rules text boxes have names; no select cuts its text
+/// at 1366 or 390 px.
+async fn copy_labels_flow(p: Page) {
+    let lang = p.lang;
+    let l = p.l();
+    p.open_in_language().await;
+    // Fourteen tiles that make no hand: the count says only that the count is right.
+    p.type_keys("#hand-text", "1357m1357p135799s").await;
+    assert_eq!(
+        p.text("#hand-count").await.unwrap(),
+        lang.count_14,
+        "[{l}] fourteen tiles: a count, not a complete hand"
+    );
+    p.click("#btn-score").await;
+    p.wait_text(
+        "[data-error-for=\"/hand/tiles\"]",
+        "the not-winning refusal",
+        |t| t.contains(lang.not_winning),
+    )
+    .await;
+    assert_eq!(
+        p.text("#hand-count").await.unwrap(),
+        lang.count_14,
+        "[{l}] the count stays a count beside the refusal"
+    );
+    p.shot("copy-not-winning").await;
+
+    // One tile to wait on beside four declared melds.
+    p.reset().await;
+    p.type_keys("#hand-text", "[111m][222p][333s][444m] 5s")
+        .await;
+    assert_eq!(
+        p.text("#btn-waits").await.unwrap(),
+        lang.waits_button_one,
+        "[{l}] one concealed tile for Waits"
+    );
+
+    // The winning tile's badge: the page's language, dark on gold.
+    p.reset().await;
+    p.tap_quiet_hand().await;
+    p.wait_faan("4", "4 faan").await;
+    let badge = p
+        .js(r#"var b = document.querySelector('#hand [data-winning="true"]'), st = getComputedStyle(b, '::after');
+            function lum(c) { var v = c.match(/[0-9.]+/g).slice(0, 3).map(function (x) { x = x / 255;
+              return x <= 0.03928 ? x / 12.92 : Math.pow((x + 0.055) / 1.055, 2.4); });
+              return 0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2]; }
+            var a = lum(st.color), g = lum(st.backgroundColor);
+            return [JSON.parse(st.content), Math.round(100 * (Math.max(a, g) + 0.05) / (Math.min(a, g) + 0.05)) / 100, parseFloat(st.fontSize)];"#)
+        .await;
+    assert_eq!(
+        badge[0],
+        json!(lang.win_badge),
+        "[{l}] the badge's word: {badge}"
+    );
+    let ratio = badge[1].as_f64().unwrap();
+    assert!(
+        ratio >= 4.5,
+        "[{l}] the badge's contrast is AA (4.5:1): {badge}"
+    );
+    // The ruleset's name in the page's language: the select and the score's line.
+    assert_eq!(
+        p.js_str(
+            "var s = document.getElementById('ruleset'); return s.options[s.selectedIndex].text"
+        )
+        .await,
+        lang.wisteria_name,
+        "[{l}] the ruleset select names Wisteria Court in the page's language"
+    );
+    let status = p.text("#status").await.unwrap();
+    assert!(
+        status.contains(lang.wisteria_name),
+        "[{l}] the score's status names the ruleset: {status:?}"
+    );
+    p.shot("copy-badge").await;
+
+    // One house rule set, counted in the singular; the panel's text boxes have names.
+    p.open("/?hand=119m19p19s1234567z&win=1m&by=discard&from=west&patterns=thirteen_sided_orphans:limit").await;
+    p.wait_score(10, 128, "the limit").await;
+    assert_eq!(
+        p.text("#house-rules-count").await.unwrap(),
+        lang.house_count_1,
+        "[{l}] one house rule"
+    );
+    let names = p
+        .js(r#"return ['hr-points-table', 'hr-export-text', 'hr-import-text'].map(function (id) {
+              var e = document.getElementById(id);
+              return id + '=' + (e.getAttribute('aria-label') || Array.from(e.labels || []).map(function (x) { return x.textContent.trim(); }).join(' '));
+            });"#)
+        .await;
+    for n in names.as_array().unwrap() {
+        let n = n.as_str().unwrap();
+        let (id, name) = n.split_once('=').unwrap();
+        assert!(!name.is_empty(), "[{l}] #{id} has an accessible name");
+        if l == "zh" {
+            assert!(
+                name.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)),
+                "[{l}] #{id}'s name is Chinese: {name:?}"
+            );
+        }
+    }
+
+    // No select cuts its text, on a laptop or a phone, with the panels open.
+    p.js("document.querySelectorAll('details').forEach(function (d) { d.open = true; }); return null")
+        .await;
+    for (w, h) in [(1366, 768), (390, 844)] {
+        p.viewport(w, h).await;
+        assert_eq!(
+            truncated_selects(&p).await,
+            json!([]),
+            "[{l}] no select's text cut off at {w} px"
+        );
+        p.js("document.getElementById('table-rules').scrollIntoView(); return null")
+            .await;
+        p.shot(&format!("copy-selects-{w}")).await;
+    }
+}
+
+/// Issue 26, finding 11: /docs opens with scoring, shows Markdown's `code` as code, and every
+/// card fits a phone (nothing wider than its card).
+async fn docs_flow(p: Page) {
+    let l = p.l();
+    p.open_docs().await;
+    let first = p
+        .js("return Array.from(document.querySelectorAll('#ops .op h3')).slice(0, 3).map(function (h) { return h.textContent; })")
+        .await;
+    assert_eq!(
+        first,
+        json!(["POST/v1/score", "POST/v1/score/batch", "POST/v1/compare"]),
+        "[{l}] the docs open with the scoring endpoints"
+    );
+    let last = p
+        .js("var h = document.querySelectorAll('#ops .op h3'); return h[h.length - 1].textContent")
+        .await;
+    assert!(
+        !last.as_str().unwrap_or("").contains("/v1/"),
+        "[{l}] the service's own pages come last: {last}"
+    );
+    let ticks = p
+        .js("return Array.from(document.querySelectorAll('#desc, #ops p, #ops td, #schemas-list summary, #schemas-list td')).filter(function (e) { return e.textContent.indexOf('`') >= 0; }).map(function (e) { return e.textContent.slice(0, 80); })")
+        .await;
+    assert_eq!(
+        ticks,
+        json!([]),
+        "[{l}] no raw backticks in the docs' prose"
+    );
+    let codes = p
+        .js("return document.querySelectorAll('#ops p code').length")
+        .await;
+    assert!(
+        codes.as_u64().unwrap_or(0) > 5,
+        "[{l}] backticked names are code: {codes}"
+    );
+    p.viewport(390, 844).await;
+    let wide = p
+        .js(r#"var out = [];
+            document.querySelectorAll('#ops .op').forEach(function (op) {
+              var r = op.getBoundingClientRect();
+              if (op.scrollWidth > op.clientWidth + 1) out.push(op.id + ' scrolls ' + op.scrollWidth + ' in ' + op.clientWidth);
+              op.querySelectorAll('table').forEach(function (t) {
+                var b = t.getBoundingClientRect();
+                if (b.right > r.right + 1) out.push(op.id + ' table ends at ' + Math.round(b.right) + ' past ' + Math.round(r.right));
+              });
+            });
+            if (document.documentElement.scrollWidth > window.innerWidth) out.push('page ' + document.documentElement.scrollWidth);
+            return out;"#)
+        .await;
+    assert_eq!(wide, json!([]), "[{l}] every card fits a 390 px phone");
+    p.js("document.getElementById('score').scrollIntoView(); return null")
+        .await;
+    p.shot("docs-390").await;
+}
+
+/// Issue 26: axe-core finds no serious or critical violation in any view, in either
+/// language, at 390, 1366 and 1920 px.
+async fn axe_flow(p: Page) {
+    let l = p.l();
+    p.open_in_language().await;
+    let hand = "hand=123456m78p23455s9p&win=9p&by=self_draw";
+    for view in ["score", "compare", "waits", "discard", "rules", "table"] {
+        p.open(&format!("/?{hand}&view={view}")).await;
+        p.js("document.querySelectorAll('details').forEach(function (d) { d.open = true; }); return null")
+            .await;
+        for (w, h) in [(390, 844), (1366, 768), (1920, 1080)] {
+            p.viewport(w, h).await;
+            assert_eq!(
+                p.axe_serious().await,
+                json!([]),
+                "[{l}] axe-core: no serious or critical violation in the {view} view at {w} px"
+            );
+        }
+    }
 }

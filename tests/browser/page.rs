@@ -281,6 +281,45 @@ impl Page {
         self.wait_loaded().await;
     }
 
+    /// axe-core's serious and critical violations on the page as it stands, each as
+    /// "rule: target, ..." (axe.min.js from `FAAN_AXE`, else
+    /// target/axe/node_modules/axe-core/axe.min.js: `npm install --prefix target/axe axe-core`).
+    pub async fn axe_serious(&self) -> Value {
+        let path = std::env::var_os("FAAN_AXE")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| target_dir().join("axe/node_modules/axe-core/axe.min.js"));
+        let src = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+            panic!(
+                "axe-core at {}: {e} (npm install --prefix target/axe axe-core)",
+                path.display()
+            )
+        });
+        if self.js("return typeof window.axe").await != json!("object") {
+            self.js(&format!("{src}\n;return null")).await;
+        }
+        self.js_async(
+            r#"var done = arguments[0];
+            window.axe.run(document, {resultTypes: ['violations']}).then(function (r) {
+              done(r.violations.filter(function (v) { return v.impact === 'serious' || v.impact === 'critical'; })
+                .map(function (v) { return v.id + ': ' + v.nodes.slice(0, 4).map(function (n) { return n.target.join(' '); }).join(', '); }));
+            }, function (e) { done(['axe failed: ' + e]); });"#,
+            vec![],
+            "axe-core's run",
+        )
+        .await
+    }
+
+    /// The API docs at `/docs`, once they have drawn their operations from /openapi.json.
+    pub async fn open_docs(&self) {
+        self.goto(&format!("{}/docs", self.base)).await;
+        self.wait_js(
+            "return document.querySelectorAll('#ops .op').length > 10",
+            json!(true),
+            "the docs' operations",
+        )
+        .await;
+    }
+
     pub async fn wait_loaded(&self) {
         self.wait_js(
             "return document.body.getAttribute('data-rulesets-loaded')",

@@ -257,6 +257,7 @@ export function rulesetDocument(chart, house, table, opts) {
   const h = house || {};
   const o = opts || {};
   const doc = { extends: chart.id, id: o.id || customId(chart.id), name: o.name || chart.name };
+  if (o.name_zh) doc.name_zh = o.name_zh;
   if (h.min_faan != null) doc.min_faan = h.min_faan;
   // A house limit is also what a limit pattern scores (ruleset.rs, with_house_rules).
   if (h.limit != null) { doc.limit = h.limit; doc.limit_faan = h.limit; }
@@ -382,7 +383,7 @@ export function houseFromDocument(doc, chart, cat) {
   const patterns = {}, conditions = {}, contains = {};
   const nat = (v, min) => Number.isInteger(v) && v >= min;
   for (const [k, v] of Object.entries(doc)) {
-    if (k === "extends" || k === "id" || k === "name") continue;
+    if (k === "extends" || k === "id" || k === "name" || k === "name_zh") continue;
     if (k === "min_faan" && nat(v, 0)) house.min_faan = v;
     else if (k === "limit" && nat(v, 1)) house.limit = v;
     else if (k === "limit_faan" && v === doc.limit) continue;

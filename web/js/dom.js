@@ -56,7 +56,7 @@ export function tileFace(t, T, opts) {
 export function flowerFace(id, T, pressed) {
   return el("button", {
     type: "button", className: "flower" + (id.charAt(0) === "S" ? " season" : ""), "data-flower": id,
-    "aria-pressed": pressed ? "true" : "false", title: T("flower." + id), "aria-label": T("flower." + id) + " (" + id + ")"
+    "aria-pressed": pressed ? "true" : "false", title: T("flower." + id), "aria-label": id + " " + T("flower." + id)
   }, [
     el("span", { className: "glyph", "aria-hidden": "true", text: flowerGlyph(id) }),
     el("span", { className: "face", "aria-hidden": "true" }, [el("span", { className: "face-main", text: T("flower_short." + id) })]),

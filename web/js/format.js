@@ -51,6 +51,12 @@ export function formatNumber(x) {
  * A ruleset's name as a label that never misleads: with house rules (or
  * table rules) in force, "Wisteria Court Mahjong + house rules".
  */
+/** A ruleset's name in the page's language: `name_zh` in Chinese where the server gives one; the id without the info. */
+export function rulesetName(info, t, id) {
+  if (!info) return id || "";
+  return t.lang === "zh" && info.name_zh ? info.name_zh : info.name;
+}
+
 export function rulesetLabel(name, custom, t) {
   return custom ? t("ruleset.with_house", { name }) : name;
 }

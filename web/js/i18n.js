@@ -18,11 +18,23 @@ export function detectLang(stored, languages) {
   return "en";
 }
 
-/** `{name}` placeholders filled from `params`; a key missing from a table falls back to English. */
+/** The key's plural form for a count `n` ("house.count.one" beside "house.count"), if the table has one. */
+function pluralKey(table, lang, key, params) {
+  const n = params && params.n;
+  if (typeof n !== "number") return key;
+  const form = key + "." + new Intl.PluralRules(lang).select(n);
+  return table[form] != null ? form : key;
+}
+
+/**
+ * `{name}` placeholders filled from `params`; a key missing from a table falls back to English.
+ * A count `n` picks the key's plural form where the table has one ("x.one" beside "x", which is
+ * the other form), so English says "1 problem" and "2 problems"; Chinese needs none.
+ */
 export function translate(lang, key, params) {
   const table = TABLES[lang] || en;
-  let s = table[key];
-  if (s == null) s = en[key];
+  let s = table[pluralKey(table, lang, key, params)];
+  if (s == null) s = en[pluralKey(en, "en", key, params)];
   if (s == null) return key;
   return s.replace(/\{(\w+)\}/g, (m, k) => (params && params[k] != null ? String(params[k]) : m));
 }

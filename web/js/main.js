@@ -12,7 +12,7 @@
 import { $, glyphsSupported, richText } from "./dom.js";
 import { emptyState, derive, fromQuery, toQuery, requestBody, addTile, addMeld, removeTile, removeMeld, EXTRAS, readyToScore } from "./state.js";
 import { seatBefore, SEATS } from "./tiles.js";
-import { makeT, detectLang, storedLang, storeLang } from "./i18n.js";
+import { makeT, translate, detectLang, storedLang, storeLang } from "./i18n.js";
 import { describe, localErrors, mapProblem, countMessage, meldKindLabel } from "./format.js";
 import { Latest, call, isAbort } from "./api.js";
 import { renderPalette, renderOptions, renderContext, renderRulesetSelect, renderRulesetSummary, renderHand, renderLimits } from "./views/entry.js";
@@ -409,7 +409,10 @@ function customDocument() {
   const table = cleanRules(app.night.rules);
   if (!app.state.compareCustom && !app.exporting) return null;
   if (!chart || !isCustom(app.state.house, table)) return null;
-  return rulesetDocument(chart, app.state.house, table, { name: app.t("house.custom_name", { name: chart.name }), catalogue: pageCatalogue(app) });
+  // The document carries both names, so the Chinese page names it in Chinese whichever page made it.
+  const names = { name: app.t("house.custom_name", { name: chart.name }) };
+  if (chart.name_zh) names.name_zh = translate("zh", "house.custom_name", { name: chart.name_zh });
+  return rulesetDocument(chart, app.state.house, table, { ...names, catalogue: pageCatalogue(app) });
 }
 
 // The panel opened: every ruleset's chart (each pattern's values and

@@ -105,7 +105,7 @@ test("the server's refusals of an analysis, worded in both languages", () => {
   const en = makeT("en"), zh = makeT("zh");
   const south = { seat_wind: "south" };
   const count = mapApiError({ pointer: "/hand/tiles", code: "analysis_tile_count", params: { drawing: 13, discarding: 14, melds: 0, got: 12 } });
-  assert.equal(describe(count, en, south), "South's hand has 12 concealed tiles; with 0 declared meld(s) Which tile to discard needs 13 (waiting for a draw) or 14 (about to discard).");
+  assert.equal(describe(count, en, south), "South's hand has 12 concealed tiles; beside the declared melds (0) Which tile to discard needs 13 (waiting for a draw) or 14 (about to discard).");
   assert.equal(describe(count, zh, south), "南家手牌門前有 12 張；有 0 組副露時，打邊隻要 13 張（等摸牌）或 14 張（要打牌）。");
   const far = mapApiError({ pointer: "/chances", code: "chances_too_far", params: { shanten: 4, max: 3 } });
   assert.equal(describe(far, en), "The hand is 4 tiles from ready; the chance to win is worked out up to 3. Empty Draws left to see the table.");

@@ -45,7 +45,7 @@ test("the API's rule codes (src/core/hand.rs) in the player's words, with no fie
     [{ pointer: "/context/discarder", code: "discarder_is_winner", params: { seat: "south" } },
       "The discarder cannot be the winner (South).", "出銃者不能是食糊者（南家）。"],
     [{ pointer: "/hand/tiles", code: "tile_count", params: { expected: 14, melds: 0, got: 13 } },
-      "South's hand has 13 concealed tiles; with 0 declared meld(s) a win needs 14.", "南家手牌門前有 13 張；有 0 組副露時，食糊要 14 張。"],
+      "South's hand has 13 concealed tiles; beside the declared melds (0) a win needs 14.", "南家手牌門前有 13 張；有 0 組副露時，食糊要 14 張。"],
     [{ pointer: "/hand/winning_tile", code: "winning_tile_not_in_hand", params: { tile: "9p" } },
       "The winning tile 9p is not among the concealed tiles.", "食糊張 九筒（9p） 不在門前牌之中。"],
     [{ pointer: "/hand/flowers", code: "bonus_off", params: { ruleset: "hkma" } },
@@ -138,7 +138,8 @@ test("one table per language: the same keys and placeholders; every key the page
   const keysEn = Object.keys(TABLES.en).sort();
   assert.deepEqual(Object.keys(TABLES.zh).sort(), keysEn);
   // A tile in a Chinese sentence also gives its name (一萬（1m）); English writes just 1m.
-  const differ = { "tile.in_message": ["code", "code,name"] };
+  // English says "once" where Chinese keeps the count.
+  const differ = { "tile.in_message": ["code", "code,name"], "tile.in_label": ["code", "code,name"], "table.streak.one": ["", "n"] };
   for (const k of keysEn) {
     const [e, z] = differ[k] || [placeholders(TABLES.en[k]), placeholders(TABLES.en[k])];
     assert.equal(placeholders(TABLES.en[k]), e, k);
@@ -162,6 +163,30 @@ test("one table per language: the same keys and placeholders; every key the page
     const v = TABLES.zh[k].replace(/<b>.*?<\/b>|\{\w+\}|\b[0-9mpsz+-]+\b|API|faan|MPSZ/g, "");
     assert.doesNotMatch(v, /\b[a-zA-Z]{4,}\b/, "English left in zh." + k + ": " + TABLES.zh[k]);
   }
+});
+
+test("counts read right in English: plural forms from the table (issue 26, finding 10)", () => {
+  const en = makeT("en"), zh = makeT("zh");
+  assert.equal(en("house.count", { n: 1 }), "(1 change)");
+  assert.equal(en("house.count", { n: 2 }), "(2 changes)");
+  assert.equal(en("btn.waits", { n: 1 }), "Waits (1 tile)");
+  assert.equal(en("btn.waits", { n: 10 }), "Waits (10 tiles)");
+  assert.equal(en("status.problems", { n: 1 }), "1 problem: see the marked field.");
+  assert.equal(en("status.problems", { n: 3 }), "3 problems: see the marked fields.");
+  assert.equal(zh("btn.waits", { n: 1 }), "聽牌（1 張）");
+  assert.equal(zh("status.problems", { n: 1 }), "有 1 個問題：請看標示的欄位。");
+  // The count under the hand box says only that the count is right, never that the hand wins.
+  assert.equal(en("hand.count_win", { n: 14, more: en("hand.complete") }), "14 concealed tiles: the count for a win");
+  for (const k of Object.keys(TABLES.en)) assert.doesNotMatch(TABLES.en[k], /\(s\)/, "no (s) in en." + k);
+});
+
+test("a ruleset's name in the page's language (issue 26, finding 9)", async () => {
+  const { rulesetName } = await import("../js/format.js");
+  const info = { id: "wisteria-court", name: "Wisteria Court Mahjong", name_zh: "紫藤苑麻雀" };
+  assert.equal(rulesetName(info, makeT("zh")), "紫藤苑麻雀");
+  assert.equal(rulesetName(info, makeT("en")), "Wisteria Court Mahjong");
+  assert.equal(rulesetName({ name: "Old server" }, makeT("zh")), "Old server", "no name_zh: the name");
+  assert.equal(rulesetName(undefined, makeT("zh"), "mine"), "mine", "not listed: the id");
 });
 
 test("labels and co-winner problems (issue 26)", async () => {

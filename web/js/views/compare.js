@@ -4,7 +4,7 @@
 import { $, el, fill } from "../dom.js";
 import { SEATS } from "../tiles.js";
 import { readyToScore } from "../state.js";
-import { mapProblem, describe, rulesetLabel } from "../format.js";
+import { mapProblem, describe, rulesetLabel, rulesetName } from "../format.js";
 import { lineRow } from "./score.js";
 
 function signed(n) { return n > 0 ? "+" + n : String(n); }
@@ -32,7 +32,7 @@ export const compareView = {
     const custom = app.customDoc && ids.includes(app.customDoc.id) ? app.customDoc : null;
     // Without the page's own document, the house rules were sent with every built-in ruleset: each row says so.
     const withHouse = !custom && Object.keys(app.state.house || {}).length > 0;
-    const name = (id) => (custom && id === custom.id ? custom.name : rulesetLabel(app.rulesetInfo[id] ? app.rulesetInfo[id].name : id, withHouse, T));
+    const name = (id) => (custom && id === custom.id ? rulesetName(custom, T) : rulesetLabel(rulesetName(app.rulesetInfo[id], T, id), withHouse, T));
     const href = (id) => app.urlFor({ ruleset: custom && id === custom.id ? custom.extends : id, view: "score" });
     if (custom) { order.splice(order.indexOf(custom.id), 1); order.splice(order[0] === selected ? 1 : 0, 0, custom.id); }
 

@@ -5,6 +5,7 @@
 // and what is shown of the answer come from discard.js (pure, tested).
 
 import { $, el, fill, tileFace } from "../dom.js";
+import { rulesetName } from "../format.js";
 import { readyForAnalysis, parseSeen, parseDraws, analyzeBody, summarize, percent, chartGeometry } from "../discard.js";
 
 // The SVG namespace as the HTML parser gives it (the page names no URL).
@@ -94,7 +95,7 @@ export const discardView = {
     if (sh.thirteen_orphans != null) forms.push(T("discard.form_orphans", { n: sh.thirteen_orphans }));
     const head = sh.best < 0 ? T("discard.complete_shanten") : sh.best === 0 ? T("discard.ready") : T("discard.shanten", { n: sh.best });
     const info = app.rulesetInfo[res.ruleset];
-    $("discard-ruleset").textContent = "(" + (info ? info.name : res.ruleset) + ")";
+    $("discard-ruleset").textContent = "(" + rulesetName(info, T, res.ruleset) + ")";
     $("discard-shanten").textContent = head + " · " + forms.join(", ");
     $("discard-shanten").setAttribute("data-shanten", String(sh.best));
     const done = $("discard-complete");

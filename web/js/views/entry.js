@@ -4,7 +4,7 @@
 import { $, el, fill, tileFace, flowerFace, tileGroup } from "../dom.js";
 import { ALL_TILES, FLOWERS, SEATS, SUIT_LETTERS, compareTiles, suitOf } from "../tiles.js";
 import { WIN_BY, REPLACEMENT, EXTRAS } from "../state.js";
-import { countMessage, describe, meldKindLabel, tileInMessage, rulesetSummary, describeNested } from "../format.js";
+import { countMessage, describe, meldKindLabel, tileInMessage, rulesetSummary, describeNested, rulesetName, tileName } from "../format.js";
 import { limitsAdd } from "../custom.js";
 
 export function renderPalette(app) {
@@ -72,7 +72,7 @@ export function renderLimits(app) {
 export function renderRulesetSelect(app) {
   const sel = $("ruleset");
   const list = app.rulesets;
-  if (list.length) fill(sel, list.map((r) => el("option", { value: r.id, text: r.name })));
+  if (list.length) fill(sel, list.map((r) => el("option", { value: r.id, text: rulesetName(r, app.t) })));
   if (!list.some((r) => r.id === app.state.ruleset) && list.length) {
     // An id the server does not know stays selectable, so its error shows.
     sel.appendChild(el("option", { value: app.state.ruleset, text: app.state.ruleset }));
@@ -91,7 +91,7 @@ export function renderRulesetSummary(app) {
   if (r && T.lang === "en" && r.summary) lines.push(el("span", { className: "summary-line prose", text: r.summary }));
   fill(box, lines);
   const link = $("ruleset-notes-link");
-  link.textContent = T("rules.notes_link", { name: r ? r.name : app.state.ruleset });
+  link.textContent = T("rules.notes_link", { name: rulesetName(r, T, app.state.ruleset) });
   link.href = app.urlFor({ view: "rules" });
   $("hr-min-faan").placeholder = r ? String(r.min_faan) : "";
   $("hr-limit").placeholder = r ? String(r.limit) : "";
@@ -108,8 +108,8 @@ export function renderHand(app) {
   if (d.winning) winIndex = d.tiles.lastIndexOf(d.winning);
   const order = d.tiles.map((t, i) => ({ t, i })).sort((a, b) => compareTiles(a.t, b.t) || a.i - b.i);
   fill($("hand"), order.map(({ t, i }) => {
-    const b = tileFace(t, T, { tag: "button", attrs: { "data-hand-index": String(i), "aria-label": T("hand.remove", { tile: tileInMessage(t, T) }) } });
-    if (i === winIndex) { b.classList.add("winning"); b.setAttribute("data-winning", "true"); }
+    const b = tileFace(t, T, { tag: "button", attrs: { "data-hand-index": String(i), "aria-label": T("hand.remove", { tile: T("tile.in_label", { code: t, name: tileName(t, T) }) }) } });
+    if (i === winIndex) { b.classList.add("winning"); b.setAttribute("data-winning", "true"); b.setAttribute("data-badge", T("hand.win_badge")); }
     return b;
   }));
   $("hand").setAttribute("data-empty", d.tiles.length ? "false" : "true");

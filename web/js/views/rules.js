@@ -3,7 +3,7 @@
 // other where the chart has any (the page's link to "the ruleset's notes").
 
 import { $, el, fill } from "../dom.js";
-import { rulesetSummary, describeNested, lineName } from "../format.js";
+import { rulesetSummary, describeNested, lineName, rulesetName } from "../format.js";
 
 export const rulesView = {
   id: "rules",
@@ -17,7 +17,7 @@ export const rulesView = {
   render(app, res) {
     const T = app.t;
     app.details[res.id] = res;
-    $("rules-name").textContent = res.name;
+    $("rules-name").textContent = rulesetName(res, T);
     const info = app.rulesetInfo[res.id] || res;
     const lines = rulesetSummary(info, res).map((m) => el("span", { className: "summary-line", text: describeNested(m, T) }));
     if (T.lang === "en" && res.summary) lines.push(el("span", { className: "summary-line prose", text: res.summary }));
@@ -36,6 +36,6 @@ export const rulesView = {
     fill($("rules-exclusive"), pairs.map((p) => el("li", { "data-exclusive": p.join(",") , text: named(p[0]) + " ⟷ " + named(p[1]) })));
     $("rules-exclusive-box").hidden = !pairs.length;
     $("rules-back").href = app.urlFor({ view: "score" });
-    return { key: "status.rules", params: { name: res.name } };
+    return { key: "status.rules", params: { name: rulesetName(res, T) } };
   }
 };

@@ -4,7 +4,7 @@
 import { $, el, fill, tileGroup } from "../dom.js";
 import { SEATS } from "../tiles.js";
 import { readyToScore } from "../state.js";
-import { lineName, explainPayments, describe, rulesetLabel } from "../format.js";
+import { lineName, explainPayments, describe, rulesetLabel, rulesetName } from "../format.js";
 
 function signed(n) { return n > 0 ? "+" + n : String(n); }
 function dollars(x) { return (x > 0 ? "+" : x < 0 ? "-" : "") + "$" + Math.abs(x).toFixed(2); }
@@ -93,7 +93,7 @@ export const scoreView = {
     fill($("money-explain"), explain.map((m) => el("li", { "data-key": m.key, text: describe(m, T, ctx) })));
     const notes = $("result-notes-link");
     const info = app.rulesetInfo[res.ruleset];
-    notes.textContent = T("rules.notes_link", { name: info ? info.name : res.ruleset });
+    notes.textContent = T("rules.notes_link", { name: rulesetName(info, T, res.ruleset) });
     notes.href = app.urlFor({ view: "rules", ruleset: res.ruleset });
 
     const lines = [];
@@ -108,6 +108,6 @@ export const scoreView = {
     $("readings-count").textContent = "(" + res.decompositions.length + ")";
     // House rules sent with the hand: the name says so.
     const house = Object.keys(app.state.house || {}).length > 0;
-    return { key: "status.scored", params: { name: rulesetLabel(info ? info.name : res.ruleset, house, T) } };
+    return { key: "status.scored", params: { name: rulesetLabel(rulesetName(info, T, res.ruleset), house, T) } };
   }
 };

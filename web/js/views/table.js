@@ -9,7 +9,7 @@
 
 import { $, el, fill } from "../dom.js";
 import { SEATS } from "../tiles.js";
-import { rulesetLabel } from "../format.js";
+import { rulesetLabel, rulesetName } from "../format.js";
 import { currentDeal, ledgerRequest, seated, formatMoney, formatStake, cleanRules, MULTIPLE_WINNERS, LIABLE_DISCARD, MAX_WINNERS } from "../ledger.js";
 
 function signed(n) { return n > 0 ? "+" + n : String(n); }
@@ -40,7 +40,7 @@ export function resultText(h, T) {
     const same = each.length && each.every((v) => v === each[0]) && each[0] > 0;
     return same ? T("table.result_false_win_why", { player: h.offender, each: each[0] }) : T("table.result_false_win", { player: h.offender });
   }
-  return (h.winners || []).map((w) => T(w.paid === false ? "table.result_win_unpaid" : "table.result_win", { player: w.player, faan: w.total_faan })).join("; ");
+  return (h.winners || []).map((w) => T(w.paid === false ? "table.result_win_unpaid" : "table.result_win", { player: w.player, faan: w.total_faan })).join(T("table.result_sep"));
 }
 
 /** A pending winner in words: who, on whose discard, with which tiles. */
@@ -161,7 +161,7 @@ export const tableView = {
     const players = app.night.players.map((p) => p.trim());
     app.tableAnswer = res;
     $("table-now").textContent = dealLine(currentDeal(app.night, res), T);
-    const ruleset = app.rulesetInfo[app.state.ruleset] ? app.rulesetInfo[app.state.ruleset].name : app.state.ruleset;
+    const ruleset = rulesetName(app.rulesetInfo[app.state.ruleset], T, app.state.ruleset);
     const house = Object.keys(app.state.house || {}).length + Object.keys(cleanRules(app.night.rules)).length > 0;
     $("table-ruleset").textContent = rulesetLabel(ruleset, house, T);
     const money = res.money || null;

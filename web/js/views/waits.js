@@ -2,6 +2,7 @@
 // 13 tiles less three per declared meld).
 
 import { $, el, fill, tileFace } from "../dom.js";
+import { rulesetName } from "../format.js";
 import { readyForWaits } from "../state.js";
 import { linesText } from "./score.js";
 
@@ -32,7 +33,7 @@ export const waitsView = {
     ])));
     $("waits-empty").hidden = waits.length > 0;
     const info = app.rulesetInfo[res.ruleset];
-    $("waits-ruleset").textContent = T("waits.count", { ruleset: info ? info.name : res.ruleset, n: waits.length });
+    $("waits-ruleset").textContent = T("waits.count", { ruleset: rulesetName(info, T, res.ruleset), n: waits.length });
     return waits.length ? { key: "status.waits", params: { tiles: waits.map((w) => w.tile).join(", ") } } : { key: "status.no_waits" };
   }
 };
