@@ -313,41 +313,17 @@ pub fn standard(counts: &Counts, melds: usize) -> i8 {
 /// must be seven kinds, so a lone tile of a new kind is needed for each
 /// kind short of seven.
 pub fn seven_pairs(counts: &Counts, four_as_two_pairs: bool) -> i8 {
-    if four_as_two_pairs {
-        let pairs: i8 = counts.iter().map(|&c| (c / 2) as i8).sum();
-        6 - pairs.min(7)
-    } else {
-        let pairs = counts.iter().filter(|&&c| c >= 2).count() as i8;
-        let kinds = counts.iter().filter(|&&c| c >= 1).count() as i8;
-        6 - pairs + (7 - kinds).max(0)
-    }
+    FormCounts::of(counts).seven_pairs(four_as_two_pairs)
 }
 
 /// Thirteen orphans: one of each terminal and honour, one of them twice.
 pub fn thirteen_orphans(counts: &Counts) -> i8 {
-    let orphans = (0..KINDS).filter(|&i| super::tile::ORPHANS & (1 << i) != 0);
-    let (mut kinds, mut pair) = (0i8, false);
-    for i in orphans {
-        kinds += (counts[i] > 0) as i8;
-        pair |= counts[i] >= 2;
-    }
-    13 - kinds - pair as i8
+    FormCounts::of(counts).thirteen_orphans()
 }
 
-/// Shanten in every form `forms` allows.
-pub fn shanten(counts: &Counts, melds: usize, forms: Forms) -> Shanten {
-    finish(counts, melds, forms, standard(counts, melds))
-}
-
-/// A hand's shanten, kept by suit (and the special forms' counts) so that
-/// the hand one tile larger or smaller is worked out from one suit's table
-/// entry and a few counts (acceptance and the discard table look at up to
-/// 34 such hands).
-pub struct Prepared {
-    counts: Counts,
-    melds: usize,
-    forms: Forms,
-    suits: [[u8; ENTRIES]; 4],
+/// What the special forms' closed forms read of a hand.
+#[derive(Clone, Copy, Debug)]
+struct FormCounts {
     /// Kinds held twice or more, kinds held, pairs with a four as two.
     pairs: i8,
     kinds: i8,
@@ -357,64 +333,68 @@ pub struct Prepared {
     orphan_pairs: i8,
 }
 
-impl Prepared {
-    pub fn new(counts: &Counts, melds: usize, forms: Forms) -> Prepared {
-        let t = tables();
-        let orphan = |i: usize| super::tile::ORPHANS & (1 << i) != 0;
-        let count = |f: &dyn Fn(usize, u8) -> bool| {
-            counts.iter().enumerate().filter(|&(i, &c)| f(i, c)).count() as i8
+impl FormCounts {
+    fn of(counts: &Counts) -> FormCounts {
+        let mut f = FormCounts {
+            pairs: 0,
+            kinds: 0,
+            halves: 0,
+            orphan_kinds: 0,
+            orphan_pairs: 0,
         };
-        Prepared {
-            counts: *counts,
-            melds,
-            forms,
-            suits: FIRSTS.map(|f| suit_distances(t, counts, f)),
-            pairs: count(&|_, c| c >= 2),
-            kinds: count(&|_, c| c >= 1),
-            halves: counts.iter().map(|&c| (c / 2) as i8).sum(),
-            orphan_kinds: count(&|i, c| orphan(i) && c >= 1),
-            orphan_pairs: count(&|i, c| orphan(i) && c >= 2),
+        for (y, &c) in counts.iter().enumerate() {
+            f = f.moved(y, 0, c);
+        }
+        f
+    }
+
+    /// The counts once kind `y` goes from `before` to `after` copies.
+    fn moved(self, y: usize, before: u8, after: u8) -> FormCounts {
+        let step = |from: bool, to: bool| to as i8 - from as i8;
+        let orphan = super::tile::ORPHANS & (1 << y) != 0;
+        FormCounts {
+            pairs: self.pairs + step(before >= 2, after >= 2),
+            kinds: self.kinds + step(before >= 1, after >= 1),
+            halves: self.halves + (after / 2) as i8 - (before / 2) as i8,
+            orphan_kinds: self.orphan_kinds
+                + if orphan {
+                    step(before >= 1, after >= 1)
+                } else {
+                    0
+                },
+            orphan_pairs: self.orphan_pairs
+                + if orphan {
+                    step(before >= 2, after >= 2)
+                } else {
+                    0
+                },
         }
     }
 
-    /// The shanten of the hand with kind `y` one more (`up`) or one fewer.
-    /// `y` must be below four (drawing) or above zero (discarding).
-    pub fn changed(&self, y: usize, up: bool) -> Shanten {
-        let (before, after) = if up {
-            (self.counts[y], self.counts[y] + 1)
+    /// With `four_as_two_pairs` a four of a kind is two pairs; without,
+    /// the pairs must be seven kinds, so a lone tile of a new kind is
+    /// needed for each kind short of seven.
+    fn seven_pairs(&self, four_as_two_pairs: bool) -> i8 {
+        if four_as_two_pairs {
+            6 - self.halves.min(7)
         } else {
-            (self.counts[y], self.counts[y] - 1)
-        };
-        let mut c = self.counts;
-        c[y] = after;
-        let s = if y >= 27 { 3 } else { y / 9 };
-        let mut suits = self.suits;
-        suits[s] = suit_distances(tables(), &c, FIRSTS[s]);
-        let sets = 4 - self.melds.min(4);
-        let standard = standard_of(&suits, sets) as i8 - 1;
+            6 - self.pairs + (7 - self.kinds).max(0)
+        }
+    }
 
-        // The special forms from the counts, moved by the one tile.
-        let step = |from: bool, to: bool| to as i8 - from as i8;
-        let concealed = self.melds == 0;
-        let seven_pairs = (concealed && self.forms.seven_pairs).then(|| {
-            if self.forms.four_as_two_pairs {
-                let halves = self.halves + (after / 2) as i8 - (before / 2) as i8;
-                6 - halves.min(7)
-            } else {
-                let pairs = self.pairs + step(before >= 2, after >= 2);
-                let kinds = self.kinds + step(before >= 1, after >= 1);
-                6 - pairs + (7 - kinds).max(0)
-            }
-        });
-        let thirteen_orphans = (concealed && self.forms.thirteen_orphans).then(|| {
-            let orphan = super::tile::ORPHANS & (1 << y) != 0;
-            let (mut kinds, mut pairs) = (self.orphan_kinds, self.orphan_pairs);
-            if orphan {
-                kinds += step(before >= 1, after >= 1);
-                pairs += step(before >= 2, after >= 2);
-            }
-            13 - kinds - (pairs > 0) as i8
-        });
+    fn thirteen_orphans(&self) -> i8 {
+        13 - self.orphan_kinds - (self.orphan_pairs > 0) as i8
+    }
+}
+
+impl Shanten {
+    /// Beside a standard shanten already known, the special forms `forms`
+    /// allows (none with melds), and the least.
+    fn with_forms(standard: i8, f: &FormCounts, melds: usize, forms: Forms) -> Shanten {
+        let concealed = melds == 0;
+        let seven_pairs =
+            (concealed && forms.seven_pairs).then(|| f.seven_pairs(forms.four_as_two_pairs));
+        let thirteen_orphans = (concealed && forms.thirteen_orphans).then(|| f.thirteen_orphans());
         let best = [seven_pairs, thirteen_orphans]
             .into_iter()
             .flatten()
@@ -428,21 +408,53 @@ impl Prepared {
     }
 }
 
-/// The special forms beside a standard shanten already known.
-fn finish(counts: &Counts, melds: usize, forms: Forms, standard: i8) -> Shanten {
-    let concealed = melds == 0;
-    let seven_pairs =
-        (concealed && forms.seven_pairs).then(|| seven_pairs(counts, forms.four_as_two_pairs));
-    let thirteen_orphans = (concealed && forms.thirteen_orphans).then(|| thirteen_orphans(counts));
-    let best = [seven_pairs, thirteen_orphans]
-        .into_iter()
-        .flatten()
-        .fold(standard, i8::min);
-    Shanten {
-        standard,
-        seven_pairs,
-        thirteen_orphans,
-        best,
+/// Shanten in every form `forms` allows.
+pub fn shanten(counts: &Counts, melds: usize, forms: Forms) -> Shanten {
+    Shanten::with_forms(
+        standard(counts, melds),
+        &FormCounts::of(counts),
+        melds,
+        forms,
+    )
+}
+
+/// A hand's shanten, kept by suit (and the special forms' counts) so that
+/// the hand one tile larger or smaller is worked out from one suit's table
+/// entry and a few counts (acceptance and the discard table look at up to
+/// 34 such hands).
+pub struct Prepared {
+    counts: Counts,
+    melds: usize,
+    forms: Forms,
+    suits: [[u8; ENTRIES]; 4],
+    special: FormCounts,
+}
+
+impl Prepared {
+    pub fn new(counts: &Counts, melds: usize, forms: Forms) -> Prepared {
+        let t = tables();
+        Prepared {
+            counts: *counts,
+            melds,
+            forms,
+            suits: FIRSTS.map(|f| suit_distances(t, counts, f)),
+            special: FormCounts::of(counts),
+        }
+    }
+
+    /// The shanten of the hand with kind `y` one more (`up`) or one fewer.
+    /// `y` must be below four (drawing) or above zero (discarding).
+    pub fn changed(&self, y: usize, up: bool) -> Shanten {
+        let before = self.counts[y];
+        let after = if up { before + 1 } else { before - 1 };
+        let mut c = self.counts;
+        c[y] = after;
+        let s = if y >= 27 { 3 } else { y / 9 };
+        let mut suits = self.suits;
+        suits[s] = suit_distances(tables(), &c, FIRSTS[s]);
+        let standard = standard_of(&suits, 4 - self.melds.min(4)) as i8 - 1;
+        let special = self.special.moved(y, before, after);
+        Shanten::with_forms(standard, &special, self.melds, self.forms)
     }
 }
 
