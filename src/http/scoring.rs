@@ -10,6 +10,7 @@ use crate::api::{
     CompareResponse, FalseWinRequest, FalseWinResponse, LedgerRequest, LedgerResponse, Problem,
     ScoreRequest, ScoreResponse, SettleRequest, SettleResponse, WaitsRequest, WaitsResponse,
 };
+use crate::service::Service;
 use actix_web::http::header::{self, HeaderName, HeaderValue};
 use actix_web::web::{self, Bytes};
 use actix_web::{HttpRequest, HttpResponse};
@@ -30,6 +31,18 @@ pub fn pub_rules_chart() -> serde_json::Value {
         .ok()
         .and_then(|r| serde_json::to_value(crate::api::RulesetDetail::from(&r)).ok())
         .unwrap_or_default()
+}
+
+/// Runs `work` on the blocking pool (heavy work: batch, compare, ledger,
+/// analysis), where the body is dropped once answered, and answers its bytes.
+async fn on_pool(
+    state: &web::Data<AppState>,
+    body: super::body::Body,
+    work: fn(&Service, &[u8]) -> Result<Vec<u8>, ApiError>,
+) -> Result<HttpResponse, ApiError> {
+    let s = state.clone();
+    let out = state.pool.run(move || work(&s.service, &body)).await?;
+    answer(state, out)
 }
 
 /// Header that says whether a score came from the cache.
@@ -176,10 +189,7 @@ pub async fn score_batch(
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     let body = read_json_body(&req, &state, payload, state.limits.batch_body).await?;
-    // On the blocking pool: the body is dropped there once answered.
-    let work = state.clone();
-    let out = state.pool.run(move || work.service.batch(&body)).await?;
-    answer(&state, out)
+    on_pool(&state, body, Service::batch).await
 }
 
 /// Score one hand under several rulesets.
@@ -210,10 +220,7 @@ pub async fn compare(
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     let body = read_json_body(&req, &state, payload, state.limits.batch_body).await?;
-    // On the blocking pool: the body is dropped there once answered.
-    let work = state.clone();
-    let out = state.pool.run(move || work.service.compare(&body)).await?;
-    answer(&state, out)
+    on_pool(&state, body, Service::compare).await
 }
 
 /// Several winners on one discard (一炮多響).
@@ -292,10 +299,7 @@ pub async fn ledger(
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     let body = read_json_body(&req, &state, payload, state.limits.ledger_body).await?;
-    // On the blocking pool: the body is dropped there once answered.
-    let work = state.clone();
-    let out = state.pool.run(move || work.service.ledger(&body)).await?;
-    answer(&state, out)
+    on_pool(&state, body, Service::ledger).await
 }
 
 /// Every tile that completes a hand one tile short.
@@ -373,10 +377,7 @@ pub async fn analyze(
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     let body = read_json_body(&req, &state, payload, state.limits.body).await?;
-    // On the blocking pool: chances can take milliseconds at 3-shanten.
-    let work = state.clone();
-    let out = state.pool.run(move || work.service.analyze(&body)).await?;
-    answer(&state, out)
+    on_pool(&state, body, Service::analyze).await
 }
 
 /// The false-win penalty (詐糊).
