@@ -386,8 +386,8 @@ fn fill(template: &str, params: &[(&'static str, Param)]) -> String {
 
 macro_rules! hand_rules {
     ($($variant:ident => $code:literal, $template:literal;)*) => {
-        /// A rule of a hand or of the circumstances of its win that a
-        /// request can break: a stable code (the problem's `code`) and the
+        /// A rule of a hand, of the circumstances of its win or of the
+        /// table (settle, ledger) that a request can break: a stable code (the problem's `code`) and the
         /// English message, `{name}` standing for the parameter `name`.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub enum HandRule { $($variant),* }
@@ -469,6 +469,26 @@ hand_rules! {
     FlowerWinRuleset => "flower_win_ruleset", "ruleset {ruleset} does not score flower wins";
     FlowerWinCount => "flower_win_count", "a flower win needs seven or eight bonus tiles, hand.flowers has {count}";
     FlowerWinSelfDraw => "flower_win_self_draw", "a flower win is drawn from the wall: win_by must be self_draw";
+    // The table's rules (POST /v1/settle, POST /v1/ledger): a player named
+    // by name (`player`, `name`), never by index (issue 26).
+    WinnerCount => "winner_count", "one to {max} winners on one discard, got {got}";
+    LedgerTooManyHands => "ledger_too_many_hands", "a ledger holds at most {max} hands, got {got}";
+    MatchComplete => "match_complete", "the match is complete: the north round ended with hand {last}; no hand may follow";
+    BalanceOverflow => "balance_overflow", "the balances outgrow 64-bit integers: lower the points or the multiplier";
+    PlayerCount => "player_count", "a match has four players, got {got}";
+    PlayerNameEmpty => "player_name_empty", "a player needs a name";
+    PlayerNameLong => "player_name_long", "a player's name is 1 to {max} characters, got {chars}";
+    PlayerRepeated => "player_repeated", "{name:?} is already a player: the four names must differ";
+    UnknownPlayer => "unknown_player", "{name:?} is not one of the four players";
+    UnknownPlayerLong => "unknown_player_long", "a name of {chars} characters is not one of the four players (a name is at most {max})";
+    WinnerRepeated => "winner_repeated", "{player} is already a winner of this hand";
+    SeatWindMismatch => "seat_wind_mismatch", "{player} sits {seat} in this hand, not {seat_wind} (the ledger seats the players; seat_wind may be left out)";
+    RoundWindMismatch => "round_wind_mismatch", "this hand is in the {round} round, not {round_wind} (round_wind may be left out)";
+    LedgerDiscarderIsWinner => "ledger_discarder_is_winner", "{player} is the winner and cannot be the discarder";
+    BelowMinimum => "below_minimum", "{player} scores {faan} faan, below the minimum of {min}: it cannot be declared (record a false_win if it was)";
+    WinnersNotWin => "winners_not_win", "only a win has winners";
+    OffenderNotFalseWin => "offender_not_false_win", "only a false win has an offender";
+    OffenderRequired => "offender_required", "a false win names its offender";
 }
 
 /// The most bonus tiles a hand holds: four flowers and four seasons.
