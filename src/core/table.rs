@@ -59,11 +59,13 @@ pub struct Settlement {
 pub enum TableError {
     /// The request breaks a rule; each error points at a field.
     Invalid(Vec<FieldError>),
-    /// A winner's tiles do not form a winning hand; `pointer` names that hand (`/winners/1/hand`).
+    /// A winner's tiles do not form a winning hand; `pointer` names that hand
+    /// (`/winners/1/hand`), `player` the winner where it has a name (a ledger's).
     NotWinning {
         pointer: String,
         tiles: usize,
         detail: String,
+        player: Option<String>,
     },
     /// A total or an amount too large to answer exactly (`settle::Overflow`);
     /// `pointer` is the ledger hand where money or points overflowed, `None`
@@ -78,6 +80,15 @@ impl TableError {
     /// One broken rule.
     pub fn at(pointer: impl Into<String>, message: impl Into<String>) -> Self {
         TableError::Invalid(vec![FieldError::new(pointer, message)])
+    }
+
+    /// One broken rule of the table, coded.
+    pub fn rule(
+        pointer: impl Into<String>,
+        rule: HandRule,
+        params: Vec<(&'static str, Param)>,
+    ) -> Self {
+        TableError::Invalid(vec![FieldError::rule(pointer, rule, params)])
     }
 
     /// The first pointer named (for a caller that needs one).
@@ -132,10 +143,11 @@ pub(crate) fn settle_at<S: AsRef<str>>(
 ) -> Result<Settlement, TableError> {
     let n = winners.len();
     if n == 0 || n > MAX_WINNERS {
-        return Err(TableError::at(
+        return Err(TableError::Invalid(vec![FieldError::rule(
             at.to_string(),
-            format!("one to {MAX_WINNERS} winners on one discard, got {n}"),
-        ));
+            HandRule::WinnerCount,
+            vec![("max", MAX_WINNERS.into()), ("got", n.into())],
+        )]));
     }
     let mut errs = Vec::new();
     let mut valid = Vec::with_capacity(n);
@@ -158,6 +170,7 @@ pub(crate) fn settle_at<S: AsRef<str>>(
                 pointer: format!("{at}/{i}/hand"),
                 tiles,
                 detail,
+                player: None,
             },
             ScoreError::Invalid(es) => TableError::Invalid(
                 es.into_iter()
