@@ -18,7 +18,7 @@
 //! [`TableRules::dealer_keeps_on_draw`]: super::ruleset::TableRules::dealer_keeps_on_draw
 
 use super::evaluate::Score;
-use super::hand::{ContextSpec, FieldError, HandSpec};
+use super::hand::{ContextSpec, FieldError, HandRule, HandSpec};
 use super::ruleset::Ruleset;
 use super::settle::{add_cents, false_win, money, stake, Overflow};
 use super::table::{settle_at, TableError};
@@ -194,12 +194,10 @@ pub fn ledger<S: AsRef<str>>(
     max_hands: usize,
 ) -> Result<Ledger, TableError> {
     if spec.hands.len() > max_hands {
-        return Err(TableError::at(
+        return Err(TableError::rule(
             "/hands",
-            format!(
-                "a ledger holds at most {max_hands} hands, got {}",
-                spec.hands.len()
-            ),
+            HandRule::LedgerTooManyHands,
+            vec![("max", max_hands.into()), ("got", spec.hands.len().into())],
         ));
     }
     let players = players(spec)?;
@@ -211,12 +209,10 @@ pub fn ledger<S: AsRef<str>>(
     for (h, hand) in spec.hands.iter().enumerate() {
         let at = Pointer(h);
         if deal.complete {
-            return Err(TableError::at(
+            return Err(TableError::rule(
                 at.to_string(),
-                format!(
-                    "the match is complete: the north round ended with hand {}; no hand may follow",
-                    h - 1
-                ),
+                HandRule::MatchComplete,
+                vec![("last", (h - 1).into())],
             ));
         }
         // Seat of player p: the dealer sits East, the others in turn.
@@ -252,10 +248,7 @@ pub fn ledger<S: AsRef<str>>(
         let deltas: [i64; PLAYERS] = std::array::from_fn(|p| by_seat[seats[p].index()]);
         for (b, d) in balances.iter_mut().zip(deltas) {
             *b = b.checked_add(d).ok_or_else(|| {
-                TableError::at(
-                    at.to_string(),
-                    "the balances outgrow 64-bit integers: lower the points or the multiplier",
-                )
+                TableError::rule(at.to_string(), HandRule::BalanceOverflow, vec![])
             })?;
         }
         let money_deltas = match money_by_seat.filter(|_| with_money) {
@@ -338,33 +331,45 @@ fn win<S: AsRef<str>>(
             continue;
         };
         if who.contains(&p) {
-            errs.push(FieldError::new(
+            errs.push(FieldError::rule(
                 here("player"),
-                format!("{name} is already a winner of this hand"),
+                HandRule::WinnerRepeated,
+                vec![("player", name.into())],
             ));
         }
         who.push(p);
         let c = &w.context;
         let seat = seats[p];
         if let Some(s) = c.seat_wind.filter(|&s| s != seat) {
-            errs.push(FieldError::new(
+            errs.push(FieldError::rule(
                 here("context/seat_wind"),
-                format!("{name} sits {seat} in this hand, not {s} (the ledger seats the players; seat_wind may be left out)"),
+                HandRule::SeatWindMismatch,
+                vec![
+                    ("player", name.into()),
+                    ("seat", seat.to_string().into()),
+                    ("seat_wind", s.to_string().into()),
+                ],
             ));
         }
         if let Some(r) = c.round_wind.filter(|&r| r != round) {
-            errs.push(FieldError::new(
+            errs.push(FieldError::rule(
                 here("context/round_wind"),
-                format!("this hand is in the {round} round, not {r} (round_wind may be left out)"),
+                HandRule::RoundWindMismatch,
+                vec![
+                    ("round", round.to_string().into()),
+                    ("round_wind", r.to_string().into()),
+                    ("player", name.into()),
+                ],
             ));
         }
         let mut named = |field: &str, v: &Option<S>| -> Option<Wind> {
             let n = v.as_ref()?.as_ref();
             match find(players, n) {
                 Some(q) if q == p && field == "discarder" => {
-                    errs.push(FieldError::new(
+                    errs.push(FieldError::rule(
                         here("context/discarder"),
-                        format!("{n} is the winner and cannot be the discarder"),
+                        HandRule::LedgerDiscarderIsWinner,
+                        vec![("player", n.into())],
                     ));
                     None
                 }
@@ -392,19 +397,42 @@ fn win<S: AsRef<str>>(
     let under = format!("{at}/winners/");
     let settled = settle_at(ruleset, &specs, &format_args!("{at}/winners")).map_err(|e| {
         // A co-winner problem names players, not indexes: the winner at
-        // fault and the first winner, whose hand the others must agree with.
-        let TableError::Invalid(errs) = e else {
-            return e;
-        };
+        // fault and the first winner, whose hand the others must agree with;
+        // a hand that does not win names its winner.
         let name = |i: usize| winners.get(i).map_or("", |w| w.player.as_ref()).to_string();
+        let index = |pointer: &str| -> Option<usize> {
+            pointer
+                .strip_prefix(&under)?
+                .split('/')
+                .next()?
+                .parse()
+                .ok()
+        };
+        let errs = match e {
+            TableError::Invalid(errs) => errs,
+            TableError::NotWinning {
+                pointer,
+                tiles,
+                detail,
+                player: None,
+            } => {
+                let player = index(&pointer).map(name);
+                return TableError::NotWinning {
+                    pointer,
+                    tiles,
+                    detail,
+                    player,
+                };
+            }
+            e => return e,
+        };
         TableError::Invalid(
             errs.into_iter()
                 .map(|fe| {
-                    let co = fe.rule.is_some_and(|r| r.code().starts_with("co_winner_"));
-                    let i = fe
-                        .pointer
-                        .strip_prefix(&under)
-                        .and_then(|r| r.split('/').next()?.parse().ok());
+                    let co = fe.rule.is_some_and(|r| {
+                        r.code().starts_with("co_winner_") || r == HandRule::WinnersTileOverFour
+                    });
+                    let i = index(&fe.pointer);
                     match (co, i) {
                         (true, Some(i)) => fe
                             .with_param("player", name(i))
@@ -422,14 +450,14 @@ fn win<S: AsRef<str>>(
         .enumerate()
         .filter(|(_, r)| !r.score.meets_minimum)
         .map(|(i, r)| {
-            FieldError::new(
+            FieldError::rule(
                 format!("{at}/winners/{i}/hand"),
-                format!(
-                    "{} scores {} faan, below the minimum of {}: it cannot be declared (record a false_win if it was)",
-                    winners[i].player.as_ref(),
-                    r.score.total_faan(),
-                    r.score.min_faan
-                ),
+                HandRule::BelowMinimum,
+                vec![
+                    ("player", winners[i].player.as_ref().into()),
+                    ("faan", r.score.total_faan().into()),
+                    ("min", r.score.min_faan.into()),
+                ],
             )
         })
         .collect();
@@ -456,29 +484,37 @@ fn win<S: AsRef<str>>(
 fn players<S: AsRef<str>>(spec: &LedgerSpec<S>) -> Result<[&str; PLAYERS], TableError> {
     let names: Vec<&str> = spec.players.iter().map(AsRef::as_ref).collect();
     let Ok(four) = <[&str; PLAYERS]>::try_from(names.as_slice()) else {
-        return Err(TableError::at(
+        return Err(TableError::rule(
             "/players",
-            format!("a match has four players, got {}", names.len()),
+            HandRule::PlayerCount,
+            vec![("got", names.len().into())],
         ));
     };
     let mut errs = Vec::new();
     for (i, n) in four.iter().enumerate() {
         let chars = n.chars().count();
         if n.trim().is_empty() {
-            errs.push(FieldError::new(
+            errs.push(FieldError::rule(
                 format!("/players/{i}"),
-                "a player needs a name",
+                HandRule::PlayerNameEmpty,
+                vec![("index", i.into())],
             ));
         } else if chars > MAX_NAME_CHARS {
             // Every hand of the answer repeats the four names.
-            errs.push(FieldError::new(
+            errs.push(FieldError::rule(
                 format!("/players/{i}"),
-                format!("a player's name is 1 to {MAX_NAME_CHARS} characters, got {chars}"),
+                HandRule::PlayerNameLong,
+                vec![
+                    ("index", i.into()),
+                    ("max", MAX_NAME_CHARS.into()),
+                    ("chars", chars.into()),
+                ],
             ));
         } else if four[..i].contains(n) {
-            errs.push(FieldError::new(
+            errs.push(FieldError::rule(
                 format!("/players/{i}"),
-                format!("{n:?} is already a player: the four names must differ"),
+                HandRule::PlayerRepeated,
+                vec![("name", (*n).into())],
             ));
         }
     }
@@ -542,12 +578,17 @@ fn field_unknown(pointer: &str, name: &str) -> FieldError {
     let chars = name.chars().count();
     if chars > MAX_NAME_CHARS {
         // No player has a name that long: not echoed back.
-        return FieldError::new(
+        return FieldError::rule(
             pointer,
-            format!("a name of {chars} characters is not one of the four players (a name is at most {MAX_NAME_CHARS})"),
+            HandRule::UnknownPlayerLong,
+            vec![("chars", chars.into()), ("max", MAX_NAME_CHARS.into())],
         );
     }
-    FieldError::new(pointer, format!("{name:?} is not one of the four players"))
+    FieldError::rule(
+        pointer,
+        HandRule::UnknownPlayer,
+        vec![("name", name.into())],
+    )
 }
 
 fn unknown(pointer: &str, name: &str) -> TableError {
