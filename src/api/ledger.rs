@@ -9,6 +9,7 @@ use super::common::{
 use super::problem::{ApiError, ProblemError};
 use super::request::{HandDto, HouseRulesDto};
 use super::response::{lines_dto, HashHex, LineDto};
+use crate::core::hand::{FieldError, HandRule};
 use crate::core::ledger::{
     Ledger, LedgerContext, LedgerHandSpec, LedgerSpec, LedgerWinnerSpec, Outcome, StartSpec,
     Transfer, PLAYERS,
@@ -180,21 +181,31 @@ impl LedgerRequest<'_> {
         let mut errs = Vec::new();
         let mut hands = Vec::with_capacity(self.hands.len());
         for (h, hand) in self.hands.iter().enumerate() {
-            let mut wrong = |field: &str, message: &str| {
-                errs.push(ProblemError::new(format!("/hands/{h}/{field}"), message));
+            let result = match hand.result {
+                HandResultDto::Win => "win",
+                HandResultDto::Draw => "draw",
+                HandResultDto::FalseWin => "false_win",
+            };
+            let mut wrong = |field: &str, rule: HandRule| {
+                let params = match rule {
+                    HandRule::OffenderRequired => vec![],
+                    _ => vec![("result", result.into())],
+                };
+                let at = format!("/hands/{h}/{field}");
+                errs.push(ProblemError::from(FieldError::rule(at, rule, params)));
             };
             if hand.result != HandResultDto::Win && !hand.winners.is_empty() {
-                wrong("winners", "only a win has winners");
+                wrong("winners", HandRule::WinnersNotWin);
             }
             if hand.result != HandResultDto::FalseWin && hand.offender.is_some() {
-                wrong("offender", "only a false win has an offender");
+                wrong("offender", HandRule::OffenderNotFalseWin);
             }
             hands.push(match hand.result {
                 HandResultDto::Draw => LedgerHandSpec::Draw,
                 HandResultDto::FalseWin => match hand.offender.as_deref() {
                     Some(offender) => LedgerHandSpec::FalseWin { offender },
                     None => {
-                        wrong("offender", "a false win names its offender");
+                        wrong("offender", HandRule::OffenderRequired);
                         continue;
                     }
                 },

@@ -20,10 +20,11 @@ pub struct ProblemError {
     pub pointer: String,
     /// What is wrong, in English.
     pub message: String,
-    /// The rule broken, for the rules of a hand and of the circumstances
-    /// of its win (and `not_winning`, `unknown_ruleset`, an amount too large:
-    /// `money_unrepresentable`, `faan_overflow`, `base_points_overflow`): a stable code a
-    /// client words in its own language with `params`.
+    /// The rule broken, for the rules of a hand, of the circumstances of
+    /// its win and of the table (settle and ledger: the players by name in
+    /// `params`), and `not_winning`, `unknown_ruleset`, an amount too large
+    /// (`money_unrepresentable`, `faan_overflow`, `base_points_overflow`): a
+    /// stable code a client words in its own language with `params`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(schema_with = code_schema)]
     pub code: Option<String>,
@@ -158,6 +159,8 @@ pub enum ApiError {
         tiles: usize,
         detail: String,
         pointer: String,
+        /// The winner, where it has a name (a ledger's): `params.player`.
+        player: Option<String>,
     },
     /// No ruleset with this id; `pointer` is where the id was given.
     UnknownRuleset {
@@ -310,15 +313,22 @@ impl ApiError {
                 detail,
                 pointer,
                 tiles,
-            } => (
-                detail.clone(),
-                vec![ProblemError::coded(
-                    pointer.clone(),
+                player,
+            } => {
+                let mut params = serde_json::Map::from_iter([("tiles".into(), (*tiles).into())]);
+                if let Some(p) = player {
+                    params.insert("player".into(), p.clone().into());
+                }
+                (
                     detail.clone(),
-                    "not_winning",
-                    serde_json::Map::from_iter([("tiles".into(), (*tiles).into())]),
-                )],
-            ),
+                    vec![ProblemError::coded(
+                        pointer.clone(),
+                        detail.clone(),
+                        "not_winning",
+                        params,
+                    )],
+                )
+            }
             ApiError::UnknownRuleset { id, pointer } => {
                 let msg = format!("no ruleset {id:?}; GET /v1/rulesets lists the ruleset ids");
                 (
@@ -402,6 +412,7 @@ impl From<ScoreError> for ApiError {
                 tiles,
                 detail,
                 pointer: "/hand/tiles".into(),
+                player: None,
             },
             // Where the caller does not name what set it (`service` does).
             ScoreError::Overflow(what) => ApiError::overflow(what, default_overflow_pointer(what)),
@@ -427,10 +438,12 @@ impl From<TableError> for ApiError {
                 pointer,
                 tiles,
                 detail,
+                player,
             } => ApiError::NotWinning {
                 tiles,
                 detail,
                 pointer: format!("{pointer}/tiles"),
+                player,
             },
             TableError::Overflow { what, pointer } => {
                 let pointer = pointer.unwrap_or_else(|| default_overflow_pointer(what));

@@ -74,6 +74,33 @@ fn co_case(
     }
 }
 
+/// A night of Ann (who deals: East), Ben (South), Cat (West) and Dan
+/// (North) under wisteria-court (POST /v1/ledger), `patch` merged in.
+fn ledger_case(
+    code: &'static str,
+    hands: Value,
+    patch: Value,
+    pointer: &'static str,
+    params: Value,
+) -> Case {
+    let mut body = json!({"ruleset": "wisteria-court",
+        "players": ["Ann", "Ben", "Cat", "Dan"], "hands": hands});
+    json_patch::merge(&mut body, &patch);
+    Case {
+        code,
+        path: "/v1/ledger",
+        body,
+        pointer,
+        params,
+    }
+}
+
+/// Ben's quiet hand (`base()`'s), his win in a ledger hand with `context`.
+fn ben_wins(context: Value) -> Value {
+    json!({"result": "win", "winners": [{"player": "Ben",
+        "hand": {"tiles": "234m567m345p678s22s", "winning_tile": "5p"}, "context": context}]})
+}
+
 fn cases() -> Vec<Case> {
     let kong = |tiles: &str| json!({"kind": "kong", "tiles": tiles});
     vec![
@@ -269,6 +296,156 @@ fn cases() -> Vec<Case> {
             json!({"tiles": "234m567m345p678s99s", "winning_tile": "9s"}),
             "/winners/1/hand/winning_tile",
             json!({"tile": "9s", "first": "2s"}),
+        ),
+        // The table's rules (issue 26): every settle and ledger problem coded,
+        // the players by name.
+        Case {
+            code: "winner_count",
+            path: "/v1/settle",
+            body: json!({"ruleset": "wisteria-court", "winners": []}),
+            pointer: "/winners",
+            params: json!({"max": 3, "got": 0}),
+        },
+        // 2,001 draws: one past the default --ledger-hands.
+        ledger_case(
+            "ledger_too_many_hands",
+            Value::Array(vec![json!({"result": "draw"}); 2001]),
+            json!({}),
+            "/hands",
+            json!({"max": 2000, "got": 2001}),
+        ),
+        // The deal passes on every draw: sixteen hands end the north round.
+        ledger_case(
+            "match_complete",
+            Value::Array(vec![json!({"result": "draw"}); 17]),
+            json!({"house_rules": {"dealer_keeps_on_draw": false}}),
+            "/hands/16",
+            json!({"last": 15}),
+        ),
+        // Ann (the dealer: the false win keeps the deal) pays 3 x 3 x 64 x 2^40
+        // x 64 (the dealer multiplier) = 9 x 2^52 a hand: the 228th passes 2^63.
+        {
+            // Set, not merged: the document's own null (no curve) is sent.
+            let mut c = ledger_case(
+                "balance_overflow",
+                Value::Array(vec![json!({"result": "false_win", "offender": "Ann"}); 300]),
+                json!({}),
+                "/hands/227",
+                json!({}),
+            );
+            c.body["ruleset"] = json!({"extends": "hkma", "id": "huge", "payment": {"self_draw": 64},
+                "table": {"dealer_multiplier": 64},
+                "points": {"curve": null, "table": vec![1u64 << 40; 11]}});
+            c
+        },
+        ledger_case(
+            "player_count",
+            json!([]),
+            json!({"players": ["Ann", "Ben", "Cat"]}),
+            "/players",
+            json!({"got": 3}),
+        ),
+        ledger_case(
+            "player_name_empty",
+            json!([]),
+            json!({"players": ["Ann", " ", "Cat", "Dan"]}),
+            "/players/1",
+            json!({"index": 1}),
+        ),
+        ledger_case(
+            "player_name_long",
+            json!([]),
+            json!({"players": ["Ann", "Ben", "C".repeat(33), "Dan"]}),
+            "/players/2",
+            json!({"index": 2, "max": 32, "chars": 33}),
+        ),
+        ledger_case(
+            "player_repeated",
+            json!([]),
+            json!({"players": ["Ann", "Ben", "Cat", "Ann"]}),
+            "/players/3",
+            json!({"name": "Ann"}),
+        ),
+        ledger_case(
+            "unknown_player",
+            json!([{"result": "false_win", "offender": "Eve"}]),
+            json!({}),
+            "/hands/0/offender",
+            json!({"name": "Eve"}),
+        ),
+        ledger_case(
+            "unknown_player_long",
+            json!([]),
+            json!({"start": {"dealer": "E".repeat(40)}}),
+            "/start/dealer",
+            json!({"chars": 40, "max": 32}),
+        ),
+        ledger_case(
+            "winner_repeated",
+            json!([{"result": "win", "winners": [
+                {"player": "Ben", "hand": {"tiles": "234m567m345p678s22s", "winning_tile": "2s"},
+                 "context": {"win_by": "discard", "discarder": "Ann"}},
+                {"player": "Ben", "hand": {"tiles": "234m567m345p678s22s", "winning_tile": "2s"},
+                 "context": {"win_by": "discard", "discarder": "Ann"}}]}]),
+            json!({}),
+            "/hands/0/winners/1/player",
+            json!({"player": "Ben"}),
+        ),
+        ledger_case(
+            "seat_wind_mismatch",
+            json!([ben_wins(
+                json!({"win_by": "self_draw", "seat_wind": "west"})
+            )]),
+            json!({}),
+            "/hands/0/winners/0/context/seat_wind",
+            json!({"player": "Ben", "seat": "south", "seat_wind": "west"}),
+        ),
+        ledger_case(
+            "round_wind_mismatch",
+            json!([ben_wins(
+                json!({"win_by": "self_draw", "round_wind": "south"})
+            )]),
+            json!({}),
+            "/hands/0/winners/0/context/round_wind",
+            json!({"round": "east", "round_wind": "south", "player": "Ben"}),
+        ),
+        ledger_case(
+            "ledger_discarder_is_winner",
+            json!([ben_wins(json!({"win_by": "discard", "discarder": "Ben"}))]),
+            json!({}),
+            "/hands/0/winners/0/context/discarder",
+            json!({"player": "Ben"}),
+        ),
+        // hkma's minimum is 3: all chows and a concealed hand won on a discard are 2.
+        ledger_case(
+            "below_minimum",
+            json!([ben_wins(json!({"win_by": "discard", "discarder": "Cat"}))]),
+            json!({"ruleset": "hkma"}),
+            "/hands/0/winners/0/hand",
+            json!({"player": "Ben", "faan": 2, "min": 3}),
+        ),
+        ledger_case(
+            "winners_not_win",
+            json!([{"result": "draw", "winners": [{"player": "Ben",
+                "hand": {"tiles": "234m567m345p678s22s", "winning_tile": "5p"},
+                "context": {"win_by": "self_draw"}}]}]),
+            json!({}),
+            "/hands/0/winners",
+            json!({"result": "draw"}),
+        ),
+        ledger_case(
+            "offender_not_false_win",
+            json!([{"result": "draw", "offender": "Ben"}]),
+            json!({}),
+            "/hands/0/offender",
+            json!({"result": "draw"}),
+        ),
+        ledger_case(
+            "offender_required",
+            json!([{"result": "false_win"}]),
+            json!({}),
+            "/hands/0/offender",
+            json!({}),
         ),
         // Waits want 13 tiles: 14 are a whole hand, 11 are 3 short of a win
         // (13 + 1 - 11), 15 are too many.

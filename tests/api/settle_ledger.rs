@@ -573,3 +573,33 @@ async fn co_winner_problems_name_the_players() {
         json!({"tile": "9s", "first": "5s", "player": "Cat", "first_player": "Ben"})
     );
 }
+
+/// A ledger hand that does not win names its winner, as every ledger
+/// problem names players (issue 26): Ben's 13 lone tiles and a 9s.
+#[tokio::test]
+async fn a_ledger_hand_that_does_not_win_names_its_winner() {
+    let app = spawn_app().await;
+    let body = night(
+        "wisteria-court",
+        vec![json!({"result": "win", "winners": [{"player": "Ben",
+            "hand": {"tiles": "147m258p369s1357z9s", "winning_tile": "9s"},
+            "context": {"win_by": "self_draw"}}]})],
+    );
+    let r = app.post("/v1/ledger", &body).await;
+    assert_eq!(r.status, 422);
+    let e = &r.json()["errors"][0];
+    assert_eq!(e["pointer"], "/hands/0/winners/0/hand/tiles");
+    assert_eq!(e["code"], "not_winning");
+    assert_eq!(e["params"], json!({"tiles": 14, "player": "Ben"}));
+    // POST /v1/settle has no names: the same hand's problem has none.
+    let r = app
+        .post(
+            "/v1/settle",
+            &json!({"ruleset": "wisteria-court", "winners": [{
+                "hand": {"tiles": "147m258p369s1357z9s", "winning_tile": "9s"},
+                "context": {"win_by": "self_draw", "seat_wind": "south", "round_wind": "east"}}]}),
+        )
+        .await;
+    assert_eq!(r.status, 422);
+    assert_eq!(r.json()["errors"][0]["params"], json!({"tiles": 14}));
+}
