@@ -64,6 +64,8 @@ pub struct Lang {
     pub limits_pay_refused: &'static str,
     /// Issue 26: a co-winner whose hand ends on another tile.
     pub co_winner_tile: &'static str,
+    /// A ledger hand below HKMA's minimum of 3 (`below_minimum`).
+    pub below_minimum: &'static str,
     pub rescoring: &'static str,
     pub house_rules_label: &'static str,
     pub import_refused: &'static str,
@@ -119,6 +121,7 @@ pub const EN: Lang = Lang {
         "Limit hands add to the other faan, with no cap; a total above the limit pays the limit's points once.",
     limits_pay_refused: "This house rule cannot be used with this ruleset:",
     co_winner_tile: "winners on one discard win on the same tile",
+    below_minimum: "hand scores 2 faan, below the minimum of 3: it cannot be declared",
     rescoring: "Rescoring",
     house_rules_label: "+ house rules",
     import_refused: "Not imported",
@@ -170,6 +173,7 @@ pub const ZH: Lang = Lang {
     limits_once_line: "爆棚可以同其他番數相加，不設上限；超出上限時最多只計一個爆棚的分。",
     limits_pay_refused: "這項自訂規則不適用於這個規則組：",
     co_winner_tile: "一炮多響要食同一隻牌",
+    below_minimum: "的手牌得 2 番，未夠 3 番起糊：不能食糊",
     rescoring: "重新計番中",
     house_rules_label: "＋自訂規則",
     import_refused: "未有匯入",

@@ -52,6 +52,7 @@ flow!(errors, errors_flow);
 flow!(links, links_flow);
 flow!(table_night, table_night_flow);
 flow!(table_double_win, double_win_flow);
+flow!(table_problem, table_problem_flow);
 flow!(house_rules_patterns, house_patterns_flow);
 flow!(house_rules_contains, house_contains_flow);
 flow!(house_rules_exclusive, house_exclusive_flow);
@@ -999,6 +1000,49 @@ async fn table_night_flow(p: Page) {
         .await;
     p.shot("table-phone").await;
     p.viewport(1280, 1000).await;
+    p.js("window.localStorage.removeItem('faan.night'); return null")
+        .await;
+}
+
+/// A ledger problem in the page's words, naming the player (issue 26: every
+/// settle and ledger problem coded). Under HKMA (minimum 3) Ben's quiet
+/// hand won on Cat's discard is all chows 1 and concealed hand 1 = 2 faan:
+/// the server refuses it (`below_minimum`, Ben by name), and the night
+/// stays empty.
+async fn table_problem_flow(p: Page) {
+    let lang = p.lang;
+    let l = p.l();
+    p.open_in_language().await;
+    p.js("window.localStorage.removeItem('faan.night'); return null")
+        .await;
+    p.open("/").await;
+    for (i, name) in ["Ann", "Ben", "Cat", "Dan"].iter().enumerate() {
+        p.type_keys(&format!("#player-{i}"), name).await;
+    }
+    p.click("#ruleset option[value=\"hkma\"]").await;
+    p.type_keys("#hand-text", "123456m789p23455s").await;
+    p.click("#table-winner option[value=\"Ben\"]").await;
+    p.click("#table-discarder option[value=\"Cat\"]").await;
+    p.click("#btn-add-win").await;
+    let err = p
+        .wait_text(
+            "#error-list",
+            "the ledger's refusal in the page's words",
+            |t| t.contains("Ben") && t.contains(lang.below_minimum),
+        )
+        .await;
+    assert_player_words(&err, "a hand below the minimum");
+    assert!(
+        !err.contains("false_win") && !err.contains("Ben scores"),
+        "[{l}] the page's wording, not the server's English: {err:?}"
+    );
+    assert_eq!(
+        p.js("var n = JSON.parse(window.localStorage.getItem('faan.night') || '{}'); return (n.hands || []).length")
+            .await,
+        json!(0),
+        "[{l}] the refused hand is not added to the night"
+    );
+    p.shot("table-below-minimum").await;
     p.js("window.localStorage.removeItem('faan.night'); return null")
         .await;
 }

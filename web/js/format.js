@@ -66,6 +66,8 @@ export function describe(msg, t, ctx) {
   if (p.tile != null) p.tile = tileInMessage(p.tile, t);
   if (p.shared != null) p.shared = tileInMessage(p.shared, t);
   if (p.round != null) p.round = t("seat." + p.round);
+  // A wind as a word of its own (東, West), where the wording adds 位 or "round".
+  for (const k of ["wind", "other_wind"]) if (p[k] != null) p[k] = t("seat." + p[k]);
   if (p.seat != null) p.seat = seatName(p.seat, t);
   if (Array.isArray(p.seats)) p.seats = p.seats.map((s) => seatName(s, t)).join(t("money.and"));
   if (p.role != null) p.role = t("role." + p.role);
@@ -249,6 +251,25 @@ export const CODES = {
   co_winner_round_wind: ["err.co_round_wind", (p) => ({ ...p, round: p.round_wind, first: p.first })],
   co_winner_seat: ["err.co_seat"],
   co_winner_winning_tile: ["err.co_winning_tile", (p) => ({ ...p, shared: p.first })],
+  // The table's rules: POST /v1/settle and POST /v1/ledger (players by name).
+  winner_count: ["table.err_winner_count"],
+  ledger_too_many_hands: ["table.err_full"],
+  match_complete: ["table.err_match_complete", (p) => ({ n: p.last + 1 })],
+  balance_overflow: ["table.err_balance_overflow"],
+  player_count: ["table.err_player_count"],
+  player_name_empty: ["table.err_name_missing", (p) => ({ n: p.index + 1 })],
+  player_name_long: ["table.err_name_long", (p) => ({ n: p.index + 1, max: p.max })],
+  player_repeated: ["table.err_name_repeated"],
+  unknown_player: ["table.err_unknown_player"],
+  unknown_player_long: ["table.err_unknown_player_long"],
+  winner_repeated: ["table.err_cowinner_twice"],
+  seat_wind_mismatch: ["table.err_seat_wind", (p) => ({ player: p.player, wind: p.seat, other_wind: p.seat_wind })],
+  round_wind_mismatch: ["table.err_round_wind", (p) => ({ player: p.player, round: p.round, other_wind: p.round_wind })],
+  ledger_discarder_is_winner: ["table.err_discarder_is_winner"],
+  below_minimum: ["table.err_below_minimum"],
+  winners_not_win: ["table.err_winners_not_win"],
+  offender_not_false_win: ["table.err_offender_not_false_win"],
+  offender_required: ["table.err_offender_required"],
   // POST /v1/analyze (Which tile to discard)
   analysis_tile_count: ["err.count_analysis"],
   seen_over_four: ["err.seen_over"],
@@ -297,7 +318,13 @@ export function mapProblem(status, problem) {
   const p = problem || {};
   const type = String(p.type || "");
   const errors = Array.isArray(p.errors) ? p.errors : [];
-  if (/not-a-winning-hand$/.test(type)) return [{ pointer: "/hand/tiles", key: "err.not_winning" }];
+  if (/not-a-winning-hand$/.test(type)) {
+    // A ledger's winner is named (params.player), at that winner's hand.
+    const e = errors[0] || {};
+    const player = e.params && e.params.player;
+    if (player) return [{ pointer: e.pointer || "/hand/tiles", key: "err.not_winning_player", params: { player } }];
+    return [{ pointer: "/hand/tiles", key: "err.not_winning" }];
+  }
   if (status === 404 || /ruleset-not-found|unknown-ruleset/.test(type)) {
     return [{ pointer: "/ruleset", key: "err.unknown_ruleset" }];
   }

@@ -202,3 +202,55 @@ test("labels and co-winner problems (issue 26)", async () => {
   assert.doesNotMatch(said, /winner 0|differs/);
   assert.match(describe(m, en), /^Cat's hand ends on .*, but Ben won on /);
 });
+
+test("every settle and ledger problem in both languages, the players by name (issue 26)", () => {
+  // Each as the server sends it (tests/api/codes.rs asserts the codes, pointers and params).
+  const cases = [
+    [{ code: "winner_count", params: { max: 3, got: 0 } },
+      "One to 3 players win on one discard; this hand has 0.", "一隻牌由一至 3 家食糊，這鋪有 0 家。"],
+    [{ code: "ledger_too_many_hands", params: { max: 2000, got: 2001 } },
+      "A night holds at most 2000 hands.", "一晚最多記 2000 局。"],
+    [{ code: "match_complete", params: { last: 15 } },
+      "The night is complete: the north round ended with hand 16, and no hand may follow.", "今晚的牌局已經打完：北圈在第 16 局完結，之後不能再加局。"],
+    [{ code: "balance_overflow", params: {} },
+      "The running points grow too large to count exactly: lower the points or the dealer multiplier.", "累計分數大到不能準確計算：請減低分數或莊家倍數。"],
+    [{ code: "player_count", params: { got: 3 } }, "A night has four players; 3 are named.", "一枱要四位玩家，現在有 3 位。"],
+    [{ code: "player_name_empty", params: { index: 1 } }, "Enter player 2's name.", "請輸入第 2 位玩家的名字。"],
+    [{ code: "player_name_long", params: { index: 2, max: 32, chars: 33 } },
+      "Player 3's name is longer than 32 characters.", "第 3 位玩家的名字超過 32 個字。"],
+    [{ code: "player_repeated", params: { name: "Ann" } },
+      "Two players are called Ann: give each a different name.", "兩位玩家同叫 Ann：請用不同的名字。"],
+    [{ code: "unknown_player", params: { name: "Eve" } },
+      "Eve is not one of the four players at the table.", "Eve 不是枱上四位玩家之一。"],
+    [{ code: "unknown_player_long", params: { chars: 40, max: 32 } },
+      "A name of 40 characters is not one of the four players (a name has at most 32).", "40 個字的名字不是枱上四位玩家之一（名字最多 32 個字）。"],
+    [{ code: "winner_repeated", params: { player: "Ben" } },
+      "Ben already wins this hand: choose another winner.", "Ben 已經食了這鋪糊：請揀另一家。"],
+    [{ code: "seat_wind_mismatch", params: { player: "Ben", seat: "south", seat_wind: "west" } },
+      "Ben sits South in this hand, not West: the seats follow from the night's seating.", "Ben 這鋪坐南位，不是西位：座位跟今晚的坐法。"],
+    [{ code: "round_wind_mismatch", params: { player: "Ben", round: "east", round_wind: "south" } },
+      "This hand is in the East round, not the South round: the round follows from the night.", "這鋪是東圈，不是南圈：圈風跟今晚的牌局。"],
+    [{ code: "ledger_discarder_is_winner", params: { player: "Ben" } },
+      "Ben won this hand and cannot be its discarder.", "Ben 食了這鋪糊，不能同時是出銃者。"],
+    [{ code: "below_minimum", params: { player: "Ben", faan: 2, min: 3 } },
+      "Ben's hand scores 2 faan, below the minimum of 3: it cannot be declared (record a false win if it was).",
+      "Ben 的手牌得 2 番，未夠 3 番起糊：不能食糊（如果已經食了，請記作詐糊）。"],
+    [{ code: "winners_not_win", params: { result: "draw" } }, "Only a win has winners.", "只有食糊的一鋪才有食糊者。"],
+    [{ code: "offender_not_false_win", params: { result: "draw" } }, "Only a false win has an offender.", "只有詐糊的一鋪才有詐糊者。"],
+    [{ code: "offender_required", params: {} }, "Choose who declared the false win.", "請揀邊個詐糊。"]
+  ];
+  for (const [error, wantEn, wantZh] of cases) {
+    const m = mapApiError({ pointer: "/hands/0", message: "(not read)", ...error });
+    assert.ok(CODES[error.code], error.code + " has a wording");
+    assert.equal(describe(m, en), wantEn, error.code);
+    assert.equal(describe(m, zh), wantZh, error.code);
+  }
+  // A ledger hand that does not win names its winner, at that winner's hand.
+  const problem = { type: "/problems/not-a-winning-hand", errors: [{ pointer: "/hands/2/winners/0/hand/tiles", code: "not_winning", params: { tiles: 14, player: "Cat" } }] };
+  const [nw] = mapProblem(422, problem);
+  assert.equal(nw.pointer, "/hands/2/winners/0/hand/tiles");
+  assert.match(describe(nw, en), /^Cat's tiles do not make a winning hand/);
+  assert.match(describe(nw, zh), /^Cat 的牌未能食糊/);
+  assert.deepEqual(mapProblem(422, { type: "/problems/not-a-winning-hand", errors: [{ pointer: "/hand/tiles", code: "not_winning", params: { tiles: 14 } }] }),
+    [{ pointer: "/hand/tiles", key: "err.not_winning" }], "a score's hand: as before");
+});
