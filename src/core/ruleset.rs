@@ -340,6 +340,9 @@ pub struct Ruleset {
     pub source: Vec<String>,
     pub summary: String,
     pub notes: Vec<String>,
+    /// A Traditional Chinese translation of `notes`, for the Chinese page
+    /// (none: a document gave none; the English stays the source).
+    pub notes_zh: Option<Vec<String>>,
     pub min_faan: u32,
     /// The minimum settings the guide offers (empty: any).
     pub min_faan_settings: Vec<u32>,
@@ -795,6 +798,7 @@ impl Ruleset {
             source: raw.source,
             summary: raw.summary,
             notes: raw.notes,
+            notes_zh: raw.notes_zh,
             min_faan,
             min_faan_settings,
             limit,
@@ -912,6 +916,9 @@ impl Ruleset {
         }
         if let Some(n) = &self.name_zh {
             doc["name_zh"] = n.as_str().into();
+        }
+        if let Some(n) = &self.notes_zh {
+            doc["notes_zh"] = n.clone().into();
         }
         if let Some(m) = self.money {
             doc["money"] = json!({
@@ -1512,12 +1519,14 @@ impl<'de> serde::de::Visitor<'de> for Unique<'_> {
 }
 
 /// The document `ruleset_hash` is taken of: the canonical document less
-/// `name_zh`, a translation of `name` that changes no answer, so every
-/// built-in kept its hash when it gained one (rulesets/README.md).
+/// `name_zh` and `notes_zh`, translations of `name` and `notes` that change
+/// no answer, so every built-in kept its hash when it gained them
+/// (rulesets/README.md).
 fn hashed_document(r: &Ruleset) -> serde_json::Value {
     let mut doc = r.to_document();
     if let Some(m) = doc.as_object_mut() {
         m.remove("name_zh");
+        m.remove("notes_zh");
     }
     doc
 }
@@ -1554,6 +1563,10 @@ pub fn resolve_document(
                 // is not the name of a document that renamed HKMA's rules.
                 if patch.contains_key("name") && !patch.contains_key("name_zh") {
                     patch.insert("name_zh".into(), serde_json::Value::Null);
+                }
+                // New notes without their translation drop the base's too.
+                if patch.contains_key("notes") && !patch.contains_key("notes_zh") {
+                    patch.insert("notes_zh".into(), serde_json::Value::Null);
                 }
                 house_contains_for_added(&b, &mut patch);
                 json_patch::merge(&mut b, &serde_json::Value::Object(patch));
@@ -1753,6 +1766,7 @@ struct RawRuleset {
     source: Vec<String>,
     summary: String,
     notes: Vec<String>,
+    notes_zh: Option<Vec<String>>,
     min_faan: i64,
     min_faan_settings: Option<Vec<i64>>,
     limit: i64,
