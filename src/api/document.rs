@@ -180,6 +180,7 @@ pub fn document_schema() -> Value {
             "source": {"type": "array", "items": {"type": "string"}},
             "summary": {"type": "string"},
             "notes": {"type": "array", "items": {"type": "string"}},
+            "notes_zh": {"type": "array", "items": {"type": "string"}, "description": "The notes in Traditional Chinese (a translation of `notes`; not in `ruleset_hash`). A document that changes `notes` without it drops the base's."},
             "min_faan": {"type": "integer", "minimum": 0},
             "min_faan_settings": {"type": "array", "items": {"type": "integer", "minimum": 0}, "description": "The minimum settings a house rule may choose (absent or empty: any)."},
             "limit": {"type": "integer", "minimum": 1, "maximum": 64, "description": "The cap on the total faan."},

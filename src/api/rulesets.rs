@@ -164,6 +164,9 @@ pub struct RulesetDetail {
     pub summary: String,
     /// Every interpretation made where the guide is silent or ambiguous.
     pub notes: Vec<String>,
+    /// The notes in Traditional Chinese (a translation; absent where the ruleset gives none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notes_zh: Option<Vec<String>>,
     pub min_faan: u32,
     /// The minimum settings a house rule may choose (empty: any).
     pub min_faan_settings: Vec<u32>,
@@ -239,6 +242,7 @@ impl From<&Ruleset> for RulesetDetail {
             source: r.source.clone(),
             summary: r.summary.clone(),
             notes: r.notes.clone(),
+            notes_zh: r.notes_zh.clone(),
             min_faan: r.min_faan,
             min_faan_settings: r.min_faan_settings.clone(),
             limit: r.limit,
