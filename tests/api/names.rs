@@ -420,3 +420,74 @@ async fn every_built_in_ruleset_has_a_chinese_name_and_keeps_its_hash() {
         "a document's own Chinese name"
     );
 }
+
+/// Issue 26: every built-in ruleset's notes in Chinese too (`notes_zh`, one
+/// translation per English note; the English stays the source), outside
+/// `ruleset_hash` (the test above pins the hashes from before), and
+/// dropped by a document that rewrites the notes without translating them.
+#[tokio::test]
+async fn every_built_in_ruleset_has_its_notes_in_chinese() {
+    let app = spawn_app().await;
+    let list = app.get("/v1/rulesets").await.json();
+    let ids: Vec<String> = list["rulesets"]
+        .as_array()
+        .expect("rulesets")
+        .iter()
+        .map(|r| r["id"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(ids.len(), 11, "eleven built-ins");
+    for id in &ids {
+        let d = app.get(&format!("/v1/rulesets/{id}")).await.json();
+        let notes = d["notes"].as_array().expect("notes");
+        let zh = d["notes_zh"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{id}: notes_zh"));
+        assert_eq!(zh.len(), notes.len(), "{id}: one translation per note");
+        for (n, z) in notes.iter().zip(zh) {
+            let z = z.as_str().unwrap();
+            assert!(
+                z.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)),
+                "{id}: {z:?} is Chinese"
+            );
+            assert_ne!(Some(z), n.as_str(), "{id}: translated, not copied");
+        }
+    }
+    let hkma = app.get("/v1/rulesets/hkma").await.json();
+    assert_eq!(
+        hkma["notes_zh"][0],
+        json!("3 番起糊，上限 10 番；例牌計 10 番。"),
+        "hkma's first note: \"Minimum 3 faan, limit 10; limit hands score 10.\""
+    );
+    let validate = |doc: Value| {
+        let app = &app;
+        async move {
+            app.post("/v1/rulesets/validate", &json!({ "ruleset": doc }))
+                .await
+                .json()
+        }
+    };
+    let same = validate(json!({"extends": "hkma", "id": "mine"})).await;
+    assert_eq!(
+        same["notes_zh"], hkma["notes_zh"],
+        "extends alone keeps them"
+    );
+    let renoted = validate(json!({"extends": "hkma", "id": "mine", "notes": ["Ours."]})).await;
+    assert_eq!(renoted["notes"], json!(["Ours."]));
+    assert_eq!(
+        renoted.get("notes_zh"),
+        None,
+        "new notes without a translation: not the base's Chinese notes"
+    );
+    let translated = validate(
+        json!({"extends": "hkma", "id": "mine", "notes": ["Ours."], "notes_zh": ["我哋嘅。"]}),
+    )
+    .await;
+    assert_eq!(translated["notes_zh"], json!(["我哋嘅。"]));
+    // A translation changes no answer: the hash of the rules alone.
+    let retranslated =
+        validate(json!({"extends": "hkma", "id": "mine", "notes_zh": ["另一個譯本。"]})).await;
+    assert_eq!(
+        retranslated["ruleset_hash"], same["ruleset_hash"],
+        "notes_zh is not in ruleset_hash"
+    );
+}

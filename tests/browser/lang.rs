@@ -58,6 +58,8 @@ pub struct Lang {
     pub win_badge: &'static str,
     /// Wisteria Court's name as the page shows it (name_zh in Chinese).
     pub wisteria_name: &'static str,
+    /// Wisteria Court's first note (notes_zh in Chinese).
+    pub wisteria_first_note: &'static str,
     /// The chart's line where limits add and a total above the limit pays one limit.
     pub limits_once_line: &'static str,
     /// A server refusal of the house rule, at its control (the page's words around the server's).
@@ -117,6 +119,7 @@ pub const EN: Lang = Lang {
     count_14: "14 concealed tiles: the count for a win",
     win_badge: "win",
     wisteria_name: "Wisteria Court Mahjong",
+    wisteria_first_note: "Minimum 0 by default; the table offers 0, 1 or 3 faan.",
     limits_once_line:
         "Limit hands add to the other faan, with no cap; a total above the limit pays the limit's points once.",
     limits_pay_refused: "This house rule cannot be used with this ruleset:",
@@ -170,6 +173,7 @@ pub const ZH: Lang = Lang {
     count_14: "門前 14 張：夠張數食糊",
     win_badge: "食糊",
     wisteria_name: "紫藤苑麻雀",
+    wisteria_first_note: "預設 0 番起糊；番表可選 0、1 或 3 番起糊。",
     limits_once_line: "爆棚可以同其他番數相加，不設上限；超出上限時最多只計一個爆棚的分。",
     limits_pay_refused: "這項自訂規則不適用於這個規則組：",
     co_winner_tile: "一炮多響要食同一隻牌",

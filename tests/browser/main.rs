@@ -313,6 +313,13 @@ async fn score_flow(p: Page) {
         "the ruleset's notes",
     )
     .await;
+    // Issue 26: in Chinese, the notes' translation (notes_zh).
+    assert_eq!(
+        p.js_str("return document.querySelector('#rules-notes li').textContent")
+            .await,
+        lang.wisteria_first_note,
+        "[{l}] Wisteria Court's first note in the page's language"
+    );
     p.shot("ruleset-notes").await;
     p.click("#rules-back").await;
     p.wait_text("#total-faan", "4 faan again", |t| t == "4")

@@ -278,6 +278,7 @@ export default {
   "rulesview.guide_name": "Guide's name",
   "rulesview.back": "Back to the score",
   "rulesview.notes_lang": "",
+  "rulesview.notes_translated": "",
 
   "error.title": "This hand cannot be scored yet",
   "error.summary_item": "{control}: {message}",

@@ -278,6 +278,7 @@ export default {
   "rulesview.guide_name": "指南用的名稱",
   "rulesview.back": "返回計番結果",
   "rulesview.notes_lang": "（說明取自英文指南原文）",
+  "rulesview.notes_translated": "（中文是英文說明的翻譯，以英文原文為準）",
 
   "error.title": "這副手牌暫時未能計番",
   "error.summary_item": "{control}：{message}",

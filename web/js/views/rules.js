@@ -22,8 +22,14 @@ export const rulesView = {
     const lines = rulesetSummary(info, res).map((m) => el("span", { className: "summary-line", text: describeNested(m, T) }));
     if (T.lang === "en" && res.summary) lines.push(el("span", { className: "summary-line prose", text: res.summary }));
     fill($("rules-summary"), lines);
-    $("rules-notes-lang").hidden = !T("rulesview.notes_lang");
-    fill($("rules-notes"), (res.notes || []).map((n) => el("li", { text: n })));
+    // In Chinese the notes' translation where the ruleset has one (the English stays the source).
+    const zh = T.lang === "zh" && Array.isArray(res.notes_zh) && res.notes_zh.length ? res.notes_zh : null;
+    const hintKey = zh ? "rulesview.notes_translated" : "rulesview.notes_lang";
+    const hint = T(hintKey);
+    $("rules-notes-lang").setAttribute("data-i18n", hintKey);
+    $("rules-notes-lang").textContent = hint;
+    $("rules-notes-lang").hidden = !hint;
+    fill($("rules-notes"), (zh || res.notes || []).map((n) => el("li", { text: n })));
     fill($("rules-patterns"), (res.patterns || []).map((p) => el("tr", { "data-pattern": p.id }, [
       el("td", { text: lineName(p, T) }),
       el("td", { className: "hint", text: p.guide_name || "" }),
