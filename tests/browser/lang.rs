@@ -30,6 +30,8 @@ pub struct Lang {
     /// One settling-up payment after Ben's two self-draws.
     pub table_ann_pays: &'static str,
     pub not_winning: &'static str,
+    /// The ledger's refusal of Ben's hand, naming him.
+    pub not_winning_ben: &'static str,
     /// The double win: both winners in the table's result column.
     pub table_double_win: &'static str,
     pub table_double_win_head_bump: &'static str,
@@ -66,6 +68,8 @@ pub struct Lang {
     pub limits_pay_refused: &'static str,
     /// Issue 26: a co-winner whose hand ends on another tile.
     pub co_winner_tile: &'static str,
+    /// Issue 26: the night's money column, captioned.
+    pub money_caption: &'static str,
     /// A ledger hand below HKMA's minimum of 3 (`below_minimum`).
     pub below_minimum: &'static str,
     pub rescoring: &'static str,
@@ -101,6 +105,7 @@ pub const EN: Lang = Lang {
     table_false_win: "False win by Dan: pays each other player 6",
     table_ann_pays: "Ann pays Ben 64",
     not_winning: "These tiles do not make a winning hand",
+    not_winning_ben: "Ben's tiles do not make a winning hand",
     table_double_win: "Ben wins, 3 faan; Cat wins, 6 faan",
     table_double_win_head_bump: "Ben wins, 3 faan; Cat also won, 6 faan (not paid)",
     table_keeps_default: "ruleset: no",
@@ -124,6 +129,7 @@ pub const EN: Lang = Lang {
         "Limit hands add to the other faan, with no cap; a total above the limit pays the limit's points once.",
     limits_pay_refused: "This house rule cannot be used with this ruleset:",
     co_winner_tile: "winners on one discard win on the same tile",
+    money_caption: "money: this hand / total",
     below_minimum: "hand scores 2 faan, below the minimum of 3: it cannot be declared",
     rescoring: "Rescoring",
     house_rules_label: "+ house rules",
@@ -156,6 +162,7 @@ pub const ZH: Lang = Lang {
     table_false_win: "Dan 詐糊：賠每位玩家 6",
     table_ann_pays: "Ann 付 Ben 64",
     not_winning: "這些牌未能食糊",
+    not_winning_ben: "Ben 的牌未能食糊",
     table_double_win: "Ben 食糊，3 番；Cat 食糊，6 番",
     table_double_win_head_bump: "Ben 食糊，3 番；Cat 亦食糊，6 番（截糊，不計）",
     table_keeps_default: "照規則組：否",
@@ -177,6 +184,7 @@ pub const ZH: Lang = Lang {
     limits_once_line: "爆棚可以同其他番數相加，不設上限；超出上限時最多只計一個爆棚的分。",
     limits_pay_refused: "這項自訂規則不適用於這個規則組：",
     co_winner_tile: "一炮多響要食同一隻牌",
+    money_caption: "錢：今鋪／累計",
     below_minimum: "的手牌得 2 番，未夠 3 番起糊：不能食糊",
     rescoring: "重新計番中",
     house_rules_label: "＋自訂規則",

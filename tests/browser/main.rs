@@ -820,7 +820,8 @@ async fn table_night_flow(p: Page) {
     p.wait_text("#table-deal", "hand 2 again", |t| t == lang.table_hand2)
         .await;
 
-    // A hand the server refuses (fourteen tiles, no winning reading) is not kept.
+    // A hand the server refuses (fourteen tiles, no winning reading) is not
+    // kept; the ledger's refusal names the winner (issue 26).
     p.type_keys("#hand-text", "123456m789p23456s").await;
     p.click("#table-winner option[value=\"Ben\"]").await;
     p.click("#btn-add-win").await;
@@ -828,7 +829,7 @@ async fn table_night_flow(p: Page) {
         .wait_text(
             "[data-error-for=\"/hand/tiles\"]",
             "the refusal beside the hand box",
-            |t| t.contains(lang.not_winning),
+            |t| t.starts_with(lang.not_winning_ben),
         )
         .await;
     assert_player_words(&err, "the refused hand's message");
@@ -1023,6 +1024,14 @@ async fn table_problem_flow(p: Page) {
     p.js("window.localStorage.removeItem('faan.night'); return null")
         .await;
     p.open("/").await;
+    // Issue 26: the false win's chooser, empty before the players are
+    // named, is as wide as a name (9rem), not a sliver.
+    assert_eq!(
+        p.js("var s = document.getElementById('table-offender'), rem = parseFloat(getComputedStyle(document.documentElement).fontSize); return [s.options.length === 0 || s.options[0].textContent === '', s.getBoundingClientRect().width >= 9 * rem - 1]")
+            .await,
+        json!([true, true]),
+        "[{l}] the empty 詐糊者 chooser keeps its width"
+    );
     for (i, name) in ["Ann", "Ben", "Cat", "Dan"].iter().enumerate() {
         p.type_keys(&format!("#player-{i}"), name).await;
     }
@@ -1228,6 +1237,57 @@ async fn double_win_flow(p: Page) {
         json!({"stake": 0.5}),
         "[{l}] the stake kept with the night"
     );
+    // Issue 26: money is its own running column, captioned. Hand 2, Dan's
+    // false win at Wisteria Court's minimum (B = 1: -18, +6 each): at $0.50 a
+    // point Dan -$9.00, the others +$3.00, on top of the double win's money.
+    p.click("#table-offender option[value=\"Dan\"]").await;
+    p.click("#btn-add-false-win").await;
+    table_row_count(&p, 2, "the false win after the double win").await;
+    assert_eq!(
+        p.js("return Array.from(document.querySelectorAll('#table-body tr')).map(function (r) { return Array.from(r.querySelectorAll('td.money-col')).map(function (c) { return c.getAttribute('data-money-player') + ' ' + c.getAttribute('data-money') + ' ' + c.getAttribute('data-money-total') + ' ' + c.querySelector('.balance').textContent; }); })")
+            .await,
+        json!([
+            ["Ann -$20.00 -$20.00 -$20.00", "Ben +$12.00 +$12.00 +$12.00", "Cat +$48.00 +$48.00 +$48.00", "Dan -$40.00 -$40.00 -$40.00"],
+            ["Ann +$3.00 -$17.00 -$17.00", "Ben +$3.00 +$15.00 +$15.00", "Cat +$3.00 +$51.00 +$51.00", "Dan -$9.00 -$49.00 -$49.00"]
+        ]),
+        "[{l}] each player's money, this hand's and running, in its own column"
+    );
+    assert_eq!(
+        table_rows(&p).await[1],
+        json!([
+            lang.table_false_win,
+            "Ann 6 -34",
+            "Ben 6 30",
+            "Cat 6 102",
+            "Dan -18 -98"
+        ]),
+        "[{l}] the points beside the money"
+    );
+    // All four players and their money readable at 1366 px and on a phone:
+    // no scrollbar of the table's own, nothing past the page's edge.
+    for (w, h) in [(1366, 768), (390, 844)] {
+        p.viewport(w, h).await;
+        let fit = p
+            .js("var t = document.querySelector('table.ledger'), s = t.closest('.table-scroll'), sr = s.getBoundingClientRect(); var inside = function (e) { var r = e.getBoundingClientRect(); return r.width > 0 && r.left >= sr.left - 1 && r.right <= sr.right + 1; }; return [t.scrollWidth <= s.clientWidth + 1, document.documentElement.scrollWidth <= window.innerWidth, Array.from(document.querySelectorAll('#table-head th[data-player]')).map(inside), Array.from(document.querySelectorAll('#table-body tr:last-child td.money-col .balance')).map(inside), document.querySelector('#table-head th.money-col').textContent]")
+            .await;
+        assert_eq!(
+            fit,
+            json!([
+                true,
+                true,
+                [true, true, true, true],
+                [true, true, true, true],
+                lang.money_caption
+            ]),
+            "[{l}] at {w} px: four names and their running money inside the table, captioned"
+        );
+        p.js("document.getElementById('table').scrollIntoView({block: 'start'}); return null")
+            .await;
+        p.shot(&format!("table-money-{w}")).await;
+    }
+    p.viewport(1280, 1000).await;
+    p.click("#btn-undo").await;
+    table_row_count(&p, 1, "the false win undone").await;
     p.js("document.getElementById('table-section').scrollIntoView({block: 'start'}); return null")
         .await;
     p.shot("double-win").await;

@@ -573,7 +573,7 @@ export default {
   "table.col_deal": "Round · dealer",
   "table.deal_cell": "{round} · {dealer}",
   "table.cell_caption": "this hand / total",
-  "table.cell_caption_money": "this hand / total / money",
+  "table.money_caption": "money: this hand / total",
   "table.result_false_win_why": "False win by {player}: pays each other player {each}",
   "strip.score": "{faan} faan",
   "strip.more": "details below",

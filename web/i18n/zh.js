@@ -573,7 +573,7 @@ export default {
   "table.col_deal": "圈 · 莊家",
   "table.deal_cell": "{round}圈 · {dealer}",
   "table.cell_caption": "今鋪／累計",
-  "table.cell_caption_money": "今鋪／累計／錢",
+  "table.money_caption": "錢：今鋪／累計",
   "table.result_false_win_why": "{player} 詐糊：賠每位玩家 {each}",
   "strip.score": "{faan} 番",
   "strip.more": "詳情在下面",

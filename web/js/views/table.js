@@ -165,28 +165,43 @@ export const tableView = {
     const house = Object.keys(app.state.house || {}).length + Object.keys(cleanRules(app.night.rules)).length > 0;
     $("table-ruleset").textContent = rulesetLabel(ruleset, house, T);
     const money = res.money || null;
-    // Compact: the hand's round and dealer in one column, each player's cell
-    // captioned (this hand, then the running total, then money), so four
-    // players fit the output column at 1366 px and a phone without a scrollbar.
-    const caption = T(money ? "table.cell_caption_money" : "table.cell_caption");
+    // Compact: the hand's round and dealer in one column; each player a
+    // captioned points column (this hand, then the running total) and, with
+    // a stake, a money column of its own (this hand's money, then the
+    // running money), so four players fit the output column at 1366 px; on
+    // a phone each hand is two lines (style.css), never a scrollbar.
+    const withMoney = !!money && (res.hands || []).some((h) => h.money);
+    $("table-head").closest("table").classList.toggle("with-money", withMoney);
     fill($("table-head"), [el("tr", {}, [
       el("th", { className: "num", text: "#" }), el("th", { text: T("table.col_deal") }),
       el("th", { text: T("table.col_result") })
-    ].concat(players.map((p) => el("th", { className: "num", "data-player": p, text: p })))),
-    el("tr", { className: "caption-row" }, [el("th", { colspan: "3" }), ...players.map(() => el("th", { className: "num", text: caption }))])]);
+    ].concat(players.map((p, k) => el("th", { className: "num player-name col-" + (k + 1), "data-player": p, colspan: withMoney ? "2" : null, text: p })))),
+    el("tr", { className: "caption-row" }, [el("th", { colspan: "3" })].concat(...players.map((p, k) => [
+      el("th", { className: "num points-col col-" + (k + 1), text: T("table.cell_caption") }),
+      withMoney ? el("th", { className: "num money-col col-" + (k + 1), text: T("table.money_caption") }) : null
+    ])))]);
     $("table-stake").textContent = money && money.stake ? T("table.stake_shown", { money: formatStake(money.stake) }) : "";
+    // The running money in whole cents (the answer gives each hand's).
+    const runningCents = Object.fromEntries(players.map((p) => [p, 0]));
     fill($("table-body"), (res.hands || []).map((h) => el("tr", { "data-hand": String(h.index), "data-result": h.result }, [
-      el("td", { className: "num", text: String(h.index + 1) }),
+      el("td", { className: "num hand-no", text: String(h.index + 1) }),
       el("td", { className: "deal", text: T("table.deal_cell", { round: T("seat." + h.round_wind), dealer: h.dealer }) }),
       el("td", { className: "result", text: resultText(h, T) })
-    ].concat(players.map((p) => {
+    ].concat(...players.map((p, k) => {
       const dv = h.deltas[p];
       const m = h.money ? h.money[p] : null;
-      return el("td", { className: "num", "data-player": p, "data-delta": String(dv), "data-balance": String(h.balances[p]), "data-money": m == null ? "" : formatMoney(m) }, [
+      const points = el("td", { className: "num points-col col-" + (k + 1), "data-player": p, "data-delta": String(dv), "data-balance": String(h.balances[p]), "data-money": m == null ? "" : formatMoney(m) }, [
         el("span", { className: "delta " + (dv > 0 ? "gain" : dv < 0 ? "loss" : ""), text: signed(dv) }),
-        el("span", { className: "balance", text: String(h.balances[p]) }),
-        m == null ? null : el("span", { className: "money", text: formatMoney(m) })
+        el("span", { className: "balance", text: String(h.balances[p]) })
       ]);
+      if (!withMoney) return [points];
+      runningCents[p] += m == null ? 0 : Math.round(m * 100);
+      const total = formatMoney(runningCents[p] / 100);
+      const hand = m == null ? "" : formatMoney(m);
+      return [points, el("td", { className: "num money-col col-" + (k + 1), "data-money-player": p, "data-money": hand, "data-money-total": total }, [
+        el("span", { className: "delta " + (m > 0 ? "gain" : m < 0 ? "loss" : ""), text: hand }),
+        el("span", { className: "balance", text: total })
+      ])];
     })))));
     fill($("table-standings"), (res.standings || []).map((s) => {
       const m = money && money.balances ? money.balances[s.player] : null;
