@@ -2196,6 +2196,9 @@ async fn axe_flow(p: Page) {
     let l = p.l();
     p.open_in_language().await;
     let hand = "hand=123456m78p23455s9p&win=9p&by=self_draw";
+    // A night with a stake: the table view shows the night, money columns too.
+    p.js("window.localStorage.setItem('faan.night', JSON.stringify({players: ['Ann', 'Ben', 'Cat', 'Dan'], hands: [{result: 'false_win', offender: 'Dan'}, {result: 'draw'}], rules: {stake: 0.5}})); return null")
+        .await;
     for view in ["score", "compare", "waits", "discard", "rules", "table"] {
         p.open(&format!("/?{hand}&view={view}")).await;
         p.js("document.querySelectorAll('details').forEach(function (d) { d.open = true; }); return null")
@@ -2209,4 +2212,12 @@ async fn axe_flow(p: Page) {
             );
         }
     }
+    assert_eq!(
+        p.js("return document.querySelectorAll('#table-body td.money-col').length")
+            .await,
+        json!(8),
+        "[{l}] the table view checked with its night's money columns"
+    );
+    p.js("window.localStorage.removeItem('faan.night'); return null")
+        .await;
 }
