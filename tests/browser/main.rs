@@ -992,6 +992,16 @@ async fn table_night_flow(p: Page) {
         json!(true),
         "[{l}] the sticky bar is one row at 390 px"
     );
+    // Every action in view: none behind a sideways scroll or past the edge,
+    // and the bar no taller than three lines of its labels.
+    let fits = p
+        .js("var b = document.querySelector('#calc > .main-actions'); var out = Array.from(b.querySelectorAll('button')).filter(function (x) { var r = x.getBoundingClientRect(); return r.left < 0 || r.right > window.innerWidth; }).map(function (x) { return x.id; }); return [out, b.scrollWidth <= b.clientWidth, b.getBoundingClientRect().height <= 72]")
+        .await;
+    assert_eq!(
+        fits,
+        json!([[], true, true]),
+        "[{l}] every button of the sticky bar is in view at 390 px (outside, no sideways scroll, at most 72 px tall, was about 110)"
+    );
     p.shot("phone-offline").await;
     p.open("/?view=table").await;
     table_row_count(&p, 2, "the night again").await;
