@@ -15,9 +15,9 @@
 
 pub mod cache;
 pub mod key;
-mod patterns;
-pub mod render;
-mod sink;
+pub mod wire;
+
+pub use wire::render;
 
 use crate::api::json::{check_depth, parse_checked};
 use crate::api::{
