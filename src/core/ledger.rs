@@ -400,7 +400,10 @@ fn win<S: AsRef<str>>(
         TableError::Invalid(
             errs.into_iter()
                 .map(|fe| {
-                    let co = fe.rule.is_some_and(|r| r.code().starts_with("co_winner_"));
+                    let co = fe
+                        .rule
+                        .as_ref()
+                        .is_some_and(|r| r.code().starts_with("co_winner_"));
                     let i = fe
                         .pointer
                         .strip_prefix(&under)
