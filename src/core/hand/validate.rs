@@ -111,7 +111,7 @@ fn check<S: AsRef<str>>(
                         concealed: m.concealed,
                         added: m.added,
                     }),
-                    Err(e) => errs.push(e.under(&ptr())),
+                    Err(rule) => errs.push(FieldError::rule(format!("{}/tiles", ptr()), rule)),
                 }
             }
         }
@@ -304,21 +304,18 @@ pub(crate) fn notation(pointer: impl Into<Pointer>, e: ParseError) -> FieldError
     )
 }
 
-/// The lowest tile of a meld of `kind` made of `tiles` (sorted), or why it
-/// is not one (a problem at the meld, `/tiles` under it).
-fn meld_from_tiles(kind: MeldKind, tiles: &[Tile]) -> Result<Tile, FieldError> {
+/// The lowest tile of a meld of `kind` made of `tiles` (sorted), or the
+/// rule it breaks (a problem at the meld's `/tiles`).
+fn meld_from_tiles(kind: MeldKind, tiles: &[Tile]) -> Result<Tile, HandRule> {
     let want = if kind == MeldKind::Kong { 4u8 } else { 3 };
     let shown = || format_tiles(tiles);
     if tiles.len() != usize::from(want) {
-        return Err(FieldError::rule(
-            "/tiles",
-            HandRule::MeldSize {
-                kind: kind.name(),
-                want,
-                got: tiles.len(),
-                tiles: shown(),
-            },
-        ));
+        return Err(HandRule::MeldSize {
+            kind: kind.name(),
+            want,
+            got: tiles.len(),
+            tiles: shown(),
+        });
     }
     let first = tiles[0];
     let ok = match kind {
@@ -328,19 +325,13 @@ fn meld_from_tiles(kind: MeldKind, tiles: &[Tile]) -> Result<Tile, FieldError> {
     if ok {
         Ok(first)
     } else if kind == MeldKind::Chow {
-        Err(FieldError::rule(
-            "/tiles",
-            HandRule::NotAChow { tiles: shown() },
-        ))
+        Err(HandRule::NotAChow { tiles: shown() })
     } else {
-        Err(FieldError::rule(
-            "/tiles",
-            HandRule::NotASet {
-                tiles: shown(),
-                kind: kind.name(),
-                want,
-            },
-        ))
+        Err(HandRule::NotASet {
+            tiles: shown(),
+            kind: kind.name(),
+            want,
+        })
     }
 }
 
