@@ -30,6 +30,12 @@ pub use pipeline::{
 };
 pub use wire::{render, to_json};
 
+/// The JSON body of a scored hand (`Scored::body`: the one production
+/// serializer of a score result, `render::score_json`).
+pub fn render(scored: &Scored) -> bytes::Bytes {
+    scored.body()
+}
+
 use crate::core::Registry;
 use cache::{RulesetCache, ScoreCache};
 use std::sync::atomic::{AtomicU64, Ordering};

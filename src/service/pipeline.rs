@@ -423,3 +423,38 @@ pub(super) fn with_house_rules(
         applied,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::{Registry, WinBy, Wind};
+    use std::borrow::Cow;
+
+    /// One winner settled is the hand score checks: the same validated
+    /// hand and context (validated once, by the settlement) and so the
+    /// same `hand_hash`.
+    #[test]
+    fn a_settled_winner_is_checked_and_keyed_as_its_score() {
+        let service = Service::uncached(Registry::builtin().unwrap());
+        let hand = HandSpec {
+            tiles: "123456m789p23455s",
+            melds: vec![],
+            winning_tile: Some("9p"),
+            flowers: vec![],
+        };
+        let context = ContextSpec::new(WinBy::Discard, Wind::South, Wind::East, Some(Wind::West));
+        let hkma = RulesetRef::Id(Cow::Borrowed("hkma"));
+        let scored = service
+            .score_hand(&hkma, &None, &hand, &context)
+            .expect("hkma scores the hand");
+        let resolved = service.resolve(&hkma, "/ruleset", &None).unwrap();
+        let settled = service
+            .settle_winners(resolved, &[WinnerSpec { hand, context }])
+            .expect("one winner settles");
+        let winner = &settled.settlement.results[0];
+        assert_eq!(winner.hand, scored.hand, "the validated hand");
+        assert_eq!(winner.context, scored.context, "the validated context");
+        assert_eq!(settled.hashes, vec![scored.hand_hash], "hand_hash");
+        assert_eq!(winner.score, scored.score, "the score");
+    }
+}

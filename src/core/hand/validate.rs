@@ -18,12 +18,21 @@ pub struct Allowances<'a> {
 
 /// A hand and the circumstances of its win as sent, with what the ruleset
 /// in force allows: what a [`Hand`] and its [`Context`] are checked from.
-#[derive(Clone, Copy, Debug)]
+#[derive(Debug)]
 pub struct Claim<'a, S> {
     pub hand: &'a HandSpec<S>,
     pub context: &'a ContextSpec,
     pub allow: Allowances<'a>,
 }
+
+// By hand: derived, they would ask `S: Copy` of the borrowed spec's strings.
+impl<S> Clone for Claim<'_, S> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<S> Copy for Claim<'_, S> {}
 
 /// Checks a hand and context; on success the checked forms. Every problem
 /// found is reported, not only the first.
@@ -548,6 +557,33 @@ mod tests {
         assert_eq!(seen, 256);
         let mut empty: [u8; 0] = [];
         sort_small(&mut empty);
+    }
+
+    #[test]
+    fn a_hand_and_context_are_made_by_try_from_a_claim() {
+        let spec = spec("234567m22p345s777z", "2p");
+        let claim = Claim {
+            hand: &spec,
+            context: &discard(),
+            allow: allow(),
+        };
+        let (hand, context) = <(Hand, Context)>::try_from(claim).expect("a plain hand");
+        assert_eq!(hand.concealed_len, 14, "tiles");
+        assert_eq!(*context, discard(), "the context as sent");
+        let short = super::super::HandSpec {
+            tiles: "234567m22p345s77z".to_string(),
+            ..spec.clone()
+        };
+        let errs = <(Hand, Context)>::try_from(Claim {
+            hand: &short,
+            ..claim
+        })
+        .unwrap_err();
+        assert_eq!(errs[0].pointer, "/hand/tiles", "thirteen tiles");
+        assert_eq!(
+            errs[0].rule.as_ref().map(HandRule::code),
+            Some("tile_count")
+        );
     }
 
     #[test]
