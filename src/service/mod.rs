@@ -7,6 +7,11 @@
 //!   (`render`, the hand-written writer), and the byte-keyed cache front. The
 //!   HTTP handlers and the CLI's `--json` use it.
 //!
+//! Beside them `key` (the canonical key and `hand_hash`, typed) and `cache`
+//! (moka: bodies by `hand_hash` and, in front, by request bytes, which the
+//! wire reads and fills; resolved ruleset documents by their bytes, which
+//! `pipeline::resolve` reads).
+//!
 //! ```text
 //! request bytes ─► same bytes lately? (cache front) ─► hit: stored body
 //!       │ wire: api::json::parse
