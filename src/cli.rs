@@ -4,19 +4,29 @@
 //! `faan score --json [FILE]` reads score requests in the API's JSON shape
 //! (one request, or JSON lines) and writes one result or problem per line,
 //! exactly the bodies `POST /v1/score` would answer. `faan ledger FILE`
-//! plays a match (the body of `POST /v1/ledger`) and prints its table, read
-//! from the very answer the endpoint gives (`--json` prints that answer).
+//! plays a match (the body of `POST /v1/ledger`) and prints its table,
+//! formatted from the typed answer the endpoint serialises (`--json` prints
+//! that answer's bytes). Only `--json` (and the ledger's input, a JSON
+//! request) touches JSON: the flags become a typed hand and context for the
+//! service's typed pipeline.
 
-use crate::api::json::parse;
+use crate::api::json::parse_checked;
+use crate::api::ledger::HandResultDto;
 use crate::api::{
-    ApiError, LedgerRequest, RulesetRef, RulesetSummary, ScoreRequest, ScoreResponse,
+    ApiError, HouseRulesDto, LedgerRequest, LedgerResponse, MeldKindDto, RulesetRef,
+    RulesetSummary, ScoreResponse,
 };
-use crate::core::Registry;
+use crate::core::hand::{
+    ContextSpec, HandSpec, MeldKind, MeldSpec, Replacement, RobbedKong, WinBy,
+};
+use crate::core::{Registry, Wind};
 use crate::service::Service;
 use clap::{Args, ValueEnum};
+use std::borrow::Cow;
 use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use unicode_width::UnicodeWidthStr;
 
 /// How the hand was won (command-line spelling).
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
@@ -131,88 +141,104 @@ pub struct ScoreArgs {
     pub lang: Lang,
 }
 
-fn wind(w: WindArg) -> &'static str {
-    match w {
-        WindArg::East => "east",
-        WindArg::South => "south",
-        WindArg::West => "west",
-        WindArg::North => "north",
+impl From<WindArg> for Wind {
+    fn from(w: WindArg) -> Self {
+        match w {
+            WindArg::East => Wind::East,
+            WindArg::South => Wind::South,
+            WindArg::West => Wind::West,
+            WindArg::North => Wind::North,
+        }
     }
 }
 
-fn replacement(r: ReplacementArg) -> &'static str {
-    match r {
-        ReplacementArg::None => "none",
-        ReplacementArg::Kong => "kong",
-        ReplacementArg::Flower => "flower",
+impl From<ReplacementArg> for Replacement {
+    fn from(r: ReplacementArg) -> Self {
+        match r {
+            ReplacementArg::None => Replacement::None,
+            ReplacementArg::Kong => Replacement::Kong,
+            ReplacementArg::Flower => Replacement::Flower,
+        }
     }
 }
 
 impl ScoreArgs {
-    /// The flags as a request in the API's JSON shape.
-    pub fn to_request_json(&self) -> Result<serde_json::Value, String> {
-        use serde_json::{json, Map, Value};
-        let tiles = self.tiles.clone().unwrap_or_default();
-        let mut melds = Vec::new();
-        for m in &self.melds {
-            let (kind, tiles, concealed, added) = split_meld(m)?;
-            let mut meld = Map::new();
-            meld.insert("kind".into(), json!(kind));
-            meld.insert("tiles".into(), json!(tiles));
-            if concealed {
-                meld.insert("concealed".into(), json!(true));
-            }
-            if added {
-                meld.insert("added".into(), json!(true));
-            }
-            melds.push(Value::Object(meld));
-        }
-        let winning = match &self.winning_tile {
-            Some(t) => Some(t.clone()),
-            None => last_tile_written(&tiles),
+    /// The hand the flags describe, its text borrowed from them
+    /// (`winning`: the winning tile worked out from the tiles when `--win`
+    /// is not given).
+    fn hand<'a>(&'a self, winning: Option<&'a str>) -> Result<HandSpec<&'a str>, String> {
+        let melds = self
+            .melds
+            .iter()
+            .map(|m| meld_arg(m))
+            .collect::<Result<_, _>>()?;
+        let winning_tile = match &self.winning_tile {
+            Some(t) => Some(t.as_str()),
+            // A flower win has no winning tile unless one is given.
+            None if self.flower_win => None,
+            None => winning,
         };
-        let mut context = json!({
-            "win_by": match self.win_by {
-                WinByArg::SelfDraw => "self_draw",
-                WinByArg::Discard => "discard",
-                WinByArg::RobbingKong => "robbing_kong",
-            },
-            "seat_wind": wind(self.seat),
-            "round_wind": wind(self.round),
-            "replacement": replacement(self.replacement),
-            "double_kong": self.double_kong,
-            "last_tile": self.last_tile,
-            "heavenly": self.heavenly,
-            "earthly": self.earthly,
-            "flower_win": self.flower_win,
-            "robbed_kong": match self.robbed_kong {
-                RobbedKongArg::Added => "added",
-                RobbedKongArg::Concealed => "concealed",
-            },
-            "last_of_its_kind": self.last_of_its_kind,
-            "first_replacement": replacement(self.first_replacement),
-        });
-        if let Some(d) = self.discarder {
-            context["discarder"] = json!(wind(d));
-        }
-        if let Some(l) = self.liable {
-            context["liable"] = json!(wind(l));
-        }
-        let mut hand = json!({"tiles": tiles, "melds": melds, "flowers": self.flowers});
-        if let Some(w) = winning {
-            if !self.flower_win || self.winning_tile.is_some() {
-                hand["winning_tile"] = json!(w);
-            }
-        }
-        let mut req =
-            json!({"ruleset": ruleset_arg(&self.ruleset)?, "hand": hand, "context": context});
-        if let Some(h) = &self.house_rules {
-            let v: Value =
-                serde_json::from_str(h).map_err(|e| format!("--house-rules: not JSON: {e}"))?;
-            req["house_rules"] = v;
-        }
-        Ok(req)
+        Ok(HandSpec {
+            tiles: self.tiles.as_deref().unwrap_or_default(),
+            melds,
+            winning_tile,
+            flowers: self.flowers.iter().map(String::as_str).collect(),
+        })
     }
+
+    /// The circumstances of the win the flags describe.
+    fn context(&self) -> ContextSpec {
+        ContextSpec {
+            win_by: match self.win_by {
+                WinByArg::SelfDraw => WinBy::SelfDraw,
+                WinByArg::Discard => WinBy::Discard,
+                WinByArg::RobbingKong => WinBy::RobbingKong,
+            },
+            seat_wind: self.seat.into(),
+            round_wind: self.round.into(),
+            discarder: self.discarder.map(Into::into),
+            replacement: self.replacement.into(),
+            double_kong: self.double_kong,
+            last_tile: self.last_tile,
+            heavenly: self.heavenly,
+            earthly: self.earthly,
+            liable: self.liable.map(Into::into),
+            flower_win: self.flower_win,
+            robbed_kong: match self.robbed_kong {
+                RobbedKongArg::Added => RobbedKong::Added,
+                RobbedKongArg::Concealed => RobbedKong::Concealed,
+            },
+            last_of_its_kind: self.last_of_its_kind,
+            first_replacement: self.first_replacement.into(),
+        }
+    }
+}
+
+/// `--meld KIND:TILES[:concealed|:added]` as a meld.
+fn meld_arg(m: &str) -> Result<MeldSpec<&str>, String> {
+    let (kind, tiles, concealed, added) = split_meld(m)?;
+    let kind = match kind {
+        "chow" => MeldKind::Chow,
+        "pung" => MeldKind::Pung,
+        "kong" => MeldKind::Kong,
+        other => {
+            return Err(format!(
+                "--meld {m}: unknown kind {other:?} (chow, pung or kong)"
+            ))
+        }
+    };
+    Ok(MeldSpec {
+        kind,
+        tiles,
+        concealed,
+        added,
+    })
+}
+
+/// `--house-rules`: the API's JSON object of house rules.
+fn house_rules_arg(text: Option<&str>) -> Result<Option<HouseRulesDto>, String> {
+    text.map(|h| serde_json::from_str(h).map_err(|e| format!("--house-rules: {e}")))
+        .transpose()
 }
 
 /// `--meld KIND:TILES[:concealed|:added]` as its kind, tiles and flags.
@@ -231,18 +257,37 @@ fn split_meld(m: &str) -> Result<(&str, &str, bool, bool), String> {
 }
 
 /// `--ruleset`: an id, or the ruleset document in a `.json` or `.toml` file
-/// (sent as the request's `ruleset`, like any client's).
-fn ruleset_arg(arg: &str) -> Result<serde_json::Value, String> {
-    let path = std::path::Path::new(arg);
-    let ext = path.extension().and_then(|e| e.to_str());
-    if !matches!(ext, Some("json" | "toml")) {
-        return Ok(arg.into());
+/// (resolved as a request's document is: the same cache, the same
+/// problems under `/ruleset`).
+enum RulesetArg<'a> {
+    Id(&'a str),
+    Document(Box<serde_json::value::RawValue>),
+}
+
+impl<'a> RulesetArg<'a> {
+    fn read(arg: &'a str) -> Result<Self, String> {
+        let path = std::path::Path::new(arg);
+        let ext = path.extension().and_then(|e| e.to_str());
+        if !matches!(ext, Some("json" | "toml")) {
+            return Ok(RulesetArg::Id(arg));
+        }
+        let text = std::fs::read_to_string(path).map_err(|e| format!("--ruleset {arg}: {e}"))?;
+        let doc: serde_json::Value = if ext == Some("json") {
+            serde_json::from_str(&text).map_err(|e| format!("--ruleset {arg}: not JSON: {e}"))?
+        } else {
+            crate::core::ruleset::toml_document(&text)
+                .map_err(|e| format!("--ruleset {arg}: {e}"))?
+        };
+        serde_json::value::to_raw_value(&doc)
+            .map(RulesetArg::Document)
+            .map_err(|e| format!("--ruleset {arg}: {e}"))
     }
-    let text = std::fs::read_to_string(path).map_err(|e| format!("--ruleset {arg}: {e}"))?;
-    if ext == Some("json") {
-        serde_json::from_str(&text).map_err(|e| format!("--ruleset {arg}: not JSON: {e}"))
-    } else {
-        crate::core::ruleset::toml_document(&text).map_err(|e| format!("--ruleset {arg}: {e}"))
+
+    fn as_ref(&self) -> RulesetRef<'_> {
+        match self {
+            RulesetArg::Id(id) => RulesetRef::Id(Cow::Borrowed(id)),
+            RulesetArg::Document(raw) => RulesetRef::Document(raw),
+        }
     }
 }
 
@@ -272,7 +317,8 @@ fn builtin() -> Result<Registry, ExitCode> {
     })
 }
 
-/// `faan score`.
+/// `faan score`: the flags as a typed hand, context and ruleset, through
+/// `Service::score_hand` (no JSON written or read on the way).
 pub fn run_score(args: &ScoreArgs) -> ExitCode {
     let service = match builtin() {
         Ok(r) => Service::uncached(r),
@@ -281,19 +327,27 @@ pub fn run_score(args: &ScoreArgs) -> ExitCode {
     if args.json {
         return run_json(&service, args);
     }
-    let req = match args.to_request_json() {
-        Ok(v) => v,
-        Err(e) => {
-            eprintln!("faan score: {e}");
-            return ExitCode::from(2);
-        }
+    let usage = |e: String| {
+        eprintln!("faan score: {e}");
+        ExitCode::from(2)
     };
-    let text = req.to_string();
-    let scored = parse::<ScoreRequest>(text.as_bytes()).and_then(|r| service.evaluate(&r));
-    match scored {
-        Ok(evaluated) => {
-            let name = &evaluated.resolved.ruleset().name;
-            print!("{}", render(&evaluated.response(), name, args.lang));
+    let ruleset = match RulesetArg::read(&args.ruleset) {
+        Ok(r) => r,
+        Err(e) => return usage(e),
+    };
+    let house_rules = match house_rules_arg(args.house_rules.as_deref()) {
+        Ok(h) => h,
+        Err(e) => return usage(e),
+    };
+    let winning = last_tile_written(args.tiles.as_deref().unwrap_or_default());
+    let hand = match args.hand(winning.as_deref()) {
+        Ok(h) => h,
+        Err(e) => return usage(e),
+    };
+    match service.score_hand(&ruleset.as_ref(), &house_rules, &hand, &args.context()) {
+        Ok(scored) => {
+            let name = &scored.resolved.ruleset().name;
+            print!("{}", render(&scored.response(), name, args.lang));
             ExitCode::SUCCESS
         }
         Err(e) => {
@@ -447,16 +501,7 @@ pub fn render(resp: &ScoreResponse, ruleset_name: &str, lang: Lang) -> String {
 
 /// `text` padded with spaces to `cols` terminal columns (a CJK character takes two).
 fn pad(text: &str, cols: usize) -> String {
-    format!(
-        "{text}{}",
-        " ".repeat(cols.saturating_sub(display_width(text)))
-    )
-}
-
-/// Terminal columns of `text`: a CJK character takes two.
-fn display_width(text: &str) -> usize {
-    let wide = |c: char| matches!(c, '\u{1100}'..='\u{115f}' | '\u{2e80}'..='\u{a4cf}' | '\u{ac00}'..='\u{d7a3}' | '\u{f900}'..='\u{faff}' | '\u{fe30}'..='\u{fe4f}' | '\u{ff00}'..='\u{ff60}' | '\u{ffe0}'..='\u{ffe6}');
-    text.chars().map(|c| if wide(c) { 2 } else { 1 }).sum()
+    format!("{text}{}", " ".repeat(cols.saturating_sub(text.width())))
 }
 
 fn render_problem(e: &ApiError) -> String {
@@ -521,7 +566,9 @@ pub struct LedgerArgs {
     pub json: bool,
 }
 
-/// `faan ledger`.
+/// `faan ledger`: the request read (its JSON is the input's format), played
+/// by `Service::ledger_request`, and the table formatted from the typed
+/// answer; `--json` writes that answer with the endpoint's writer.
 pub fn run_ledger(args: &LedgerArgs) -> ExitCode {
     let service = match builtin() {
         Ok(r) => Service::uncached(r),
@@ -537,33 +584,21 @@ pub fn run_ledger(args: &LedgerArgs) -> ExitCode {
         eprintln!("faan ledger: cannot read {}: {e}", args.input.display());
         return ExitCode::FAILURE;
     }
-    let body = match service.ledger(&text) {
-        Ok(b) => b,
-        Err(e) => {
-            eprintln!("{}", render_problem(&e));
-            return ExitCode::FAILURE;
-        }
-    };
-    if args.json {
-        println!("{}", String::from_utf8_lossy(&body));
-        return ExitCode::SUCCESS;
-    }
-    // The table is read back from the answer: the API's one serializer decides every value.
-    // The players in their order (a JSON object's keys come back sorted).
-    let players = parse::<LedgerRequest>(&text)
-        .map(|r| r.players.iter().map(|p| p.to_string()).collect::<Vec<_>>());
-    match (serde_json::from_slice::<serde_json::Value>(&body), players) {
-        (Ok(answer), Ok(players)) => {
-            let id = answer["ruleset"].as_str().unwrap_or_default();
-            let name = service.registry().get(id).map_or("", |r| r.name.as_str());
-            print!("{}", render_ledger(&answer, &players, name));
+    let played =
+        parse_checked::<LedgerRequest>(&text, service.limits().json_depth).and_then(|request| {
+            let played = service.ledger_request(&request)?;
+            Ok(if args.json {
+                String::from_utf8_lossy(&played.body()).into_owned() + "\n"
+            } else {
+                render_ledger(&played.response(), &played.resolved.ruleset().name)
+            })
+        });
+    match played {
+        Ok(out) => {
+            print!("{out}");
             ExitCode::SUCCESS
         }
-        (Err(e), _) => {
-            eprintln!("faan ledger: {e}");
-            ExitCode::FAILURE
-        }
-        (_, Err(e)) => {
+        Err(e) => {
             eprintln!("{}", render_problem(&e));
             ExitCode::FAILURE
         }
@@ -571,59 +606,51 @@ pub fn run_ledger(args: &LedgerArgs) -> ExitCode {
 }
 
 /// A signed amount: `+32`, `-32`, `0`.
-fn signed(v: &serde_json::Value) -> String {
-    match v.as_i64() {
-        Some(n) if n > 0 => format!("+{n}"),
-        Some(n) => n.to_string(),
-        None => v.as_f64().map_or_else(String::new, |x| format!("{x:+.2}")),
+fn signed(n: i64) -> String {
+    if n > 0 {
+        format!("+{n}")
+    } else {
+        n.to_string()
     }
 }
 
-/// The table of a `POST /v1/ledger` answer: one row per hand (round, dealer,
-/// result, faan, each player's delta and balance), the next deal, the
-/// standings and the transfers.
-pub fn render_ledger(answer: &serde_json::Value, players: &[String], ruleset_name: &str) -> String {
+/// The table of a match: one row per hand (round, dealer, result, faan,
+/// each player's delta and balance), the next deal, the standings and the
+/// transfers.
+pub fn render_ledger(answer: &LedgerResponse<'_>, ruleset_name: &str) -> String {
     use std::fmt::Write as _;
-    let empty = Vec::new();
-    let list = |v: &serde_json::Value| v.as_array().unwrap_or(&empty).clone();
-    let str_of = |v: &serde_json::Value| v.as_str().unwrap_or_default().to_string();
+    let players = answer.balances.names;
     let mut s = String::new();
-    let _ = writeln!(
-        s,
-        "Ruleset: {} ({})",
-        ruleset_name,
-        str_of(&answer["ruleset"])
-    );
+    let _ = writeln!(s, "Ruleset: {} ({})", ruleset_name, answer.ruleset);
     let _ = writeln!(s, "Each player: the hand's points, then the balance.");
-    let rows: Vec<[String; 4]> = list(&answer["hands"])
+    let rows: Vec<[String; 4]> = answer
+        .hands
         .iter()
         .map(|h| {
-            let winners = list(&h["winners"]);
-            let result = match h["result"].as_str() {
-                Some("win") => {
-                    let names: Vec<String> = winners
+            let result = match h.result {
+                HandResultDto::Win => {
+                    let names: Vec<String> = h
+                        .winners
                         .iter()
                         .map(|w| {
-                            let n = str_of(&w["player"]);
-                            if w["paid"] == true {
-                                n
+                            if w.paid {
+                                w.player.to_string()
                             } else {
-                                format!("{n} (unpaid)")
+                                format!("{} (unpaid)", w.player)
                             }
                         })
                         .collect();
                     format!("win {}", names.join(" + "))
                 }
-                Some("false_win") => format!("false win {}", str_of(&h["offender"])),
-                other => other.unwrap_or_default().to_string(),
+                HandResultDto::FalseWin => {
+                    format!("false win {}", h.offender.unwrap_or_default())
+                }
+                HandResultDto::Draw => "draw".to_string(),
             };
-            let faan: Vec<String> = winners
-                .iter()
-                .map(|w| w["total_faan"].to_string())
-                .collect();
+            let faan: Vec<String> = h.winners.iter().map(|w| w.total_faan.to_string()).collect();
             [
-                str_of(&h["round_wind"]),
-                str_of(&h["dealer"]),
+                Wind::from(h.round_wind).to_string(),
+                h.dealer.to_string(),
                 result,
                 faan.join("+"),
             ]
@@ -641,18 +668,16 @@ pub fn render_ledger(answer: &serde_json::Value, players: &[String], ruleset_nam
         .max()
         .unwrap_or(0)
         .max(6);
-    let cells: Vec<Vec<String>> = list(&answer["hands"])
+    // The players in request order (`ByPlayer` holds its values so).
+    let cells: Vec<Vec<String>> = answer
+        .hands
         .iter()
         .map(|h| {
-            players
+            h.deltas
+                .values
                 .iter()
-                .map(|p| {
-                    format!(
-                        "{:>5} {:>6}",
-                        signed(&h["deltas"][p]),
-                        h["balances"][p].to_string()
-                    )
-                })
+                .zip(&h.balances.values)
+                .map(|(d, b)| format!("{:>5} {:>6}", signed(*d), b))
                 .collect()
         })
         .collect();
@@ -696,50 +721,45 @@ pub fn render_ledger(answer: &serde_json::Value, players: &[String], ruleset_nam
         }
         s.push('\n');
     }
-    let next = &answer["next"];
-    if next["complete"] == true {
+    let next = &answer.next;
+    if next.complete {
         let _ = writeln!(s, "\nThe match is complete.");
     } else {
         let _ = writeln!(
             s,
             "\nNext: {} round, {} deals (dealer streak {})",
-            str_of(&next["round_wind"]),
-            str_of(&next["dealer"]),
-            next["dealer_streak"]
+            Wind::from(next.round_wind),
+            next.dealer,
+            next.dealer_streak
         );
     }
     let _ = writeln!(s, "\nStandings");
-    for st in list(&answer["standings"]) {
-        let _ = writeln!(
-            s,
-            "  {}. {} {}",
-            st["rank"],
-            str_of(&st["player"]),
-            signed(&st["balance"])
-        );
+    for st in &answer.standings {
+        let _ = writeln!(s, "  {}. {} {}", st.rank, st.player, signed(st.balance));
     }
-    let transfers = |s: &mut String, title: &str, list: Vec<serde_json::Value>| {
+    let transfers = |s: &mut String, title: &str, list: Vec<(&str, &str, String)>| {
         let _ = writeln!(s, "\n{title}");
         if list.is_empty() {
             let _ = writeln!(s, "  none: everyone is square");
         }
-        for t in list {
-            let _ = writeln!(
-                s,
-                "  {} pays {} {}",
-                str_of(&t["from"]),
-                str_of(&t["to"]),
-                t["amount"]
-            );
+        for (from, to, amount) in list {
+            let _ = writeln!(s, "  {from} pays {to} {amount}");
         }
     };
-    transfers(&mut s, "Transfers", list(&answer["transfers"]));
-    if answer["money"].is_object() {
-        transfers(
-            &mut s,
-            "Transfers in money",
-            list(&answer["money"]["transfers"]),
-        );
+    let points = answer
+        .transfers
+        .iter()
+        .map(|t| (t.from, t.to, t.amount.to_string()))
+        .collect();
+    transfers(&mut s, "Transfers", points);
+    if let Some(m) = &answer.money {
+        // The amount as the answer writes it (`12.5`).
+        let money = m
+            .transfers
+            .iter()
+            .map(|t| (t.from, t.to, t.amount.text().as_str().to_string()))
+            .collect();
+        transfers(&mut s, "Transfers in money", money);
     }
     s
 }
@@ -802,9 +822,6 @@ fn wind_dto(w: WindArg) -> crate::api::WindDto {
 /// `Service::analyze_typed` (no JSON body written or read on the way).
 pub fn run_analyze(args: &AnalyzeArgs) -> ExitCode {
     use crate::api::{analyze::ChancesRequest, AnalyzeRequest, HandDto, MeldDto, WaitContextDto};
-    use serde::de::{value::StrDeserializer, IntoDeserializer};
-    use serde::Deserialize;
-    use std::borrow::Cow;
     let service = match builtin() {
         Ok(r) => Service::uncached(r),
         Err(code) => return code,
@@ -814,46 +831,33 @@ pub fn run_analyze(args: &AnalyzeArgs) -> ExitCode {
         ExitCode::from(2)
     };
     // A ruleset document from a file goes in as the request's own document would.
-    let document = match ruleset_arg(&args.ruleset) {
-        Ok(serde_json::Value::String(_)) => None,
-        Ok(doc) => match serde_json::value::to_raw_value(&doc) {
-            Ok(raw) => Some(raw),
-            Err(e) => return usage(format!("--ruleset {}: {e}", args.ruleset)),
-        },
+    let ruleset = match RulesetArg::read(&args.ruleset) {
+        Ok(r) => r,
         Err(e) => return usage(e),
-    };
-    let ruleset = match &document {
-        Some(raw) => RulesetRef::Document(raw),
-        None => RulesetRef::Id(Cow::Borrowed(&args.ruleset)),
     };
     let mut melds = Vec::new();
     for m in &args.melds {
-        let (kind, tiles, concealed, added) = match split_meld(m) {
-            Ok(p) => p,
+        let meld = match meld_arg(m) {
+            Ok(meld) => meld,
             Err(e) => return usage(e),
         };
-        let de: StrDeserializer<'_, serde::de::value::Error> = kind.into_deserializer();
-        let Ok(kind) = crate::api::MeldKindDto::deserialize(de) else {
-            return usage(format!(
-                "--meld {m}: unknown kind {kind:?} (chow, pung or kong)"
-            ));
-        };
         melds.push(MeldDto {
-            kind,
-            tiles: Cow::Borrowed(tiles),
-            concealed,
-            added,
+            kind: match meld.kind {
+                MeldKind::Chow => MeldKindDto::Chow,
+                MeldKind::Pung => MeldKindDto::Pung,
+                MeldKind::Kong => MeldKindDto::Kong,
+            },
+            tiles: Cow::Borrowed(meld.tiles),
+            concealed: meld.concealed,
+            added: meld.added,
         });
     }
-    let house_rules = match &args.house_rules {
-        Some(h) => match serde_json::from_str(h) {
-            Ok(v) => Some(v),
-            Err(e) => return usage(format!("--house-rules: {e}")),
-        },
-        None => None,
+    let house_rules = match house_rules_arg(args.house_rules.as_deref()) {
+        Ok(h) => h,
+        Err(e) => return usage(e),
     };
     let request = AnalyzeRequest {
-        ruleset,
+        ruleset: ruleset.as_ref(),
         hand: HandDto {
             tiles: Cow::Borrowed(&args.tiles),
             melds,
@@ -903,7 +907,7 @@ fn columns(rows: &[Vec<String>]) -> String {
         .map(|i| {
             rows.iter()
                 .filter_map(|r| r.get(i))
-                .map(|c| display_width(c))
+                .map(|c| c.width())
                 .max()
                 .unwrap_or(0)
         })

@@ -187,18 +187,14 @@ impl LedgerRequest<'_> {
                 HandResultDto::FalseWin => "false_win",
             };
             let mut wrong = |field: &str, rule: HandRule| {
-                let params = match rule {
-                    HandRule::OffenderRequired => vec![],
-                    _ => vec![("result", result.into())],
-                };
                 let at = format!("/hands/{h}/{field}");
-                errs.push(ProblemError::from(FieldError::rule(at, rule, params)));
+                errs.push(ProblemError::from(FieldError::rule(at, rule)));
             };
             if hand.result != HandResultDto::Win && !hand.winners.is_empty() {
-                wrong("winners", HandRule::WinnersNotWin);
+                wrong("winners", HandRule::WinnersNotWin { result });
             }
             if hand.result != HandResultDto::FalseWin && hand.offender.is_some() {
-                wrong("offender", HandRule::OffenderNotFalseWin);
+                wrong("offender", HandRule::OffenderNotFalseWin { result });
             }
             hands.push(match hand.result {
                 HandResultDto::Draw => LedgerHandSpec::Draw,

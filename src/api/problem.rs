@@ -1,7 +1,7 @@
 //! The one error type of the API, rendered as `application/problem+json`
 //! (RFC 9457) by the HTTP layer and printed by the CLI.
 
-use crate::core::hand::{HandRule, Param};
+use crate::core::hand::HandRule;
 use crate::core::settle::{Overflow, MAX_CENTS};
 use crate::core::table::TableError;
 use crate::core::{FieldError, ScoreError};
@@ -62,9 +62,9 @@ pub const OTHER_CODES: &[&str] = &[
 ];
 
 fn code_schema() -> utoipa::openapi::RefOr<utoipa::openapi::Schema> {
-    let codes: Vec<&str> = HandRule::ALL
+    let codes: Vec<&str> = HandRule::CODES
         .iter()
-        .map(|r| r.code())
+        .copied()
         .chain(OTHER_CODES.iter().copied())
         .collect();
     super::document::schema_of(serde_json::json!({
@@ -102,21 +102,12 @@ impl ProblemError {
 
 impl From<FieldError> for ProblemError {
     fn from(e: FieldError) -> Self {
-        let Some(rule) = e.rule else {
-            return ProblemError::new(e.pointer, e.message);
-        };
-        let params = e
-            .params
-            .into_iter()
-            .map(|(k, v)| {
-                let v = match v {
-                    Param::Int(n) => serde_json::Value::from(n),
-                    Param::Text(t) => serde_json::Value::from(t),
-                };
-                (k.to_string(), v)
-            })
-            .collect();
-        ProblemError::coded(e.pointer, e.message, rule.code(), params)
+        match (&e.rule, e.params()) {
+            (Some(rule), Some(params)) => {
+                ProblemError::coded(e.pointer, e.message, rule.code(), params)
+            }
+            _ => ProblemError::new(e.pointer, e.message),
+        }
     }
 }
 

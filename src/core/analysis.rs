@@ -185,11 +185,10 @@ fn too_far(e: ChancesError) -> ScoreError {
     let ChancesError::TooFar { shanten } = e;
     ScoreError::Invalid(vec![FieldError::rule(
         "/chances",
-        HandRule::ChancesTooFar,
-        vec![
-            ("shanten", i64::from(shanten).into()),
-            ("max", i64::from(chances::MAX_SHANTEN).into()),
-        ],
+        HandRule::ChancesTooFar {
+            shanten: i64::from(shanten),
+            max: i64::from(chances::MAX_SHANTEN),
+        },
     )])
 }
 
@@ -225,7 +224,6 @@ fn validate_before_win<S: AsRef<str>>(
         return Err(ScoreError::Invalid(vec![FieldError::rule(
             "/hand/winning_tile",
             HandRule::WinningTileWhileWaiting,
-            vec![],
         )]));
     }
     let mut n = 0usize;
@@ -247,13 +245,12 @@ fn validate_before_win<S: AsRef<str>>(
     if n + 3 * melds != 14 {
         return Err(ScoreError::Invalid(vec![FieldError::rule(
             "/hand/tiles",
-            HandRule::AnalysisTileCount,
-            vec![
-                ("drawing", (13 - 3 * melds as i64).into()),
-                ("discarding", (14 - 3 * melds as i64).into()),
-                ("melds", melds.into()),
-                ("got", n.into()),
-            ],
+            HandRule::AnalysisTileCount {
+                drawing: 13 - 3 * melds as i64,
+                discarding: 14 - 3 * melds as i64,
+                melds,
+                got: n,
+            },
         )]));
     }
     // Fourteen: checked as a self-drawn hand whose last tile is any held.
@@ -283,16 +280,12 @@ fn unseen(held: &Counts, seen: Option<&str>) -> Result<Unseen, ScoreError> {
         } else {
             errs.push(FieldError::rule(
                 "/seen",
-                HandRule::SeenOverFour,
-                vec![
-                    (
-                        "tile",
-                        Tile::from_index(i).expect("i < KINDS").to_string().into(),
-                    ),
-                    ("count", sighted[i].into()),
-                    ("held", held[i].into()),
-                    ("seen", (sighted[i] - u32::from(held[i])).into()),
-                ],
+                HandRule::SeenOverFour {
+                    tile: Tile::from_index(i).expect("i < KINDS").to_string(),
+                    count: sighted[i],
+                    held: held[i],
+                    seen: sighted[i] - u32::from(held[i]),
+                },
             ));
         }
     }

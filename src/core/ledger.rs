@@ -196,8 +196,10 @@ pub fn ledger<S: AsRef<str>>(
     if spec.hands.len() > max_hands {
         return Err(TableError::rule(
             "/hands",
-            HandRule::LedgerTooManyHands,
-            vec![("max", max_hands.into()), ("got", spec.hands.len().into())],
+            HandRule::LedgerTooManyHands {
+                max: max_hands,
+                got: spec.hands.len(),
+            },
         ));
     }
     let players = players(spec)?;
@@ -211,8 +213,7 @@ pub fn ledger<S: AsRef<str>>(
         if deal.complete {
             return Err(TableError::rule(
                 at.to_string(),
-                HandRule::MatchComplete,
-                vec![("last", (h - 1).into())],
+                HandRule::MatchComplete { last: h - 1 },
             ));
         }
         // Seat of player p: the dealer sits East, the others in turn.
@@ -247,9 +248,9 @@ pub fn ledger<S: AsRef<str>>(
         };
         let deltas: [i64; PLAYERS] = std::array::from_fn(|p| by_seat[seats[p].index()]);
         for (b, d) in balances.iter_mut().zip(deltas) {
-            *b = b.checked_add(d).ok_or_else(|| {
-                TableError::rule(at.to_string(), HandRule::BalanceOverflow, vec![])
-            })?;
+            *b = b
+                .checked_add(d)
+                .ok_or_else(|| TableError::rule(at.to_string(), HandRule::BalanceOverflow))?;
         }
         let money_deltas = match money_by_seat.filter(|_| with_money) {
             Some(m) => {
@@ -333,8 +334,9 @@ fn win<S: AsRef<str>>(
         if who.contains(&p) {
             errs.push(FieldError::rule(
                 here("player"),
-                HandRule::WinnerRepeated,
-                vec![("player", name.into())],
+                HandRule::WinnerRepeated {
+                    player: name.into(),
+                },
             ));
         }
         who.push(p);
@@ -343,23 +345,21 @@ fn win<S: AsRef<str>>(
         if let Some(s) = c.seat_wind.filter(|&s| s != seat) {
             errs.push(FieldError::rule(
                 here("context/seat_wind"),
-                HandRule::SeatWindMismatch,
-                vec![
-                    ("player", name.into()),
-                    ("seat", seat.to_string().into()),
-                    ("seat_wind", s.to_string().into()),
-                ],
+                HandRule::SeatWindMismatch {
+                    player: name.into(),
+                    seat: seat.to_string(),
+                    seat_wind: s.to_string(),
+                },
             ));
         }
         if let Some(r) = c.round_wind.filter(|&r| r != round) {
             errs.push(FieldError::rule(
                 here("context/round_wind"),
-                HandRule::RoundWindMismatch,
-                vec![
-                    ("round", round.to_string().into()),
-                    ("round_wind", r.to_string().into()),
-                    ("player", name.into()),
-                ],
+                HandRule::RoundWindMismatch {
+                    round: round.to_string(),
+                    round_wind: r.to_string(),
+                    player: name.into(),
+                },
             ));
         }
         let mut named = |field: &str, v: &Option<S>| -> Option<Wind> {
@@ -368,8 +368,7 @@ fn win<S: AsRef<str>>(
                 Some(q) if q == p && field == "discarder" => {
                     errs.push(FieldError::rule(
                         here("context/discarder"),
-                        HandRule::LedgerDiscarderIsWinner,
-                        vec![("player", n.into())],
+                        HandRule::LedgerDiscarderIsWinner { player: n.into() },
                     ));
                     None
                 }
@@ -429,8 +428,9 @@ fn win<S: AsRef<str>>(
         TableError::Invalid(
             errs.into_iter()
                 .map(|fe| {
-                    let co = fe.rule.is_some_and(|r| {
-                        r.code().starts_with("co_winner_") || r == HandRule::WinnersTileOverFour
+                    let co = fe.rule.as_ref().is_some_and(|r| {
+                        r.code().starts_with("co_winner_")
+                            || matches!(r, HandRule::WinnersTileOverFour { .. })
                     });
                     let i = index(&fe.pointer);
                     match (co, i) {
@@ -452,12 +452,11 @@ fn win<S: AsRef<str>>(
         .map(|(i, r)| {
             FieldError::rule(
                 format!("{at}/winners/{i}/hand"),
-                HandRule::BelowMinimum,
-                vec![
-                    ("player", winners[i].player.as_ref().into()),
-                    ("faan", r.score.total_faan().into()),
-                    ("min", r.score.min_faan.into()),
-                ],
+                HandRule::BelowMinimum {
+                    player: winners[i].player.as_ref().into(),
+                    faan: r.score.total_faan(),
+                    min: r.score.min_faan,
+                },
             )
         })
         .collect();
@@ -486,8 +485,7 @@ fn players<S: AsRef<str>>(spec: &LedgerSpec<S>) -> Result<[&str; PLAYERS], Table
     let Ok(four) = <[&str; PLAYERS]>::try_from(names.as_slice()) else {
         return Err(TableError::rule(
             "/players",
-            HandRule::PlayerCount,
-            vec![("got", names.len().into())],
+            HandRule::PlayerCount { got: names.len() },
         ));
     };
     let mut errs = Vec::new();
@@ -496,25 +494,22 @@ fn players<S: AsRef<str>>(spec: &LedgerSpec<S>) -> Result<[&str; PLAYERS], Table
         if n.trim().is_empty() {
             errs.push(FieldError::rule(
                 format!("/players/{i}"),
-                HandRule::PlayerNameEmpty,
-                vec![("index", i.into())],
+                HandRule::PlayerNameEmpty { index: i },
             ));
         } else if chars > MAX_NAME_CHARS {
             // Every hand of the answer repeats the four names.
             errs.push(FieldError::rule(
                 format!("/players/{i}"),
-                HandRule::PlayerNameLong,
-                vec![
-                    ("index", i.into()),
-                    ("max", MAX_NAME_CHARS.into()),
-                    ("chars", chars.into()),
-                ],
+                HandRule::PlayerNameLong {
+                    index: i,
+                    max: MAX_NAME_CHARS,
+                    chars,
+                },
             ));
         } else if four[..i].contains(n) {
             errs.push(FieldError::rule(
                 format!("/players/{i}"),
-                HandRule::PlayerRepeated,
-                vec![("name", (*n).into())],
+                HandRule::PlayerRepeated { name: (*n).into() },
             ));
         }
     }
@@ -580,15 +575,13 @@ fn field_unknown(pointer: &str, name: &str) -> FieldError {
         // No player has a name that long: not echoed back.
         return FieldError::rule(
             pointer,
-            HandRule::UnknownPlayerLong,
-            vec![("chars", chars.into()), ("max", MAX_NAME_CHARS.into())],
+            HandRule::UnknownPlayerLong {
+                chars,
+                max: MAX_NAME_CHARS,
+            },
         );
     }
-    FieldError::rule(
-        pointer,
-        HandRule::UnknownPlayer,
-        vec![("name", name.into())],
-    )
+    FieldError::rule(pointer, HandRule::UnknownPlayer { name: name.into() })
 }
 
 fn unknown(pointer: &str, name: &str) -> TableError {

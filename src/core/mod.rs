@@ -9,6 +9,7 @@ pub mod evaluate;
 pub mod hand;
 pub mod ledger;
 pub mod pattern;
+pub mod pointer;
 pub mod registry;
 pub mod ruleset;
 pub mod settle;

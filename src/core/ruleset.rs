@@ -13,6 +13,8 @@ use super::hand::FieldError;
 use super::pattern::{
     members, Condition, Conditions, PatternId, PatternSet, OPTIONAL, PATTERN_COUNT,
 };
+use super::pointer::Pointer;
+pub use super::pointer::{escape_pointer, PathSeg};
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
@@ -1248,11 +1250,6 @@ fn closure(patterns: &[PatternRule]) -> ([PatternSet; PATTERN_COUNT], [PatternSe
     (direct, reach)
 }
 
-/// One reference token of a JSON pointer (RFC 6901): `~` and `/` escaped.
-pub fn escape_pointer(s: &str) -> String {
-    s.replace('~', "~0").replace('/', "~1")
-}
-
 /// Per-request overrides of a ruleset.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct HouseRules {
@@ -1311,65 +1308,29 @@ pub enum PatternOverride {
     Off,
 }
 
-/// One step into a ruleset document: an object key or an array index.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum PathSeg {
-    Key(String),
-    Index(usize),
-}
-
-impl From<&str> for PathSeg {
-    fn from(k: &str) -> Self {
-        PathSeg::Key(k.to_string())
-    }
-}
-
-impl From<usize> for PathSeg {
-    fn from(i: usize) -> Self {
-        PathSeg::Index(i)
-    }
-}
-
 /// A problem of a ruleset document, at its path in the document.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DocError {
-    pub path: Vec<PathSeg>,
+    pub path: Pointer,
     pub message: String,
 }
 
 impl DocError {
     pub fn new(path: Vec<PathSeg>, message: String) -> Self {
-        DocError { path, message }
+        DocError {
+            path: path.into(),
+            message,
+        }
     }
 
     /// The JSON pointer (RFC 6901) of the problem under `root` (`/ruleset`).
     pub fn pointer(&self, root: &str) -> String {
-        let mut p = root.to_string();
-        for s in &self.path {
-            p.push('/');
-            match s {
-                PathSeg::Key(k) => p.push_str(&escape_pointer(k)),
-                PathSeg::Index(i) => p.push_str(&i.to_string()),
-            }
-        }
-        p
+        self.path.clone().under(root).into()
     }
 
     /// The path as a ruleset file names a key: `patterns.all_chows.faan`, `exclusive[0]`.
     pub fn dotted(&self) -> String {
-        let mut p = String::new();
-        for s in &self.path {
-            match s {
-                PathSeg::Key(k) => {
-                    if !p.is_empty() {
-                        p.push('.');
-                    }
-                    p.push_str(k);
-                }
-                PathSeg::Index(i) => p.push_str(&format!("[{i}]")),
-            }
-        }
-        p
+        self.path.dotted()
     }
 
     /// A shape error of serde (an unknown or missing key, a wrong type),
@@ -1393,7 +1354,7 @@ impl DocError {
         {
             path.push(PathSeg::Key(name.to_string()));
         }
-        DocError { path, message }
+        DocError::new(path, message)
     }
 }
 

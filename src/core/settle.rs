@@ -222,7 +222,11 @@ mod tests {
         let mut r = (**reg.get("mjb").unwrap()).clone();
         r.payment.self_draw = crate::core::ruleset::MAX_EIGHTHS;
         let ctx = crate::core::ContextSpec::new(WinBy::SelfDraw, Wind::East, Wind::East, None);
-        let pay = settle(&r, &ctx, crate::core::ruleset::MAX_BASE_POINTS);
+        let pay = settle(
+            &r,
+            &Context::unchecked(ctx),
+            crate::core::ruleset::MAX_BASE_POINTS,
+        );
         assert_eq!(pay.iter().sum::<i64>(), 0, "{pay:?}");
         assert_eq!(pay[1], -(64 * (1i64 << 40) + 20), "{pay:?}");
         // mjb's rate, 10 cents a point: 3 x 7.04e13 points is 2.1e15 cents, within 2^53.

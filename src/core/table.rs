@@ -14,7 +14,7 @@
 //! score does.
 
 use super::evaluate::{allowances, score_hand, Score, ScoreError};
-use super::hand::{validate, ContextSpec, FieldError, HandRule, HandSpec, Param, WinBy};
+use super::hand::{validate, Context, ContextSpec, FieldError, Hand, HandRule, HandSpec, WinBy};
 use super::ruleset::{MultipleWinners, Ruleset};
 use super::settle::{add_cents, Overflow, Payments};
 use super::tile::Wind;
@@ -41,6 +41,9 @@ pub struct WinnerResult {
     /// This winner is paid: the hand meets the minimum and, under
     /// `head_bump`, it is the first such winner after the discarder.
     pub paid: bool,
+    /// The winner as validated (once, here): what its `hand_hash` is keyed from.
+    pub hand: Hand,
+    pub context: Context,
 }
 
 /// Several winners settled together.
@@ -78,17 +81,16 @@ pub enum TableError {
 
 impl TableError {
     /// One broken rule.
-    pub fn at(pointer: impl Into<String>, message: impl Into<String>) -> Self {
+    pub fn at(
+        pointer: impl Into<crate::core::pointer::Pointer>,
+        message: impl Into<String>,
+    ) -> Self {
         TableError::Invalid(vec![FieldError::new(pointer, message)])
     }
 
     /// One broken rule of the table, coded.
-    pub fn rule(
-        pointer: impl Into<String>,
-        rule: HandRule,
-        params: Vec<(&'static str, Param)>,
-    ) -> Self {
-        TableError::Invalid(vec![FieldError::rule(pointer, rule, params)])
+    pub fn rule(pointer: impl Into<crate::core::pointer::Pointer>, rule: HandRule) -> Self {
+        TableError::Invalid(vec![FieldError::rule(pointer, rule)])
     }
 
     /// The first pointer named (for a caller that needs one).
@@ -145,8 +147,10 @@ pub(crate) fn settle_at<S: AsRef<str>>(
     if n == 0 || n > MAX_WINNERS {
         return Err(TableError::Invalid(vec![FieldError::rule(
             at.to_string(),
-            HandRule::WinnerCount,
-            vec![("max", MAX_WINNERS.into()), ("got", n.into())],
+            HandRule::WinnerCount {
+                max: MAX_WINNERS,
+                got: n,
+            },
         )]));
     }
     let mut errs = Vec::new();
@@ -164,8 +168,8 @@ pub(crate) fn settle_at<S: AsRef<str>>(
         return Err(TableError::Invalid(errs));
     }
     let mut results = Vec::with_capacity(n);
-    for (i, (hand, ctx)) in valid.iter().enumerate() {
-        let score = score_hand(ruleset, hand, ctx).map_err(|e| match e {
+    for (i, (hand, context)) in valid.into_iter().enumerate() {
+        let score = score_hand(ruleset, &hand, &context).map_err(|e| match e {
             ScoreError::NotWinning { tiles, detail } => TableError::NotWinning {
                 pointer: format!("{at}/{i}/hand"),
                 tiles,
@@ -183,7 +187,12 @@ pub(crate) fn settle_at<S: AsRef<str>>(
             },
         })?;
         let paid = score.meets_minimum;
-        results.push(WinnerResult { score, paid });
+        results.push(WinnerResult {
+            score,
+            paid,
+            hand,
+            context,
+        });
     }
     if ruleset.table.multiple_winners == MultipleWinners::HeadBump && n > 1 {
         // The winners all name one discarder (checked above).
@@ -259,61 +268,58 @@ fn spare_co_winners<S>(results: &mut [WinnerResult], winners: &[(&HandSpec<S>, C
 /// different seats. Each rule reports the first winner that breaks it.
 fn agree<S: AsRef<str>>(
     winners: &[(&HandSpec<S>, ContextSpec)],
-    valid: &[(super::hand::Hand, ContextSpec)],
+    valid: &[(Hand, Context)],
     at: &dyn fmt::Display,
     errs: &mut Vec<FieldError>,
 ) {
     let first = &winners[0].1;
-    let mut report = |i: usize, field: &str, rule: HandRule, params: Vec<(&'static str, Param)>| {
-        errs.push(FieldError::rule(format!("{at}/{i}/{field}"), rule, params));
+    let mut report = |i: usize, field: &str, rule: HandRule| {
+        errs.push(FieldError::rule(format!("{at}/{i}/{field}"), rule));
     };
     let rest = || winners.iter().enumerate().skip(1);
     if let Some((i, (_, c))) =
         rest().find(|(_, (_, c))| c.win_by != first.win_by || c.win_by == WinBy::SelfDraw)
     {
         if c.win_by == first.win_by {
-            report(i, "context/win_by", HandRule::CoWinnerSelfDraw, vec![]);
+            report(i, "context/win_by", HandRule::CoWinnerSelfDraw);
         } else {
-            let params = vec![
-                ("win_by", c.win_by.name().to_string().into()),
-                ("first", first.win_by.name().to_string().into()),
-            ];
-            report(i, "context/win_by", HandRule::CoWinnerWinBy, params);
+            let rule = HandRule::CoWinnerWinBy {
+                win_by: c.win_by.name(),
+                first: first.win_by.name(),
+            };
+            report(i, "context/win_by", rule);
         }
     }
     if let Some((i, _)) = rest().find(|(_, (_, c))| c.discarder != first.discarder) {
-        report(i, "context/discarder", HandRule::CoWinnerDiscarder, vec![]);
+        report(i, "context/discarder", HandRule::CoWinnerDiscarder);
     }
     if let Some((i, (_, c))) = rest().find(|(_, (_, c))| c.round_wind != first.round_wind) {
-        let params = vec![
-            ("round_wind", c.round_wind.to_string().into()),
-            ("first", first.round_wind.to_string().into()),
-        ];
-        report(i, "context/round_wind", HandRule::CoWinnerRoundWind, params);
+        let rule = HandRule::CoWinnerRoundWind {
+            round_wind: c.round_wind.to_string(),
+            first: first.round_wind.to_string(),
+        };
+        report(i, "context/round_wind", rule);
     }
     if let Some((i, (_, c))) = rest().find(|(i, (_, c))| {
         winners[..*i]
             .iter()
             .any(|(_, e)| e.seat_wind == c.seat_wind)
     }) {
-        let params = vec![("seat", c.seat_wind.to_string().into())];
-        report(i, "context/seat_wind", HandRule::CoWinnerSeat, params);
+        let rule = HandRule::CoWinnerSeat {
+            seat: c.seat_wind.to_string(),
+        };
+        report(i, "context/seat_wind", rule);
     }
     // The winning tile, where both hands parsed (the rules above compare the contexts as sent).
     if valid.len() == winners.len() {
         let tile0 = valid[0].0.winning_tile;
         if let Some(i) = (1..valid.len()).find(|&i| valid[i].0.winning_tile != tile0) {
             let shown = |t: Option<super::tile::Tile>| t.map_or("none".into(), |t| t.to_string());
-            let params = vec![
-                ("tile", shown(valid[i].0.winning_tile).into()),
-                ("first", shown(tile0).into()),
-            ];
-            report(
-                i,
-                "hand/winning_tile",
-                HandRule::CoWinnerWinningTile,
-                params,
-            );
+            let rule = HandRule::CoWinnerWinningTile {
+                tile: shown(valid[i].0.winning_tile),
+                first: shown(tile0),
+            };
+            report(i, "hand/winning_tile", rule);
         } else {
             over_four(valid, tile0, at, errs);
         }
@@ -324,7 +330,7 @@ fn agree<S: AsRef<str>>(
 /// winning tile counted once: the error names the winner that adds the
 /// fifth (each hand alone was checked by `validate`).
 fn over_four(
-    valid: &[(super::hand::Hand, ContextSpec)],
+    valid: &[(Hand, Context)],
     shared: Option<super::tile::Tile>,
     at: &dyn fmt::Display,
     errs: &mut Vec<FieldError>,
@@ -342,8 +348,7 @@ fn over_four(
                     super::tile::Tile::from_index(k).map_or(String::new(), |t| t.to_string());
                 errs.push(FieldError::rule(
                     format!("{at}/{i}/hand/tiles"),
-                    HandRule::WinnersTileOverFour,
-                    vec![("tile", tile.into()), ("count", (*h).into())],
+                    HandRule::WinnersTileOverFour { tile, count: *h },
                 ));
                 return;
             }

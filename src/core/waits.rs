@@ -3,7 +3,7 @@
 //! discard and on a self-draw.
 
 use super::evaluate::{allowances, score_hand, Score, ScoreError};
-use super::hand::{validate, Allowances, Context, ContextSpec, HandSpec, Replacement, WinBy};
+use super::hand::{validate, Allowances, ContextSpec, HandSpec, Replacement, WinBy};
 use super::ruleset::Ruleset;
 use super::tile::{Tile, Wind};
 
@@ -44,29 +44,22 @@ pub fn waits<S: AsRef<str>>(
         waiting: true,
         ..allowances(ruleset)
     };
-    let (base, _) = validate(hand, &draw, allow).map_err(ScoreError::Invalid)?;
+    let (base, drawn) = validate(hand, &draw, allow).map_err(ScoreError::Invalid)?;
     let all = base.all_counts();
     let previous = Wind::ALL[(ctx.seat_wind.index() + 3) % 4];
-    let on_discard = Context {
-        win_by: WinBy::Discard,
-        discarder: Some(previous),
-        ..draw
-    };
+    let on_discard = drawn.varied(|c| {
+        c.win_by = WinBy::Discard;
+        c.discarder = Some(previous);
+    });
     let mut out = Vec::new();
     for (i, &held) in all.iter().enumerate() {
         let tile = Tile::from_index(i).expect("i < KINDS");
-        let mut h = base.clone();
-        h.concealed_len += 1;
-        h.concealed_counts[i] += 1;
-        h.winning_tile = Some(tile);
+        let h = base.with_drawn(tile);
         let discard = score_hand(ruleset, &h, &on_discard).ok();
         let self_draw = score_hand(
             ruleset,
             &h,
-            &Context {
-                replacement: Replacement::None,
-                ..draw
-            },
+            &drawn.varied(|c| c.replacement = Replacement::None),
         )
         .ok();
         if discard.is_some() || self_draw.is_some() {

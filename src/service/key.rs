@@ -452,7 +452,7 @@ mod tests {
         let distinct: std::collections::HashSet<ContextSpec> = contexts.iter().copied().collect();
         let keys: std::collections::HashSet<Vec<u8>> = contexts
             .iter()
-            .map(|ctx| canonical_key(r, KeyBy::Id, &house, &hand, ctx))
+            .map(|ctx| canonical_key(r, KeyBy::Id, &house, &hand, &Context::unchecked(*ctx)))
             .collect();
         assert_eq!(keys.len(), distinct.len(), "one key per context");
         assert!(distinct.len() >= 20, "{} contexts", distinct.len());

@@ -1,0 +1,460 @@
+//! The typed pipeline: a resolved ruleset and checked hands in, typed
+//! results out (`Scored`, `Settled`, `Played`, `Analyzed`), each carrying
+//! the validated hand and context it was made from. No bytes and no JSON
+//! here: the wire layer (`service::wire`) reads bodies into these calls and
+//! writes their results, and the CLI formats the results itself.
+//!
+//! ```text
+//! resolve (id, or document resolved once) + house rules ─► Resolved
+//! check (size, Hand/Context::try_from, hand_hash)        ─► Checked
+//! score ─► Scored      settle ─► Settled      play ─► Played      analyze ─► Analyzed
+//! ```
+
+use super::cache::Resolution;
+use super::key::{self, KeyBy};
+use super::{Service, MAX_MELDS, MAX_TILE_DIGITS};
+use crate::api::json::check_depth;
+use crate::api::{self, ApiError, HouseRulesDto, RulesetRef};
+use crate::core::analysis::{self, Analysis, Ask};
+use crate::core::hand::{Claim, Context, FieldError, Hand, HandRule, HandSpec};
+use crate::core::ledger::{self, LedgerHandSpec, LedgerSpec};
+use crate::core::ruleset::DocError;
+use crate::core::settle::Overflow;
+use crate::core::table::{self, TableError, WinnerSpec};
+use crate::core::waits::WaitContext;
+use crate::core::{evaluate, ContextSpec, HouseRules, Ruleset, Score, ScoreError};
+use std::sync::Arc;
+
+/// A request's ruleset (a built-in, or a document resolved) with its house rules applied.
+pub struct Resolved {
+    /// The ruleset before house rules.
+    pub base: Arc<Ruleset>,
+    /// How the cache key names `base` (`key::KeyBy`).
+    pub key_by: KeyBy,
+    pub house: HouseRules,
+    /// `base` with the house rules applied, when there are any.
+    applied: Option<Ruleset>,
+}
+
+impl Resolved {
+    /// The ruleset in force: `base`, or its copy with the house rules applied.
+    pub fn ruleset(&self) -> &Ruleset {
+        self.applied.as_ref().unwrap_or(&self.base)
+    }
+}
+
+/// A hand checked under a resolved ruleset, and its cache key.
+pub struct Checked {
+    pub hand: Hand,
+    pub context: Context,
+    pub hand_hash: api::KeyHash,
+}
+
+/// A scored hand with everything its result is made from.
+pub struct Scored {
+    pub resolved: Resolved,
+    pub hand: Hand,
+    pub context: Context,
+    pub score: Score,
+    pub hand_hash: api::KeyHash,
+}
+
+/// An analysed hand with the ruleset it was analysed under.
+pub struct Analyzed {
+    pub resolved: Resolved,
+    pub analysis: Analysis,
+}
+
+/// Several winners settled: each result holds its validated hand and
+/// context (`table::WinnerResult`).
+pub struct Settled {
+    pub resolved: Resolved,
+    pub settlement: table::Settlement,
+    /// Each winner's `hand_hash`, in request order.
+    pub hashes: Vec<api::KeyHash>,
+}
+
+/// A played match (`'r`: the request the names borrow from).
+pub struct Played<'r> {
+    pub resolved: Resolved,
+    pub ledger: ledger::Ledger,
+    /// The players, in request order.
+    pub names: [&'r str; ledger::PLAYERS],
+}
+
+/// Rejects hands of impossible size before the core sees them.
+pub fn check_hand_size<S: AsRef<str>>(hand: &HandSpec<S>) -> Result<(), ApiError> {
+    check_hand_size_at(hand, &"")
+}
+
+/// [`check_hand_size`] for a hand found at `{at}/hand` of the request
+/// (`at` is written out only for an error).
+pub fn check_hand_size_at<S: AsRef<str>>(
+    hand: &HandSpec<S>,
+    at: &dyn std::fmt::Display,
+) -> Result<(), ApiError> {
+    let digits = hand
+        .tiles
+        .as_ref()
+        .bytes()
+        .filter(u8::is_ascii_digit)
+        .count();
+    if digits > MAX_TILE_DIGITS {
+        return Err(FieldError::rule(
+            format!("{at}/hand/tiles"),
+            HandRule::TooManyTiles {
+                count: digits,
+                max: MAX_TILE_DIGITS,
+            },
+        )
+        .into());
+    }
+    if hand.melds.len() > MAX_MELDS {
+        return Err(FieldError::rule(
+            format!("{at}/hand/melds"),
+            HandRule::TooManyMelds {
+                got: hand.melds.len(),
+            },
+        )
+        .into());
+    }
+    Ok(())
+}
+
+impl Service {
+    /// The ruleset a request names, before house rules: a built-in by id
+    /// (a 404 at `pointer` when unknown), or a document resolved once per
+    /// distinct document (its problems are 422s under `pointer`).
+    pub fn ruleset(
+        &self,
+        r: &RulesetRef<'_>,
+        pointer: &str,
+    ) -> Result<(Arc<Ruleset>, KeyBy), ApiError> {
+        match r {
+            RulesetRef::Id(id) => self
+                .registry
+                .get(id)
+                .map(|b| (Arc::clone(b), KeyBy::Id))
+                .ok_or_else(|| ApiError::UnknownRuleset {
+                    id: id.to_string(),
+                    pointer: pointer.into(),
+                }),
+            RulesetRef::Document(raw) => {
+                let bytes = raw.get().as_bytes();
+                if bytes.len() > self.limits.ruleset_bytes {
+                    return Err(ApiError::field(
+                        pointer,
+                        format!(
+                            "the ruleset document is {} bytes; at most {} are accepted (--ruleset-bytes)",
+                            bytes.len(),
+                            self.limits.ruleset_bytes
+                        ),
+                    ));
+                }
+                self.documents
+                    .get_or_resolve(bytes, || self.resolve_document(bytes))
+                    .map_err(|errs| {
+                        ApiError::invalid(
+                            errs.iter()
+                                .map(|e| {
+                                    api::ProblemError::new(e.pointer(pointer), e.message.clone())
+                                })
+                                .collect(),
+                        )
+                    })
+            }
+        }
+    }
+
+    /// A document's ruleset (`core::ruleset::resolve_document`, `extends`
+    /// over the registry's rulesets); the registry's own when it resolves
+    /// to one of them exactly (then keyed by id, as a request naming it).
+    #[cold]
+    fn resolve_document(&self, bytes: &[u8]) -> Resolution {
+        let _span = tracing::debug_span!("resolve_document").entered();
+        // The request's read skipped the document (a raw value) unchecked.
+        if check_depth(bytes, self.limits.json_depth).is_err() {
+            return Err(Arc::new(vec![DocError::new(
+                vec![],
+                format!(
+                    "the ruleset document is nested deeper than {} levels",
+                    self.limits.json_depth
+                ),
+            )]));
+        }
+        let doc = crate::core::ruleset::parse_document(bytes).map_err(|e| Arc::new(vec![e]))?;
+        let r = crate::core::ruleset::resolve_document(doc, |id| {
+            self.registry.get(id).map(|b| b.to_document())
+        })
+        .map_err(Arc::new)?;
+        match self.registry.get(&r.id) {
+            Some(b) if b.hash == r.hash => Ok((Arc::clone(b), KeyBy::Id)),
+            // Answered as `"ruleset": "<id>"`, other rules would pass for the
+            // built-in's (an id inherited through `extends` too).
+            Some(_) => Err(Arc::new(vec![DocError::new(
+                vec!["id".into()],
+                format!(
+                    "{:?} is a built-in ruleset's id, and this document's rules differ from it: give the document its own id",
+                    r.id
+                ),
+            )])),
+            None => Ok((Arc::new(r), KeyBy::Hash)),
+        }
+    }
+
+    /// [`Service::ruleset`] with the house rules applied (422s under `/house_rules`).
+    pub fn resolve(
+        &self,
+        r: &RulesetRef<'_>,
+        pointer: &str,
+        house: &Option<HouseRulesDto>,
+    ) -> Result<Resolved, ApiError> {
+        let base = self.ruleset(r, pointer)?;
+        with_house_rules(base, house)
+    }
+
+    /// Checks the hand's size, validates it under the resolved ruleset
+    /// (`Hand`/`Context` made by `TryFrom`, the one way to get them) and
+    /// keys it (`hand_hash`).
+    pub fn check(
+        &self,
+        resolved: &Resolved,
+        hand: &HandSpec<&str>,
+        context: &ContextSpec,
+    ) -> Result<Checked, ApiError> {
+        let (hand, context) = {
+            let _span = tracing::debug_span!("validate").entered();
+            check_hand_size(hand)?;
+            <(Hand, Context)>::try_from(Claim {
+                hand,
+                context,
+                allow: evaluate::allowances(resolved.ruleset()),
+            })?
+        };
+        let hand_hash = key::key_hash(
+            &resolved.base,
+            resolved.key_by,
+            &resolved.house,
+            &hand,
+            &context,
+        );
+        Ok(Checked {
+            hand,
+            context,
+            hand_hash,
+        })
+    }
+
+    /// Scores a checked hand (`ruleset_at`: where the request gave its
+    /// ruleset, for an overflow's pointer). No cache: that is the wire's,
+    /// which holds bodies.
+    pub fn score_checked(
+        &self,
+        resolved: Resolved,
+        ruleset_at: &str,
+        checked: Checked,
+    ) -> Result<Scored, ApiError> {
+        let score = {
+            let _span = tracing::debug_span!("score").entered();
+            match evaluate::score_hand(resolved.ruleset(), &checked.hand, &checked.context) {
+                Ok(s) => s,
+                Err(ScoreError::Overflow(what)) => {
+                    return Err(overflow(&resolved, ruleset_at, what))
+                }
+                Err(e) => return Err(e.into()),
+            }
+        };
+        Ok(Scored {
+            resolved,
+            hand: checked.hand,
+            context: checked.context,
+            score,
+            hand_hash: checked.hand_hash,
+        })
+    }
+
+    /// One hand scored under a ruleset and house rules, without the cache
+    /// (what the CLI's table is made from).
+    pub fn score_hand(
+        &self,
+        ruleset: &RulesetRef<'_>,
+        house: &Option<HouseRulesDto>,
+        hand: &HandSpec<&str>,
+        context: &ContextSpec,
+    ) -> Result<Scored, ApiError> {
+        let resolved = self.resolve(ruleset, "/ruleset", house)?;
+        let checked = self.check(&resolved, hand, context)?;
+        self.score_checked(resolved, "/ruleset", checked)
+    }
+
+    /// Several winners on one discard. Each winner is validated once, by
+    /// the core's settlement, and keyed (`hand_hash`) from that validated
+    /// hand as score keys it, so one winner answers what score does.
+    pub fn settle_winners(
+        &self,
+        resolved: Resolved,
+        winners: &[WinnerSpec<&str>],
+    ) -> Result<Settled, ApiError> {
+        for (i, w) in winners.iter().enumerate() {
+            check_hand_size_at(&w.hand, &format_args!("/winners/{i}"))?;
+        }
+        let settlement = table::settle_winners(resolved.ruleset(), winners)
+            .map_err(|e| table_error(&resolved, "/ruleset", e))?;
+        let hashes = settlement
+            .results
+            .iter()
+            .map(|w| {
+                key::key_hash(
+                    &resolved.base,
+                    resolved.key_by,
+                    &resolved.house,
+                    &w.hand,
+                    &w.context,
+                )
+            })
+            .collect();
+        Ok(Settled {
+            resolved,
+            settlement,
+            hashes,
+        })
+    }
+
+    /// A whole match. A bad hand fails it all.
+    pub fn play<'r>(
+        &self,
+        resolved: Resolved,
+        spec: &LedgerSpec<&'r str>,
+    ) -> Result<Played<'r>, ApiError> {
+        if spec.hands.len() <= self.limits.ledger_hands {
+            for (h, hand) in spec.hands.iter().enumerate() {
+                if let LedgerHandSpec::Win { winners } = hand {
+                    for (i, w) in winners.iter().enumerate() {
+                        check_hand_size_at(&w.hand, &format_args!("/hands/{h}/winners/{i}"))?;
+                    }
+                }
+            }
+        }
+        let ledger = ledger::ledger(resolved.ruleset(), spec, self.limits.ledger_hands)
+            .map_err(|e| table_error(&resolved, "/ruleset", e))?;
+        // The core checked there are four players.
+        let names = std::array::from_fn(|p| spec.players.get(p).copied().unwrap_or_default());
+        Ok(Played {
+            resolved,
+            ledger,
+            names,
+        })
+    }
+
+    /// A hand before the win: shanten, acceptance, each discard, and the
+    /// chances where `ask` asks for them.
+    pub fn analyze_hand(
+        &self,
+        resolved: Resolved,
+        hand: &HandSpec<&str>,
+        context: &WaitContext,
+        seen: Option<&str>,
+        ask: Option<Ask>,
+    ) -> Result<Analyzed, ApiError> {
+        check_hand_size(hand)?;
+        let analysis = analysis::analyze(resolved.ruleset(), hand, context, seen, ask)?;
+        Ok(Analyzed { resolved, analysis })
+    }
+}
+
+/// The 422 of a total or an amount too large to answer exactly, at what
+/// set it: money at the stake (`/house_rules/stake` when the request sets
+/// one or names a built-in ruleset; else the document's own stake or chip
+/// rate under `ruleset_at`), a total at the pattern of its largest line (the
+/// house rule that set its value, else the document's pattern; else the
+/// house rules, which alone can push a built-in that far).
+#[cold]
+pub(super) fn overflow(resolved: &Resolved, ruleset_at: &str, what: Overflow) -> ApiError {
+    let house = &resolved.house;
+    let document = resolved.key_by == KeyBy::Hash;
+    let pointer = match what {
+        Overflow::Money if house.stake.is_some() || !document => "/house_rules/stake".to_string(),
+        Overflow::Money if resolved.ruleset().table.stake.is_some() => {
+            format!("{ruleset_at}/table/stake")
+        }
+        Overflow::Money => format!("{ruleset_at}/money/usd_per_100_chips"),
+        Overflow::Faan(p) | Overflow::BasePoints(p) => {
+            if house.patterns.iter().any(|(k, _)| k == p.as_str()) {
+                format!("/house_rules/patterns/{p}")
+            } else if document {
+                format!("{ruleset_at}/patterns/{p}")
+            } else if house.limits_add.is_some() {
+                "/house_rules/limits_add".to_string()
+            } else {
+                "/house_rules".to_string()
+            }
+        }
+    };
+    ApiError::overflow(what, pointer)
+}
+
+/// A settlement's or a ledger's error; an overflow the core did not place
+/// (at a ledger hand) placed by [`overflow`].
+fn table_error(resolved: &Resolved, ruleset_at: &str, e: TableError) -> ApiError {
+    match e {
+        TableError::Overflow {
+            what,
+            pointer: None,
+        } => overflow(resolved, ruleset_at, what),
+        e => e.into(),
+    }
+}
+
+/// `base` with a request's house rules applied (422s under `/house_rules`).
+pub(super) fn with_house_rules(
+    (base, key_by): (Arc<Ruleset>, KeyBy),
+    house: &Option<HouseRulesDto>,
+) -> Result<Resolved, ApiError> {
+    let house = api::house_rules(house);
+    let applied = if house.is_empty() {
+        None
+    } else {
+        Some(base.with_house_rules(&house)?)
+    };
+    Ok(Resolved {
+        base,
+        key_by,
+        house,
+        applied,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::{Registry, WinBy, Wind};
+    use std::borrow::Cow;
+
+    /// One winner settled is the hand score checks: the same validated
+    /// hand and context (validated once, by the settlement) and so the
+    /// same `hand_hash`.
+    #[test]
+    fn a_settled_winner_is_checked_and_keyed_as_its_score() {
+        let service = Service::uncached(Registry::builtin().unwrap());
+        let hand = HandSpec {
+            tiles: "123456m789p23455s",
+            melds: vec![],
+            winning_tile: Some("9p"),
+            flowers: vec![],
+        };
+        let context = ContextSpec::new(WinBy::Discard, Wind::South, Wind::East, Some(Wind::West));
+        let hkma = RulesetRef::Id(Cow::Borrowed("hkma"));
+        let scored = service
+            .score_hand(&hkma, &None, &hand, &context)
+            .expect("hkma scores the hand");
+        let resolved = service.resolve(&hkma, "/ruleset", &None).unwrap();
+        let settled = service
+            .settle_winners(resolved, &[WinnerSpec { hand, context }])
+            .expect("one winner settles");
+        let winner = &settled.settlement.results[0];
+        assert_eq!(winner.hand, scored.hand, "the validated hand");
+        assert_eq!(winner.context, scored.context, "the validated context");
+        assert_eq!(settled.hashes, vec![scored.hand_hash], "hand_hash");
+        assert_eq!(winner.score, scored.score, "the score");
+    }
+}

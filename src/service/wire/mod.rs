@@ -1,0 +1,393 @@
+//! The wire side of the service: request bodies in (the DTOs of `api`,
+//! read by `api::json`), response bodies out (`render`, the hand-written
+//! writer, and serde for the rest), and the byte-keyed cache in front.
+//! What a body asks is done by the typed pipeline (`service::pipeline`);
+//! this layer only reads and writes.
+
+mod patterns;
+pub mod render;
+mod sink;
+
+use super::pipeline::{overflow, with_house_rules, Analyzed, Played, Scored, Settled};
+use super::{CacheStatus, Service};
+use crate::api::json::{check_depth, parse_checked};
+use crate::api::{
+    self, AnalyzeRequest, ApiError, BatchRequest, CompareRequest, FalseWinRequest,
+    FalseWinResponse, HouseRulesDto, LedgerRequest, LedgerResponse, RulesetDetail, RulesetRef,
+    RulesetsDto, ScoreRequest, ScoreResponse, SettleRequest, SettleResponse, SettledResult,
+    ValidateRequest, WaitsRequest, WaitsResponse, WinnerDto, MAX_COMPARE,
+};
+use crate::core::hand::HandSpec;
+use crate::core::table::WinnerSpec;
+use crate::core::{settle, ContextSpec, Ruleset};
+use bytes::Bytes;
+use std::borrow::Cow;
+use std::collections::HashSet;
+use std::sync::Arc;
+
+impl Scored {
+    /// The result as its wire view.
+    pub fn response(&self) -> ScoreResponse<'_> {
+        let r = self.resolved.ruleset();
+        ScoreResponse::new(&r.id, r, &self.context, &self.score, self.hand_hash)
+    }
+
+    /// The JSON body of the result: the one production serializer of a
+    /// score result (`render::score_json`, byte for byte what serde makes of
+    /// [`Scored::response`]; bench/load.md has the A/B that keeps it).
+    pub fn body(&self) -> Bytes {
+        let _span = tracing::debug_span!("render").entered();
+        let ruleset = self.resolved.ruleset();
+        Bytes::from(render::score_json(
+            &ruleset.id,
+            ruleset,
+            &self.context,
+            &self.score,
+            &self.hand_hash,
+        ))
+    }
+}
+
+impl Analyzed {
+    /// The answer as its wire view: what `POST /v1/analyze` answers.
+    pub fn response(&self) -> api::AnalyzeResponse<'_> {
+        api::AnalyzeResponse::new(&self.resolved.ruleset().id, &self.analysis)
+    }
+}
+
+impl Settled {
+    /// The answer as its wire view: the schema, and the oracle of
+    /// `render::settle_json`.
+    pub fn response(&self) -> SettleResponse<'_> {
+        let ruleset = self.resolved.ruleset();
+        SettleResponse {
+            ruleset: &ruleset.id,
+            results: self
+                .settlement
+                .results
+                .iter()
+                .zip(&self.hashes)
+                .map(|(w, hash)| SettledResult {
+                    score: ScoreResponse::new(&ruleset.id, ruleset, &w.context, &w.score, *hash),
+                    paid: w.paid,
+                })
+                .collect(),
+            payments: self.settlement.payments.into(),
+            money: api::money_of(ruleset, self.settlement.money_cents),
+        }
+    }
+
+    /// The body of `POST /v1/settle`, written by `render::settle_json`
+    /// (each result the score writer's fields).
+    pub fn body(&self) -> Vec<u8> {
+        let results: Vec<render::SettledParts> = self
+            .settlement
+            .results
+            .iter()
+            .zip(&self.hashes)
+            .map(|(w, hash)| render::SettledParts {
+                context: &w.context,
+                score: &w.score,
+                hand_hash: hash,
+                paid: w.paid,
+            })
+            .collect();
+        let ruleset = self.resolved.ruleset();
+        render::settle_json(
+            &ruleset.id,
+            ruleset,
+            &results,
+            self.settlement.payments,
+            self.settlement.money_cents,
+        )
+    }
+}
+
+impl Played<'_> {
+    /// The answer as its wire view: the schema, and the oracle of
+    /// `render::ledger_json`.
+    pub fn response(&self) -> LedgerResponse<'_> {
+        let ruleset = self.resolved.ruleset();
+        LedgerResponse::new(&ruleset.id, ruleset, &self.names, &self.ledger)
+    }
+
+    /// The body of `POST /v1/ledger`, written by `render::ledger_json`.
+    pub fn body(&self) -> Vec<u8> {
+        let ruleset = self.resolved.ruleset();
+        render::ledger_json(&ruleset.id, ruleset, &self.names, &self.ledger)
+    }
+}
+
+impl Service {
+    /// One `POST /v1/score` body (or batch item): the result body.
+    pub fn score_body(&self, body: &[u8]) -> Result<(Bytes, CacheStatus), ApiError> {
+        if let Some(hit) = self.cache.get_by_request(body) {
+            self.count(CacheStatus::Hit);
+            return Ok((hit, CacheStatus::Hit));
+        }
+        let request: ScoreRequest = {
+            let _span = tracing::debug_span!("parse").entered();
+            parse_checked(body, self.limits.json_depth)?
+        };
+        let (result, status) = self.score(&request)?;
+        self.cache.remember_request(body, &result);
+        Ok((result, status))
+    }
+
+    /// A parsed score request: the result body.
+    pub fn score(&self, r: &ScoreRequest<'_>) -> Result<(Bytes, CacheStatus), ApiError> {
+        let base = self.ruleset(&r.ruleset, "/ruleset")?;
+        self.score_spec(
+            base,
+            "/ruleset",
+            &r.house_rules,
+            &r.hand.to_core(),
+            &r.context.to_core(),
+        )
+    }
+
+    /// Checks and keys, looks up the cache, and scores on a miss.
+    fn score_spec(
+        &self,
+        base: (Arc<Ruleset>, super::key::KeyBy),
+        ruleset_at: &str,
+        house: &Option<HouseRulesDto>,
+        hand: &HandSpec<&str>,
+        ctx: &ContextSpec,
+    ) -> Result<(Bytes, CacheStatus), ApiError> {
+        let resolved = with_house_rules(base, house)?;
+        let checked = self.check(&resolved, hand, ctx)?;
+        if let Some(body) = self.cache.get(&checked.hand_hash) {
+            self.count(CacheStatus::Hit);
+            return Ok((body, CacheStatus::Hit));
+        }
+        self.count(CacheStatus::Miss);
+        let hand_hash = checked.hand_hash;
+        let body = self.score_checked(resolved, ruleset_at, checked)?.body();
+        self.cache.insert(hand_hash, body.clone());
+        Ok((body, CacheStatus::Miss))
+    }
+
+    /// Scores a parsed request without the cache, keeping the parts.
+    pub fn evaluate(&self, r: &ScoreRequest<'_>) -> Result<Scored, ApiError> {
+        self.score_hand(
+            &r.ruleset,
+            &r.house_rules,
+            &r.hand.to_core(),
+            &r.context.to_core(),
+        )
+    }
+
+    /// `POST /v1/score/batch`: `{"results": [...]}`, one result body or
+    /// problem per item, in order. Each item is read like a score body
+    /// (an inline ruleset repeated across items is resolved once).
+    pub fn batch(&self, body: &[u8]) -> Result<Vec<u8>, ApiError> {
+        // The items are kept raw, so the whole body's depth is checked first.
+        check_depth(body, self.limits.json_depth)?;
+        let batch: BatchRequest<'_> = parse_checked(body, self.limits.json_depth)?;
+        if batch.requests.len() > self.limits.batch {
+            return Err(ApiError::BatchTooLarge {
+                got: batch.requests.len(),
+                max: self.limits.batch,
+            });
+        }
+        let mut out = Vec::with_capacity(64 + batch.requests.len() * 1024);
+        out.extend_from_slice(b"{\"results\":[");
+        for (i, item) in batch.requests.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            match self.score_body(item.get().as_bytes()) {
+                Ok((body, _)) => out.extend_from_slice(&body),
+                Err(e) => out.extend_from_slice(&e.to_json()),
+            }
+        }
+        out.extend_from_slice(b"]}");
+        Ok(out)
+    }
+
+    /// `POST /v1/compare`: `{"results": {key: result or problem}}`. An id
+    /// is its own key (a repeat is answered once); a document is keyed by
+    /// its ruleset's id, or by its pointer (`/rulesets/<i>`) when that id
+    /// is taken by another entry or the document does not resolve.
+    pub fn compare(&self, body: &[u8]) -> Result<Vec<u8>, ApiError> {
+        let r: CompareRequest<'_> = parse_checked(body, self.limits.json_depth)?;
+        let list: Vec<(RulesetRef<'_>, String)> = match &r.rulesets {
+            RulesetsDto::Word(w) if w == "all" => self
+                .registry
+                .ids()
+                .map(|id| (RulesetRef::Id(Cow::Borrowed(id)), "/rulesets".into()))
+                .collect(),
+            RulesetsDto::Word(w) => {
+                return Err(ApiError::field(
+                    "/rulesets",
+                    format!("expected a list of ruleset ids or documents, or \"all\", got {w:?}"),
+                ))
+            }
+            RulesetsDto::TooMany(n) => {
+                return Err(ApiError::field(
+                    "/rulesets",
+                    format!("a compare names at most {MAX_COMPARE} rulesets, got {n}"),
+                ))
+            }
+            RulesetsDto::List(list) if list.is_empty() => {
+                return Err(ApiError::field(
+                    "/rulesets",
+                    "give at least one ruleset id or document, or \"all\"",
+                ))
+            }
+            RulesetsDto::List(list) => list
+                .iter()
+                .enumerate()
+                .map(|(i, r)| (r.clone(), format!("/rulesets/{i}")))
+                .collect(),
+        };
+        // Sets, not lists: looking each entry up in a list was the square
+        // of the entries.
+        let ids: HashSet<&str> = list.iter().filter_map(|(r, _)| r.id()).collect();
+        let mut taken: HashSet<String> = HashSet::with_capacity(list.len());
+        let mut keys: Vec<String> = Vec::with_capacity(list.len());
+        let mut entries = Vec::with_capacity(list.len());
+        for (r, pointer) in &list {
+            let base = self.ruleset(r, pointer);
+            let key = match (r, &base) {
+                (RulesetRef::Id(id), _) => id.to_string(),
+                (RulesetRef::Document(_), Ok((b, _)))
+                    if !ids.contains(b.id.as_str()) && !taken.contains(&b.id) =>
+                {
+                    b.id.clone()
+                }
+                (RulesetRef::Document(_), _) => pointer.clone(),
+            };
+            if taken.insert(key.clone()) {
+                keys.push(key);
+                entries.push((base, pointer.as_str()));
+            }
+        }
+        let (hand, context) = (r.hand.to_core(), r.context.to_core());
+        let mut out = Vec::with_capacity(64 + keys.len() * 1024);
+        out.extend_from_slice(b"{\"results\":{");
+        for (i, (key, (base, pointer))) in keys.iter().zip(entries).enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            // A key is a JSON string: serde_json's escaping.
+            let _ = serde_json::to_writer(&mut out, key);
+            out.push(b':');
+            match base.and_then(|b| self.score_spec(b, pointer, &r.house_rules, &hand, &context)) {
+                Ok((body, _)) => out.extend_from_slice(&body),
+                Err(e) => out.extend_from_slice(&e.to_json()),
+            }
+        }
+        out.extend_from_slice(b"}}");
+        Ok(out)
+    }
+
+    /// `POST /v1/rulesets/validate`: the resolved chart (house rules
+    /// applied, with `ruleset_hash`), or every problem.
+    pub fn validate(&self, body: &[u8]) -> Result<Vec<u8>, ApiError> {
+        let r: ValidateRequest<'_> = parse_checked(body, self.limits.json_depth)?;
+        let resolved = self.resolve(&r.ruleset, "/ruleset", &r.house_rules)?;
+        Ok(to_json(&RulesetDetail::from(resolved.ruleset())))
+    }
+
+    /// `POST /v1/waits`.
+    pub fn waits(&self, body: &[u8]) -> Result<Vec<u8>, ApiError> {
+        let r: WaitsRequest<'_> = parse_checked(body, self.limits.json_depth)?;
+        let resolved = self.resolve(&r.ruleset, "/ruleset", &r.house_rules)?;
+        let ruleset = resolved.ruleset();
+        let hand = r.hand.to_core();
+        super::check_hand_size(&hand)?;
+        let found = crate::core::waits::waits(ruleset, &hand, &r.context.to_core())?;
+        Ok(to_json(&WaitsResponse::new(&ruleset.id, &found)))
+    }
+
+    /// `POST /v1/analyze`: a hand before the win (shanten, acceptance, each
+    /// discard, and the chances where asked for).
+    pub fn analyze(&self, body: &[u8]) -> Result<Vec<u8>, ApiError> {
+        let r: AnalyzeRequest<'_> = parse_checked(body, self.limits.json_depth)?;
+        Ok(to_json(&self.analyze_typed(&r)?.response()))
+    }
+
+    /// A parsed analyze request: the core's analysis with the ruleset it
+    /// was made under (the CLI builds the request typed and calls this, so
+    /// it never writes or re-reads a JSON body).
+    pub fn analyze_typed(&self, r: &AnalyzeRequest<'_>) -> Result<Analyzed, ApiError> {
+        let ask = match r.chances {
+            Some(c) if !(1..=crate::core::chances::MAX_DRAWS).contains(&c.draws) => {
+                return Err(ApiError::field(
+                    "/chances/draws",
+                    format!(
+                        "draws is how many more tiles the player will draw: 1 to {}, got {}",
+                        crate::core::chances::MAX_DRAWS,
+                        c.draws
+                    ),
+                ))
+            }
+            Some(c) => Some(crate::core::analysis::Ask {
+                draws: c.draws,
+                discards: c.discards,
+            }),
+            None => None,
+        };
+        let resolved = self.resolve(&r.ruleset, "/ruleset", &r.house_rules)?;
+        self.analyze_hand(
+            resolved,
+            &r.hand.to_core(),
+            &r.context.to_core(),
+            r.seen.as_deref(),
+            ask,
+        )
+    }
+
+    /// `POST /v1/settle`: several winners on one discard.
+    pub fn settle(&self, body: &[u8]) -> Result<Vec<u8>, ApiError> {
+        let r: SettleRequest<'_> = parse_checked(body, self.limits.json_depth)?;
+        Ok(self.settle_request(&r)?.body())
+    }
+
+    /// Settles a parsed request, keeping the parts its body is written
+    /// from (the ruleset and house rules resolved once).
+    pub fn settle_request(&self, r: &SettleRequest<'_>) -> Result<Settled, ApiError> {
+        let resolved = self.resolve(&r.ruleset, "/ruleset", &r.house_rules)?;
+        let winners: Vec<WinnerSpec<&str>> = r.winners.iter().map(WinnerDto::to_core).collect();
+        self.settle_winners(resolved, &winners)
+    }
+
+    /// `POST /v1/ledger`: a whole match. A bad hand fails it all.
+    pub fn ledger(&self, body: &[u8]) -> Result<Vec<u8>, ApiError> {
+        let r: LedgerRequest<'_> = parse_checked(body, self.limits.json_depth)?;
+        Ok(self.ledger_request(&r)?.body())
+    }
+
+    /// Plays a parsed match, keeping the parts its body is written from.
+    pub fn ledger_request<'r>(&self, r: &'r LedgerRequest<'_>) -> Result<Played<'r>, ApiError> {
+        let resolved = self.resolve(&r.ruleset, "/ruleset", &r.house_rules)?;
+        let spec = r.to_core()?;
+        self.play(resolved, &spec)
+    }
+
+    /// `POST /v1/penalties/false-win`.
+    pub fn false_win(&self, body: &[u8]) -> Result<Vec<u8>, ApiError> {
+        let r: FalseWinRequest = parse_checked(body, self.limits.json_depth)?;
+        let resolved = self.resolve(&r.ruleset, "/ruleset", &r.house_rules)?;
+        let ruleset = resolved.ruleset();
+        let offender = r.offender.into();
+        let payments = settle::false_win(ruleset, offender);
+        let cents = settle::money(ruleset, &payments)
+            .map_err(|what| overflow(&resolved, "/ruleset", what))?;
+        Ok(to_json(&FalseWinResponse::new(
+            &ruleset.id,
+            ruleset,
+            offender,
+            payments,
+            cents,
+        )))
+    }
+}
+
+/// A response body by serde. The API's types always serialise (every map
+/// key is a string), so there is no error to report.
+pub fn to_json<T: serde::Serialize>(value: &T) -> Vec<u8> {
+    serde_json::to_vec(value).unwrap_or_default()
+}
