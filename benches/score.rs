@@ -13,8 +13,8 @@
 
 use criterion::{black_box, criterion_group, Criterion};
 use faan::core::evaluate::{allowances, score, score_hand, score_request};
-use faan::core::ruleset::{HouseRules, Number, PatternOverride};
 use faan::core::hand::validate;
+use faan::core::ruleset::{HouseRules, Number, PatternOverride};
 use faan::core::{ContextSpec, HandSpec, MeldKind, MeldSpec, Registry, WinBy, Wind};
 
 fn hand(tiles: &str, win: &str, melds: &[(MeldKind, &str, bool)]) -> HandSpec {

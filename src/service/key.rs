@@ -318,6 +318,84 @@ mod tests {
         );
     }
 
+    /// House rules that set every key of the house-rule text (each kind of
+    /// points, pattern override and list), the text and the `hand_hash`
+    /// pinned as main computed them before `house_text` was written out
+    /// without `Debug` (issue 24): neither may change.
+    #[test]
+    fn the_key_of_house_rules_of_every_kind() {
+        use crate::core::ruleset::{
+            DiscardPayment, LiableDiscard, LimitsPay, MultipleWinners, Number,
+        };
+        let reg = Registry::builtin().unwrap();
+        let r = reg.get("hkma").unwrap();
+        let house = HouseRules {
+            min_faan: Some(3),
+            limit: Some(13),
+            flowers: Some(true),
+            points: Some(PointsSpec::Table(vec![
+                1, 2, 4, 8, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384,
+            ])),
+            discard_payment: Some(DiscardPayment::DiscarderPaysHalf),
+            patterns: vec![
+                ("seven_pairs".into(), PatternOverride::Faan(4)),
+                ("all_honors".into(), PatternOverride::Limit),
+                ("no_flowers".into(), PatternOverride::Off),
+            ],
+            multiple_winners: Some(MultipleWinners::HeadBump),
+            dealer_multiplier: Some(Number(1.5)),
+            stake: Some(Number(0.05)),
+            liable_discard: Some(LiableDiscard::PaysAll),
+            dealer_keeps_on_win: Some(false),
+            dealer_keeps_on_draw: Some(true),
+            co_winners_pay: Some(true),
+            conditions: vec![("four_as_two_pairs".into(), true)],
+            contains: vec![
+                ("seven_pairs".into(), vec![]),
+                (
+                    "all_chows".into(),
+                    vec!["concealed_hand".into(), "self_draw".into()],
+                ),
+            ],
+            exclusive: vec![vec!["all_chows".into(), "concealed_hand".into()]],
+            limits_add: Some(true),
+            limits_pay: Some(LimitsPay::Once),
+        };
+        let applied = r.with_house_rules(&house).expect("sensible house rules");
+        let mut text = String::new();
+        house_text(&mut text, &house);
+        assert_eq!(
+            text,
+            concat!(
+                "min_faan:3;limit:13;flowers:true;",
+                "points:[1, 2, 4, 8, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384];",
+                "discard_payment:discarder_pays_half;multiple_winners:head_bump;",
+                "dealer_multiplier:1.5;stake:0.05;liable_discard:pays_all;",
+                "dealer_keeps_on_win:false;dealer_keeps_on_draw:true;co_winners_pay:true;",
+                "condition:\"four_as_two_pairs\"=true;",
+                "contains:\"seven_pairs\"=[];",
+                "contains:\"all_chows\"=[\"concealed_hand\", \"self_draw\"];",
+                "exclusive:[\"all_chows\", \"concealed_hand\"];",
+                "limits_add:true;limits_pay:once;",
+                "pattern:\"seven_pairs\"=4;pattern:\"all_honors\"=limit;pattern:\"no_flowers\"=off;",
+            ),
+            "case: the house-rule text");
+        let spec = HandSpec {
+            tiles: "123456m789p23455s".to_string(),
+            melds: vec![],
+            winning_tile: Some("9p".to_string()),
+            flowers: vec!["F1".to_string()],
+        };
+        let ctx = ContextSpec::new(WinBy::SelfDraw, Wind::South, Wind::East, None);
+        let (hand, ctx) =
+            hand::validate(&spec, &ctx, evaluate::allowances(&applied)).expect("valid");
+        assert_eq!(
+            HashHex(key_hash(r, KeyBy::Id, &house, &hand, &ctx)).to_string(),
+            "be850860a2ec33d201809e11a188190daf961bff9d1f6f324c44810fd193c420",
+            "case: hand_hash under every kind of house rule"
+        );
+    }
+
     /// A ruleset keyed by its hash: `F3` and the 32 bytes of `ruleset_hash`
     /// in place of the id and version, the rest as `F2`; rulesets of other
     /// content never share a key, whatever their ids.
