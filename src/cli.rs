@@ -292,7 +292,7 @@ pub fn run_score(args: &ScoreArgs) -> ExitCode {
     let scored = parse::<ScoreRequest>(text.as_bytes()).and_then(|r| service.evaluate(&r));
     match scored {
         Ok(evaluated) => {
-            let name = &evaluated.resolved.ruleset().name;
+            let name = &evaluated.resolved.ruleset().name();
             print!("{}", render(&evaluated.response(), name, args.lang));
             ExitCode::SUCCESS
         }
@@ -501,11 +501,11 @@ pub fn run_rulesets(args: &RulesetsArgs) -> ExitCode {
     for r in registry.all() {
         println!(
             "{:<20} {:>4} {:>6}  {:<44} {}",
-            r.id,
-            r.min_faan,
-            r.limit,
-            r.name,
-            r.source.join(", ")
+            r.id(),
+            r.min_faan(),
+            r.limit(),
+            r.name(),
+            r.source().join(", ")
         );
     }
     ExitCode::SUCCESS
@@ -555,7 +555,7 @@ pub fn run_ledger(args: &LedgerArgs) -> ExitCode {
     match (serde_json::from_slice::<serde_json::Value>(&body), players) {
         (Ok(answer), Ok(players)) => {
             let id = answer["ruleset"].as_str().unwrap_or_default();
-            let name = service.registry().get(id).map_or("", |r| r.name.as_str());
+            let name = service.registry().get(id).map_or("", |r| r.name());
             print!("{}", render_ledger(&answer, &players, name));
             ExitCode::SUCCESS
         }
@@ -886,7 +886,7 @@ pub fn run_analyze(args: &AnalyzeArgs) -> ExitCode {
         }
         Ok(a) => {
             let r = a.resolved.ruleset();
-            print!("{}", render_analysis(&a.response(), &r.name, r.min_faan));
+            print!("{}", render_analysis(&a.response(), r.name(), r.min_faan()));
             ExitCode::SUCCESS
         }
         Err(e) => {

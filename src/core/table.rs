@@ -172,7 +172,7 @@ pub(crate) fn settle_at<S: AsRef<str>>(
         let paid = score.meets_minimum;
         results.push(WinnerResult { score, paid });
     }
-    if ruleset.table.multiple_winners == MultipleWinners::HeadBump && n > 1 {
+    if ruleset.table().multiple_winners == MultipleWinners::HeadBump && n > 1 {
         // The winners all name one discarder (checked above).
         let head = winners[0].1.discarder.and_then(|d| {
             (1..4)
@@ -185,7 +185,7 @@ pub(crate) fn settle_at<S: AsRef<str>>(
             r.paid = Some(i) == head;
         }
     }
-    if !ruleset.table.co_winners_pay {
+    if !ruleset.table().co_winners_pay {
         spare_co_winners(&mut results, winners);
     }
     let mut payments = [0i64; 4];

@@ -128,7 +128,7 @@ impl Evaluated {
     /// The result as its wire view.
     pub fn response(&self) -> ScoreResponse<'_> {
         let r = self.resolved.ruleset();
-        ScoreResponse::new(&r.id, r, &self.context, &self.score, self.hand_hash)
+        ScoreResponse::new(r.id(), r, &self.context, &self.score, self.hand_hash)
     }
 }
 
@@ -141,7 +141,7 @@ pub struct HandAnalysis {
 impl HandAnalysis {
     /// The answer as its wire view: what `POST /v1/analyze` answers.
     pub fn response(&self) -> api::AnalyzeResponse<'_> {
-        api::AnalyzeResponse::new(&self.resolved.ruleset().id, &self.analysis)
+        api::AnalyzeResponse::new(self.resolved.ruleset().id(), &self.analysis)
     }
 }
 
@@ -159,14 +159,14 @@ impl Settled {
     pub fn response(&self) -> SettleResponse<'_> {
         let ruleset = self.resolved.ruleset();
         SettleResponse {
-            ruleset: &ruleset.id,
+            ruleset: ruleset.id(),
             results: self
                 .settlement
                 .results
                 .iter()
                 .zip(&self.keyed)
                 .map(|(w, (context, hash))| SettledResult {
-                    score: ScoreResponse::new(&ruleset.id, ruleset, context, &w.score, *hash),
+                    score: ScoreResponse::new(ruleset.id(), ruleset, context, &w.score, *hash),
                     paid: w.paid,
                 })
                 .collect(),
@@ -190,7 +190,7 @@ impl Played<'_> {
     /// `render::ledger_json`.
     pub fn response(&self) -> LedgerResponse<'_> {
         let ruleset = self.resolved.ruleset();
-        LedgerResponse::new(&ruleset.id, ruleset, &self.names, &self.ledger)
+        LedgerResponse::new(ruleset.id(), ruleset, &self.names, &self.ledger)
     }
 }
 
@@ -237,7 +237,7 @@ pub fn render(evaluated: &Evaluated) -> Bytes {
     let _span = tracing::debug_span!("render").entered();
     let ruleset = evaluated.resolved.ruleset();
     Bytes::from(render::score_json(
-        &ruleset.id,
+        ruleset.id(),
         ruleset,
         &evaluated.context,
         &evaluated.score,
@@ -421,15 +421,15 @@ impl Service {
             self.registry.get(id).map(|b| b.to_document())
         })
         .map_err(Arc::new)?;
-        match self.registry.get(&r.id) {
-            Some(b) if b.hash == r.hash => Ok((Arc::clone(b), KeyBy::Id)),
+        match self.registry.get(r.id()) {
+            Some(b) if b.hash() == r.hash() => Ok((Arc::clone(b), KeyBy::Id)),
             // Answered as `"ruleset": "<id>"`, other rules would pass for the
             // built-in's (an id inherited through `extends` too).
             Some(_) => Err(Arc::new(vec![DocError::new(
                 vec!["id".into()],
                 format!(
                     "{:?} is a built-in ruleset's id, and this document's rules differ from it: give the document its own id",
-                    r.id
+                    r.id()
                 ),
             )])),
             None => Ok((Arc::new(r), KeyBy::Hash)),
@@ -564,9 +564,9 @@ impl Service {
             let key = match (r, &base) {
                 (RulesetRef::Id(id), _) => id.to_string(),
                 (RulesetRef::Document(_), Ok((b, _)))
-                    if !ids.contains(b.id.as_str()) && !taken.contains(&b.id) =>
+                    if !ids.contains(b.id()) && !taken.contains(b.id()) =>
                 {
-                    b.id.clone()
+                    b.id().to_string()
                 }
                 (RulesetRef::Document(_), _) => pointer.clone(),
             };
@@ -610,7 +610,7 @@ impl Service {
         let hand = r.hand.to_core();
         check_hand_size(&hand)?;
         let found = crate::core::waits::waits(ruleset, &hand, &r.context.to_core())?;
-        Ok(to_json(&WaitsResponse::new(&ruleset.id, &found)))
+        Ok(to_json(&WaitsResponse::new(ruleset.id(), &found)))
     }
 
     /// `POST /v1/analyze`: a hand before the win (shanten, acceptance, each
@@ -673,7 +673,7 @@ impl Service {
             .collect();
         let ruleset = s.resolved.ruleset();
         Ok(render::settle_json(
-            &ruleset.id,
+            ruleset.id(),
             ruleset,
             &results,
             s.settlement.payments,
@@ -722,7 +722,7 @@ impl Service {
         let p = self.ledger_request(&r)?;
         let ruleset = p.resolved.ruleset();
         Ok(render::ledger_json(
-            &ruleset.id,
+            ruleset.id(),
             ruleset,
             &p.names,
             &p.ledger,
@@ -763,7 +763,7 @@ impl Service {
         let cents = settle::money(ruleset, &payments)
             .map_err(|what| overflow(&resolved, "/ruleset", what))?;
         Ok(to_json(&FalseWinResponse::new(
-            &ruleset.id,
+            ruleset.id(),
             ruleset,
             offender,
             payments,
@@ -784,7 +784,7 @@ fn overflow(resolved: &Resolved, ruleset_at: &str, what: Overflow) -> ApiError {
     let document = resolved.key_by == KeyBy::Hash;
     let pointer = match what {
         Overflow::Money if house.stake.is_some() || !document => "/house_rules/stake".to_string(),
-        Overflow::Money if resolved.ruleset().table.stake.is_some() => {
+        Overflow::Money if resolved.ruleset().table().stake.is_some() => {
             format!("{ruleset_at}/table/stake")
         }
         Overflow::Money => format!("{ruleset_at}/money/usd_per_100_chips"),
