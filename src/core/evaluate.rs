@@ -208,29 +208,24 @@ fn score_hand_as<const EXTRAS: bool>(
     // A concealed kong may be robbed only to complete thirteen orphans.
     let orphans_only = ctx.robbed_kong == RobbedKong::Concealed;
     let mut overflow = None;
-    each_reading(
-        hand,
-        ctx.win_by,
-        ctx.flower_win,
-        ruleset.tables().special,
-        |p| {
-            if orphans_only && p.base.form != Form::ThirteenOrphans {
-                return;
-            }
-            // Filled in place: a scored reading is a few hundred bytes.
-            scored.push(ScoredReading::EMPTY);
-            let last = scored.len() - 1;
-            scored[last].reading = *p.base;
-            p.apply(&mut scored[last].reading);
-            if let Err(o) = evaluate_into::<EXTRAS>(ruleset, &facts, ctx, &mut scored[last]) {
-                overflow = Some(o);
-            }
-            let (s, best) = (&scored[last], &scored[chosen]);
-            if (s.total_faan, s.raw_faan) > (best.total_faan, best.raw_faan) {
-                chosen = last;
-            }
-        },
-    );
+    let special = ruleset.tables().special;
+    each_reading(hand, ctx.win_by, ctx.flower_win, special, |p| {
+        if orphans_only && p.base.form != Form::ThirteenOrphans {
+            return;
+        }
+        // Filled in place: a scored reading is a few hundred bytes.
+        scored.push(ScoredReading::EMPTY);
+        let last = scored.len() - 1;
+        scored[last].reading = *p.base;
+        p.apply(&mut scored[last].reading);
+        if let Err(o) = evaluate_into::<EXTRAS>(ruleset, &facts, ctx, &mut scored[last]) {
+            overflow = Some(o);
+        }
+        let (s, best) = (&scored[last], &scored[chosen]);
+        if (s.total_faan, s.raw_faan) > (best.total_faan, best.raw_faan) {
+            chosen = last;
+        }
+    });
     if let Some(o) = overflow {
         return Err(ScoreError::Overflow(o));
     }
@@ -276,35 +271,35 @@ fn evaluate_into<const EXTRAS: bool>(
     ctx: &Context,
     out: &mut ScoredReading,
 ) -> Result<(), Overflow> {
+    let t = ruleset.tables();
     let r = &out.reading;
     let shape = Shape::new(r);
-    let held = count_all::<EXTRAS>(&shape, facts, ctx, &ruleset.tables().conditions);
+    let held = count_all::<EXTRAS>(&shape, facts, ctx, &t.conditions);
     // Patterns this ruleset scores that hold, minus those another holding pattern contains.
-    let holding: PatternSet = held.set & ruleset.tables().enabled;
+    let holding: PatternSet = held.set & t.enabled;
     let mut suppressed: PatternSet = 0;
     for i in indices(holding) {
-        suppressed |= ruleset.tables().contains[i];
+        suppressed |= t.contains[i];
     }
     let mut scoring = holding & !suppressed;
     // Exclusive pairs: keep the higher line (the first of the pair on a tie).
     if EXTRAS {
         for &(a, b) in ruleset.exclusive() {
             if scoring & a.bit() != 0 && scoring & b.bit() != 0 {
-                let worth = |id: PatternId| {
-                    u64::from(ruleset.tables().line_faan[id.index()]) * u64::from(held.count(id))
-                };
+                let worth =
+                    |id: PatternId| u64::from(t.line_faan[id.index()]) * u64::from(held.count(id));
                 let loser = if worth(b) > worth(a) { a } else { b };
                 scoring &= !loser.bit();
             }
         }
     }
     let lines = &mut out.lines;
-    let limits = scoring & ruleset.tables().limits;
+    let limits = scoring & t.limits;
     let limits_add = EXTRAS && ruleset.limits_add();
     if limits != 0 && !limits_add {
         let mut total = 0;
         for i in indices(limits) {
-            let v = ruleset.tables().line_faan[i];
+            let v = t.line_faan[i];
             total = total.max(v);
             lines.push(Line {
                 pattern: PatternId::ALL[i],
@@ -321,7 +316,7 @@ fn evaluate_into<const EXTRAS: bool>(
     let mut raw = 0u64;
     for i in indices(scoring) {
         let id = PatternId::ALL[i];
-        let v = ruleset.tables().line_faan[i];
+        let v = t.line_faan[i];
         for _ in 0..held.count(id) {
             lines.push(Line {
                 pattern: id,
