@@ -595,3 +595,112 @@ fn broken_documents_say_where() {
         assert_eq!(got, want, "{doc}: {errs:?}");
     }
 }
+
+/// One rule, one check: the same broken rule sent in a document and as a
+/// house rule gives the same message, each at its own pointer.
+#[test]
+fn a_document_and_house_rules_break_a_rule_alike() {
+    let reg = crate::core::Registry::builtin().unwrap();
+    let hkma = reg.get("hkma").unwrap();
+    let pair = |a: &str, b: &str| vec![a.to_string(), b.to_string()];
+    // (case, document patch, its pointer, house rules, their pointer)
+    let cases: Vec<(&str, serde_json::Value, &str, HouseRules, &str)> = vec![
+        (
+            "limit 0",
+            serde_json::json!({"limit": 0}),
+            "/ruleset/limit",
+            HouseRules {
+                limit: Some(0),
+                ..HouseRules::default()
+            },
+            "/house_rules/limit",
+        ),
+        (
+            "dealer multiplier 0.5",
+            serde_json::json!({"table": {"dealer_multiplier": 0.5}}),
+            "/ruleset/table/dealer_multiplier",
+            HouseRules {
+                dealer_multiplier: Some(Number(0.5)),
+                ..HouseRules::default()
+            },
+            "/house_rules/dealer_multiplier",
+        ),
+        (
+            "stake 0.1234567",
+            serde_json::json!({"table": {"stake": 0.123_456_7}}),
+            "/ruleset/table/stake",
+            HouseRules {
+                stake: Some(Number(0.123_456_7)),
+                ..HouseRules::default()
+            },
+            "/house_rules/stake",
+        ),
+        (
+            "a pair of one id twice",
+            serde_json::json!({"exclusive": [["all_chows", "all_chows"]]}),
+            "/ruleset/exclusive/0",
+            HouseRules {
+                exclusive: vec![pair("all_chows", "all_chows")],
+                ..HouseRules::default()
+            },
+            "/house_rules/exclusive/0",
+        ),
+        (
+            "a pair of one id",
+            serde_json::json!({"exclusive": [["all_chows"]]}),
+            "/ruleset/exclusive/0",
+            HouseRules {
+                exclusive: vec![vec!["all_chows".to_string()]],
+                ..HouseRules::default()
+            },
+            "/house_rules/exclusive/0",
+        ),
+        (
+            "a pair with an unknown id",
+            serde_json::json!({"exclusive": [["all_chows", "ping"]]}),
+            "/ruleset/exclusive/0/1",
+            HouseRules {
+                exclusive: vec![pair("all_chows", "ping")],
+                ..HouseRules::default()
+            },
+            "/house_rules/exclusive/0/1",
+        ),
+        (
+            "a negative pattern value",
+            serde_json::json!({"patterns": {"all_chows": {"faan": -1}}}),
+            "/ruleset/patterns/all_chows/faan",
+            HouseRules {
+                patterns: vec![("all_chows".into(), PatternOverride::Faan(-1))],
+                ..HouseRules::default()
+            },
+            "/house_rules/patterns/all_chows",
+        ),
+        (
+            "a minimum above the limit",
+            serde_json::json!({"min_faan": 11}),
+            "/ruleset/min_faan",
+            HouseRules {
+                min_faan: Some(11),
+                ..HouseRules::default()
+            },
+            "/house_rules/min_faan",
+        ),
+    ];
+    for (case, patch, doc_at, house, house_at) in cases {
+        let mut doc = hkma.to_document();
+        json_patch::merge(&mut doc, &patch);
+        let d = Ruleset::from_document(&doc).expect_err(case);
+        let h = hkma.with_house_rules(&house).expect_err(case);
+        assert_eq!(
+            d.iter().map(|e| e.pointer("/ruleset")).collect::<Vec<_>>(),
+            [doc_at],
+            "case: {case}, the document's pointer"
+        );
+        assert_eq!(
+            h.iter().map(|e| e.pointer.as_str()).collect::<Vec<_>>(),
+            [house_at],
+            "case: {case}, the house rules' pointer"
+        );
+        assert_eq!(d[0].message, h[0].message, "case: {case}, one message");
+    }
+}
