@@ -23,7 +23,7 @@ fi
 N=${N:-2000}
 OUT=${OUT:-target/core-instructions}
 CASES=${CASES:-plain plain-melds flush-many-readings flush-nine-gates flush-pairs kongs thirteen-orphans seven-pairs big-three-dragons}
-SETS=${SETS:-score score_hand}
+SETS=${SETS:-score score_house score_hand}
 mkdir -p "$OUT"
 
 count() { # group/case n -> total instructions of the run

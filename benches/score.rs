@@ -3,7 +3,8 @@
 //!
 //! `cargo bench --bench score` reports, per hand, the time to validate and
 //! fully score (`score`: parse, validate, decompose, evaluate every reading,
-//! choose, settle) and to score an already validated hand (`score_hand`).
+//! choose, settle), the same with house rules applied first (`score_house`)
+//! and to score an already validated hand (`score_hand`).
 //!
 //! `SCORE_COUNT=group/case SCORE_ITERS=N target/release/deps/score-*` runs
 //! one case N times without criterion, for callgrind: the instructions of a
@@ -11,8 +12,9 @@
 //! instructions per call (`bench/core_instructions.sh`).
 
 use criterion::{black_box, criterion_group, Criterion};
-use faan::core::evaluate::{allowances, score, score_hand};
+use faan::core::evaluate::{allowances, score, score_hand, score_request};
 use faan::core::hand::validate;
+use faan::core::ruleset::{HouseRules, Number, PatternOverride};
 use faan::core::{ContextSpec, HandSpec, MeldKind, MeldSpec, Registry, WinBy, Wind};
 
 fn hand(tiles: &str, win: &str, melds: &[(MeldKind, &str, bool)]) -> HandSpec {
@@ -29,6 +31,17 @@ fn hand(tiles: &str, win: &str, melds: &[(MeldKind, &str, bool)]) -> HandSpec {
             .collect(),
         winning_tile: Some(win.into()),
         flowers: vec![],
+    }
+}
+
+/// The house rules of `score_house`: what the page's House rules panel
+/// typically sends (a pattern's value, the dealer's multiplier, a stake).
+fn house() -> HouseRules {
+    HouseRules {
+        patterns: vec![("all_chows".into(), PatternOverride::Faan(2))],
+        dealer_multiplier: Some(Number(2.0)),
+        stake: Some(Number(0.5)),
+        ..HouseRules::default()
     }
 }
 
@@ -116,6 +129,24 @@ fn bench(c: &mut Criterion) {
         });
     }
     group.finish();
+    // `score` with house rules: what applying them costs per request.
+    let house = house();
+    let mut group = c.benchmark_group("score_house");
+    for (name, rid, spec, ctx) in &cases {
+        let r = registry.get(rid).unwrap();
+        score_request(r, &house, spec, ctx).unwrap_or_else(|e| panic!("{name}: {e}"));
+        group.bench_function(*name, |b| {
+            b.iter(|| {
+                score_request(
+                    black_box(r),
+                    black_box(&house),
+                    black_box(spec),
+                    black_box(ctx),
+                )
+            })
+        });
+    }
+    group.finish();
     let mut group = c.benchmark_group("score_hand");
     for (name, rid, spec, ctx) in &cases {
         let r = registry.get(rid).unwrap();
@@ -142,10 +173,17 @@ fn count(which: &str, iters: u64) {
         .unwrap_or_else(|| panic!("no case {name}"));
     let r = registry.get(rid).unwrap();
     let (h, cx) = validate(&spec, &ctx, allowances(r)).unwrap();
+    let house = house();
     for _ in 0..iters {
         match group {
             "score" => drop(black_box(score(
                 black_box(r),
+                black_box(&spec),
+                black_box(&ctx),
+            ))),
+            "score_house" => drop(black_box(score_request(
+                black_box(r),
+                black_box(&house),
                 black_box(&spec),
                 black_box(&ctx),
             ))),

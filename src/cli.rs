@@ -346,7 +346,7 @@ pub fn run_score(args: &ScoreArgs) -> ExitCode {
     };
     match service.score_hand(&ruleset.as_ref(), &house_rules, &hand, &args.context()) {
         Ok(scored) => {
-            let name = &scored.resolved.ruleset().name;
+            let name = &scored.resolved.ruleset().name();
             print!("{}", render(&scored.response(), name, args.lang));
             ExitCode::SUCCESS
         }
@@ -546,11 +546,11 @@ pub fn run_rulesets(args: &RulesetsArgs) -> ExitCode {
     for r in registry.all() {
         println!(
             "{:<20} {:>4} {:>6}  {:<44} {}",
-            r.id,
-            r.min_faan,
-            r.limit,
-            r.name,
-            r.source.join(", ")
+            r.id(),
+            r.min_faan(),
+            r.limit(),
+            r.name(),
+            r.source().join(", ")
         );
     }
     ExitCode::SUCCESS
@@ -590,7 +590,7 @@ pub fn run_ledger(args: &LedgerArgs) -> ExitCode {
             Ok(if args.json {
                 String::from_utf8_lossy(&played.body()).into_owned() + "\n"
             } else {
-                render_ledger(&played.response(), &played.resolved.ruleset().name)
+                render_ledger(&played.response(), played.resolved.ruleset().name())
             })
         });
     match played {
@@ -890,7 +890,7 @@ pub fn run_analyze(args: &AnalyzeArgs) -> ExitCode {
         }
         Ok(a) => {
             let r = a.resolved.ruleset();
-            print!("{}", render_analysis(&a.response(), &r.name, r.min_faan));
+            print!("{}", render_analysis(&a.response(), r.name(), r.min_faan()));
             ExitCode::SUCCESS
         }
         Err(e) => {

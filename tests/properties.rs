@@ -338,11 +338,11 @@ proptest! {
         for r in registry.all() {
             let a = score(r, &spec, &ctx);
             let b = score(r, &shuffled, &ctx);
-            prop_assert_eq!(&a, &b, "{} {:?} vs {:?}", r.id, spec, shuffled);
+            prop_assert_eq!(&a, &b, "{} {:?} vs {:?}", r.id(), spec, shuffled);
             if let Ok(s) = a {
-                prop_assert_eq!(s.payments.iter().sum::<i64>(), 0, "{} {:?} {:?}: {:?}", r.id, spec, ctx, s.payments);
+                prop_assert_eq!(s.payments.iter().sum::<i64>(), 0, "{} {:?} {:?}: {:?}", r.id(), spec, ctx, s.payments);
                 if s.meets_minimum && s.base_points > 0 {
-                    prop_assert!(s.payments[seat.index()] > 0, "winner paid for {} {:?}", r.id, spec);
+                    prop_assert!(s.payments[seat.index()] > 0, "winner paid for {} {:?}", r.id(), spec);
                 }
             }
         }
@@ -411,7 +411,7 @@ proptest! {
         };
         let ctx = ContextSpec::new(WinBy::SelfDraw, Wind::South, Wind::East, None);
         for r in registry.all() {
-            prop_assert_eq!(score(r, &spec, &ctx), score(r, &written, &ctx), "{} {:?} vs {:?}", r.id, spec, written);
+            prop_assert_eq!(score(r, &spec, &ctx), score(r, &written, &ctx), "{} {:?} vs {:?}", r.id(), spec, written);
         }
     }
 }
@@ -545,7 +545,7 @@ fn no_reading_outgrows_its_lines() {
                     r.raw_faan as usize,
                     r.lines.len(),
                     "{}: {:?}: a line was dropped",
-                    ruleset.id,
+                    ruleset.id(),
                     hand.tiles
                 );
                 most = most.max(r.lines.len());
@@ -761,26 +761,26 @@ mod matches {
                 Ok(l) => l,
                 // A random match may end (north round) before its last hand: the error names the next one.
                 Err(e) => {
-                    prop_assert!(e.to_string().contains("the match is complete"), "{} {:?}: {}", r.id, spec, e);
+                    prop_assert!(e.to_string().contains("the match is complete"), "{} {:?}: {}", r.id(), spec, e);
                     return Ok(());
                 }
             };
             let mut running = [0i64; 4];
             let mut money = [0i64; 4];
             for h in &got.hands {
-                prop_assert_eq!(h.deltas.iter().sum::<i64>(), 0, "{} hand {}: deltas {:?}", r.id, h.index, h.deltas);
+                prop_assert_eq!(h.deltas.iter().sum::<i64>(), 0, "{} hand {}: deltas {:?}", r.id(), h.index, h.deltas);
                 for (b, d) in running.iter_mut().zip(h.deltas) {
                     *b += d;
                 }
-                prop_assert_eq!(h.balances, running, "{} hand {}: balances are the running sum", r.id, h.index);
+                prop_assert_eq!(h.balances, running, "{} hand {}: balances are the running sum", r.id(), h.index);
                 if let Some(m) = h.money_deltas {
-                    prop_assert_eq!(m.iter().sum::<i64>(), 0, "{} hand {}: money {:?}", r.id, h.index, m);
+                    prop_assert_eq!(m.iter().sum::<i64>(), 0, "{} hand {}: money {:?}", r.id(), h.index, m);
                     for (b, d) in money.iter_mut().zip(m) {
                         *b += d;
                     }
                 }
                 if let Outcome::Win(ws) = &h.outcome {
-                    prop_assert!(ws.iter().any(|w| w.paid), "{} hand {}: someone is paid", r.id, h.index);
+                    prop_assert!(ws.iter().any(|w| w.paid), "{} hand {}: someone is paid", r.id(), h.index);
                 }
             }
             prop_assert_eq!(got.balances, running, "final balances");
@@ -836,14 +836,14 @@ mod matches {
             };
             let one = ledger(&r, &spec, 1).expect("one hand");
             let h = &one.hands[0];
-            prop_assert_eq!(h.deltas, settled.payments, "{}: ledger deltas are settle's payments", r.id);
-            prop_assert_eq!(h.money_deltas, settled.money_cents, "{}: money", r.id);
+            prop_assert_eq!(h.deltas, settled.payments, "{}: ledger deltas are settle's payments", r.id());
+            prop_assert_eq!(h.money_deltas, settled.money_cents, "{}: money", r.id());
             let Outcome::Win(ws) = &h.outcome else { unreachable!() };
             for (i, (w, s)) in ws.iter().zip(&settled.results).enumerate() {
-                prop_assert_eq!(&w.score, &s.score, "{}: winner {} as settled", r.id, i);
-                prop_assert_eq!(w.paid, s.paid, "{}: winner {} paid", r.id, i);
+                prop_assert_eq!(&w.score, &s.score, "{}: winner {} as settled", r.id(), i);
+                prop_assert_eq!(w.paid, s.paid, "{}: winner {} paid", r.id(), i);
                 let mut alone = score(&r, &specs[i].hand, &specs[i].context).expect("scores");
-                if s.paid && !r.table.co_winners_pay {
+                if s.paid && !r.table().co_winners_pay {
                     // A winner never pays in a hand it won: the shares of the other
                     // paid winners are not paid, and the winner receives that much less.
                     let me = specs[i].context.seat_wind.index();
@@ -859,17 +859,17 @@ mod matches {
                         }
                     }
                 }
-                prop_assert_eq!(&s.score, &alone, "{}: winner {} as scored alone (co_winners_pay {})", r.id, i, r.table.co_winners_pay);
-                if s.paid && !r.table.co_winners_pay {
+                prop_assert_eq!(&s.score, &alone, "{}: winner {} as scored alone (co_winners_pay {})", r.id(), i, r.table().co_winners_pay);
+                if s.paid && !r.table().co_winners_pay {
                     let me = specs[i].context.seat_wind.index();
-                    prop_assert!(settled.payments[me] >= 0, "{}: winner {} pays nothing in all: {:?}", r.id, i, settled.payments);
+                    prop_assert!(settled.payments[me] >= 0, "{}: winner {} pays nothing in all: {:?}", r.id(), i, settled.payments);
                 }
             }
-            prop_assert_eq!(settled.payments.iter().sum::<i64>(), 0, "{}: {} winner(s) sum to zero", r.id, specs.len());
+            prop_assert_eq!(settled.payments.iter().sum::<i64>(), 0, "{}: {} winner(s) sum to zero", r.id(), specs.len());
             if specs.len() == 1 {
                 let alone = score(&r, &specs[0].hand, &specs[0].context).unwrap();
-                prop_assert_eq!(settled.payments, alone.payments, "{}: one winner pays as one score", r.id);
-                prop_assert_eq!(settled.money_cents, alone.money_cents, "{}: and its money", r.id);
+                prop_assert_eq!(settled.payments, alone.payments, "{}: one winner pays as one score", r.id());
+                prop_assert_eq!(settled.money_cents, alone.money_cents, "{}: and its money", r.id());
             }
         }
     }

@@ -28,10 +28,10 @@ fn hundreds_of_one_tile_are_rejected_not_overflowed() {
                     assert!(
                         errs.iter().any(|e| e.pointer == "/hand/tiles"),
                         "{n} x 1m under {}: {errs:?}",
-                        r.id
+                        r.id()
                     )
                 }
-                other => panic!("{n} x 1m under {}: want a 422, got {other:?}", r.id),
+                other => panic!("{n} x 1m under {}: want a 422, got {other:?}", r.id()),
             }
         }
     }

@@ -72,7 +72,7 @@ fn eighths(v: &Value) -> u32 {
 }
 
 fn check(r: &Ruleset, exp: &Value) -> Vec<String> {
-    let id = r.id.as_str();
+    let id = r.id();
     let mut bad = Vec::new();
     let mut miss = |key: &str, want: String, got: String| {
         bad.push(format!("{id}: {key}: guide says {want}, ruleset has {got}"));
@@ -83,24 +83,24 @@ fn check(r: &Ruleset, exp: &Value) -> Vec<String> {
             .as_u64()
             .unwrap_or_else(|| panic!("{id}: {k} missing")) as u32
     };
-    if r.min_faan != num("min_faan") {
+    if r.min_faan() != num("min_faan") {
         miss(
             "min_faan",
             num("min_faan").to_string(),
-            r.min_faan.to_string(),
+            r.min_faan().to_string(),
         );
     }
-    if r.limit != num("limit") {
-        miss("limit", num("limit").to_string(), r.limit.to_string());
+    if r.limit() != num("limit") {
+        miss("limit", num("limit").to_string(), r.limit().to_string());
     }
     if let Some(lf) = exp["limit_faan"].as_u64() {
-        if u64::from(r.limit_faan) != lf {
-            miss("limit_faan", lf.to_string(), r.limit_faan.to_string());
+        if u64::from(r.limit_faan()) != lf {
+            miss("limit_faan", lf.to_string(), r.limit_faan().to_string());
         }
     }
     if let Some(b) = exp["bonus_tiles"].as_bool() {
-        if r.bonus_tiles != b {
-            miss("bonus_tiles", b.to_string(), r.bonus_tiles.to_string());
+        if r.bonus_tiles() != b {
+            miss("bonus_tiles", b.to_string(), r.bonus_tiles().to_string());
         }
     }
 
@@ -108,7 +108,7 @@ fn check(r: &Ruleset, exp: &Value) -> Vec<String> {
     let patterns = exp["patterns"].as_object().expect("patterns");
     for (name, v) in patterns {
         let pid = pattern_id(name, id, "patterns");
-        let want = expected_value(id, name, v, r.limit);
+        let want = expected_value(id, name, v, r.limit());
         match r.pattern(pid) {
             None => miss(
                 &format!("patterns.{name}"),
@@ -226,7 +226,7 @@ fn check(r: &Ruleset, exp: &Value) -> Vec<String> {
         .iter()
         .map(|v| v.as_u64().unwrap())
         .collect();
-    let got_points: Vec<u64> = (0..=r.limit)
+    let got_points: Vec<u64> = (0..=r.limit())
         .map(|f| r.base_points(f).expect("up to the limit"))
         .collect();
     if want_points != got_points {
@@ -237,7 +237,7 @@ fn check(r: &Ruleset, exp: &Value) -> Vec<String> {
         );
     }
     let table_prefix: Vec<u64> = r
-        .points_table
+        .points_table()
         .iter()
         .copied()
         .take(want_points.len())
@@ -246,13 +246,13 @@ fn check(r: &Ruleset, exp: &Value) -> Vec<String> {
         miss(
             "points_table (field)",
             format!("{want_points:?}"),
-            format!("{:?}", r.points_table),
+            format!("{:?}", r.points_table()),
         );
     }
 
     // Payment multipliers (expectation in multiples of B, ruleset in eighths).
     let pay = &exp["payment"];
-    let p = r.payment;
+    let p = r.payment();
     for (k, got) in [
         ("discarder", p.discarder),
         ("others", p.others),
@@ -277,7 +277,7 @@ fn check(r: &Ruleset, exp: &Value) -> Vec<String> {
     }
 
     // Money.
-    match (&exp["money"], r.money) {
+    match (&exp["money"], r.money()) {
         (Value::Null, None) => {}
         (Value::Null, Some(m)) => miss("money", "none".into(), format!("{m:?}")),
         (m, None) => miss("money", format!("{m}"), "none".into()),

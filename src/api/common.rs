@@ -428,7 +428,7 @@ pub fn money_dto(m: Money, cents: Option<[i64; 4]>) -> MoneyDto {
 /// its stake when one is set (the core's `settle::stake` takes it first),
 /// else at its chip rate; `None` when it has neither.
 pub fn money_of(r: &Ruleset, cents: Option<[i64; 4]>) -> Option<MoneyDto> {
-    match (r.table.stake, r.money) {
+    match (r.table().stake, r.money()) {
         (Some(s), _) => Some(MoneyDto {
             stake: Some(s.as_number()),
             usd_per_100_chips: None,

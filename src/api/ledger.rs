@@ -405,7 +405,7 @@ impl<'a> LedgerResponse<'a> {
                                     total_faan: best.total_faan,
                                     limit_hand: best.limit_hand,
                                     base_points: w.score.base_points,
-                                    ruleset_hash: HashHex(ruleset.hash),
+                                    ruleset_hash: HashHex(ruleset.hash()),
                                 }
                             })
                             .collect(),
@@ -459,7 +459,7 @@ impl<'a> LedgerResponse<'a> {
                 .collect(),
             transfers: l.transfers.iter().map(transfer).collect(),
             money: l.money.as_ref().map(|m| LedgerMoneyDto {
-                stake: ruleset.table.stake.map(|s| s.as_number()),
+                stake: ruleset.table().stake.map(|s| s.as_number()),
                 balances: money(m.balances),
                 transfers: m
                     .transfers

@@ -45,7 +45,7 @@ impl FalseWinResponse {
         FalseWinResponse {
             ruleset: ruleset_id.into(),
             offender: offender.into(),
-            min_faan: r.min_faan,
+            min_faan: r.min_faan(),
             base_points: r.min_base_points(),
             payments: payments.into(),
             money: money_of(r, money_cents),

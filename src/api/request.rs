@@ -11,7 +11,7 @@ use crate::core::{
     PatternOverride, PointsSpec,
 };
 use serde::de::{self, MapAccess, Visitor};
-use serde::{Deserialize, Deserializer, Serialize};
+use serde::{Deserialize, Deserializer};
 use std::borrow::Cow;
 use std::fmt;
 use utoipa::ToSchema;
@@ -129,14 +129,14 @@ pub struct HouseRulesDto {
     #[schema(example = "half_spicy")]
     pub points: Option<PointsDto>,
     #[serde(default)]
-    pub discard_payment: Option<DiscardPaymentDto>,
+    pub discard_payment: Option<DiscardPayment>,
     /// Pattern id to faan (a number), `"limit"` (a limit pattern), or `null` (not scored), applied in order.
     #[serde(default)]
     #[schema(value_type = Object, example = json!({"small_four_winds": 6, "seven_pairs": null}))]
     pub patterns: PatternOverrides,
     /// Several winners on one discard: `all` are paid, or `head_bump` (the first after the discarder).
     #[serde(default)]
-    pub multiple_winners: Option<MultipleWinnersDto>,
+    pub multiple_winners: Option<MultipleWinners>,
     /// Every payment between the dealer (East) and another seat is multiplied by it (at least 1, a multiple of 1/8).
     #[serde(default)]
     pub dealer_multiplier: Option<f64>,
@@ -145,7 +145,7 @@ pub struct HouseRulesDto {
     pub stake: Option<f64>,
     /// `pays_all`: a liable seat (包) that discards the winning tile pays the whole hand alone.
     #[serde(default)]
-    pub liable_discard: Option<LiableDiscardDto>,
+    pub liable_discard: Option<LiableDiscard>,
     /// A match: a winning dealer deals again.
     #[serde(default)]
     pub dealer_keeps_on_win: Option<bool>,
@@ -172,46 +172,36 @@ pub struct HouseRulesDto {
     pub limits_add: Option<bool>,
     /// How a total above the limit pays (only under `limits_add`): `per_limit` (each whole limit pays the limit's base points, the faan left over their own) or `once` (the limit's base points at most).
     #[serde(default)]
-    pub limits_pay: Option<LimitsPayDto>,
+    pub limits_pay: Option<LimitsPay>,
 }
 
-#[derive(Clone, Copy, Debug, Deserialize, Serialize, ToSchema, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum LimitsPayDto {
-    PerLimit,
-    Once,
-}
-
-impl From<LimitsPayDto> for LimitsPay {
-    fn from(l: LimitsPayDto) -> Self {
-        match l {
-            LimitsPayDto::PerLimit => LimitsPay::PerLimit,
-            LimitsPayDto::Once => LimitsPay::Once,
+// The word-valued enums of the core are read and written by their own
+// serde (their wire names are the core's); their schemas are described
+// here, under the names the contract published them with.
+macro_rules! word_schema {
+    ($($t:ty => $name:literal),* $(,)?) => {$(
+        impl utoipa::PartialSchema for $t {
+            fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+                use strum::VariantNames;
+                utoipa::openapi::ObjectBuilder::new()
+                    .schema_type(utoipa::openapi::schema::Type::String)
+                    .enum_values(Some(<$t>::VARIANTS.iter().copied()))
+                    .into()
+            }
         }
-    }
-}
-
-impl From<LimitsPay> for LimitsPayDto {
-    fn from(l: LimitsPay) -> Self {
-        match l {
-            LimitsPay::PerLimit => LimitsPayDto::PerLimit,
-            LimitsPay::Once => LimitsPayDto::Once,
+        impl ToSchema for $t {
+            fn name() -> Cow<'static, str> {
+                Cow::Borrowed($name)
+            }
         }
-    }
+    )*};
 }
 
-#[derive(Clone, Copy, Debug, Deserialize, Serialize, ToSchema, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum MultipleWinnersDto {
-    All,
-    HeadBump,
-}
-
-#[derive(Clone, Copy, Debug, Deserialize, Serialize, ToSchema, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum LiableDiscardDto {
-    AsUsual,
-    PaysAll,
+word_schema! {
+    LimitsPay => "LimitsPayDto",
+    MultipleWinners => "MultipleWinnersDto",
+    LiableDiscard => "LiableDiscardDto",
+    DiscardPayment => "DiscardPaymentDto",
 }
 
 /// The points curve of a house rule: a curve name, or base points by faan from 0.
@@ -228,14 +218,6 @@ pub enum PointsDto {
 pub enum CurveDto {
     FullSpicy,
     HalfSpicy,
-}
-
-#[derive(Clone, Copy, Debug, Deserialize, Serialize, ToSchema, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum DiscardPaymentDto {
-    DiscarderPaysAll,
-    DiscarderPaysHalf,
-    DiscarderPaysDouble,
 }
 
 /// Pattern overrides in request order; `null` (off) is kept apart from absent.
@@ -452,22 +434,12 @@ impl HouseRulesDto {
                 PointsDto::Curve(CurveDto::HalfSpicy) => PointsSpec::HalfSpicy,
                 PointsDto::Table(t) => PointsSpec::Table(t.clone()),
             }),
-            discard_payment: self.discard_payment.map(|d| match d {
-                DiscardPaymentDto::DiscarderPaysAll => DiscardPayment::DiscarderPaysAll,
-                DiscardPaymentDto::DiscarderPaysHalf => DiscardPayment::DiscarderPaysHalf,
-                DiscardPaymentDto::DiscarderPaysDouble => DiscardPayment::DiscarderPaysDouble,
-            }),
+            discard_payment: self.discard_payment,
             patterns: self.patterns.0.clone(),
-            multiple_winners: self.multiple_winners.map(|m| match m {
-                MultipleWinnersDto::All => MultipleWinners::All,
-                MultipleWinnersDto::HeadBump => MultipleWinners::HeadBump,
-            }),
+            multiple_winners: self.multiple_winners,
             dealer_multiplier: self.dealer_multiplier.map(Number),
             stake: self.stake.map(Number),
-            liable_discard: self.liable_discard.map(|l| match l {
-                LiableDiscardDto::AsUsual => LiableDiscard::AsUsual,
-                LiableDiscardDto::PaysAll => LiableDiscard::PaysAll,
-            }),
+            liable_discard: self.liable_discard,
             dealer_keeps_on_win: self.dealer_keeps_on_win,
             dealer_keeps_on_draw: self.dealer_keeps_on_draw,
             co_winners_pay: self.co_winners_pay,
@@ -483,7 +455,7 @@ impl HouseRulesDto {
                 .collect(),
             exclusive: self.exclusive.clone(),
             limits_add: self.limits_add,
-            limits_pay: self.limits_pay.map(LimitsPay::from),
+            limits_pay: self.limits_pay,
         }
     }
 }

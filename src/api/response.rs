@@ -257,7 +257,7 @@ impl<'a> ScoreResponse<'a> {
         let best = decompositions.get(chosen);
         ScoreResponse {
             ruleset: ruleset_id,
-            ruleset_hash: HashHex(ruleset.hash),
+            ruleset_hash: HashHex(ruleset.hash()),
             hand_hash: HashHex(hand_hash),
             chosen,
             form: best.map_or("", |d| d.form),
@@ -266,7 +266,7 @@ impl<'a> ScoreResponse<'a> {
             total_faan: best.map_or(0, |d| d.total_faan),
             limit_hand: best.is_some_and(|d| d.limit_hand),
             decompositions,
-            limit: ruleset.limit,
+            limit: ruleset.limit(),
             min_faan: score.min_faan,
             meets_minimum: score.meets_minimum,
             missing_faan: score.missing_faan,

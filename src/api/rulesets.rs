@@ -1,9 +1,8 @@
 //! `GET /v1/rulesets` and `GET /v1/rulesets/{id}`: the charts.
 
 use super::common::{money_of, MoneyDto};
-use super::request::{LiableDiscardDto, LimitsPayDto, MultipleWinnersDto};
-use crate::core::ruleset::{LiableDiscard, MultipleWinners, TableRules};
-use crate::core::ruleset::{PatternRule, RobbingKongPayment, Value};
+use crate::core::ruleset::{LiableDiscard, LimitsPay, MultipleWinners, TableRules};
+use crate::core::ruleset::{PatternRule, Value};
 use crate::core::Ruleset;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -28,15 +27,15 @@ pub struct RulesetSummary {
 impl From<&Ruleset> for RulesetSummary {
     fn from(r: &Ruleset) -> Self {
         RulesetSummary {
-            id: r.id.clone(),
-            name: r.name.clone(),
-            name_zh: r.name_zh.clone().unwrap_or_else(|| r.name.clone()),
-            version: r.version,
-            source: r.source.clone(),
-            summary: r.summary.clone(),
-            min_faan: r.min_faan,
-            limit: r.limit,
-            bonus_tiles: r.bonus_tiles,
+            id: r.id().to_string(),
+            name: r.name().to_string(),
+            name_zh: r.name_zh().unwrap_or(r.name()).to_string(),
+            version: r.version(),
+            source: r.source().to_vec(),
+            summary: r.summary().to_string(),
+            min_faan: r.min_faan(),
+            limit: r.limit(),
+            bonus_tiles: r.bonus_tiles(),
         }
     }
 }
@@ -118,7 +117,7 @@ fn pattern_dto(r: &Ruleset, p: &PatternRule) -> PatternDto {
         name: p.id.name().into(),
         name_zh: p.id.name_zh().into(),
         guide_name: p.guide_name.as_deref().unwrap_or(p.id.name()).into(),
-        guide_name_on_discard: p.guide_name_on_discard.clone(),
+        guide_name_on_discard: p.guide_name_on_discard.as_deref().map(str::to_string),
         value,
         faan,
         limit,
@@ -126,7 +125,7 @@ fn pattern_dto(r: &Ruleset, p: &PatternRule) -> PatternDto {
             .map(|id| id.as_str().into())
             .collect(),
         conditions,
-        note: p.note.clone(),
+        note: p.note.as_deref().map(str::to_string),
     }
 }
 
@@ -177,7 +176,7 @@ pub struct RulesetDetail {
     /// Limit patterns add to the other lines and the total has no cap.
     pub limits_add: bool,
     /// How a total above the limit pays (only under `limits_add`).
-    pub limits_pay: LimitsPayDto,
+    pub limits_pay: LimitsPay,
     /// Pairs of patterns that exclude each other: where both hold, only the higher scoring line is kept (the first of the pair on a tie); `[]` when none.
     #[schema(example = json!([["all_chows", "concealed_hand"]]))]
     pub exclusive: Vec<[String; 2]>,
@@ -195,14 +194,14 @@ pub struct RulesetDetail {
 /// A ruleset's `[table]` defaults (each is also a house rule).
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema, PartialEq)]
 pub struct TableDto {
-    pub multiple_winners: MultipleWinnersDto,
+    pub multiple_winners: MultipleWinners,
     /// Every payment between the dealer (East) and another seat is multiplied by it.
     #[schema(example = 1.0)]
     pub dealer_multiplier: f64,
     /// Money per point; absent: none (the ruleset's own chip rate, if any).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stake: Option<f64>,
-    pub liable_discard: LiableDiscardDto,
+    pub liable_discard: LiableDiscard,
     /// A match: a winning dealer deals again.
     pub dealer_keeps_on_win: bool,
     /// A match: the dealer deals again after a draw.
@@ -214,16 +213,10 @@ pub struct TableDto {
 impl From<&TableRules> for TableDto {
     fn from(t: &TableRules) -> Self {
         TableDto {
-            multiple_winners: match t.multiple_winners {
-                MultipleWinners::All => MultipleWinnersDto::All,
-                MultipleWinners::HeadBump => MultipleWinnersDto::HeadBump,
-            },
+            multiple_winners: t.multiple_winners,
             dealer_multiplier: f64::from(t.dealer_multiplier) / 8.0,
             stake: t.stake.map(|s| s.as_number()),
-            liable_discard: match t.liable_discard {
-                LiableDiscard::AsUsual => LiableDiscardDto::AsUsual,
-                LiableDiscard::PaysAll => LiableDiscardDto::PaysAll,
-            },
+            liable_discard: t.liable_discard,
             dealer_keeps_on_win: t.dealer_keeps_on_win,
             dealer_keeps_on_draw: t.dealer_keeps_on_draw,
             co_winners_pay: t.co_winners_pay,
@@ -235,43 +228,40 @@ impl From<&Ruleset> for RulesetDetail {
     fn from(r: &Ruleset) -> Self {
         let x = |e: u32| f64::from(e) / 8.0;
         RulesetDetail {
-            id: r.id.clone(),
-            name: r.name.clone(),
-            name_zh: r.name_zh.clone().unwrap_or_else(|| r.name.clone()),
-            version: r.version,
-            source: r.source.clone(),
-            summary: r.summary.clone(),
-            notes: r.notes.clone(),
-            notes_zh: r.notes_zh.clone(),
-            min_faan: r.min_faan,
-            min_faan_settings: r.min_faan_settings.clone(),
-            limit: r.limit,
-            limit_faan: r.limit_faan,
-            bonus_tiles: r.bonus_tiles,
-            limits_add: r.limits_add,
-            limits_pay: r.limits_pay.into(),
+            id: r.id().to_string(),
+            name: r.name().to_string(),
+            name_zh: r.name_zh().unwrap_or(r.name()).to_string(),
+            version: r.version(),
+            source: r.source().to_vec(),
+            summary: r.summary().to_string(),
+            notes: r.notes().to_vec(),
+            notes_zh: r.notes_zh().map(<[String]>::to_vec),
+            min_faan: r.min_faan(),
+            min_faan_settings: r.min_faan_settings().to_vec(),
+            limit: r.limit(),
+            limit_faan: r.limit_faan(),
+            bonus_tiles: r.bonus_tiles(),
+            limits_add: r.limits_add(),
+            limits_pay: r.limits_pay(),
             exclusive: r
-                .exclusive
+                .exclusive()
                 .iter()
                 .map(|(a, b)| [a.as_str().to_string(), b.as_str().to_string()])
                 .collect(),
             points: PointsDtoOut {
-                curve: r.points.name().into(),
-                table: r.points_table.clone(),
+                curve: r.points().name().into(),
+                table: r.points_table().to_vec(),
             },
             payment: PaymentDto {
-                discarder: x(r.payment.discarder),
-                others: x(r.payment.others),
-                self_draw: x(r.payment.self_draw),
-                robbing_kong: match r.payment.robbing_kong {
-                    RobbingKongPayment::AsDiscard => "as_discard".into(),
-                    RobbingKongPayment::AdderPaysAll => "adder_pays_all".into(),
-                },
+                discarder: x(r.payment().discarder),
+                others: x(r.payment().others),
+                self_draw: x(r.payment().self_draw),
+                robbing_kong: r.payment().robbing_kong.name().into(),
             },
             money: money_of(r, None),
-            table: TableDto::from(&r.table),
-            patterns: r.patterns.iter().map(|p| pattern_dto(r, p)).collect(),
-            ruleset_hash: hex::encode(r.hash),
+            table: TableDto::from(r.table()),
+            patterns: r.patterns().iter().map(|p| pattern_dto(r, p)).collect(),
+            ruleset_hash: hex::encode(r.hash()),
         }
     }
 }

@@ -85,7 +85,7 @@ pub fn analyze<S: AsRef<str>>(
 ) -> Result<Analysis, ScoreError> {
     let (concealed, melds, all) = validate_before_win(ruleset, hand, ctx)?;
     let unseen = unseen(&all, seen)?;
-    let forms = Forms::from(ruleset.special);
+    let forms = Forms::from(ruleset.tables().special);
     let now = shanten::shanten(&concealed, melds, forms);
     let held: usize = concealed.iter().map(|&n| n as usize).sum();
     let drawing = (held + 3 * melds) % 3 == 1;

@@ -177,9 +177,9 @@ pub fn score(ruleset: &Ruleset, hand: &HandSpec, ctx: &ContextSpec) -> Result<Sc
 /// What validation needs to know of a ruleset.
 pub fn allowances(ruleset: &Ruleset) -> Allowances<'_> {
     Allowances {
-        ruleset_id: &ruleset.id,
-        bonus_tiles: ruleset.bonus_tiles,
-        flower_win: ruleset.special.flower_win,
+        ruleset_id: ruleset.id(),
+        bonus_tiles: ruleset.bonus_tiles(),
+        flower_win: ruleset.tables().special.flower_win,
         waiting: false,
     }
 }
@@ -188,7 +188,7 @@ pub fn allowances(ruleset: &Ruleset) -> Allowances<'_> {
 pub fn score_hand(ruleset: &Ruleset, hand: &Hand, ctx: &Context) -> Result<Score, ScoreError> {
     // Two copies: a ruleset without the extras of issue 16 (every built-in
     // one) runs the one that never looks at them (bench/core.md).
-    if ruleset.extras {
+    if ruleset.tables().extras {
         score_hand_as::<true>(ruleset, hand, ctx)
     } else {
         score_hand_as::<false>(ruleset, hand, ctx)
@@ -200,7 +200,7 @@ fn score_hand_as<const EXTRAS: bool>(
     hand: &Hand,
     ctx: &Context,
 ) -> Result<Score, ScoreError> {
-    let facts = Facts::new::<EXTRAS>(hand, ctx, ruleset.bonus_tiles);
+    let facts = Facts::new::<EXTRAS>(hand, ctx, ruleset.bonus_tiles());
     // Two fit most hands and stay small enough for the allocator's fast path.
     let mut scored: Vec<ScoredReading> = Vec::with_capacity(2);
     let mut chosen = 0;
@@ -208,7 +208,8 @@ fn score_hand_as<const EXTRAS: bool>(
     // A concealed kong may be robbed only to complete thirteen orphans.
     let orphans_only = ctx.robbed_kong == RobbedKong::Concealed;
     let mut overflow = None;
-    each_reading(hand, ctx.win_by, ctx.flower_win, ruleset.special, |p| {
+    let special = ruleset.tables().special;
+    each_reading(hand, ctx.win_by, ctx.flower_win, special, |p| {
         if orphans_only && p.base.form != Form::ThirteenOrphans {
             return;
         }
@@ -239,7 +240,7 @@ fn score_hand_as<const EXTRAS: bool>(
         return Err(not_winning(hand));
     }
     let total = scored[chosen].total_faan;
-    let meets_minimum = total >= ruleset.min_faan;
+    let meets_minimum = total >= ruleset.min_faan();
     let Some(base_points) = ruleset.base_points(total) else {
         let p = largest_line(&scored[chosen].lines);
         return Err(ScoreError::Overflow(Overflow::BasePoints(p)));
@@ -252,9 +253,9 @@ fn score_hand_as<const EXTRAS: bool>(
     Ok(Score {
         readings: scored,
         chosen,
-        min_faan: ruleset.min_faan,
+        min_faan: ruleset.min_faan(),
         meets_minimum,
-        missing_faan: ruleset.min_faan.saturating_sub(total),
+        missing_faan: ruleset.min_faan().saturating_sub(total),
         base_points,
         money_cents: money(ruleset, &payments).map_err(ScoreError::Overflow)?,
         payments,
@@ -262,7 +263,7 @@ fn score_hand_as<const EXTRAS: bool>(
 }
 
 /// Fills the lines and totals of `out` (a [`ScoredReading::blank`]) for its
-/// reading; `EXTRAS` as `ruleset.extras` (see [`score_hand`]). A total
+/// reading; `EXTRAS` as `Ruleset::uses_extras` (see [`score_hand`]). A total
 /// beyond `u32` is [`Overflow::Faan`].
 fn evaluate_into<const EXTRAS: bool>(
     ruleset: &Ruleset,
@@ -270,35 +271,35 @@ fn evaluate_into<const EXTRAS: bool>(
     ctx: &Context,
     out: &mut ScoredReading,
 ) -> Result<(), Overflow> {
+    let t = ruleset.tables();
     let r = &out.reading;
     let shape = Shape::new(r);
-    let held = count_all::<EXTRAS>(&shape, facts, ctx, &ruleset.conditions);
+    let held = count_all::<EXTRAS>(&shape, facts, ctx, &t.conditions);
     // Patterns this ruleset scores that hold, minus those another holding pattern contains.
-    let holding: PatternSet = held.set & ruleset.enabled;
+    let holding: PatternSet = held.set & t.enabled;
     let mut suppressed: PatternSet = 0;
     for i in indices(holding) {
-        suppressed |= ruleset.contains[i];
+        suppressed |= t.contains[i];
     }
     let mut scoring = holding & !suppressed;
     // Exclusive pairs: keep the higher line (the first of the pair on a tie).
     if EXTRAS {
-        for &(a, b) in &ruleset.exclusive {
+        for &(a, b) in ruleset.exclusive() {
             if scoring & a.bit() != 0 && scoring & b.bit() != 0 {
-                let worth = |id: PatternId| {
-                    u64::from(ruleset.line_faan[id.index()]) * u64::from(held.count(id))
-                };
+                let worth =
+                    |id: PatternId| u64::from(t.line_faan[id.index()]) * u64::from(held.count(id));
                 let loser = if worth(b) > worth(a) { a } else { b };
                 scoring &= !loser.bit();
             }
         }
     }
     let lines = &mut out.lines;
-    let limits = scoring & ruleset.limits;
-    let limits_add = EXTRAS && ruleset.limits_add;
+    let limits = scoring & t.limits;
+    let limits_add = EXTRAS && ruleset.limits_add();
     if limits != 0 && !limits_add {
         let mut total = 0;
         for i in indices(limits) {
-            let v = ruleset.line_faan[i];
+            let v = t.line_faan[i];
             total = total.max(v);
             lines.push(Line {
                 pattern: PatternId::ALL[i],
@@ -315,7 +316,7 @@ fn evaluate_into<const EXTRAS: bool>(
     let mut raw = 0u64;
     for i in indices(scoring) {
         let id = PatternId::ALL[i];
-        let v = ruleset.line_faan[i];
+        let v = t.line_faan[i];
         for _ in 0..held.count(id) {
             lines.push(Line {
                 pattern: id,
@@ -344,7 +345,7 @@ fn evaluate_into<const EXTRAS: bool>(
     out.total_faan = if limits_add {
         raw
     } else {
-        raw.min(ruleset.limit)
+        raw.min(ruleset.limit())
     };
     out.limit_hand = limits_add && limits != 0;
     Ok(())

@@ -269,8 +269,8 @@ pub fn ledger<S: AsRef<str>>(
         let before = deal;
         deal = match &outcome {
             Outcome::FalseWin { .. } => deal,
-            Outcome::Win(_) if dealer_won && ruleset.table.dealer_keeps_on_win => keep(deal),
-            Outcome::Draw if ruleset.table.dealer_keeps_on_draw => keep(deal),
+            Outcome::Win(_) if dealer_won && ruleset.table().dealer_keeps_on_win => keep(deal),
+            Outcome::Draw if ruleset.table().dealer_keeps_on_draw => keep(deal),
             _ => pass(deal, player_at(Wind::South)),
         };
         hands.push(LedgerHand {

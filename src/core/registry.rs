@@ -34,11 +34,11 @@ impl Registry {
         let mut by_id = HashMap::new();
         for (name, text) in files {
             let r = Ruleset::from_toml(&name, &text)?;
-            if by_id.insert(r.id.clone(), list.len()).is_some() {
+            if by_id.insert(r.id().to_string(), list.len()).is_some() {
                 return Err(LoadError {
                     file: name,
                     key: "id".into(),
-                    message: format!("duplicate ruleset id {:?}", r.id),
+                    message: format!("duplicate ruleset id {:?}", r.id()),
                 });
             }
             list.push(Arc::new(r));
@@ -62,7 +62,7 @@ impl Registry {
     }
 
     pub fn ids(&self) -> impl Iterator<Item = &str> {
-        self.list.iter().map(|r| r.id.as_str())
+        self.list.iter().map(|r| r.id())
     }
 }
 
@@ -76,8 +76,8 @@ mod tests {
         let reg = Registry::builtin().unwrap();
         assert!(reg.all().len() >= 10, "{} rulesets", reg.all().len());
         for r in reg.all() {
-            let id = r.id.as_str();
-            assert_eq!(reg.get(id).map(|f| f.id.as_str()), Some(id), "{id}");
+            let id = r.id();
+            assert_eq!(reg.get(id).map(|f| f.id()), Some(id), "{id}");
             let near = [
                 format!("{id}x"),
                 id[..id.len() - 1].to_string(),

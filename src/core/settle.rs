@@ -29,13 +29,13 @@ pub const fn share(base: u64, eighths: u32) -> i64 {
 /// (faster; bench/corpus-and-peers.md).
 #[inline]
 pub fn settle(ruleset: &Ruleset, ctx: &Context, base: u64) -> Payments {
-    let p = &ruleset.payment;
+    let p = &ruleset.payment();
     let winner = ctx.seat_wind.index();
     let self_draw_each = share(base, p.self_draw);
     // A discard (or a kong robbed as one) by `d`: the liable discarder may pay it all.
     let discard = |d: Wind| {
         let (lead, rest) = (share(base, p.discarder), share(base, p.others));
-        if ctx.liable == Some(d) && ruleset.table.liable_discard == LiableDiscard::PaysAll {
+        if ctx.liable == Some(d) && ruleset.table().liable_discard == LiableDiscard::PaysAll {
             (d.index(), lead + 2 * rest, 0)
         } else {
             (d.index(), lead, rest)
@@ -52,8 +52,8 @@ pub fn settle(ruleset: &Ruleset, ctx: &Context, base: u64) -> Payments {
             RobbingKongPayment::AdderPaysAll => (d.index(), 3 * self_draw_each, 0),
         },
     };
-    let bonus = ruleset.money.map_or(0, |m| i64::from(m.bonus_chips));
-    let dealer = ruleset.table.dealer_multiplier;
+    let bonus = ruleset.money().map_or(0, |m| i64::from(m.bonus_chips));
+    let dealer = ruleset.table().dealer_multiplier;
     // What seat i pays (0 for the winner), with the per-payment bonus, times
     // the dealer multiplier when the payment is between the dealer and another seat.
     let owes = |i: usize| -> i64 {
@@ -89,13 +89,13 @@ fn dealt(x: i64, from: usize, to: usize, eighths: u32) -> i64 {
 /// payment to or from the dealer times the dealer multiplier).
 pub fn false_win(ruleset: &Ruleset, offender: Wind) -> Payments {
     let base = ruleset.min_base_points();
-    let bonus = ruleset.money.map_or(0, |m| m.bonus_chips as i64);
-    let each = 3 * (share(base, ruleset.payment.self_draw) + bonus);
+    let bonus = ruleset.money().map_or(0, |m| m.bonus_chips as i64);
+    let each = 3 * (share(base, ruleset.payment().self_draw) + bonus);
     let o = offender.index();
     let mut pay = [0; 4];
     for (i, p) in pay.iter_mut().enumerate() {
         if i != o {
-            *p = dealt(each, o, i, ruleset.table.dealer_multiplier);
+            *p = dealt(each, o, i, ruleset.table().dealer_multiplier);
         }
     }
     pay[o] = -pay.iter().sum::<i64>();
@@ -105,9 +105,9 @@ pub fn false_win(ruleset: &Ruleset, offender: Wind) -> Payments {
 /// Money per point in millionths: the stake where one is set, else the
 /// ruleset's own rate (chips are points), else none.
 pub fn stake(ruleset: &Ruleset) -> Option<Stake> {
-    ruleset.table.stake.or_else(|| {
+    ruleset.table().stake.or_else(|| {
         ruleset
-            .money
+            .money()
             .map(|m| Stake(u64::from(m.cents_per_100_chips) * 100))
     })
 }
@@ -214,13 +214,23 @@ pub fn money(ruleset: &Ruleset, pay: &Payments) -> Result<Option<[i64; 4]>, Over
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::ruleset::{HouseRules, Number};
+
+    /// `r` with the house rules `set` makes.
+    fn house(r: &Ruleset, set: impl FnOnce(&mut HouseRules)) -> Ruleset {
+        let mut h = HouseRules::default();
+        set(&mut h);
+        r.with_house_rules(&h).unwrap()
+    }
 
     #[test]
     fn the_largest_settlement_fits() {
         // The largest base (2^40) at the largest multiplier (64 x B): no overflow, sums to zero.
         let reg = crate::core::Registry::builtin().unwrap();
-        let mut r = (**reg.get("mjb").unwrap()).clone();
-        r.payment.self_draw = crate::core::ruleset::MAX_EIGHTHS;
+        // mjb's document with a self-draw paying 64 x B (MAX_EIGHTHS).
+        let mut doc = reg.get("mjb").unwrap().to_document();
+        doc["payment"]["self_draw"] = (crate::core::ruleset::MAX_EIGHTHS / 8).into();
+        let r = Ruleset::from_document(&doc).unwrap();
         let ctx = crate::core::ContextSpec::new(WinBy::SelfDraw, Wind::East, Wind::East, None);
         let pay = settle(
             &r,
@@ -239,9 +249,9 @@ mod tests {
     fn a_false_win_pays_the_dealer_multiplied() {
         // hkma: 3 faan, B 8, a self-draw collects 3 x 2B = 48 from the offender, to each other player.
         let reg = crate::core::Registry::builtin().unwrap();
-        let mut r = (**reg.get("hkma").unwrap()).clone();
-        assert_eq!(false_win(&r, Wind::South), [48, -144, 48, 48], "x1");
-        r.table.dealer_multiplier = 16;
+        let r = reg.get("hkma").unwrap();
+        assert_eq!(false_win(r, Wind::South), [48, -144, 48, 48], "x1");
+        let r = house(r, |h| h.dealer_multiplier = Some(Number(2.0)));
         assert_eq!(
             false_win(&r, Wind::South),
             [96, -192, 48, 48],
@@ -258,13 +268,10 @@ mod tests {
     fn money_is_whole_cents_summing_to_zero() {
         // A stake of 0.333 on 32 points is 10.656, so 1066 cents; the winner takes the sum.
         let reg = crate::core::Registry::builtin().unwrap();
-        let mut r = (**reg.get("hkma").unwrap()).clone();
-        assert_eq!(
-            money(&r, &[-32, 96, -32, -32]),
-            Ok(None),
-            "hkma has no rate"
-        );
-        r.table.stake = Some(Stake(333_000));
+        let r = reg.get("hkma").unwrap();
+        assert_eq!(money(r, &[-32, 96, -32, -32]), Ok(None), "hkma has no rate");
+        let r = house(r, |h| h.stake = Some(Number(0.333)));
+        assert_eq!(r.table().stake, Some(Stake(333_000)), "stake 0.333");
         assert_eq!(
             money(&r, &[-32, 96, -32, -32]),
             Ok(Some([-1066, 3198, -1066, -1066])),
@@ -282,8 +289,8 @@ mod tests {
     fn money_is_exact_up_to_2_53_minus_1_cents_and_refused_past_it() {
         // A stake of 0.01 is a cent a point: payments are cents as they are.
         let reg = crate::core::Registry::builtin().unwrap();
-        let mut r = (**reg.get("hkma").unwrap()).clone();
-        r.table.stake = Some(Stake(10_000));
+        let hkma = reg.get("hkma").unwrap();
+        let r = house(hkma, |h| h.stake = Some(Number(0.01)));
         // 2^53 - 1 = 3 x 3002399751580330 + 1: the winner at the bound exactly.
         let third = 3_002_399_751_580_330;
         let at = [-third, -third, -(third + 1), MAX_CENTS];
@@ -302,7 +309,12 @@ mod tests {
             "case: a loser past"
         );
         // The largest stake (10^8 cents a point): 90,071,992 points fit, 90,071,993 do not.
-        r.table.stake = Some(Stake(Stake::MAX));
+        let r = house(hkma, |h| h.stake = Some(Number(1_000_000.0)));
+        assert_eq!(
+            r.table().stake,
+            Some(Stake(Stake::MAX)),
+            "the largest stake"
+        );
         assert_eq!(
             money(&r, &[-90_071_992, 90_071_992, 0, 0]),
             Ok(Some([-9_007_199_200_000_000, 9_007_199_200_000_000, 0, 0])),

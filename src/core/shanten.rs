@@ -64,7 +64,7 @@ impl From<super::decompose::Special> for Forms {
 impl Forms {
     /// The forms `ruleset` scores.
     pub fn of(ruleset: &super::ruleset::Ruleset) -> Forms {
-        Forms::from(ruleset.special)
+        Forms::from(ruleset.tables().special)
     }
 }
 

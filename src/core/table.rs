@@ -194,7 +194,7 @@ pub(crate) fn settle_at<S: AsRef<str>>(
             context,
         });
     }
-    if ruleset.table.multiple_winners == MultipleWinners::HeadBump && n > 1 {
+    if ruleset.table().multiple_winners == MultipleWinners::HeadBump && n > 1 {
         // The winners all name one discarder (checked above).
         let head = winners[0].1.discarder.and_then(|d| {
             (1..4)
@@ -207,7 +207,7 @@ pub(crate) fn settle_at<S: AsRef<str>>(
             r.paid = Some(i) == head;
         }
     }
-    if !ruleset.table.co_winners_pay {
+    if !ruleset.table().co_winners_pay {
         spare_co_winners(&mut results, winners);
     }
     let mut payments = [0i64; 4];

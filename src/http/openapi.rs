@@ -4,6 +4,7 @@
 
 use super::{meta, scoring};
 use crate::api::*;
+use crate::core::ruleset::{DiscardPayment, LiableDiscard, LimitsPay, MultipleWinners};
 use utoipa::OpenApi;
 
 #[derive(OpenApi)]
@@ -35,14 +36,14 @@ use utoipa::OpenApi;
     ),
     components(schemas(
         ScoreRequest, HandDto, MeldDto, MeldKindDto, ContextDto, WinByDto, WindDto, ReplacementDto, RobbedKongDto,
-        HouseRulesDto, PointsDto, CurveDto, RulesetsDto, DiscardPaymentDto, BatchRequest, CompareRequest, FalseWinRequest,
+        HouseRulesDto, PointsDto, CurveDto, RulesetsDto, DiscardPayment, BatchRequest, CompareRequest, FalseWinRequest,
         ScoreResponse, Decomposition, SetDto, LineDto, Payments, MoneyDto, MoneyPayments,
         BatchResponse, CompareResponse, FalseWinResponse, RulesetList, RulesetSummary, RulesetDetail,
         PatternDto, PointsDtoOut, PaymentDto, Health, Problem, ProblemError,
         WaitsRequest, WaitContextDto, WaitsResponse, WaitDto, WaitScore,
         AnalyzeRequest, AnalyzeResponse, analyze::ChancesRequest, analyze::ShantenDto, analyze::AcceptedTile,
         analyze::ChancesDto, analyze::DiscardDto, analyze::CompleteDto,
-        MultipleWinnersDto, LiableDiscardDto, LimitsPayDto, TableDto,
+        MultipleWinners, LiableDiscard, LimitsPay, TableDto,
         SettleRequest, WinnerDto, SettleResponse, SettledResult,
         LedgerRequest, LedgerStartDto, HandResultDto, LedgerHandDto, LedgerWinnerDto, LedgerContextDto,
         LedgerResponse, LedgerHandOut, LedgerWinnerOut, NextDto, StandingDto, TransferDto,

@@ -75,17 +75,17 @@ pub fn canonical_key(
     if !house.is_empty() {
         house_text(&mut house_rules, house);
     }
-    let mut s = Vec::with_capacity(64 + ruleset.id.len() + house_rules.len());
+    let mut s = Vec::with_capacity(64 + ruleset.id().len() + house_rules.len());
     match by {
         KeyBy::Id => {
             s.extend_from_slice(b"F2");
-            push_varint(&mut s, ruleset.id.len() as u64);
-            s.extend_from_slice(ruleset.id.as_bytes());
-            push_varint(&mut s, u64::from(ruleset.version));
+            push_varint(&mut s, ruleset.id().len() as u64);
+            s.extend_from_slice(ruleset.id().as_bytes());
+            push_varint(&mut s, u64::from(ruleset.version()));
         }
         KeyBy::Hash => {
             s.extend_from_slice(b"F3");
-            s.extend_from_slice(&ruleset.hash);
+            s.extend_from_slice(&ruleset.hash());
         }
     }
     push_varint(&mut s, house_rules.len() as u64);
@@ -147,7 +147,14 @@ fn house_text(s: &mut String, house: &HouseRules) {
         s,
         "points",
         house.points.as_ref().map(|p| match p {
-            PointsSpec::Table(t) => format!("{t:?}"),
+            PointsSpec::Table(t) => {
+                let mut v = String::from("[");
+                for (i, b) in t.iter().enumerate() {
+                    let _ = write!(v, "{}{b}", if i == 0 { "" } else { ", " });
+                }
+                v.push(']');
+                v
+            }
             other => other.name().to_string(),
         }),
     );
@@ -188,13 +195,21 @@ fn house_text(s: &mut String, house: &HouseRules) {
         house.co_winners_pay.map(|v| v.to_string()),
     );
     for (k, v) in &house.conditions {
-        let _ = write!(s, "condition:{k:?}={v};");
+        s.push_str("condition:");
+        quoted(s, k);
+        let _ = write!(s, "={v};");
     }
     for (id, list) in &house.contains {
-        let _ = write!(s, "contains:{id:?}={list:?};");
+        s.push_str("contains:");
+        quoted(s, id);
+        s.push('=');
+        quoted_list(s, list);
+        s.push(';');
     }
     for pair in &house.exclusive {
-        let _ = write!(s, "exclusive:{pair:?};");
+        s.push_str("exclusive:");
+        quoted_list(s, pair);
+        s.push(';');
     }
     opt(s, "limits_add", house.limits_add.map(|v| v.to_string()));
     opt(
@@ -208,8 +223,38 @@ fn house_text(s: &mut String, house: &HouseRules) {
             PatternOverride::Limit => "limit".into(),
             PatternOverride::Off => "off".into(),
         };
-        let _ = write!(s, "pattern:{id:?}={v};");
+        s.push_str("pattern:");
+        quoted(s, id);
+        let _ = write!(s, "={v};");
     }
+}
+
+/// A string of the house rules in the key: in double quotes, each character
+/// escaped as `char::escape_debug` does but a single quote (the text the
+/// key had when it was made with `{:?}`, written out so that it cannot move
+/// with std's `Debug`; ids and keys are plain words, which stay as they are).
+fn quoted(s: &mut String, v: &str) {
+    s.push('"');
+    for c in v.chars() {
+        if c == '\'' {
+            s.push(c);
+        } else {
+            s.extend(c.escape_debug());
+        }
+    }
+    s.push('"');
+}
+
+/// A list of strings in the key: `["a", "b"]`.
+fn quoted_list(s: &mut String, items: &[String]) {
+    s.push('[');
+    for (i, v) in items.iter().enumerate() {
+        if i > 0 {
+            s.push_str(", ");
+        }
+        quoted(s, v);
+    }
+    s.push(']');
 }
 
 #[cfg(test)]
@@ -318,6 +363,108 @@ mod tests {
         );
     }
 
+    /// House rules that set every key of the house-rule text (each kind of
+    /// points, pattern override and list), the text and the `hand_hash`
+    /// pinned as main computed them before `house_text` was written out
+    /// without `Debug` (issue 24): neither may change.
+    #[test]
+    fn the_key_of_house_rules_of_every_kind() {
+        use crate::core::ruleset::{
+            DiscardPayment, LiableDiscard, LimitsPay, MultipleWinners, Number,
+        };
+        let reg = Registry::builtin().unwrap();
+        let r = reg.get("hkma").unwrap();
+        let house = HouseRules {
+            min_faan: Some(3),
+            limit: Some(13),
+            flowers: Some(true),
+            points: Some(PointsSpec::Table(vec![
+                1, 2, 4, 8, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384,
+            ])),
+            discard_payment: Some(DiscardPayment::DiscarderPaysHalf),
+            patterns: vec![
+                ("seven_pairs".into(), PatternOverride::Faan(4)),
+                ("all_honors".into(), PatternOverride::Limit),
+                ("no_flowers".into(), PatternOverride::Off),
+            ],
+            multiple_winners: Some(MultipleWinners::HeadBump),
+            dealer_multiplier: Some(Number(1.5)),
+            stake: Some(Number(0.05)),
+            liable_discard: Some(LiableDiscard::PaysAll),
+            dealer_keeps_on_win: Some(false),
+            dealer_keeps_on_draw: Some(true),
+            co_winners_pay: Some(true),
+            conditions: vec![("four_as_two_pairs".into(), true)],
+            contains: vec![
+                ("seven_pairs".into(), vec![]),
+                (
+                    "all_chows".into(),
+                    vec!["concealed_hand".into(), "self_draw".into()],
+                ),
+            ],
+            exclusive: vec![vec!["all_chows".into(), "concealed_hand".into()]],
+            limits_add: Some(true),
+            limits_pay: Some(LimitsPay::Once),
+        };
+        let applied = r.with_house_rules(&house).expect("sensible house rules");
+        let mut text = String::new();
+        house_text(&mut text, &house);
+        assert_eq!(
+            text,
+            concat!(
+                "min_faan:3;limit:13;flowers:true;",
+                "points:[1, 2, 4, 8, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384];",
+                "discard_payment:discarder_pays_half;multiple_winners:head_bump;",
+                "dealer_multiplier:1.5;stake:0.05;liable_discard:pays_all;",
+                "dealer_keeps_on_win:false;dealer_keeps_on_draw:true;co_winners_pay:true;",
+                "condition:\"four_as_two_pairs\"=true;",
+                "contains:\"seven_pairs\"=[];",
+                "contains:\"all_chows\"=[\"concealed_hand\", \"self_draw\"];",
+                "exclusive:[\"all_chows\", \"concealed_hand\"];",
+                "limits_add:true;limits_pay:once;",
+                "pattern:\"seven_pairs\"=4;pattern:\"all_honors\"=limit;pattern:\"no_flowers\"=off;",
+            ),
+            "case: the house-rule text");
+        let spec = HandSpec {
+            tiles: "123456m789p23455s".to_string(),
+            melds: vec![],
+            winning_tile: Some("9p".to_string()),
+            flowers: vec!["F1".to_string()],
+        };
+        let ctx = ContextSpec::new(WinBy::SelfDraw, Wind::South, Wind::East, None);
+        let (hand, ctx) =
+            hand::validate(&spec, &ctx, evaluate::allowances(&applied)).expect("valid");
+        assert_eq!(
+            HashHex(key_hash(r, KeyBy::Id, &house, &hand, &ctx)).to_string(),
+            "be850860a2ec33d201809e11a188190daf961bff9d1f6f324c44810fd193c420",
+            "case: hand_hash under every kind of house rule"
+        );
+    }
+
+    /// The explicit quoting writes what `{:?}` wrote for any string (the
+    /// keys of `hand_hash`es already handed out), odd characters included.
+    #[test]
+    fn quoted_strings_are_what_debug_wrote() {
+        for v in [
+            "seven_pairs",
+            "",
+            "a\"b",
+            "back\\slash",
+            "it's",
+            "tab\tnew\nline\r",
+            "\u{7}bell",
+            "七對子",
+            "e\u{301}",
+            "\u{301}e",
+            "\u{200b}zero width",
+            "🀄",
+        ] {
+            let mut s = String::new();
+            quoted(&mut s, v);
+            assert_eq!(s, format!("{v:?}"), "case: {v:?}");
+        }
+    }
+
     /// A ruleset keyed by its hash: `F3` and the 32 bytes of `ruleset_hash`
     /// in place of the id and version, the rest as `F2`; rulesets of other
     /// content never share a key, whatever their ids.
@@ -337,8 +484,8 @@ mod tests {
         let by_id = canonical_key(r, KeyBy::Id, &house, &hand, &ctx);
         let by_hash = canonical_key(r, KeyBy::Hash, &house, &hand, &ctx);
         let mut want = b"F3".to_vec();
-        want.extend_from_slice(&r.hash);
-        let tail = &by_id[2 + 1 + r.id.len() + 1..];
+        want.extend_from_slice(&r.hash());
+        let tail = &by_id[2 + 1 + r.id().len() + 1..];
         want.extend_from_slice(tail);
         assert_eq!(by_hash, want, "case: F3, the hash, then the F2 key's tail");
         // The same rules under another id (a copy of wisteria-court with its id changed).
@@ -351,7 +498,8 @@ mod tests {
             "case: another id is another ruleset"
         );
         assert_eq!(
-            copy.patterns, r.patterns,
+            copy.patterns(),
+            r.patterns(),
             "case: the copy has the same patterns"
         );
     }

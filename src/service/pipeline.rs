@@ -187,15 +187,15 @@ impl Service {
             self.registry.get(id).map(|b| b.to_document())
         })
         .map_err(Arc::new)?;
-        match self.registry.get(&r.id) {
-            Some(b) if b.hash == r.hash => Ok((Arc::clone(b), KeyBy::Id)),
+        match self.registry.get(r.id()) {
+            Some(b) if b.hash() == r.hash() => Ok((Arc::clone(b), KeyBy::Id)),
             // Answered as `"ruleset": "<id>"`, other rules would pass for the
             // built-in's (an id inherited through `extends` too).
             Some(_) => Err(Arc::new(vec![DocError::new(
                 vec!["id".into()],
                 format!(
                     "{:?} is a built-in ruleset's id, and this document's rules differ from it: give the document its own id",
-                    r.id
+                    r.id()
                 ),
             )])),
             None => Ok((Arc::new(r), KeyBy::Hash)),
@@ -374,7 +374,7 @@ pub(super) fn overflow(resolved: &Resolved, ruleset_at: &str, what: Overflow) ->
     let document = resolved.key_by == KeyBy::Hash;
     let pointer = match what {
         Overflow::Money if house.stake.is_some() || !document => "/house_rules/stake".to_string(),
-        Overflow::Money if resolved.ruleset().table.stake.is_some() => {
+        Overflow::Money if resolved.ruleset().table().stake.is_some() => {
             format!("{ruleset_at}/table/stake")
         }
         Overflow::Money => format!("{ruleset_at}/money/usd_per_100_chips"),

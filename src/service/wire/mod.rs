@@ -29,7 +29,7 @@ impl Scored {
     /// The result as its wire view.
     pub fn response(&self) -> ScoreResponse<'_> {
         let r = self.resolved.ruleset();
-        ScoreResponse::new(&r.id, r, &self.context, &self.score, self.hand_hash)
+        ScoreResponse::new(r.id(), r, &self.context, &self.score, self.hand_hash)
     }
 
     /// The JSON body of the result: the one production serializer of a
@@ -39,7 +39,7 @@ impl Scored {
         let _span = tracing::debug_span!("render").entered();
         let ruleset = self.resolved.ruleset();
         Bytes::from(render::score_json(
-            &ruleset.id,
+            ruleset.id(),
             ruleset,
             &self.context,
             &self.score,
@@ -51,7 +51,7 @@ impl Scored {
 impl Analyzed {
     /// The answer as its wire view: what `POST /v1/analyze` answers.
     pub fn response(&self) -> api::AnalyzeResponse<'_> {
-        api::AnalyzeResponse::new(&self.resolved.ruleset().id, &self.analysis)
+        api::AnalyzeResponse::new(self.resolved.ruleset().id(), &self.analysis)
     }
 }
 
@@ -61,14 +61,14 @@ impl Settled {
     pub fn response(&self) -> SettleResponse<'_> {
         let ruleset = self.resolved.ruleset();
         SettleResponse {
-            ruleset: &ruleset.id,
+            ruleset: ruleset.id(),
             results: self
                 .settlement
                 .results
                 .iter()
                 .zip(&self.hashes)
                 .map(|(w, hash)| SettledResult {
-                    score: ScoreResponse::new(&ruleset.id, ruleset, &w.context, &w.score, *hash),
+                    score: ScoreResponse::new(ruleset.id(), ruleset, &w.context, &w.score, *hash),
                     paid: w.paid,
                 })
                 .collect(),
@@ -94,7 +94,7 @@ impl Settled {
             .collect();
         let ruleset = self.resolved.ruleset();
         render::settle_json(
-            &ruleset.id,
+            ruleset.id(),
             ruleset,
             &results,
             self.settlement.payments,
@@ -108,13 +108,13 @@ impl Played<'_> {
     /// `render::ledger_json`.
     pub fn response(&self) -> LedgerResponse<'_> {
         let ruleset = self.resolved.ruleset();
-        LedgerResponse::new(&ruleset.id, ruleset, &self.names, &self.ledger)
+        LedgerResponse::new(ruleset.id(), ruleset, &self.names, &self.ledger)
     }
 
     /// The body of `POST /v1/ledger`, written by `render::ledger_json`.
     pub fn body(&self) -> Vec<u8> {
         let ruleset = self.resolved.ruleset();
-        render::ledger_json(&ruleset.id, ruleset, &self.names, &self.ledger)
+        render::ledger_json(ruleset.id(), ruleset, &self.names, &self.ledger)
     }
 }
 
@@ -253,9 +253,9 @@ impl Service {
             let key = match (r, &base) {
                 (RulesetRef::Id(id), _) => id.to_string(),
                 (RulesetRef::Document(_), Ok((b, _)))
-                    if !ids.contains(b.id.as_str()) && !taken.contains(&b.id) =>
+                    if !ids.contains(b.id()) && !taken.contains(b.id()) =>
                 {
-                    b.id.clone()
+                    b.id().to_string()
                 }
                 (RulesetRef::Document(_), _) => pointer.clone(),
             };
@@ -299,7 +299,7 @@ impl Service {
         let hand = r.hand.to_core();
         super::check_hand_size(&hand)?;
         let found = crate::core::waits::waits(ruleset, &hand, &r.context.to_core())?;
-        Ok(to_json(&WaitsResponse::new(&ruleset.id, &found)))
+        Ok(to_json(&WaitsResponse::new(ruleset.id(), &found)))
     }
 
     /// `POST /v1/analyze`: a hand before the win (shanten, acceptance, each
@@ -377,7 +377,7 @@ impl Service {
         let cents = settle::money(ruleset, &payments)
             .map_err(|what| overflow(&resolved, "/ruleset", what))?;
         Ok(to_json(&FalseWinResponse::new(
-            &ruleset.id,
+            ruleset.id(),
             ruleset,
             offender,
             payments,

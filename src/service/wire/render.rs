@@ -147,7 +147,7 @@ fn score_fields<S: Sink>(out: &mut S, parts: &Parts<'_>) {
     out.put(b"{\"ruleset\":");
     string(out, ruleset_id);
     out.put(b",\"ruleset_hash\":\"");
-    hex_to(out, &ruleset.hash);
+    hex_to(out, &ruleset.hash());
     out.put(b"\",\"hand_hash\":\"");
     hex_to(out, hand_hash);
     out.put(b"\",\"decompositions\":[");
@@ -180,7 +180,7 @@ fn score_fields<S: Sink>(out: &mut S, parts: &Parts<'_>) {
         None => out.put(b",\"raw_faan\":0,\"total_faan\":0,\"limit_hand\":false"),
     }
     out.put(b",\"limit\":");
-    uint(out, ruleset.limit.into());
+    uint(out, ruleset.limit().into());
     out.put(b",\"min_faan\":");
     uint(out, score.min_faan.into());
     out.put(b",\"meets_minimum\":");
@@ -432,7 +432,7 @@ mod tests {
         for r in reg.all() {
             for h in hands {
                 let mut v: serde_json::Value = serde_json::from_str(h).unwrap();
-                v["ruleset"] = r.id.clone().into();
+                v["ruleset"] = r.id().into();
                 let text = v.to_string();
                 let req: ScoreRequest = serde_json::from_str(&text).unwrap();
                 let mut allow = allowances(r);
@@ -452,8 +452,8 @@ mod tests {
                     &ctx,
                 );
                 let serde =
-                    serde_json::to_vec(&ScoreResponse::new(&r.id, r, &ctx, &score, key)).unwrap();
-                let direct = score_json(&r.id, r, &ctx, &score, &key);
+                    serde_json::to_vec(&ScoreResponse::new(r.id(), r, &ctx, &score, key)).unwrap();
+                let direct = score_json(r.id(), r, &ctx, &score, &key);
                 // Every size of room, from none to more than enough: the
                 // cursor and its fallback write the same bytes.
                 for room in [
@@ -469,7 +469,7 @@ mod tests {
                         score_json_in(
                             &mut vec![0; room],
                             &Parts {
-                                ruleset_id: &r.id,
+                                ruleset_id: r.id(),
                                 ruleset: r,
                                 ctx: &ctx,
                                 score: &score,
@@ -478,14 +478,14 @@ mod tests {
                         ),
                         direct,
                         "room {room}: {} {h}",
-                        r.id
+                        r.id()
                     );
                 }
                 assert_eq!(
                     String::from_utf8(direct).unwrap(),
                     String::from_utf8(serde).unwrap(),
                     "{} {h}",
-                    r.id
+                    r.id()
                 );
                 checked += 1;
             }

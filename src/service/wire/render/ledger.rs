@@ -28,7 +28,7 @@ pub fn ledger_json(
     // Every winner carries the ruleset's hash: its hex written once.
     let mut hash = [0u8; 64];
     // 32 bytes always fit 64 digits.
-    let _ = hex::encode_to_slice(ruleset.hash, &mut hash);
+    let _ = hex::encode_to_slice(ruleset.hash(), &mut hash);
     // About 530 bytes a hand of one winner (the bench night's average).
     let mut out = Vec::with_capacity(512 + l.hands.len() * 640);
     out.put(b"{\"ruleset\":");
@@ -67,7 +67,7 @@ pub fn ledger_json(
     transfers(&mut out, &q, &l.transfers, int);
     if let Some(m) = &l.money {
         out.put(b",\"money\":{");
-        if let Some(s) = ruleset.table.stake {
+        if let Some(s) = ruleset.table().stake {
             out.put(b"\"stake\":");
             float(&mut out, s.as_number());
             out.byte(b',');
