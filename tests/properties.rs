@@ -569,8 +569,8 @@ mod matches {
         StartSpec,
     };
     use faan::core::ruleset::{LiableDiscard, MultipleWinners, Number};
-    use faan::core::table::{settle_winners, WinnerSpec};
     use faan::core::tile::{parse_tiles, Counts, Tile, KINDS};
+    use faan::core::winners::{settle_winners, WinnerSpec};
     use faan::core::{ContextSpec, HandSpec, HouseRules, Registry, Ruleset, WinBy, Wind};
     use proptest::prelude::*;
 

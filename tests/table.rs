@@ -11,7 +11,7 @@ mod common;
 
 use faan::api::{HouseRulesDto, LedgerRequest, SettleRequest};
 use faan::core::ledger::{ledger, standings, transfers, Ledger, Outcome, Transfer};
-use faan::core::table::{settle_winners, TableError, WinnerSpec};
+use faan::core::winners::{settle_winners, TableError, WinnerSpec};
 use faan::core::{HouseRules, Registry, Ruleset, Wind};
 use serde_json::{json, Value};
 use std::sync::Arc;

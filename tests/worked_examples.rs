@@ -132,7 +132,7 @@ fn both_copies_of_the_recognisers_score_alike() {
     let registry = Registry::builtin().expect("built-in rulesets load");
     for id in registry.ids() {
         assert!(
-            !registry.get(id).unwrap().uses_extras(),
+            !registry.get(id).unwrap().uses_optional_rules(),
             "{id}: a built-in ruleset uses none of the extras of issue 16"
         );
     }
@@ -164,10 +164,13 @@ fn both_copies_of_the_recognisers_score_alike() {
         let Ok(with) = with else {
             continue; // house rules the case itself rejects
         };
-        assert!(with.uses_extras(), "{name}: the exclusive pair is an extra");
+        assert!(
+            with.uses_optional_rules(),
+            "{name}: the exclusive pair is an extra"
+        );
         let without = score_request(ruleset, &req.house, &req.hand, &req.context);
         if let Ok(r) = ruleset.with_house_rules(&req.house) {
-            plain_copy += usize::from(!r.uses_extras());
+            plain_copy += usize::from(!r.uses_optional_rules());
         }
         let extras = faan::core::evaluate::score(&with, &req.hand, &req.context);
         assert_eq!(without, extras, "{name}: both copies of the recognisers");

@@ -1,4 +1,4 @@
-//! A ruleset named in a request (issue 16): a built-in id, or a whole
+//! A ruleset named in a request: a built-in id, or a whole
 //! ruleset document in JSON with the keys of the TOML files
 //! (`rulesets/README.md`), optionally `"extends": "<id>"`; the document's
 //! JSON Schema (`GET /v1/rulesets/schema`, the `RulesetDocument` component);

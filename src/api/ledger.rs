@@ -137,7 +137,7 @@ pub struct LedgerContextDto<'a> {
     pub liable: Option<Cow<'a, str>>,
     #[serde(default)]
     pub flower_win: bool,
-    /// As in a score request's context (issue 16).
+    /// As in a score request's context.
     #[serde(default)]
     pub robbed_kong: RobbedKongDto,
     #[serde(default)]

@@ -31,7 +31,7 @@ pub struct PatternInfoDto {
     #[schema(value_type = Vec<PatternIdSchema>, example = json!(["self_draw", "concealed_hand"]))]
     pub contains_when_added: Vec<String>,
     /// Off in every built-in ruleset (a pattern of other Hong Kong tables,
-    /// issue 16): scored only when a house rule or a document adds it.
+    /// the optional rules): scored only when a house rule or a document adds it.
     pub optional: bool,
 }
 

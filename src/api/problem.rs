@@ -3,7 +3,7 @@
 
 use crate::core::hand::HandRule;
 use crate::core::settle::{Overflow, MAX_CENTS};
-use crate::core::table::TableError;
+use crate::core::winners::TableError;
 use crate::core::{FieldError, ScoreError};
 use serde::{Deserialize, Serialize};
 use std::fmt;

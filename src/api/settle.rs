@@ -6,7 +6,7 @@
 use super::common::{object_only, MoneyDto, Payments};
 use super::request::{ContextDto, HandDto, HouseRulesDto};
 use super::response::ScoreResponse;
-use crate::core::table::WinnerSpec;
+use crate::core::winners::WinnerSpec;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 

@@ -186,21 +186,21 @@ pub fn allowances(ruleset: &Ruleset) -> Allowances<'_> {
 
 /// Scores a validated hand.
 pub fn score_hand(ruleset: &Ruleset, hand: &Hand, ctx: &Context) -> Result<Score, ScoreError> {
-    // Two copies: a ruleset without the extras of issue 16 (every built-in
+    // Two copies: a ruleset without the optional rules (every built-in
     // one) runs the one that never looks at them (bench/core.md).
-    if ruleset.tables().extras {
+    if ruleset.tables().optional_rules {
         score_hand_as::<true>(ruleset, hand, ctx)
     } else {
         score_hand_as::<false>(ruleset, hand, ctx)
     }
 }
 
-fn score_hand_as<const EXTRAS: bool>(
+fn score_hand_as<const OPTIONAL_RULES: bool>(
     ruleset: &Ruleset,
     hand: &Hand,
     ctx: &Context,
 ) -> Result<Score, ScoreError> {
-    let facts = Facts::new::<EXTRAS>(hand, ctx, ruleset.bonus_tiles());
+    let facts = Facts::new::<OPTIONAL_RULES>(hand, ctx, ruleset.bonus_tiles());
     // Two fit most hands and stay small enough for the allocator's fast path.
     let mut scored: Vec<ScoredReading> = Vec::with_capacity(2);
     let mut chosen = 0;
@@ -218,7 +218,7 @@ fn score_hand_as<const EXTRAS: bool>(
         let last = scored.len() - 1;
         scored[last].reading = *p.base;
         p.apply(&mut scored[last].reading);
-        if let Err(o) = evaluate_into::<EXTRAS>(ruleset, &facts, ctx, &mut scored[last]) {
+        if let Err(o) = evaluate_into::<OPTIONAL_RULES>(ruleset, &facts, ctx, &mut scored[last]) {
             overflow = Some(o);
         }
         let (s, best) = (&scored[last], &scored[chosen]);
@@ -263,9 +263,9 @@ fn score_hand_as<const EXTRAS: bool>(
 }
 
 /// Fills the lines and totals of `out` (a [`ScoredReading::blank`]) for its
-/// reading; `EXTRAS` as `Ruleset::uses_extras` (see [`score_hand`]). A total
+/// reading; `OPTIONAL_RULES` as `Ruleset::uses_optional_rules` (see [`score_hand`]). A total
 /// beyond `u32` is [`Overflow::Faan`].
-fn evaluate_into<const EXTRAS: bool>(
+fn evaluate_into<const OPTIONAL_RULES: bool>(
     ruleset: &Ruleset,
     facts: &Facts,
     ctx: &Context,
@@ -274,7 +274,7 @@ fn evaluate_into<const EXTRAS: bool>(
     let t = ruleset.tables();
     let r = &out.reading;
     let shape = Shape::new(r);
-    let held = count_all::<EXTRAS>(&shape, facts, ctx, &t.conditions);
+    let held = count_all::<OPTIONAL_RULES>(&shape, facts, ctx, &t.conditions);
     // Patterns this ruleset scores that hold, minus those another holding pattern contains.
     let holding: PatternSet = held.set & t.enabled;
     let mut suppressed: PatternSet = 0;
@@ -283,7 +283,7 @@ fn evaluate_into<const EXTRAS: bool>(
     }
     let mut scoring = holding & !suppressed;
     // Exclusive pairs: keep the higher line (the first of the pair on a tie).
-    if EXTRAS {
+    if OPTIONAL_RULES {
         for &(a, b) in ruleset.exclusive() {
             if scoring & a.bit() != 0 && scoring & b.bit() != 0 {
                 let worth =
@@ -295,7 +295,7 @@ fn evaluate_into<const EXTRAS: bool>(
     }
     let lines = &mut out.lines;
     let limits = scoring & t.limits;
-    let limits_add = EXTRAS && ruleset.limits_add();
+    let limits_add = OPTIONAL_RULES && ruleset.limits_add();
     if limits != 0 && !limits_add {
         let mut total = 0;
         for i in indices(limits) {
@@ -421,7 +421,10 @@ mod tests {
             )
             + "\n[patterns.thirteen_sided_orphans]\nfaan = \"limit\"\n";
         let r = Ruleset::from_toml("double.toml", &text).expect("loads");
-        assert!(r.uses_extras(), "an optional pattern and limits_add");
+        assert!(
+            r.uses_optional_rules(),
+            "an optional pattern and limits_add"
+        );
         let ctx = ContextSpec::new(WinBy::Discard, Wind::South, Wind::East, Some(Wind::West));
         type Want<'a> = &'a [(PatternId, u32)];
         // (winning tile, lines, total, base points)

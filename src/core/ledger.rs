@@ -10,7 +10,7 @@
 //! seat wind moving one place; after four passes the round wind moves on;
 //! after the north round the match is complete. A false win voids the hand:
 //! the penalty is paid and the same dealer deals again. Every win is
-//! settled by [`table`](super::table) (and so scored by
+//! settled by [`winners`](super::winners) (and so scored by
 //! [`score_hand`](super::evaluate::score_hand)), so a ledger of one hand
 //! answers what settle and score answer.
 //!
@@ -21,8 +21,8 @@ use super::evaluate::Score;
 use super::hand::{ContextSpec, FieldError, HandRule, HandSpec};
 use super::ruleset::Ruleset;
 use super::settle::{add_cents, false_win, money, stake, Overflow};
-use super::table::{settle_at, TableError};
 use super::tile::Wind;
+use super::winners::{settle_at, TableError};
 
 /// The longest player name, in characters: the answer repeats the four
 /// names in every hand (api-contract.md, "Bounds on what one request may cost").

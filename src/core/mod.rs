@@ -14,9 +14,9 @@ pub mod registry;
 pub mod ruleset;
 pub mod settle;
 pub mod shanten;
-pub mod table;
 pub mod tile;
 pub mod waits;
+pub mod winners;
 
 pub use evaluate::{score, score_request, Line, Score, ScoreError, ScoredReading};
 pub use hand::{

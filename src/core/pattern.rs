@@ -110,7 +110,7 @@ patterns! {
         [MixedOneSuit, PureOneSuit, DragonPung];
     PearlDragon => "pearl_dragon", "Pearl dragon", "白一色", [AllPungs],
         [MixedOneSuit, PureOneSuit, DragonPung];
-    // Issue 16: optional patterns of other Hong Kong tables (readings in
+    // Optional patterns of other Hong Kong tables (readings in
     // rulesets/README.md, "Optional patterns"); no built-in ruleset scores them.
     FullyConcealed => "fully_concealed", "Fully concealed hand", "門前清自摸", [],
         [ConcealedHand, SelfDraw];
@@ -129,7 +129,7 @@ patterns! {
         "槓上補花", [EitherOrder], [ReplacementTile];
     CommonHand => "common_hand", "Common hand", "無花自摸平糊", [MoreThanOneSuit],
         [AllChows, SelfDraw, NoFlowers];
-    // Issue 16: thirteen orphans on its thirteen-sided wait, a line of its
+    // Optional: thirteen orphans on its thirteen-sided wait, a line of its
     // own beside thirteen_orphans (with limits_add, two limits: a double limit).
     ThirteenSidedOrphans => "thirteen_sided_orphans",
         "Thirteen orphans on the thirteen-sided wait", "十三么十三面", [], [];
@@ -258,9 +258,9 @@ conditions! {
         "nine_gates: also with a declared kong of the suit (1111 or 9999), the tiles together 1112345678999 plus one.";
     ThirteenSidedOnly => "thirteen_sided_only", false,
         "thirteen_orphans: only on the thirteen-sided wait (the winning tile makes the pair).";
-    // Issue 27 (rules-decisions.md, "Third release"). Each belongs to an
+    // rules-decisions.md, "Third release". Each belongs to an
     // optional pattern, read only where that pattern is recognised (under
-    // EXTRAS), so none needs to be an extra of its own.
+    // OPTIONAL_RULES), so none needs to be an extra of its own.
     SelfDrawAllowed => "self_draw_allowed", false,
         "melded_hand: the last tile may be self-drawn (it then completes the pair), not only won on a discard.";
     PairWaitOnly => "pair_wait_only", true,
@@ -271,11 +271,11 @@ conditions! {
         "kong_flower_replacement: a flower replacement then a kong replacement counts too, not only a kong replacement then a flower replacement.";
 }
 
-/// The switches of issue 16: each `false` by default and in every built-in
-/// ruleset. Where all are off (and nothing else of issue 16 is in force:
-/// `Ruleset::extras`), the recognisers are the monomorphised copy that
-/// never tests them ([`count_all`] with `EXTRAS = false`).
-pub const EXTRA_CONDITIONS: &[Condition] = &[
+/// The optional switches: each `false` by default and in every built-in
+/// ruleset. Where all are off (and no other optional rule is in force:
+/// `Ruleset::uses_optional_rules`), the recognisers are the monomorphised copy that
+/// never tests them ([`count_all`] with `OPTIONAL_RULES = false`).
+pub const OPTIONAL_CONDITIONS: &[Condition] = &[
     Condition::AnyReplacement,
     Condition::DiscardOnlyInPair,
     Condition::AbsorbsSeatFlower,
@@ -314,17 +314,17 @@ impl Conditions {
         self.0 = (self.0 & !c.bit()) | (u32::from(v) * c.bit());
     }
 
-    /// Some switch of [`EXTRA_CONDITIONS`] is on.
+    /// Some switch of [`OPTIONAL_CONDITIONS`] is on.
     pub fn any_extra(self) -> bool {
-        EXTRA_CONDITIONS.iter().any(|&c| self.get(c))
+        OPTIONAL_CONDITIONS.iter().any(|&c| self.get(c))
     }
 
-    /// The value of `c`, one of [`EXTRA_CONDITIONS`]: always `false` in the
-    /// copy of the recognisers for rulesets without extras.
+    /// The value of `c`, one of [`OPTIONAL_CONDITIONS`]: always `false` in the
+    /// copy of the recognisers for rulesets without optional rules.
     #[inline(always)]
-    fn extra<const EXTRAS: bool>(self, c: Condition) -> bool {
-        debug_assert!(EXTRA_CONDITIONS.contains(&c), "{c:?} is not an extra");
-        EXTRAS && self.get(c)
+    fn extra<const OPTIONAL_RULES: bool>(self, c: Condition) -> bool {
+        debug_assert!(OPTIONAL_CONDITIONS.contains(&c), "{c:?} is not an extra");
+        OPTIONAL_RULES && self.get(c)
     }
 }
 
@@ -352,12 +352,12 @@ pub struct Facts {
     /// nothing is declared.
     pub nine_gates: bool,
     /// Nine gates on the nine-sided wait: without the winning tile, exactly
-    /// 1112345678999 (this and the fields marked "extras" stay 0 or false
-    /// unless `Facts::new` is told `EXTRAS`).
+    /// 1112345678999 (this and the fields marked "optional rules" stay 0 or false
+    /// unless `Facts::new` is told `OPTIONAL_RULES`).
     pub nine_gates_pure: bool,
-    /// Nine gates counting declared kongs of the suit (`with_kong`; extras).
+    /// Nine gates counting declared kongs of the suit (`with_kong`; optional rules).
     pub nine_gates_kong: bool,
-    /// Both at once (`pure_only` and `with_kong`; extras): each declared
+    /// Both at once (`pure_only` and `with_kong`; optional rules): each declared
     /// kong read as its pung, the thirteen tiles before the win exactly
     /// 1112345678999.
     pub nine_gates_pure_kong: bool,
@@ -369,24 +369,24 @@ pub struct Facts {
     pub simples: bool,
     /// A meld was claimed from a discard before the win.
     pub claimed: bool,
-    /// Melds claimed from a discard (every meld but a concealed kong; extras).
+    /// Melds claimed from a discard (every meld but a concealed kong; optional rules).
     pub claimed_melds: u8,
     pub winning_tile: Option<Tile>,
     pub kongs: u8,
     pub melds: u8,
     pub flowers: u8,
     pub seat_flowers: u8,
-    /// Seat flowers outside a complete set of four (`absorbs_seat_flower`; extras).
+    /// Seat flowers outside a complete set of four (`absorbs_seat_flower`; optional rules).
     pub loose_seat_flowers: u8,
-    /// The flower and season of the round wind held (0 to 2; extras).
+    /// The flower and season of the round wind held (0 to 2; optional rules).
     pub prevailing_flowers: u8,
     pub flower_sets: u8,
     /// Bonus tiles are in play under the ruleset in force.
     pub bonus_tiles: bool,
 }
 
-/// The optional patterns of issue 16 (no built-in ruleset scores them):
-/// recognised only under `EXTRAS` (see [`EXTRA_CONDITIONS`]).
+/// The optional patterns (no built-in ruleset scores them):
+/// recognised only under `OPTIONAL_RULES` (see [`OPTIONAL_CONDITIONS`]).
 pub const OPTIONAL: PatternSet = PatternId::FullyConcealed.bit()
     | PatternId::MeldedHand.bit()
     | PatternId::AllSimples.bit()
@@ -401,10 +401,10 @@ pub const OPTIONAL: PatternSet = PatternId::FullyConcealed.bit()
     | PatternId::ThirteenSidedOrphans.bit();
 
 impl Facts {
-    /// The facts of `hand`; those only the extras of issue 16 read (the
+    /// The facts of `hand`; those only the optional rules read (the
     /// nine-gates variants, claimed melds, loose seat flowers, prevailing
-    /// flowers) are left at zero unless `EXTRAS`.
-    pub fn new<const EXTRAS: bool>(hand: &Hand, ctx: &Context, bonus_tiles: bool) -> Facts {
+    /// flowers) are left at zero unless `OPTIONAL_RULES`.
+    pub fn new<const OPTIONAL_RULES: bool>(hand: &Hand, ctx: &Context, bonus_tiles: bool) -> Facts {
         let mut kinds = kinds_held(&hand.concealed_counts);
         for m in &hand.melds {
             let run = if m.kind == MeldKind::Chow { 0b111 } else { 0b1 };
@@ -445,14 +445,14 @@ impl Facts {
             flower_sets,
             bonus_tiles,
         };
-        if EXTRAS {
-            f.extras(hand, ctx, one_suit);
+        if OPTIONAL_RULES {
+            f.optional_facts(hand, ctx, one_suit);
         }
         f
     }
 
-    /// The facts only the extras of issue 16 read.
-    fn extras(&mut self, hand: &Hand, ctx: &Context, one_suit: bool) {
+    /// The facts only the optional rules read.
+    fn optional_facts(&mut self, hand: &Hand, ctx: &Context, one_suit: bool) {
         // The nine-gates variants only for a hand of one suit (rare).
         let before_win = |mut c: Counts| {
             hand.winning_tile.is_some_and(|w| {
@@ -579,11 +579,11 @@ impl Held {
 ///
 /// `cond` holds every pattern's conditions at once (each condition belongs
 /// to one pattern), so one straight pass serves the whole ruleset. Without
-/// `EXTRAS` the switches of [`EXTRA_CONDITIONS`] read as off and the
+/// `OPTIONAL_RULES` the switches of [`OPTIONAL_CONDITIONS`] read as off and the
 /// [`OPTIONAL`] patterns are not recognised: the copy a ruleset without
 /// them (every built-in one) runs tests none of them.
 #[inline]
-pub fn count_all<const EXTRAS: bool>(
+pub fn count_all<const OPTIONAL_RULES: bool>(
     shape: &Shape<'_>,
     f: &Facts,
     ctx: &Context,
@@ -593,7 +593,7 @@ pub fn count_all<const EXTRAS: bool>(
     let mut c = Held {
         set: 0,
         dragon_pungs: shape.dragon_pungs,
-        seat_flowers: if cond.extra::<EXTRAS>(Condition::AbsorbsSeatFlower) {
+        seat_flowers: if cond.extra::<OPTIONAL_RULES>(Condition::AbsorbsSeatFlower) {
             f.loose_seat_flowers
         } else {
             f.seat_flowers
@@ -606,7 +606,7 @@ pub fn count_all<const EXTRAS: bool>(
         c.put(P::EightFlowers, f.flowers == 0xff);
         c.put(P::SeatFlower, c.seat_flowers > 0);
         c.put(P::FlowerSet, f.flower_sets > 0);
-        if EXTRAS {
+        if OPTIONAL_RULES {
             c.put(P::PrevailingFlower, f.prevailing_flowers > 0);
         }
     }
@@ -630,7 +630,7 @@ pub fn count_all<const EXTRAS: bool>(
         !f.claimed
             && (cond.get(Condition::AllowConcealedKong) || f.kongs == 0)
             && !(cond.get(Condition::OnlyWithoutFlowers) && f.bonus_tiles)
-            && !(cond.extra::<EXTRAS>(Condition::DiscardOnlyInPair)
+            && !(cond.extra::<OPTIONAL_RULES>(Condition::DiscardOnlyInPair)
                 && !self_draw
                 && r.win != WinPlace::Pair),
     );
@@ -662,8 +662,8 @@ pub fn count_all<const EXTRAS: bool>(
     c.put(P::PureOneSuit, f.one_suit() && !f.honors);
     let terminal_form = match r.form {
         Form::Standard => true,
-        Form::SevenPairs => cond.extra::<EXTRAS>(Condition::OnSevenPairs),
-        Form::ThirteenOrphans => cond.extra::<EXTRAS>(Condition::OnThirteenOrphans),
+        Form::SevenPairs => cond.extra::<OPTIONAL_RULES>(Condition::OnSevenPairs),
+        Form::ThirteenOrphans => cond.extra::<OPTIONAL_RULES>(Condition::OnThirteenOrphans),
         Form::FlowerWin => false,
     };
     c.put(
@@ -694,12 +694,12 @@ pub fn count_all<const EXTRAS: bool>(
         standard
             && shape.concealed_pungs == 4
             && (!cond.get(Condition::SelfDrawOnly) || ctx.win_by == WinBy::SelfDraw)
-            && (!cond.extra::<EXTRAS>(Condition::NoConcealedKong) || shape.kongs == 0),
+            && (!cond.extra::<OPTIONAL_RULES>(Condition::NoConcealedKong) || shape.kongs == 0),
     );
     c.put(P::AllKongs, standard && shape.kongs == 4);
     let nine_gates = match (
-        cond.extra::<EXTRAS>(Condition::PureOnly),
-        cond.extra::<EXTRAS>(Condition::WithKong),
+        cond.extra::<OPTIONAL_RULES>(Condition::PureOnly),
+        cond.extra::<OPTIONAL_RULES>(Condition::WithKong),
     ) {
         (true, true) => f.nine_gates_pure_kong,
         (true, false) => f.nine_gates_pure,
@@ -725,13 +725,13 @@ pub fn count_all<const EXTRAS: bool>(
             colour_dragon(shape, f, Suit::Pin, Tile::WHITE, cond),
         );
     }
-    if EXTRAS {
+    if OPTIONAL_RULES {
         optional(&mut c, shape, f, ctx, cond, all_chows);
     }
     c
 }
 
-/// The optional patterns of issue 16 (see [`OPTIONAL`]).
+/// The optional patterns (see [`OPTIONAL`]).
 #[inline(never)]
 fn optional(
     c: &mut Held,

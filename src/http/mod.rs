@@ -11,9 +11,8 @@ pub mod observe;
 pub mod openapi;
 pub mod problem;
 pub mod scoring;
-// The calculator page (`web/`); named apart from `actix_web::web` used below.
-#[path = "web.rs"]
-pub mod webpage;
+// The calculator page (`web/`).
+pub mod calculator;
 
 use crate::api::ApiError;
 use crate::service::Service;
@@ -116,5 +115,5 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     for (path, route, allowed) in routes {
         cfg.service(resource(path, route, allowed));
     }
-    webpage::configure(cfg);
+    calculator::configure(cfg);
 }

@@ -57,7 +57,7 @@ pub fn key_hash(
 /// | 1 | the winning tile's index, 255 for none |
 /// | 1 | the bonus tiles (bit set, F1 = bit 0 … S4 = bit 7) |
 /// | 4 | win_by + 4 x replacement + 16 double_kong + 32 last_tile + 64 heavenly + 128 earthly; seat + 4 x round + 16 flower_win; discarder; liable (wind index, 4 for none) |
-/// | 0 or 1 | issue 16's context: robbed_kong (1 concealed) + 2 last_of_its_kind + 4 x first_replacement; left out when 0 |
+/// | 0 or 1 | the optional rules' context: robbed_kong (1 concealed) + 2 last_of_its_kind + 4 x first_replacement; left out when 0 |
 ///
 /// Counts of a validated hand are at most 4, so a nibble holds them. The
 /// last byte is appended only when one of its fields is set, so a request
@@ -366,7 +366,7 @@ mod tests {
     /// House rules that set every key of the house-rule text (each kind of
     /// points, pattern override and list), the text and the `hand_hash`
     /// pinned as main computed them before `house_text` was written out
-    /// without `Debug` (issue 24): neither may change.
+    /// without `Debug`: neither may change.
     #[test]
     fn the_key_of_house_rules_of_every_kind() {
         use crate::core::ruleset::{

@@ -20,8 +20,8 @@ use crate::core::hand::{Claim, Context, FieldError, Hand, HandRule, HandSpec};
 use crate::core::ledger::{self, LedgerHandSpec, LedgerSpec};
 use crate::core::ruleset::DocError;
 use crate::core::settle::Overflow;
-use crate::core::table::{self, TableError, WinnerSpec};
 use crate::core::waits::WaitContext;
+use crate::core::winners::{self, TableError, WinnerSpec};
 use crate::core::{evaluate, ContextSpec, HouseRules, Ruleset, Score, ScoreError};
 use std::sync::Arc;
 
@@ -66,10 +66,10 @@ pub struct Analyzed {
 }
 
 /// Several winners settled: each result holds its validated hand and
-/// context (`table::WinnerResult`).
+/// context (`winners::WinnerResult`).
 pub struct Settled {
     pub resolved: Resolved,
-    pub settlement: table::Settlement,
+    pub settlement: winners::Settlement,
     /// Each winner's `hand_hash`, in request order.
     pub hashes: Vec<api::KeyHash>,
 }
@@ -298,7 +298,7 @@ impl Service {
         for (i, w) in winners.iter().enumerate() {
             check_hand_size_at(&w.hand, &format_args!("/winners/{i}"))?;
         }
-        let settlement = table::settle_winners(resolved.ruleset(), winners)
+        let settlement = winners::settle_winners(resolved.ruleset(), winners)
             .map_err(|e| table_error(&resolved, "/ruleset", e))?;
         let hashes = settlement
             .results

@@ -371,11 +371,11 @@ pub(crate) struct Tables {
     pub(crate) contains: [PatternSet; PATTERN_COUNT],
     /// The special forms the decomposer looks for.
     pub(crate) special: Special,
-    /// Something of issue 16 is in force: an optional pattern, a switch of
-    /// `pattern::EXTRA_CONDITIONS`, `limits_add` or an `exclusive` pair.
+    /// An optional rule is in force: an optional pattern, a switch of
+    /// `pattern::OPTIONAL_CONDITIONS`, `limits_add` or an `exclusive` pair.
     /// Without it (every built-in ruleset) scoring runs the copy of the
     /// recognisers and the evaluation that never looks at them.
-    pub(crate) extras: bool,
+    pub(crate) optional_rules: bool,
 }
 
 const ABSENT: u8 = u8::MAX;
@@ -408,7 +408,7 @@ impl Ruleset {
             line_faan: [0; PATTERN_COUNT],
             contains: [0; PATTERN_COUNT],
             special: Special::default(),
-            extras: false,
+            optional_rules: false,
         };
         let mut c = Conditions::default();
         for (i, p) in rules.patterns.iter().enumerate() {
@@ -436,7 +436,7 @@ impl Ruleset {
             flower_win: rules.bonus_tiles
                 && t.enabled & (PatternId::SevenFlowers.bit() | PatternId::EightFlowers.bit()) != 0,
         };
-        t.extras = t.enabled & OPTIONAL != 0
+        t.optional_rules = t.enabled & OPTIONAL != 0
             || c.any_extra()
             || rules.limits_add
             || !rules.exclusive.is_empty();
@@ -552,11 +552,11 @@ impl Ruleset {
         }
     }
 
-    /// Something of issue 16 is in force (an optional pattern, a switch of
-    /// `pattern::EXTRA_CONDITIONS`, `limits_add`, an `exclusive` pair): no
+    /// An optional rule is in force (an optional pattern, a switch of
+    /// `pattern::OPTIONAL_CONDITIONS`, `limits_add`, an `exclusive` pair): no
     /// built-in ruleset has one, and scoring under those never tests them.
-    pub fn uses_extras(&self) -> bool {
-        self.tables.extras
+    pub fn uses_optional_rules(&self) -> bool {
+        self.tables.optional_rules
     }
 
     /// What a limit pattern of value `v` scores here.

@@ -18,7 +18,7 @@ use crate::api::{
     ValidateRequest, WaitsRequest, WaitsResponse, WinnerDto, MAX_COMPARE,
 };
 use crate::core::hand::HandSpec;
-use crate::core::table::WinnerSpec;
+use crate::core::winners::WinnerSpec;
 use crate::core::{settle, ContextSpec, Ruleset};
 use bytes::Bytes;
 use std::borrow::Cow;
