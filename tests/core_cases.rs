@@ -706,6 +706,23 @@ fn exclusive_pairs_keep_the_higher_line() {
         ),
         "a tie at 1: the first of the pair, concealed hand, stays"
     );
+    // A pair only one of which holds takes nothing away, even a line of 0
+    // faan (no flowers made 0; all pungs does not hold).
+    let s =
+        quiet(json!({"exclusive": [["all_pungs", "no_flowers"]], "patterns": {"no_flowers": 0}}));
+    assert_eq!(
+        (names(&s), s.total_faan()),
+        (
+            vec![
+                "all_chows".to_string(),
+                "self_draw".to_string(),
+                "concealed_hand".to_string(),
+                "no_flowers".to_string()
+            ],
+            3
+        ),
+        "all pungs absent: no flowers stays, at 0"
+    );
     // Two dragon pungs at 2 each (4) against all pungs 3: the dragons stay,
     // 2 + 2 + self-draw 1 + no flowers 1 = 6 (all pungs would make 5).
     let s = scored(json!({"ruleset": "wisteria-court",
