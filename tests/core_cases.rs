@@ -271,6 +271,11 @@ fn a_false_win_keeps_the_deal_as_it_was() {
         "Ann deals again, streak 0, no pass"
     );
     assert_eq!(got.money, None, "hkma: no money");
+    assert_eq!(
+        got.hands[0].outcome.name(),
+        "false_win",
+        "the result's name"
+    );
     // The dealer's own win keeps the deal (streak 1); another's passes it.
     let got = play(
         &r,
@@ -283,6 +288,7 @@ fn a_false_win_keeps_the_deal_as_it_was() {
         [96, -32, -32, -32],
         "Ann self-draws 4 faan"
     );
+    assert_eq!(got.hands[0].outcome.name(), "win", "the result's name");
     assert_eq!(
         (got.next.dealer, got.next.dealer_streak),
         (0, 1),
@@ -437,6 +443,7 @@ fn the_ledger_counts_its_hands() {
         "4 of 3"
     );
     let whole = play(&r, &draws(16), 100).unwrap();
+    assert_eq!(whole.hands[0].outcome.name(), "draw", "the result's name");
     assert_eq!(
         (
             whole.next.round_wind,
@@ -615,6 +622,15 @@ fn a_robbed_concealed_kong_is_thirteen_orphans_or_nothing() {
         ),
         other => panic!("want not winning, got {other:?}"),
     }
+    // With a declared pung the tiles in all still count it: 11 + 3 = 14.
+    let mut with_meld = req("123m456p345m99s");
+    with_meld["hand"]["melds"] = json!([{"kind": "pung", "tiles": "777s"}]);
+    match scored(with_meld) {
+        Err(ScoreError::NotWinning { tiles, .. }) => {
+            assert_eq!(tiles, 14, "11 concealed and a pung")
+        }
+        other => panic!("want not winning, got {other:?}"),
+    }
 }
 
 /// limits_add (a house rule on wisteria-court, thirteen-sided orphans made
@@ -744,5 +760,47 @@ fn exclusive_pairs_keep_the_higher_line() {
         (vec![2, 2], false, 6),
         "two dragon pungs worth 4 beat all pungs' 3: {:?}",
         lines(&s)
+    );
+}
+
+/// A total past u32 is refused, naming the first of the largest lines
+/// (hkma under limits_add: the quiet hand's all chows, self-draw and
+/// concealed hand at 2^31 - 1 each make 6,442,450,941); the error's
+/// sentence is what the user reads.
+#[test]
+fn a_faan_overflow_names_the_first_largest_line() {
+    let big = 2_147_483_647u32;
+    let quiet = |patterns: Value| {
+        scored(json!({"ruleset": "hkma",
+            "hand": {"tiles": "234m567m345p789s22s", "winning_tile": "2s"},
+            "context": {"win_by": "self_draw", "seat_wind": "south", "round_wind": "east"},
+            "house_rules": {"limits_add": true, "patterns": patterns}}))
+    };
+    let err =
+        quiet(json!({"all_chows": big, "concealed_hand": big, "self_draw": big})).unwrap_err();
+    assert_eq!(
+        err,
+        ScoreError::Overflow(Overflow::Faan(PatternId::AllChows)),
+        "three equal lines: the first"
+    );
+    assert_eq!(
+        err.to_string(),
+        "the faan total outgrows 4294967295 (its lines no longer add up exactly): lower all_chows's value"
+    );
+    let err = quiet(json!({"all_chows": 2, "concealed_hand": big, "self_draw": big})).unwrap_err();
+    assert_eq!(
+        err,
+        ScoreError::Overflow(Overflow::Faan(PatternId::SelfDraw)),
+        "2 + 2 x (2^31 - 1) = 2^32: self-draw and concealed hand the largest, the first of them in line order"
+    );
+    let err = scored(
+        json!({"ruleset": "hkma", "hand": {"tiles": "234m567m345p789s22"},
+        "context": {"win_by": "self_draw", "seat_wind": "south", "round_wind": "east"}}),
+    )
+    .unwrap_err();
+    assert!(
+        err.to_string()
+            .starts_with("invalid request: /hand/winning_tile: "),
+        "{err}"
     );
 }
