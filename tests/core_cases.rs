@@ -804,3 +804,27 @@ fn a_faan_overflow_names_the_first_largest_line() {
         "each problem, at its pointer"
     );
 }
+
+/// The ledger's round wind reaches the score: a match started in the south
+/// round, Ann dealing, so Ben sits south. Ben's pung of south wind is his
+/// seat wind and the round's: hkma, all pungs 3 + self-draw 1 + seat wind 1
+/// + round wind 1 = 6 faan, B 32 (half-spicy), 2B = 64 from each.
+#[test]
+fn the_ledger_scores_in_its_own_round() {
+    let r = ruleset("hkma", json!({}));
+    let mut req = night(
+        "hkma",
+        vec![
+            json!({"result": "win", "winners": [{"player": "Ben", "context": {"win_by": "self_draw"},
+            "hand": {"tiles": "77755p", "winning_tile": "5p",
+                     "melds": [{"kind": "pung", "tiles": "111m"}, {"kind": "pung", "tiles": "999s"}, {"kind": "pung", "tiles": "222z"}]}}]}),
+        ],
+    );
+    req["start"] = json!({"round_wind": "south"});
+    let got = play(&r, &req, 10).unwrap();
+    let faan::core::ledger::Outcome::Win(ws) = &got.hands[0].outcome else {
+        panic!("a win");
+    };
+    assert_eq!(ws[0].score.total_faan(), 6, "{:?}", lines(&ws[0].score));
+    assert_eq!(got.hands[0].deltas, [-64, 192, -64, -64], "B 32, 64 each");
+}
