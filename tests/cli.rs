@@ -12,6 +12,17 @@ fn faan() -> Command {
     Command::new(env!("CARGO_BIN_EXE_faan"))
 }
 
+/// A whole output against its golden file, tests/snapshots/cli__<name>.snap
+/// (insta; `cargo insta review` or `INSTA_UPDATE=always` to accept a change).
+/// insta ignores trailing whitespace, so the one final newline is checked here.
+fn golden(name: &str, out: &str, case: &str) {
+    assert!(
+        out.ends_with('\n') && !out.ends_with("\n\n"),
+        "{case}: one final newline: {out:?}"
+    );
+    insta::assert_snapshot!(name, out, case);
+}
+
 fn run(args: &[&str]) -> (bool, String, String) {
     let out = faan().args(args).output().expect("run faan");
     (
@@ -393,29 +404,6 @@ const WISTERIA_NIGHT: &str = r#"{"ruleset": "wisteria-court", "players": ["Ann",
   {"result": "win", "winners": [{"player": "Cat", "hand": {"tiles": "123456m789p23455s", "winning_tile": "9p"}, "context": {"win_by": "self_draw"}}]}
 ]}"#;
 
-const WISTERIA_TABLE: &str = "\
-Ruleset: Wisteria Court Mahjong (wisteria-court)
-Each player: the hand's points, then the balance.
-hand  round  dealer  result   faan           Ann           Ben           Cat           Dan
-   0  east   Ann     win Ben     4    -32    -32    +96     96    -32    -32    -32    -32
-   1  east   Ben     draw               0    -32      0     96      0    -32      0    -32
-   2  east   Cat     win Ann     3    +32      0     -8     88     -8    -40    -16    -48
-   3  east   Dan     win Cat     4    -32    -32    -32     56    +96     56    -32    -80
-
-Next: south round, Ann deals (dealer streak 0)
-
-Standings
-  1. Ben +56
-  1. Cat +56
-  3. Ann -32
-  4. Dan -80
-
-Transfers
-  Dan pays Ben 56
-  Ann pays Cat 32
-  Dan pays Cat 24
-";
-
 fn ledger_with_stdin(args: &[&str], input: &str) -> (bool, String, String) {
     let mut child = faan()
         .args(args)
@@ -445,12 +433,12 @@ fn ledger_prints_the_night_worked_out_by_hand() {
     let (ok, out, err) = run(&["ledger", path.to_str().unwrap()]);
     std::fs::remove_file(&path).ok();
     assert!(ok, "faan ledger FILE: {err}");
-    assert_eq!(out, WISTERIA_TABLE, "the Wisteria Court night, from a file");
-    let (ok, out, err) = ledger_with_stdin(&["ledger", "-"], WISTERIA_NIGHT);
+    golden("ledger_wisteria_night", &out, "the Wisteria Court night");
+    let (ok, stdin_out, err) = ledger_with_stdin(&["ledger", "-"], WISTERIA_NIGHT);
     assert!(ok, "faan ledger -: {err}");
     assert_eq!(
-        out, WISTERIA_TABLE,
-        "the Wisteria Court night, from standard input"
+        stdin_out, out,
+        "the Wisteria Court night, from standard input, as from a file"
     );
 }
 
@@ -533,7 +521,8 @@ fn ruleset_from_a_file() {
 /// others B; a self-draw: 2B each).
 #[test]
 fn context_flags_of_issue_16() {
-    // (case, arguments, the whole output)
+    // (case, arguments, the snapshot holding the whole output under
+    // tests/snapshots/cli__<name>.snap; the figures are the ones above)
     let cases: &[(&str, &[&str], &str)] = &[
         (
             // Thirteen orphans robbed from West's concealed kong of 1m: the
@@ -559,14 +548,7 @@ fn context_flags_of_issue_16() {
                 "--lang",
                 "en",
             ],
-            "Ruleset: Wisteria Court Mahjong (wisteria-court)\n\
-             Readings considered: 1\n \
-             * 1. [thirteen_orphans] 1m 1p 9p 1s 9s 1z 2z 3z 4z 5z 6z 7z | 99m: 10 faan\n\
-             Lines:\n  \
-             Thirteen orphans                      10\n\
-             Total: 10 faan (raw 10, limit 10, minimum 0, a limit hand)\n\
-             Base points: 128\n\
-             Payments: east -128  south +512  west -256  north -128\n",
+            "context_flags_robbed_kong_concealed",
         ),
         (
             // The other three 5m in sight: all chows 1 + concealed hand 1 +
@@ -593,16 +575,7 @@ fn context_flags_of_issue_16() {
                 "--lang",
                 "en",
             ],
-            "Ruleset: Wisteria Court Mahjong (wisteria-court)\n\
-             Readings considered: 1\n \
-             * 1. [standard] 123m 345m 456p 789s | 99s: 3 faan\n\
-             Lines:\n  \
-             All chows                              1\n  \
-             Concealed hand                         1\n  \
-             Last of its kind                       1\n\
-             Total: 3 faan (raw 3, limit 10, minimum 0)\n\
-             Base points: 8\n\
-             Payments: east -8  south +32  west -16  north -8\n",
+            "context_flags_last_of_its_kind",
         ),
         (
             // F1 then F3 drawn, the second replacement wins: all chows 1 +
@@ -628,18 +601,7 @@ fn context_flags_of_issue_16() {
                 "--lang",
                 "en",
             ],
-            "Ruleset: Wisteria Court Mahjong (wisteria-court)\n\
-             Readings considered: 2\n \
-             * 1. [standard] 123m 345m 456p 789s | 99s: 5 faan\n   \
-             2. [standard] 123m 345m 456p 789s | 99s: 5 faan\n\
-             Lines:\n  \
-             All chows                              1\n  \
-             Self-drawn win                         1\n  \
-             Concealed hand                         1\n  \
-             Win by double flower replacement       2\n\
-             Total: 5 faan (raw 5, limit 10, minimum 0)\n\
-             Base points: 24\n\
-             Payments: east -48  south +144  west -48  north -48\n",
+            "context_flags_first_replacement_flower",
         ),
         (
             // The kong's replacement was F1, whose replacement wins: self-draw
@@ -668,21 +630,13 @@ fn context_flags_of_issue_16() {
                 "--lang",
                 "en",
             ],
-            "Ruleset: Wisteria Court Mahjong (wisteria-court)\n\
-             Readings considered: 1\n \
-             * 1. [standard] 7777s 123m 345m 456p | 99s: 3 faan\n\
-             Lines:\n  \
-             Self-drawn win                         1\n  \
-             Win on a flower replacement after a kong   2\n\
-             Total: 3 faan (raw 3, limit 10, minimum 0)\n\
-             Base points: 8\n\
-             Payments: east -16  south +48  west -16  north -16\n",
+            "context_flags_first_replacement_kong",
         ),
     ];
-    for (case, args, want) in cases {
+    for (case, args, snapshot) in cases {
         let (ok, out, err) = run(args);
         assert!(ok, "{case}: faan {args:?} failed: {err}");
-        assert_eq!(out, *want, "{case}: the whole breakdown");
+        golden(snapshot, &out, case);
     }
     // Near misses: each flag changes the answer.
     // Robbing a concealed kong of 1m for an ordinary hand is no win at all;
@@ -806,28 +760,6 @@ fn every_context_field_has_a_flag() {
 /// (3 + 3 + 4 + 4 + 4 = 18). Win chances and expected points are the
 /// endpoint's (checked against the JSON of POST /v1/analyze: 9s win[11]
 /// 0.6524, expected 31.31; 1m 0.4694, 22.53).
-const ANALYZE_14: &str = "\
-Ruleset: HKMA (Hong Kong Mahjong Association) (hkma), minimum 3 faan
-向聽 Shanten: 0 聽牌 ready (standard 0, thirteen orphans 9)
-
-打邊隻 Which tile to discard, best first:
-打       向聽     有效牌            聽     番     食糊機會    預計得分
-discard  shanten  acceptance        waits  faan   win chance  expected points
-9s       0        8 (69p)           6p 9p  3+ 3+  65.2%       31.31
-1m       1        18 (147m69p)      -      -      46.9%       22.53
-4m       1        15 (47m69p)       -      -      38.0%       18.25
-6m       1        14 (36m69p)       -      -      34.3%       16.45
-8p       1        30 (56789p5789s)  -      -      33.9%       16.29
-7p       1        26 (6789p5789s)   -      -      29.3%       14.05
-2m       1        11 (2m69p)        -      -      20.0%       9.60
-3m       1        11 (3m69p)        -      -      20.0%       9.60
-5m       1        11 (5m69p)        -      -      20.0%       9.60
-5s       1        12 (69p59s)       -      -      19.1%       9.15
-2z       1        11 (69p5s2z)      -      -      7.0%        3.34
-+  meets the minimum (3 faan) only when self-drawn 自摸先夠番
-食糊機會 win chance: within 12 draws; 預計得分 expected points: the ruleset's points this seat collects.
-";
-
 const ANALYZE_14_ARGS: &[&str] = &[
     "analyze",
     "123m456m78p55s2z2z2z9s",
@@ -843,7 +775,7 @@ const ANALYZE_14_ARGS: &[&str] = &[
 fn analyze_prints_the_discard_table_worked_out_by_hand() {
     let (ok, out, err) = run(ANALYZE_14_ARGS);
     assert!(ok, "{err}");
-    assert_eq!(out, ANALYZE_14);
+    golden("analyze_14_tiles", &out, "the 14-tile discard table");
 }
 
 #[test]
@@ -867,21 +799,7 @@ fn analyze_a_thirteen_tile_hand_shows_acceptance_and_waits() {
     // discard (below the minimum), 3 self-drawn.
     let (ok, out, err) = run(&["analyze", "123m456m78p55s2z2z2z", "--seat", "south"]);
     assert!(ok, "{err}");
-    assert_eq!(
-        out,
-        "\
-Ruleset: HKMA (Hong Kong Mahjong Association) (hkma), minimum 3 faan
-向聽 Shanten: 0 聽牌 ready (standard 0, thirteen orphans 10)
-有效牌 Acceptance: 8 tiles unseen: 6p×4 9p×4
-
-聽 Waits:
-聽    剩      番 食糊       番 自摸
-wait  unseen  on a discard  self-drawn
-6p    4       2*            3
-9p    4       2*            3
-*  below the minimum (3 faan) won that way 唔夠番
-"
-    );
+    golden("analyze_13_tiles", &out, "the 13-tile waits");
     // Thirteen orphans on its thirteen-sided wait, self-drawn only: 39
     // winning tiles of 123 unseen, so 1 - C(84, 5) / C(123, 5) = 85.7%
     // within 5 draws (the closed form of issue 25).
