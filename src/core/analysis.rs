@@ -18,6 +18,8 @@ use super::ruleset::Ruleset;
 use super::shanten::{self, Forms, Shanten};
 use super::tile::{format_tiles, parse_each, Counts, Tile, KINDS};
 use super::waits::{self, Wait, WaitContext};
+use std::cell::RefCell;
+use std::collections::HashMap;
 
 /// The tile kinds whose draw lowers the best shanten.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -93,6 +95,8 @@ pub fn analyze<S: AsRef<str>>(
         let tiles = format_tiles(&tiles_of(c));
         waits::waits(ruleset, &with_tiles(hand, &tiles, None), ctx)
     };
+    // The discards' graphs share many ready hands: each is scored once.
+    let memo = RefCell::new(HashMap::<Counts, WinValues>::new());
     let chances_of = |c: &Counts, ask: Ask| {
         let start = Start {
             hand: c,
@@ -102,7 +106,12 @@ pub fn analyze<S: AsRef<str>>(
             draws: ask.draws,
             discards: ask.discards,
         };
-        chances::chances(start, |ready| win_values(&waits_of(ready), ctx))
+        chances::chances(start, |ready| {
+            memo.borrow_mut()
+                .entry(*ready)
+                .or_insert_with(|| win_values(&waits_of(ready), ctx))
+                .clone()
+        })
     };
     let analyzed = if drawing {
         let chances = match ask {
@@ -116,11 +125,12 @@ pub fn analyze<S: AsRef<str>>(
         }
     } else {
         let mut discards = Vec::new();
-        let prepared = shanten::Prepared::new(&concealed, melds, forms);
+        // A discard keeps the shanten or raises it by one.
+        let (_, keep) = shanten::unneeded(&concealed, melds, forms);
         for i in (0..KINDS).filter(|&i| concealed[i] > 0) {
             let mut after = concealed;
             after[i] -= 1;
-            let s = prepared.changed(i, false).best;
+            let s = now.best + i8::from(keep >> i & 1 == 0);
             discards.push(Discard {
                 tile: Tile::from_index(i).expect("i < KINDS"),
                 shanten: s,
@@ -203,13 +213,22 @@ pub fn acceptance(
     unseen: &Unseen,
 ) -> Acceptance {
     let mut out = Acceptance::default();
-    let prepared = shanten::Prepared::new(counts, melds, forms);
-    for i in (0..KINDS).filter(|&i| counts[i] < 4) {
-        if prepared.changed(i, true).best < best {
-            out.tiles
-                .push((Tile::from_index(i).expect("i < KINDS"), unseen[i]));
-            out.count += u32::from(unseen[i]);
+    let (now, mut need) = shanten::necessary(counts, melds, forms);
+    if now.best != best {
+        // Not the hand's own shanten: each draw worked out afresh.
+        need = 0;
+        for i in (0..KINDS).filter(|&i| counts[i] < 4) {
+            let mut c = *counts;
+            c[i] += 1;
+            if shanten::shanten(&c, melds, forms).best < best {
+                need |= 1 << i;
+            }
         }
+    }
+    for i in shanten::kinds_of(need) {
+        out.tiles
+            .push((Tile::from_index(i).expect("i < KINDS"), unseen[i]));
+        out.count += u32::from(unseen[i]);
     }
     out
 }

@@ -5,7 +5,14 @@
 use super::evaluate::{allowances, score_hand, Score, ScoreError};
 use super::hand::{validate, Allowances, Context, ContextSpec, HandSpec, Replacement, WinBy};
 use super::ruleset::Ruleset;
+use super::shanten::{self, Forms};
 use super::tile::{Tile, Wind};
+
+#[cfg(test)]
+thread_local! {
+    /// Tests: score every kind, as before the shanten filter, to check it.
+    static TRY_ALL: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
 
 /// One tile that completes the hand.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -52,8 +59,28 @@ pub fn waits<S: AsRef<str>>(
         discarder: Some(previous),
         ..draw
     };
+    // Only a draw that completes the hand in a form the ruleset scores can
+    // score (shanten's acceptance of a ready hand; a waits call spent most
+    // of its time failing to score the other kinds). A kind held four times
+    // is tried too: its fifth copy is beyond the shanten tables.
+    let concealed = &base.concealed_counts;
+    let forms = Forms::from(ruleset.special);
+    let (now, need) = shanten::necessary(concealed, base.melds.len(), forms);
+    let mut tried = if now.best == 0 { need } else { 0 };
+    for (i, (&held, &c)) in all.iter().zip(concealed).enumerate() {
+        if held >= 4 || c >= 4 {
+            tried |= 1 << i;
+        }
+    }
+    #[cfg(test)]
+    if TRY_ALL.with(|t| t.get()) {
+        tried = u64::MAX;
+    }
     let mut out = Vec::new();
     for (i, &held) in all.iter().enumerate() {
+        if tried >> i & 1 == 0 {
+            continue;
+        }
         let tile = Tile::from_index(i).expect("i < KINDS");
         let mut h = base.clone();
         h.concealed_len += 1;
@@ -84,6 +111,7 @@ pub fn waits<S: AsRef<str>>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::hand::{MeldKind, MeldSpec};
     use crate::core::Registry;
 
     fn wait_tiles(ruleset: &str, tiles: &str) -> Vec<(String, u8, Option<u32>, Option<u32>)> {
@@ -110,6 +138,56 @@ mod tests {
                 )
             })
             .collect()
+    }
+
+    /// The shanten filter leaves the waits as scoring every kind gives
+    /// them, under every built-in ruleset: each form, a fifth copy, a kong,
+    /// a pung declared with a tile of it still concealed, hands not ready.
+    #[test]
+    fn the_filter_keeps_every_wait() {
+        let reg = Registry::builtin().unwrap();
+        let hands: &[(&str, &[(MeldKind, &str)])] = &[
+            ("1112345678999m", &[]),
+            ("1133m5577p99s113z", &[]),
+            ("1133m5577p99s111z", &[]),
+            ("19m19p19s1234567z", &[]),
+            ("19m19p19s1234566z", &[]),
+            ("1111m234567p789s", &[]),
+            ("234m567m345p789s2s", &[]),
+            ("123m456m78p55s122z", &[]),
+            ("555z11s", &[(MeldKind::Pung, "111m"), (MeldKind::Kong, "9999p")]),
+            ("1m23s456s", &[(MeldKind::Pung, "111m"), (MeldKind::Chow, "789p")]),
+            ("147m258p369s1357z", &[]),
+        ];
+        let ctx = WaitContext {
+            seat_wind: Wind::South,
+            round_wind: Wind::East,
+            last_tile: false,
+        };
+        for id in reg.ids() {
+            let r = reg.get(id).unwrap();
+            for &(tiles, melds) in hands {
+                let hand = HandSpec {
+                    tiles,
+                    melds: melds
+                        .iter()
+                        .map(|&(kind, tiles)| MeldSpec {
+                            kind,
+                            tiles,
+                            concealed: false,
+                            added: false,
+                        })
+                        .collect(),
+                    winning_tile: None,
+                    flowers: vec![],
+                };
+                let filtered = waits(r, &hand, &ctx);
+                TRY_ALL.with(|t| t.set(true));
+                let all = waits(r, &hand, &ctx);
+                TRY_ALL.with(|t| t.set(false));
+                assert_eq!(filtered, all, "{id} {tiles}");
+            }
+        }
     }
 
     #[test]
