@@ -30,6 +30,8 @@ use std::sync::OnceLock;
 const MAX_SUIT: usize = 14;
 /// Distance entries per config: `m` sets (0..=4) by pair (0 or 1).
 const ENTRIES: usize = 10;
+/// A rank part past every table: a suit of more than MAX_SUIT tiles.
+const PAST: u32 = 1 << 23;
 
 /// Shanten in each form; `None` where the ruleset does not score the form or
 /// the hand has melds.
@@ -89,10 +91,14 @@ const ALL_KINDS: u64 = (1 << KINDS) - 1;
 /// "unnecessary" tiles), so that a hand's acceptance and its discards that
 /// keep its shanten come out of one combination of four entries.
 struct SuitTable {
-    /// `rank_step[i][prefix][c]`: what a count `c` at position `i`, after
-    /// `prefix` tiles before it, adds to the rank.
-    rank_step: Box<[[[u32; 5]; MAX_SUIT + 1]; 9]>,
     n: usize,
+    /// The rank in two lookups rather than one a position: `lo[key]` for
+    /// the first `n - 4` counts read as a base-5 number (lowest first) is
+    /// their part of the rank, their tile count in the top byte;
+    /// `hi[prefix * 625 + key]` the part of the last four counts after
+    /// `prefix` tiles. A suit past MAX_SUIT tiles gets a rank past the table.
+    lo: Vec<u32>,
+    hi: Vec<u32>,
     dist: Vec<u64>,
     need: Vec<u128>,
     keep: Vec<u128>,
@@ -216,8 +222,10 @@ impl SuitTable {
                 fits[k][s] = (0..=4.min(s)).map(|c| fits[k - 1][s - c]).sum();
             }
         }
-        let mut rank_step = Box::new([[[0u32; 5]; MAX_SUIT + 1]; 9]);
-        for (i, step) in rank_step.iter_mut().take(n).enumerate() {
+        // `rank_step[i][prefix][c]`: what a count `c` at position `i`, after
+        // `prefix` tiles before it, adds to the rank.
+        let mut rank_step = vec![[[0u32; 5]; MAX_SUIT + 1]; n];
+        for (i, step) in rank_step.iter_mut().enumerate() {
             for (prefix, row) in step.iter_mut().enumerate() {
                 for c in 1..5 {
                     let v = c - 1;
@@ -231,8 +239,35 @@ impl SuitTable {
             }
         }
         let len = fits[n][MAX_SUIT] as usize;
+        // The part of the rank of counts `key` (base 5) at positions
+        // `from..from + k` after `prefix` tiles, and the tiles then.
+        let part = |from: usize, k: usize, mut key: usize, mut prefix: usize| {
+            let mut r = 0u32;
+            for step in &rank_step[from..from + k] {
+                let c = key % 5;
+                key /= 5;
+                if prefix + c > MAX_SUIT {
+                    return (PAST, prefix + c);
+                }
+                r += step[prefix][c];
+                prefix += c;
+            }
+            (r, prefix)
+        };
+        let k = n - 4;
+        let lo = (0..pow[k])
+            .map(|key| {
+                let (r, p) = part(0, k, key, 0);
+                r.min(PAST) | (p as u32) << 24
+            })
+            .collect();
+        let hi = (0..=4 * k)
+            .flat_map(|prefix| (0..625).map(move |key| (prefix, key)))
+            .map(|(prefix, key)| part(k, 4, key, prefix).0)
+            .collect();
         let mut t = SuitTable {
-            rank_step,
+            lo,
+            hi,
             n,
             dist: vec![0; len],
             need: vec![0; len],
@@ -273,13 +308,11 @@ impl SuitTable {
     }
 
     fn rank(&self, counts: &[u8]) -> usize {
-        let mut prefix = 0usize;
-        let mut r = 0u32;
-        for (row, &c) in self.rank_step.iter().zip(counts) {
-            r += row[prefix][c as usize];
-            prefix += c as usize;
-        }
-        r as usize
+        let key = |c: &[u8]| c.iter().rev().fold(0, |k, &x| k * 5 + x as usize);
+        let (a, b) = counts.split_at(self.n - 4);
+        let lo = self.lo[key(a)];
+        let prefix = (lo >> 24) as usize;
+        (lo & 0xFF_FFFF) as usize + self.hi[prefix * 625 + key(b)] as usize
     }
 }
 
