@@ -172,7 +172,8 @@ criterion_group!(benches, bench);
 
 fn main() {
     if let Ok(which) = std::env::var("ANALYSIS_COUNT") {
-        let iters = std::env::var("ANALYSIS_ITERS").map_or(0, |n| n.parse().expect("ANALYSIS_ITERS"));
+        let iters =
+            std::env::var("ANALYSIS_ITERS").map_or(0, |n| n.parse().expect("ANALYSIS_ITERS"));
         return count(&which, iters);
     }
     benches();

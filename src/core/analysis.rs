@@ -225,6 +225,7 @@ pub fn acceptance(
             }
         }
     }
+    out.tiles.reserve_exact(need.count_ones() as usize);
     for i in shanten::kinds_of(need) {
         out.tiles
             .push((Tile::from_index(i).expect("i < KINDS"), unseen[i]));

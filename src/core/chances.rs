@@ -253,11 +253,7 @@ fn win_chance(
 /// The chances of a winning and of an improving draw from `st` out of a
 /// pool of `left` tiles (each the sum of its kinds' chances, added in tile
 /// order), and the scale that keeps their sum within one.
-fn draw_chances(
-    st: &State,
-    left: f64,
-    weight: &impl Fn(&Counts, usize) -> f64,
-) -> (f64, f64, f64) {
+fn draw_chances(st: &State, left: f64, weight: &impl Fn(&Counts, usize) -> f64) -> (f64, f64, f64) {
     let p_win: f64 = st
         .wins
         .iter()

@@ -76,18 +76,15 @@ const DIST_BITS: usize = 4;
 const FORMS_AT: usize = 40;
 /// Bits of one suit's kinds in a packed mask.
 const SUIT_BITS: usize = 9;
-/// In `need`, past the ten masks: the kinds held once, twice, three times
-/// and four times, nine bits each.
-const HELD_AT: usize = 90;
 /// Every kind, as a mask in tile order.
 const ALL_KINDS: u64 = (1 << KINDS) - 1;
 
 /// One suit's table, by config rank. Distance `e = p * 5 + m` is to `m`
 /// sets and `p` pairs. `dist` packs the ten distances (four bits each,
 /// never above 14) and the special forms' counts of the config (summed over
-/// the four suits, [`FormCounts::packed`]); `need` holds, per distance, the
+/// the four suits, [`FormCounts::pack`]); `need` holds, per distance, the
 /// kinds whose draw lowers it, and `keep` the kinds held whose discard
-/// keeps it (nine bits each, tomohxx's and xiangting's "necessary" and
+/// keeps it (a bit a kind, tomohxx's and xiangting's "necessary" and
 /// "unnecessary" tiles), so that a hand's acceptance and its discards that
 /// keep its shanten come out of one combination of four entries.
 struct SuitTable {
@@ -100,8 +97,10 @@ struct SuitTable {
     lo: Vec<u32>,
     hi: Vec<u32>,
     dist: Vec<u64>,
-    need: Vec<u128>,
-    keep: Vec<u128>,
+    need: Vec<[u16; ENTRIES]>,
+    keep: Vec<[u16; ENTRIES]>,
+    /// The kinds held once, twice, three and four times, nine bits each.
+    held: Vec<u64>,
 }
 
 struct Tables {
@@ -270,37 +269,40 @@ impl SuitTable {
             hi,
             n,
             dist: vec![0; len],
-            need: vec![0; len],
-            keep: vec![0; len],
+            need: vec![[0; ENTRIES]; len],
+            keep: vec![[0; ENTRIES]; len],
+            held: vec![0; len],
         };
         let orphan = |i: usize| !chows || i == 0 || i == n - 1;
         let mut c = [0u8; 9];
         for (idx, d) in dense.iter().enumerate() {
             if c.iter().map(|&x| x as usize).sum::<usize>() <= MAX_SUIT {
                 let r = t.rank(&c[..n]);
-                let (mut dist, mut need, mut keep) = (0u64, 0u128, 0u128);
+                let (mut dist, mut need, mut keep) = (0u64, [0u16; ENTRIES], [0u16; ENTRIES]);
                 for (e, &de) in d.iter().enumerate() {
                     debug_assert!(de <= 14, "a distance fits four bits");
                     dist |= u64::from(de) << (DIST_BITS * e);
                     for (i, &p) in pow[..n].iter().enumerate() {
                         if c[i] < 4 && dense[idx + p][e] < de {
-                            need |= 1 << (SUIT_BITS * e + i);
+                            need[e] |= 1 << i;
                         }
                         if c[i] > 0 && dense[idx - p][e] == de {
-                            keep |= 1 << (SUIT_BITS * e + i);
+                            keep[e] |= 1 << i;
                         }
                     }
                 }
                 let mut f = FormCounts::default();
+                let mut held = 0u64;
                 for (i, &ci) in c[..n].iter().enumerate() {
                     f = f.moved(orphan(i), 0, ci);
                     if ci > 0 {
-                        need |= 1 << (HELD_AT + SUIT_BITS * (ci as usize - 1) + i);
+                        held |= 1 << (SUIT_BITS * (ci as usize - 1) + i);
                     }
                 }
                 t.dist[r] = dist | (f.pack() << FORMS_AT);
                 t.need[r] = need;
                 t.keep[r] = keep;
+                t.held[r] = held;
             }
             odometer_up(&mut c[..n]);
         }
@@ -308,12 +310,23 @@ impl SuitTable {
     }
 
     fn rank(&self, counts: &[u8]) -> usize {
-        let key = |c: &[u8]| c.iter().rev().fold(0, |k, &x| k * 5 + x as usize);
         let (a, b) = counts.split_at(self.n - 4);
-        let lo = self.lo[key(a)];
-        let prefix = (lo >> 24) as usize;
-        (lo & 0xFF_FFFF) as usize + self.hi[prefix * 625 + key(b)] as usize
+        self.rank_of(key(a), key(b))
     }
+
+    /// The rank from the keys of the first counts and of the last four.
+    #[inline(always)]
+    fn rank_of(&self, lo_key: usize, hi_key: usize) -> usize {
+        let lo = self.lo[lo_key];
+        let prefix = (lo >> 24) as usize;
+        (lo & 0xFF_FFFF) as usize + self.hi[prefix * 625 + hi_key] as usize
+    }
+}
+
+/// Counts read as a base-5 number, the first the lowest digit.
+#[inline(always)]
+fn key(c: &[u8]) -> usize {
+    c.iter().rev().fold(0, |k, &x| k * 5 + x as usize)
 }
 
 /// The next config in base-5 order (digit 0 the lowest).
@@ -350,10 +363,17 @@ impl Suits {
     fn of(counts: &Counts) -> Suits {
         let t = tables();
         let table = [&t.number, &t.number, &t.number, &t.honour];
-        let rank = [0, 1, 2, 3].map(|s| {
-            let first = FIRSTS[s];
-            table[s].rank(&counts[first..first + table[s].n])
-        });
+        // Fixed slices, so that each key unrolls.
+        let number = |f: usize| {
+            t.number
+                .rank_of(key(&counts[f..f + 5]), key(&counts[f + 5..f + 9]))
+        };
+        let rank = [
+            number(0),
+            number(9),
+            number(18),
+            t.honour.rank_of(key(&counts[27..30]), key(&counts[30..34])),
+        ];
         Suits { table, rank }
     }
 
@@ -372,18 +392,22 @@ impl Suits {
     /// beat another suit's own (`an_empty_suit_never_helps`).
     fn standard(&self, sets: usize) -> u8 {
         let want = 5 + sets;
-        let mut acc: Option<[u8; ENTRIES]> = None;
+        let mut d = [[0u8; ENTRIES]; 4];
+        let mut k = 0;
         for s in 0..4 {
-            if self.rank[s] == 0 {
-                continue;
+            if self.rank[s] != 0 {
+                d[k] = unpack(self.dist(s));
+                k += 1;
             }
-            let d = unpack(self.dist(s));
-            acc = Some(match acc {
-                None => d,
-                Some(a) => join(&a, &d),
-            });
         }
-        acc.map_or(3 * sets as u8 + 2, |a| a[want])
+        // The last join for the one entry wanted.
+        match k {
+            0 => 3 * sets as u8 + 2,
+            1 => d[0][want],
+            2 => join_at(&d[0], &d[1], want),
+            3 => join_at(&join(&d[0], &d[1]), &d[2], want),
+            _ => join_at(&join(&d[0], &d[1]), &join(&d[2], &d[3]), want),
+        }
     }
 
     /// The standard form's distance and, with `keep` false, the kinds whose
@@ -397,11 +421,11 @@ impl Suits {
 
     fn masked(&self, s: usize, keep: bool) -> Masked {
         let (t, r) = (self.table[s], self.rank[s]);
-        let bits = if keep { t.keep[r] } else { t.need[r] };
+        let bits = if keep { &t.keep[r] } else { &t.need[r] };
         let first = FIRSTS[s];
         Masked {
             v: unpack(t.dist[r]),
-            m: std::array::from_fn(|e| ((bits >> (SUIT_BITS * e)) as u64 & 0x1FF) << first),
+            m: bits.map(|b| u64::from(b) << first),
         }
     }
 
@@ -409,9 +433,9 @@ impl Suits {
     fn held(&self) -> [u64; 4] {
         let mut out = [0u64; 4];
         for s in 0..4 {
-            let bits = self.table[s].need[self.rank[s]] >> HELD_AT;
+            let bits = self.table[s].held[self.rank[s]];
             for (k, o) in out.iter_mut().enumerate() {
-                *o |= ((bits >> (SUIT_BITS * k)) as u64 & 0x1FF) << FIRSTS[s];
+                *o |= ((bits >> (SUIT_BITS * k)) & 0x1FF) << FIRSTS[s];
             }
         }
         out
@@ -434,14 +458,20 @@ fn join(a: &[u8; ENTRIES], b: &[u8; ENTRIES]) -> [u8; ENTRIES] {
         }
         r[i] = v;
     }
-    for i in 5..ENTRIES {
-        let mut v = a[i].min(b[i]);
-        for j in 5..i {
-            v = v.min(a[j] + b[i - j]).min(a[i - j] + b[j]);
-        }
-        r[i] = v;
+    for (i, v) in r.iter_mut().enumerate().skip(5) {
+        *v = join_at(a, b, i);
     }
     r
+}
+
+/// Entry `i` (with the pair) of two suits together.
+#[inline(always)]
+fn join_at(a: &[u8; ENTRIES], b: &[u8; ENTRIES], i: usize) -> u8 {
+    let mut v = a[i].min(b[i]);
+    for j in 5..i {
+        v = v.min(a[j] + b[i - j]).min(a[i - j] + b[j]);
+    }
+    v
 }
 
 /// Distances with, for each, the kinds (a mask in tile order) that move it.

@@ -155,8 +155,14 @@ mod tests {
             ("1111m234567p789s", &[]),
             ("234m567m345p789s2s", &[]),
             ("123m456m78p55s122z", &[]),
-            ("555z11s", &[(MeldKind::Pung, "111m"), (MeldKind::Kong, "9999p")]),
-            ("1m23s456s", &[(MeldKind::Pung, "111m"), (MeldKind::Chow, "789p")]),
+            (
+                "555z11s",
+                &[(MeldKind::Pung, "111m"), (MeldKind::Kong, "9999p")],
+            ),
+            (
+                "1m23s456s",
+                &[(MeldKind::Pung, "111m"), (MeldKind::Chow, "789p")],
+            ),
             ("147m258p369s1357z", &[]),
         ];
         let ctx = WaitContext {
