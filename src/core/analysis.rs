@@ -5,9 +5,10 @@
 //! for a draw: its acceptance is every tile kind whose draw lowers its best
 //! shanten, with the copies still unseen. A hand of 14 is about to discard:
 //! each distinct concealed kind is tried as the discard. Where a hand is
-//! ready its waits are [`waits::waits`]'s, the code of `POST /v1/waits`, so
-//! the two answers agree. Shanten is [`shanten`]'s, read per the ruleset's
-//! special forms; the model of nekobean/mahjong-cpp's `necessary tiles`.
+//! ready its waits are [`waits::waits_by_shanten`]'s, the answer of
+//! [`waits::waits`] (`POST /v1/waits`) from fewer scorings, so the two
+//! agree. Shanten is [`shanten`]'s, read per the ruleset's special
+//! forms; the model of nekobean/mahjong-cpp's `necessary tiles`.
 
 use super::chances::{self, Chances, ChancesError, Start, WinValues};
 use super::evaluate::{allowances, score_hand, Score, ScoreError};
@@ -93,7 +94,7 @@ pub fn analyze<S: AsRef<str>>(
     let drawing = (held + 3 * melds) % 3 == 1;
     let waits_of = |c: &Counts| {
         let tiles = format_tiles(&tiles_of(c));
-        waits::waits(ruleset, &with_tiles(hand, &tiles, None), ctx)
+        waits::waits_by_shanten(ruleset, &with_tiles(hand, &tiles, None), ctx)
     };
     // The discards' graphs share many ready hands: each is scored once.
     let memo = RefCell::new(HashMap::<Counts, WinValues>::new());

@@ -18,7 +18,10 @@
 //! tile larger (descending pass) over all 5⁹ configs. Only the configs a
 //! hand can hold (at most 14 tiles of the suit) are kept, ranked
 //! lexicographically: 405,350 entries for a number suit and 43,130 for the
-//! honours, ten bytes each, 4.5 MB in all.
+//! honours. An entry is 56 bytes (the ten distances and the special forms'
+//! counts in 8, each distance's necessary and unnecessary kinds in 2 × 20,
+//! the kinds by copies held in 8), 25 MB in all: the price of acceptance
+//! and discards from one combination of the suits (bench/analysis.md).
 //!
 //! Seven pairs and thirteen orphans have closed forms (below), counted only
 //! where the ruleset scores that hand and the hand has no melds.

@@ -8,12 +8,6 @@ use super::ruleset::Ruleset;
 use super::shanten::{self, Forms};
 use super::tile::{Tile, Wind};
 
-#[cfg(test)]
-thread_local! {
-    /// Tests: score every kind, as before the shanten filter, to check it.
-    static TRY_ALL: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
 /// One tile that completes the hand.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Wait {
@@ -43,6 +37,29 @@ pub fn waits<S: AsRef<str>>(
     hand: &HandSpec<S>,
     ctx: &WaitContext,
 ) -> Result<Vec<Wait>, ScoreError> {
+    waits_among(ruleset, hand, ctx, false)
+}
+
+/// [`waits`], the same answer, scoring only the kinds that shanten says
+/// complete the hand in a form the ruleset scores (a kind held four times
+/// too: its fifth copy is beyond the shanten tables). Scoring the other
+/// kinds only to fail was most of a call's time; the analysis, which has
+/// the shanten tables built, uses this. `POST /v1/waits` keeps [`waits`]
+/// so that it never builds the tables.
+pub fn waits_by_shanten<S: AsRef<str>>(
+    ruleset: &Ruleset,
+    hand: &HandSpec<S>,
+    ctx: &WaitContext,
+) -> Result<Vec<Wait>, ScoreError> {
+    waits_among(ruleset, hand, ctx, true)
+}
+
+fn waits_among<S: AsRef<str>>(
+    ruleset: &Ruleset,
+    hand: &HandSpec<S>,
+    ctx: &WaitContext,
+    by_shanten: bool,
+) -> Result<Vec<Wait>, ScoreError> {
     let draw = ContextSpec {
         last_tile: ctx.last_tile,
         ..ContextSpec::new(WinBy::SelfDraw, ctx.seat_wind, ctx.round_wind, None)
@@ -59,22 +76,18 @@ pub fn waits<S: AsRef<str>>(
         discarder: Some(previous),
         ..draw
     };
-    // Only a draw that completes the hand in a form the ruleset scores can
-    // score (shanten's acceptance of a ready hand; a waits call spent most
-    // of its time failing to score the other kinds). A kind held four times
-    // is tried too: its fifth copy is beyond the shanten tables.
-    let concealed = &base.concealed_counts;
-    let forms = Forms::from(ruleset.special);
-    let (now, need) = shanten::necessary(concealed, base.melds.len(), forms);
-    let mut tried = if now.best == 0 { need } else { 0 };
-    for (i, (&held, &c)) in all.iter().zip(concealed).enumerate() {
-        if held >= 4 || c >= 4 {
-            tried |= 1 << i;
+    let mut tried = u64::MAX;
+    if by_shanten {
+        // Shanten's acceptance of a ready hand: the kinds that complete it.
+        let concealed = &base.concealed_counts;
+        let forms = Forms::from(ruleset.special);
+        let (now, need) = shanten::necessary(concealed, base.melds.len(), forms);
+        tried = if now.best == 0 { need } else { 0 };
+        for (i, (&held, &c)) in all.iter().zip(concealed).enumerate() {
+            if held >= 4 || c >= 4 {
+                tried |= 1 << i;
+            }
         }
-    }
-    #[cfg(test)]
-    if TRY_ALL.with(|t| t.get()) {
-        tried = u64::MAX;
     }
     let mut out = Vec::new();
     for (i, &held) in all.iter().enumerate() {
@@ -140,7 +153,7 @@ mod tests {
             .collect()
     }
 
-    /// The shanten filter leaves the waits as scoring every kind gives
+    /// `waits_by_shanten` gives the waits as scoring every kind gives
     /// them, under every built-in ruleset: each form, a fifth copy, a kong,
     /// a pung declared with a tile of it still concealed, hands not ready.
     #[test]
@@ -187,10 +200,8 @@ mod tests {
                     winning_tile: None,
                     flowers: vec![],
                 };
-                let filtered = waits(r, &hand, &ctx);
-                TRY_ALL.with(|t| t.set(true));
                 let all = waits(r, &hand, &ctx);
-                TRY_ALL.with(|t| t.set(false));
+                let filtered = waits_by_shanten(r, &hand, &ctx);
                 assert_eq!(filtered, all, "{id} {tiles}");
             }
         }
