@@ -435,10 +435,10 @@ impl Suits {
     /// The kinds held once, twice, three and four times.
     fn held(&self) -> [u64; 4] {
         let mut out = [0u64; 4];
-        for s in 0..4 {
+        for (s, first) in FIRSTS.into_iter().enumerate() {
             let bits = self.table[s].held[self.rank[s]];
             for (k, o) in out.iter_mut().enumerate() {
-                *o |= ((bits >> (SUIT_BITS * k)) & 0x1FF) << FIRSTS[s];
+                *o |= ((bits >> (SUIT_BITS * k)) & 0x1FF) << first;
             }
         }
         out
