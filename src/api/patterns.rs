@@ -30,8 +30,8 @@ pub struct PatternInfoDto {
     /// list (`GET /v1/rulesets/{id}`).
     #[schema(value_type = Vec<PatternIdSchema>, example = json!(["self_draw", "concealed_hand"]))]
     pub contains_when_added: Vec<String>,
-    /// Off in every built-in ruleset (a pattern of other Hong Kong tables,
-    /// the optional rules): scored only when a house rule or a document adds it.
+    /// Off in every built-in ruleset (a pattern of other Hong Kong tables):
+    /// scored only when a house rule or a document adds it.
     pub optional: bool,
 }
 

@@ -5,9 +5,10 @@
 //! for a draw: its acceptance is every tile kind whose draw lowers its best
 //! shanten, with the copies still unseen. A hand of 14 is about to discard:
 //! each distinct concealed kind is tried as the discard. Where a hand is
-//! ready its waits are [`waits::waits`]'s, the code of `POST /v1/waits`, so
-//! the two answers agree. Shanten is [`shanten`]'s, read per the ruleset's
-//! special forms; the model of nekobean/mahjong-cpp's `necessary tiles`.
+//! ready its waits are [`waits::waits_by_shanten`]'s, the answer of
+//! [`waits::waits`] (`POST /v1/waits`) from fewer scorings, so the two
+//! agree. Shanten is [`shanten`]'s, read per the ruleset's special
+//! forms; the model of nekobean/mahjong-cpp's `necessary tiles`.
 
 use super::chances::{self, Chances, ChancesError, Start, WinValues};
 use super::evaluate::{allowances, score_hand, Score, ScoreError};
@@ -18,6 +19,8 @@ use super::ruleset::Ruleset;
 use super::shanten::{self, Forms, Shanten};
 use super::tile::{format_tiles, parse_each, Counts, Tile, KINDS};
 use super::waits::{self, Wait, WaitContext};
+use std::cell::RefCell;
+use std::collections::HashMap;
 
 /// The tile kinds whose draw lowers the best shanten.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -91,8 +94,10 @@ pub fn analyze<S: AsRef<str>>(
     let drawing = (held + 3 * melds) % 3 == 1;
     let waits_of = |c: &Counts| {
         let tiles = format_tiles(&tiles_of(c));
-        waits::waits(ruleset, &with_tiles(hand, &tiles, None), ctx)
+        waits::waits_by_shanten(ruleset, &with_tiles(hand, &tiles, None), ctx)
     };
+    // The discards' graphs share many ready hands: each is scored once.
+    let memo = RefCell::new(HashMap::<Counts, WinValues>::new());
     let chances_of = |c: &Counts, ask: Ask| {
         let start = Start {
             hand: c,
@@ -102,7 +107,12 @@ pub fn analyze<S: AsRef<str>>(
             draws: ask.draws,
             discards: ask.discards,
         };
-        chances::chances(start, |ready| win_values(&waits_of(ready), ctx))
+        chances::chances(start, |ready| {
+            memo.borrow_mut()
+                .entry(*ready)
+                .or_insert_with(|| win_values(&waits_of(ready), ctx))
+                .clone()
+        })
     };
     let analyzed = if drawing {
         let chances = match ask {
@@ -116,11 +126,12 @@ pub fn analyze<S: AsRef<str>>(
         }
     } else {
         let mut discards = Vec::new();
-        let prepared = shanten::Prepared::new(&concealed, melds, forms);
+        // A discard keeps the shanten or raises it by one.
+        let (_, keep) = shanten::unneeded(&concealed, melds, forms);
         for i in (0..KINDS).filter(|&i| concealed[i] > 0) {
             let mut after = concealed;
             after[i] -= 1;
-            let s = prepared.changed(i, false).best;
+            let s = now.best + i8::from(keep >> i & 1 == 0);
             discards.push(Discard {
                 tile: Tile::from_index(i).expect("i < KINDS"),
                 shanten: s,
@@ -202,13 +213,23 @@ pub fn acceptance(
     unseen: &Unseen,
 ) -> Acceptance {
     let mut out = Acceptance::default();
-    let prepared = shanten::Prepared::new(counts, melds, forms);
-    for i in (0..KINDS).filter(|&i| counts[i] < 4) {
-        if prepared.changed(i, true).best < best {
-            out.tiles
-                .push((Tile::from_index(i).expect("i < KINDS"), unseen[i]));
-            out.count += u32::from(unseen[i]);
+    let (now, mut need) = shanten::necessary(counts, melds, forms);
+    if now.best != best {
+        // Not the hand's own shanten: each draw worked out afresh.
+        need = 0;
+        for i in (0..KINDS).filter(|&i| counts[i] < 4) {
+            let mut c = *counts;
+            c[i] += 1;
+            if shanten::shanten(&c, melds, forms).best < best {
+                need |= 1 << i;
+            }
         }
+    }
+    out.tiles.reserve_exact(need.count_ones() as usize);
+    for i in shanten::kinds_of(need) {
+        out.tiles
+            .push((Tile::from_index(i).expect("i < KINDS"), unseen[i]));
+        out.count += u32::from(unseen[i]);
     }
     out
 }

@@ -26,7 +26,7 @@
 //! the model's pool; they are then scaled to add up to one.
 
 use super::shanten::{self, Forms};
-use super::tile::{Counts, KINDS};
+use super::tile::Counts;
 use std::collections::HashMap;
 
 /// Farthest hand answered: every hand of shanten 3 or less.
@@ -147,13 +147,15 @@ pub fn solve(
             }
             let (p_win, p_imp, scale) = draw_chances(st, left, &weight);
             let mut e = 0.0;
-            for (&(_, points, _), p) in st.wins.iter().zip(&p_win) {
+            for &(y, points, _) in &st.wins {
+                let p = win_chance(st, y, points, left, &weight);
                 e += p * scale * points.unwrap_or(0.0);
             }
-            for ((_, next), p) in st.improve.iter().zip(&p_imp) {
+            for (y, next) in &st.improve {
+                let p = weight(&st.hand, *y) / left;
                 e += p * scale * after[k][pick(next, &after[k])];
             }
-            let stay = 1.0 - scale * (p_win.iter().sum::<f64>() + p_imp.iter().sum::<f64>());
+            let stay = 1.0 - scale * (p_win + p_imp);
             e += stay * after[k][i];
             v[k][i] = e;
         }
@@ -178,9 +180,10 @@ pub fn solve(
             }
             let st = &states[i];
             let (p_win, p_imp, scale) = draw_chances(st, left, &weight);
-            won += m * scale * p_win.iter().sum::<f64>();
-            let stay = m * (1.0 - scale * (p_win.iter().sum::<f64>() + p_imp.iter().sum::<f64>()));
-            for ((_, to), p) in st.improve.iter().zip(&p_imp) {
+            won += m * scale * p_win;
+            let stay = m * (1.0 - scale * (p_win + p_imp));
+            for (y, to) in &st.improve {
+                let p = weight(&st.hand, *y) / left;
                 let to = pick(to, after_k);
                 let moved = m * p * scale;
                 let keep = survive(&states[to], left, start.discards, &weight);
@@ -231,30 +234,37 @@ fn pick(next: &[usize], after: &[f64]) -> usize {
     best
 }
 
-/// The chances of each winning and each improving draw from `st` out of a
-/// pool of `left` tiles, and the scale that keeps their sum within one.
-fn draw_chances(
+/// The chance of a winning draw of kind `y` from `st` out of a pool of
+/// `left` tiles; 0 where the win does not count.
+fn win_chance(
     st: &State,
+    y: usize,
+    points: Option<f64>,
     left: f64,
     weight: &impl Fn(&Counts, usize) -> f64,
-) -> (Vec<f64>, Vec<f64>, f64) {
-    let p_win: Vec<f64> = st
+) -> f64 {
+    if points.is_some() {
+        weight(&st.hand, y) / left
+    } else {
+        0.0
+    }
+}
+
+/// The chances of a winning and of an improving draw from `st` out of a
+/// pool of `left` tiles (each the sum of its kinds' chances, added in tile
+/// order), and the scale that keeps their sum within one.
+fn draw_chances(st: &State, left: f64, weight: &impl Fn(&Counts, usize) -> f64) -> (f64, f64, f64) {
+    let p_win: f64 = st
         .wins
         .iter()
-        .map(|&(y, points, _)| {
-            if points.is_some() {
-                weight(&st.hand, y) / left
-            } else {
-                0.0
-            }
-        })
-        .collect();
-    let p_imp: Vec<f64> = st
+        .map(|&(y, points, _)| win_chance(st, y, points, left, weight))
+        .sum();
+    let p_imp: f64 = st
         .improve
         .iter()
         .map(|&(y, _)| weight(&st.hand, y) / left)
-        .collect();
-    let sum = p_win.iter().sum::<f64>() + p_imp.iter().sum::<f64>();
+        .sum();
+    let sum = p_win + p_imp;
     (p_win, p_imp, if sum > 1.0 { 1.0 / sum } else { 1.0 })
 }
 
@@ -331,28 +341,27 @@ fn graph(
             continue;
         }
         let mut improve = Vec::new();
-        let here = shanten::Prepared::new(&h, start.melds, start.forms);
-        for y in 0..KINDS {
-            if h[y] >= 4
-                || f64::from(start.unseen[y]) + f64::from(start.hand[y]) - f64::from(h[y]) <= 0.0
-            {
-                continue;
-            }
-            if here.changed(y, true).best >= s {
+        // One combination of the suits gives the draws that lower shanten,
+        // and one per such draw the discards that keep the new shanten.
+        let (_, need) = shanten::necessary(&h, start.melds, start.forms);
+        for y in shanten::kinds_of(need) {
+            if f64::from(start.unseen[y]) + f64::from(start.hand[y]) - f64::from(h[y]) <= 0.0 {
                 continue;
             }
             let mut drawn = h;
             drawn[y] += 1;
-            let fourteen = shanten::Prepared::new(&drawn, start.melds, start.forms);
+            let (_, keep) = shanten::unneeded(&drawn, start.melds, start.forms);
             let mut next = Vec::new();
-            for d in (0..KINDS).filter(|&d| drawn[d] > 0) {
+            for d in shanten::kinds_of(keep) {
                 let mut left = drawn;
                 left[d] -= 1;
-                if fourteen.changed(d, false).best != s - 1 {
-                    continue;
-                }
                 let j = *index.entry(left).or_insert_with(|| {
-                    states.push(blank(left, &start));
+                    states.push(State {
+                        hand: left,
+                        shanten: s - 1,
+                        improve: Vec::new(),
+                        wins: Vec::new(),
+                    });
                     todo.push(left);
                     states.len() - 1
                 });

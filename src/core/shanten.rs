@@ -18,7 +18,10 @@
 //! tile larger (descending pass) over all 5⁹ configs. Only the configs a
 //! hand can hold (at most 14 tiles of the suit) are kept, ranked
 //! lexicographically: 405,350 entries for a number suit and 43,130 for the
-//! honours, ten bytes each, 4.5 MB in all.
+//! honours. An entry is 56 bytes (the ten distances and the special forms'
+//! counts in 8, each distance's necessary and unnecessary kinds in 2 × 20,
+//! the kinds by copies held in 8), 25 MB in all: the price of acceptance
+//! and discards from one combination of the suits (bench/analysis.md).
 //!
 //! Seven pairs and thirteen orphans have closed forms (below), counted only
 //! where the ruleset scores that hand and the hand has no melds.
@@ -30,6 +33,8 @@ use std::sync::OnceLock;
 const MAX_SUIT: usize = 14;
 /// Distance entries per config: `m` sets (0..=4) by pair (0 or 1).
 const ENTRIES: usize = 10;
+/// A rank part past every table: a suit of more than MAX_SUIT tiles.
+const PAST: u32 = 1 << 23;
 
 /// Shanten in each form; `None` where the ruleset does not score the form or
 /// the hand has melds.
@@ -68,12 +73,37 @@ impl Forms {
     }
 }
 
-/// One suit's table: distances by config rank.
+/// Bits of one distance in a packed `dist` entry, and where the special
+/// forms' counts start after the ten distances.
+const DIST_BITS: usize = 4;
+const FORMS_AT: usize = 40;
+/// Bits of one suit's kinds in a packed mask.
+const SUIT_BITS: usize = 9;
+/// Every kind, as a mask in tile order.
+const ALL_KINDS: u64 = (1 << KINDS) - 1;
+
+/// One suit's table, by config rank. Distance `e = p * 5 + m` is to `m`
+/// sets and `p` pairs. `dist` packs the ten distances (four bits each,
+/// never above 14) and the special forms' counts of the config (summed over
+/// the four suits, [`FormCounts::pack`]); `need` holds, per distance, the
+/// kinds whose draw lowers it, and `keep` the kinds held whose discard
+/// keeps it (a bit a kind, tomohxx's and xiangting's "necessary" and
+/// "unnecessary" tiles), so that a hand's acceptance and its discards that
+/// keep its shanten come out of one combination of four entries.
 struct SuitTable {
-    /// `rank_step[i][prefix][c]`: what a count `c` at position `i`, after
-    /// `prefix` tiles before it, adds to the rank.
-    rank_step: Vec<[[u32; 5]; MAX_SUIT + 1]>,
-    dist: Vec<[u8; ENTRIES]>,
+    n: usize,
+    /// The rank in two lookups rather than one a position: `lo[key]` for
+    /// the first `n - 4` counts read as a base-5 number (lowest first) is
+    /// their part of the rank, their tile count in the top byte;
+    /// `hi[prefix * 625 + key]` the part of the last four counts after
+    /// `prefix` tiles. A suit past MAX_SUIT tiles gets a rank past the table.
+    lo: Vec<u32>,
+    hi: Vec<u32>,
+    dist: Vec<u64>,
+    need: Vec<[u16; ENTRIES]>,
+    keep: Vec<[u16; ENTRIES]>,
+    /// The kinds held once, twice, three and four times, nine bits each.
+    held: Vec<u64>,
 }
 
 struct Tables {
@@ -91,7 +121,7 @@ fn tables() -> &'static Tables {
 }
 
 /// Builds the tables now rather than on the first call that needs them
-/// (about 35 ms in a release build, 6 s in a debug one).
+/// (about 0.1 s in a release build, several in a debug one).
 pub fn warm() {
     tables();
 }
@@ -162,6 +192,8 @@ impl SuitTable {
         }
         // Distance: none when it contains the target, else one more than the
         // nearest config one tile larger. The full config contains them all.
+        // Held here as `e = p * 5 + m`.
+        let bit = |e: usize| 1u16 << ((e % 5) * 2 + e / 5);
         let mut dense = vec![[0u8; ENTRIES]; size];
         let mut c = [4u8; 9];
         for idx in (0..size).rev() {
@@ -175,7 +207,7 @@ impl SuitTable {
                 }
             }
             for (e, v) in d.iter_mut().enumerate() {
-                if mask[idx] & (1 << e) != 0 {
+                if mask[idx] & bit(e) != 0 {
                     *v = 0;
                 }
             }
@@ -192,6 +224,8 @@ impl SuitTable {
                 fits[k][s] = (0..=4.min(s)).map(|c| fits[k - 1][s - c]).sum();
             }
         }
+        // `rank_step[i][prefix][c]`: what a count `c` at position `i`, after
+        // `prefix` tiles before it, adds to the rank.
         let mut rank_step = vec![[[0u32; 5]; MAX_SUIT + 1]; n];
         for (i, step) in rank_step.iter_mut().enumerate() {
             for (prefix, row) in step.iter_mut().enumerate() {
@@ -206,20 +240,96 @@ impl SuitTable {
                 }
             }
         }
-        let mut dist = vec![[0u8; ENTRIES]; fits[n][MAX_SUIT] as usize];
+        let len = fits[n][MAX_SUIT] as usize;
+        // The part of the rank of counts `key` (base 5) at positions
+        // `from..from + k` after `prefix` tiles, and the tiles then.
+        let part = |from: usize, k: usize, mut key: usize, mut prefix: usize| {
+            let mut r = 0u32;
+            for step in &rank_step[from..from + k] {
+                let c = key % 5;
+                key /= 5;
+                if prefix + c > MAX_SUIT {
+                    return (PAST, prefix + c);
+                }
+                r += step[prefix][c];
+                prefix += c;
+            }
+            (r, prefix)
+        };
+        let k = n - 4;
+        let lo = (0..pow[k])
+            .map(|key| {
+                let (r, p) = part(0, k, key, 0);
+                r.min(PAST) | (p as u32) << 24
+            })
+            .collect();
+        let hi = (0..=4 * k)
+            .flat_map(|prefix| (0..625).map(move |key| (prefix, key)))
+            .map(|(prefix, key)| part(k, 4, key, prefix).0)
+            .collect();
+        let mut t = SuitTable {
+            lo,
+            hi,
+            n,
+            dist: vec![0; len],
+            need: vec![[0; ENTRIES]; len],
+            keep: vec![[0; ENTRIES]; len],
+            held: vec![0; len],
+        };
+        let orphan = |i: usize| !chows || i == 0 || i == n - 1;
         let mut c = [0u8; 9];
-        for d in &dense {
+        for (idx, d) in dense.iter().enumerate() {
             if c.iter().map(|&x| x as usize).sum::<usize>() <= MAX_SUIT {
-                dist[rank(&rank_step, &c[..n])] = *d;
+                let r = t.rank(&c[..n]);
+                let (mut dist, mut need, mut keep) = (0u64, [0u16; ENTRIES], [0u16; ENTRIES]);
+                for (e, &de) in d.iter().enumerate() {
+                    debug_assert!(de <= 14, "a distance fits four bits");
+                    dist |= u64::from(de) << (DIST_BITS * e);
+                    for (i, &p) in pow[..n].iter().enumerate() {
+                        if c[i] < 4 && dense[idx + p][e] < de {
+                            need[e] |= 1 << i;
+                        }
+                        if c[i] > 0 && dense[idx - p][e] == de {
+                            keep[e] |= 1 << i;
+                        }
+                    }
+                }
+                let mut f = FormCounts::default();
+                let mut held = 0u64;
+                for (i, &ci) in c[..n].iter().enumerate() {
+                    f = f.moved(orphan(i), 0, ci);
+                    if ci > 0 {
+                        held |= 1 << (SUIT_BITS * (ci as usize - 1) + i);
+                    }
+                }
+                t.dist[r] = dist | (f.pack() << FORMS_AT);
+                t.need[r] = need;
+                t.keep[r] = keep;
+                t.held[r] = held;
             }
             odometer_up(&mut c[..n]);
         }
-        SuitTable { rank_step, dist }
+        t
     }
 
-    fn distances(&self, counts: &[u8]) -> &[u8; ENTRIES] {
-        &self.dist[rank(&self.rank_step, counts)]
+    fn rank(&self, counts: &[u8]) -> usize {
+        let (a, b) = counts.split_at(self.n - 4);
+        self.rank_of(key(a), key(b))
     }
+
+    /// The rank from the keys of the first counts and of the last four.
+    #[inline(always)]
+    fn rank_of(&self, lo_key: usize, hi_key: usize) -> usize {
+        let lo = self.lo[lo_key];
+        let prefix = (lo >> 24) as usize;
+        (lo & 0xFF_FFFF) as usize + self.hi[prefix * 625 + hi_key] as usize
+    }
+}
+
+/// Counts read as a base-5 number, the first the lowest digit.
+#[inline(always)]
+fn key(c: &[u8]) -> usize {
+    c.iter().rev().fold(0, |k, &x| k * 5 + x as usize)
 }
 
 /// The next config in base-5 order (digit 0 the lowest).
@@ -244,68 +354,185 @@ fn odometer_down(c: &mut [u8]) {
     }
 }
 
-fn rank(step: &[[[u32; 5]; MAX_SUIT + 1]], counts: &[u8]) -> usize {
-    let mut prefix = 0usize;
-    let mut r = 0u32;
-    for (row, &c) in step.iter().zip(counts) {
-        r += row[prefix][c as usize];
-        prefix += c as usize;
-    }
-    r as usize
+const FIRSTS: [usize; 4] = [0, 9, 18, 27];
+
+/// A hand's four suits: each one's table and the rank of its config there.
+struct Suits {
+    table: [&'static SuitTable; 4],
+    rank: [usize; 4],
 }
 
-/// One suit's distances: `counts` of a suit starting at kind `first`.
-fn suit_distances(t: &Tables, counts: &Counts, first: usize) -> [u8; ENTRIES] {
-    if first == 27 {
-        *t.honour.distances(&counts[27..KINDS])
-    } else {
-        *t.number.distances(&counts[first..first + 9])
+impl Suits {
+    fn of(counts: &Counts) -> Suits {
+        let t = tables();
+        let table = [&t.number, &t.number, &t.number, &t.honour];
+        // Fixed slices, so that each key unrolls.
+        let number = |f: usize| {
+            t.number
+                .rank_of(key(&counts[f..f + 5]), key(&counts[f + 5..f + 9]))
+        };
+        let rank = [
+            number(0),
+            number(9),
+            number(18),
+            t.honour.rank_of(key(&counts[27..30]), key(&counts[30..34])),
+        ];
+        Suits { table, rank }
     }
+
+    fn dist(&self, s: usize) -> u64 {
+        self.table[s].dist[self.rank[s]]
+    }
+
+    /// The special forms' counts, summed over the suits.
+    fn forms(&self) -> FormCounts {
+        let sum: u64 = (0..4).map(|s| self.dist(s) >> FORMS_AT).sum();
+        FormCounts::unpack(sum)
+    }
+
+    /// The standard form's distance with `sets` sets still needed. A suit
+    /// with no tiles is left out: its distances (3 a set, 2 the pair) never
+    /// beat another suit's own (`an_empty_suit_never_helps`).
+    fn standard(&self, sets: usize) -> u8 {
+        let want = 5 + sets;
+        let mut d = [[0u8; ENTRIES]; 4];
+        let mut k = 0;
+        for s in 0..4 {
+            if self.rank[s] != 0 {
+                d[k] = unpack(self.dist(s));
+                k += 1;
+            }
+        }
+        // The last join for the one entry wanted.
+        match k {
+            0 => 3 * sets as u8 + 2,
+            1 => d[0][want],
+            2 => join_at(&d[0], &d[1], want),
+            3 => join_at(&join(&d[0], &d[1]), &d[2], want),
+            _ => join_at(&join(&d[0], &d[1]), &join(&d[2], &d[3]), want),
+        }
+    }
+
+    /// The standard form's distance and, with `keep` false, the kinds whose
+    /// draw lowers it; with `keep` true, the kinds held whose discard keeps it.
+    fn standard_masked(&self, sets: usize, keep: bool) -> (u8, u64) {
+        let m = [0, 1, 2, 3].map(|s| self.masked(s, keep));
+        let ab = join_masked(&m[0], &m[1]);
+        let abc = join_masked(&ab, &m[2]);
+        join_masked_at(&abc, &m[3], 5 + sets)
+    }
+
+    fn masked(&self, s: usize, keep: bool) -> Masked {
+        let (t, r) = (self.table[s], self.rank[s]);
+        let bits = if keep { &t.keep[r] } else { &t.need[r] };
+        let first = FIRSTS[s];
+        Masked {
+            v: unpack(t.dist[r]),
+            m: bits.map(|b| u64::from(b) << first),
+        }
+    }
+
+    /// The kinds held once, twice, three and four times.
+    fn held(&self) -> [u64; 4] {
+        let mut out = [0u64; 4];
+        for (s, first) in FIRSTS.into_iter().enumerate() {
+            let bits = self.table[s].held[self.rank[s]];
+            for (k, o) in out.iter_mut().enumerate() {
+                *o |= ((bits >> (SUIT_BITS * k)) & 0x1FF) << first;
+            }
+        }
+        out
+    }
+}
+
+fn unpack(p: u64) -> [u8; ENTRIES] {
+    std::array::from_fn(|e| ((p >> (DIST_BITS * e)) & 0xF) as u8)
 }
 
 /// Two suits' distances together: for each `m` and pair, the least sum.
-fn combine(a: &[u8; ENTRIES], b: &[u8; ENTRIES], sets: usize) -> [u8; ENTRIES] {
-    let mut next = [u8::MAX; ENTRIES];
-    for m in 0..=sets {
-        for p in 0..2 {
-            let mut v = u8::MAX;
-            for m1 in 0..=m {
-                for p1 in 0..=p {
-                    v = v.min(a[m1 * 2 + p1].saturating_add(b[(m - m1) * 2 + (p - p1)]));
-                }
-            }
-            next[m * 2 + p] = v;
+/// Entry 0 (no sets, no pair) is 0 in every suit, which leaves out a term
+/// of each sum (xiangting's `update_dp`).
+fn join(a: &[u8; ENTRIES], b: &[u8; ENTRIES]) -> [u8; ENTRIES] {
+    let mut r = [0u8; ENTRIES];
+    for i in 1..5 {
+        let mut v = a[i].min(b[i]);
+        for j in 1..i {
+            v = v.min(a[j] + b[i - j]);
         }
+        r[i] = v;
     }
-    next
+    for (i, v) in r.iter_mut().enumerate().skip(5) {
+        *v = join_at(a, b, i);
+    }
+    r
 }
 
-/// The standard form's distance over four suits' distances: `sets` sets
-/// still needed (4 less the declared melds) and one pair. The last suit
-/// is joined for that one entry only.
-fn standard_of(suits: &[[u8; ENTRIES]; 4], sets: usize) -> u8 {
-    let best = combine(&combine(&suits[0], &suits[1], sets), &suits[2], sets);
-    let last = &suits[3];
-    let mut v = u8::MAX;
-    for m1 in 0..=sets {
-        for p1 in 0..2 {
-            v = v.min(best[m1 * 2 + p1].saturating_add(last[(sets - m1) * 2 + (1 - p1)]));
-        }
+/// Entry `i` (with the pair) of two suits together.
+#[inline(always)]
+fn join_at(a: &[u8; ENTRIES], b: &[u8; ENTRIES], i: usize) -> u8 {
+    let mut v = a[i].min(b[i]);
+    for j in 5..i {
+        v = v.min(a[j] + b[i - j]).min(a[i - j] + b[j]);
     }
     v
 }
 
-const FIRSTS: [usize; 4] = [0, 9, 18, 27];
+/// Distances with, for each, the kinds (a mask in tile order) that move it.
+#[derive(Clone, Copy)]
+struct Masked {
+    v: [u8; ENTRIES],
+    m: [u64; ENTRIES],
+}
 
-fn standard_distance(counts: &Counts, sets: usize) -> u8 {
-    let t = tables();
-    standard_of(&FIRSTS.map(|f| suit_distances(t, counts, f)), sets)
+/// The least of the sums so far and `(cv, cm)`, the kinds of every least.
+#[inline(always)]
+fn take(v: &mut u8, m: &mut u64, cv: u8, cm: u64) {
+    if cv < *v {
+        *v = cv;
+        *m = cm;
+    } else if cv == *v {
+        *m |= cm;
+    }
+}
+
+/// Entry `i` of two suits together, with the kinds of every split that
+/// reaches the least: a draw or discard moves only its own suit's terms,
+/// so it moves the total where it moves a term of a least split.
+#[inline(always)]
+fn join_masked_at(a: &Masked, b: &Masked, i: usize) -> (u8, u64) {
+    if i == 0 {
+        return (0, a.m[0] | b.m[0]);
+    }
+    let (mut v, mut m) = (a.v[i], a.m[i] | b.m[0]);
+    take(&mut v, &mut m, b.v[i], a.m[0] | b.m[i]);
+    if i < 5 {
+        for j in 1..i {
+            take(&mut v, &mut m, a.v[j] + b.v[i - j], a.m[j] | b.m[i - j]);
+        }
+    } else {
+        for j in 5..i {
+            take(&mut v, &mut m, a.v[j] + b.v[i - j], a.m[j] | b.m[i - j]);
+            take(&mut v, &mut m, a.v[i - j] + b.v[j], a.m[i - j] | b.m[j]);
+        }
+    }
+    (v, m)
+}
+
+fn join_masked(a: &Masked, b: &Masked) -> Masked {
+    let mut r = Masked {
+        v: [0; ENTRIES],
+        m: [0; ENTRIES],
+    };
+    for i in 0..ENTRIES {
+        (r.v[i], r.m[i]) = join_masked_at(a, b, i);
+    }
+    r
 }
 
 /// Standard form (four sets and a pair): `counts` are the concealed tiles
 /// (13 or 14 less three per declared meld), `melds` the declared melds.
 pub fn standard(counts: &Counts, melds: usize) -> i8 {
-    standard_distance(counts, 4 - melds.min(4)) as i8 - 1
+    Suits::of(counts).standard(4 - melds.min(4)) as i8 - 1
 }
 
 /// Seven pairs of a concealed hand of 13 or 14 tiles. With
@@ -322,7 +549,7 @@ pub fn thirteen_orphans(counts: &Counts) -> i8 {
 }
 
 /// What the special forms' closed forms read of a hand.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 struct FormCounts {
     /// Kinds held twice or more, kinds held, pairs with a four as two.
     pairs: i8,
@@ -335,23 +562,17 @@ struct FormCounts {
 
 impl FormCounts {
     fn of(counts: &Counts) -> FormCounts {
-        let mut f = FormCounts {
-            pairs: 0,
-            kinds: 0,
-            halves: 0,
-            orphan_kinds: 0,
-            orphan_pairs: 0,
-        };
+        let mut f = FormCounts::default();
         for (y, &c) in counts.iter().enumerate() {
-            f = f.moved(y, 0, c);
+            f = f.moved(super::tile::ORPHANS & (1 << y) != 0, 0, c);
         }
         f
     }
 
-    /// The counts once kind `y` goes from `before` to `after` copies.
-    fn moved(self, y: usize, before: u8, after: u8) -> FormCounts {
+    /// The counts once a kind (`orphan` or not) goes from `before` to
+    /// `after` copies.
+    fn moved(self, orphan: bool, before: u8, after: u8) -> FormCounts {
         let step = |from: bool, to: bool| to as i8 - from as i8;
-        let orphan = super::tile::ORPHANS & (1 << y) != 0;
         FormCounts {
             pairs: self.pairs + step(before >= 2, after >= 2),
             kinds: self.kinds + step(before >= 1, after >= 1),
@@ -371,6 +592,34 @@ impl FormCounts {
         }
     }
 
+    /// Five fields of four bits: a suit's counts, added up over the four
+    /// suits without a carry (a hand of at most 14 tiles holds at most 14
+    /// kinds, 7 pairs, 13 orphans).
+    fn pack(&self) -> u64 {
+        [
+            self.pairs,
+            self.kinds,
+            self.halves,
+            self.orphan_kinds,
+            self.orphan_pairs,
+        ]
+        .iter()
+        .enumerate()
+        .map(|(k, &v)| (v as u64 & 0xF) << (4 * k))
+        .sum()
+    }
+
+    fn unpack(p: u64) -> FormCounts {
+        let f = |k: usize| ((p >> (4 * k)) & 0xF) as i8;
+        FormCounts {
+            pairs: f(0),
+            kinds: f(1),
+            halves: f(2),
+            orphan_kinds: f(3),
+            orphan_pairs: f(4),
+        }
+    }
+
     /// With `four_as_two_pairs` a four of a kind is two pairs; without,
     /// the pairs must be seven kinds, so a lone tile of a new kind is
     /// needed for each kind short of seven.
@@ -384,6 +633,46 @@ impl FormCounts {
 
     fn thirteen_orphans(&self) -> i8 {
         13 - self.orphan_kinds - (self.orphan_pairs > 0) as i8
+    }
+
+    /// The kinds whose draw lowers seven pairs, from the kinds held once to
+    /// four times (`held`).
+    fn seven_pairs_need(&self, held: &[u64; 4], four_as_two_pairs: bool) -> u64 {
+        let [one, two, three, four] = *held;
+        if four_as_two_pairs {
+            if self.halves < 7 {
+                one | three
+            } else {
+                0
+            }
+        } else {
+            let zero = ALL_KINDS & !(one | two | three | four);
+            one | if self.kinds < 7 { zero } else { 0 }
+        }
+    }
+
+    /// The kinds held whose discard keeps seven pairs.
+    fn seven_pairs_keep(&self, held: &[u64; 4], four_as_two_pairs: bool) -> u64 {
+        let [one, two, three, four] = *held;
+        if four_as_two_pairs {
+            one | three | if self.halves > 7 { two | four } else { 0 }
+        } else {
+            three | four | if self.kinds > 7 { one } else { 0 }
+        }
+    }
+
+    fn thirteen_orphans_need(&self, held: &[u64; 4]) -> u64 {
+        let [one, two, three, four] = *held;
+        let zero = ALL_KINDS & !(one | two | three | four);
+        super::tile::ORPHANS & (zero | if self.orphan_pairs == 0 { one } else { 0 })
+    }
+
+    fn thirteen_orphans_keep(&self, held: &[u64; 4]) -> u64 {
+        let [one, two, three, four] = *held;
+        let o = super::tile::ORPHANS;
+        ((one | two | three | four) & !o)
+            | (o & (three | four))
+            | (o & if self.orphan_pairs >= 2 { two } else { 0 })
     }
 }
 
@@ -410,52 +699,63 @@ impl Shanten {
 
 /// Shanten in every form `forms` allows.
 pub fn shanten(counts: &Counts, melds: usize, forms: Forms) -> Shanten {
-    Shanten::with_forms(
-        standard(counts, melds),
-        &FormCounts::of(counts),
-        melds,
-        forms,
-    )
+    let suits = Suits::of(counts);
+    let standard = suits.standard(4 - melds.min(4)) as i8 - 1;
+    Shanten::with_forms(standard, &suits.forms(), melds, forms)
 }
 
-/// A hand's shanten, kept by suit (and the special forms' counts) so that
-/// the hand one tile larger or smaller is worked out from one suit's table
-/// entry and a few counts (acceptance and the discard table look at up to
-/// 34 such hands).
-pub struct Prepared {
-    counts: Counts,
-    melds: usize,
-    forms: Forms,
-    suits: [[u8; ENTRIES]; 4],
-    special: FormCounts,
+/// Shanten, and the kinds moving it: with `keep` false the kinds whose
+/// draw lowers the best shanten, true the kinds held whose discard keeps it.
+fn moving(counts: &Counts, melds: usize, forms: Forms, keep: bool) -> (Shanten, u64) {
+    let suits = Suits::of(counts);
+    let (d, standard_mask) = suits.standard_masked(4 - melds.min(4), keep);
+    let f = suits.forms();
+    let s = Shanten::with_forms(d as i8 - 1, &f, melds, forms);
+    let held = suits.held();
+    let mut mask = if s.standard == s.best {
+        standard_mask
+    } else {
+        0
+    };
+    if s.seven_pairs == Some(s.best) {
+        mask |= if keep {
+            f.seven_pairs_keep(&held, forms.four_as_two_pairs)
+        } else {
+            f.seven_pairs_need(&held, forms.four_as_two_pairs)
+        };
+    }
+    if s.thirteen_orphans == Some(s.best) {
+        mask |= if keep {
+            f.thirteen_orphans_keep(&held)
+        } else {
+            f.thirteen_orphans_need(&held)
+        };
+    }
+    (s, mask)
 }
 
-impl Prepared {
-    pub fn new(counts: &Counts, melds: usize, forms: Forms) -> Prepared {
-        let t = tables();
-        Prepared {
-            counts: *counts,
-            melds,
-            forms,
-            suits: FIRSTS.map(|f| suit_distances(t, counts, f)),
-            special: FormCounts::of(counts),
-        }
-    }
+/// Shanten, and the kinds (bit `y` for kind `y`) whose draw lowers the
+/// best of it: a hand's acceptance, kinds it holds four of left out. The
+/// least over the forms drops where a form at the least drops.
+pub fn necessary(counts: &Counts, melds: usize, forms: Forms) -> (Shanten, u64) {
+    moving(counts, melds, forms, false)
+}
 
-    /// The shanten of the hand with kind `y` one more (`up`) or one fewer.
-    /// `y` must be below four (drawing) or above zero (discarding).
-    pub fn changed(&self, y: usize, up: bool) -> Shanten {
-        let before = self.counts[y];
-        let after = if up { before + 1 } else { before - 1 };
-        let mut c = self.counts;
-        c[y] = after;
-        let s = if y >= 27 { 3 } else { y / 9 };
-        let mut suits = self.suits;
-        suits[s] = suit_distances(tables(), &c, FIRSTS[s]);
-        let standard = standard_of(&suits, 4 - self.melds.min(4)) as i8 - 1;
-        let special = self.special.moved(y, before, after);
-        Shanten::with_forms(standard, &special, self.melds, self.forms)
-    }
+/// Shanten, and the kinds held whose discard keeps the best of it (any
+/// other discard raises it by one): the discards that keep a hand's shanten.
+pub fn unneeded(counts: &Counts, melds: usize, forms: Forms) -> (Shanten, u64) {
+    moving(counts, melds, forms, true)
+}
+
+/// The kinds of a mask, in tile order.
+pub fn kinds_of(mut mask: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let y = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            y
+        })
+    })
 }
 
 #[cfg(test)]
@@ -532,44 +832,74 @@ mod tests {
         assert_eq!((s.seven_pairs, s.thirteen_orphans), (None, None), "melds");
     }
 
-    /// A hand one tile larger or smaller, from the prepared suits, is the
-    /// hand worked out afresh.
+    /// The kinds `necessary` and `unneeded` give are those whose draw or
+    /// discard, worked out afresh, lowers or keeps the best shanten.
     #[test]
-    fn prepared_changes_are_the_hand_afresh() {
+    fn masks_are_the_hand_afresh() {
         for (tiles, melds) in [
+            ("1112345678999m", 0),
             ("1112345678999m5p", 0),
             ("123m456p789s1133z", 0),
+            ("123m456p789s113z", 0),
             ("19m19p19s1234567z", 0),
+            ("19m19p19s12345677z", 0),
             ("1133m5577p99s113z", 0),
             ("1111m33p55s7799s1z", 0),
+            ("1111m33p55s7799s", 0),
+            ("147m258p369s1357z", 0),
+            ("147m258p369s1357z5m", 0),
             ("123m456p789s5z", 1),
+            ("123m456p789s55z", 1),
+            ("5z", 4),
         ] {
             let c = counts(tiles);
             let four = Forms {
                 four_as_two_pairs: true,
                 ..ALL
             };
-            for forms in [ALL, four] {
-                let p = Prepared::new(&c, melds, forms);
+            for forms in [ALL, four, Forms::default()] {
+                let now = shanten(&c, melds, forms);
+                let (s, need) = necessary(&c, melds, forms);
+                let (s2, keep) = unneeded(&c, melds, forms);
+                assert_eq!((s, s2), (now, now), "{tiles}: shanten");
                 for y in 0..KINDS {
-                    for up in [true, false] {
-                        if (up && c[y] == 4) || (!up && c[y] == 0) {
-                            continue;
+                    let mut d = c;
+                    let drawn = c[y] < 4 && {
+                        d[y] += 1;
+                        shanten(&d, melds, forms).best < now.best
+                    };
+                    assert_eq!(need >> y & 1 == 1, drawn, "{tiles} {forms:?}: draw {y}");
+                    let mut d = c;
+                    let kept = c[y] > 0 && {
+                        d[y] -= 1;
+                        shanten(&d, melds, forms).best == now.best
+                    };
+                    assert_eq!(keep >> y & 1 == 1, kept, "{tiles} {forms:?}: discard {y}");
+                }
+            }
+        }
+    }
+
+    /// Why `Suits::standard` may leave out a suit with no tiles: in every
+    /// entry, a distance is never more than a smaller one's plus 3 a set
+    /// and 2 the pair, so an empty suit's terms never beat a suit's own.
+    #[test]
+    fn an_empty_suit_never_helps() {
+        let t = tables();
+        for table in [&t.number, &t.honour] {
+            for &p in &table.dist {
+                let d = unpack(p);
+                for e in 0..ENTRIES {
+                    for f in 0..ENTRIES {
+                        let (m, pair, m2, pair2) = (e % 5, e / 5, f % 5, f / 5);
+                        if m2 <= m && pair2 <= pair {
+                            let step = 3 * (m - m2) + 2 * (pair - pair2);
+                            assert!(d[e] as usize <= d[f] as usize + step, "{d:?}");
                         }
-                        let mut d = c;
-                        if up {
-                            d[y] += 1;
-                        } else {
-                            d[y] -= 1;
-                        }
-                        assert_eq!(
-                            p.changed(y, up),
-                            shanten(&d, melds, forms),
-                            "{tiles} {y} {up}"
-                        );
                     }
                 }
             }
+            assert_eq!(unpack(table.dist[0]), [0, 3, 6, 9, 12, 2, 5, 8, 11, 14]);
         }
     }
 

@@ -5,6 +5,7 @@
 use super::evaluate::{allowances, score_hand, Score, ScoreError};
 use super::hand::{validate, Allowances, ContextSpec, HandSpec, Replacement, WinBy};
 use super::ruleset::Ruleset;
+use super::shanten::{self, Forms};
 use super::tile::{Tile, Wind};
 
 /// One tile that completes the hand.
@@ -36,6 +37,29 @@ pub fn waits<S: AsRef<str>>(
     hand: &HandSpec<S>,
     ctx: &WaitContext,
 ) -> Result<Vec<Wait>, ScoreError> {
+    waits_among(ruleset, hand, ctx, false)
+}
+
+/// [`waits`], the same answer, scoring only the kinds that shanten says
+/// complete the hand in a form the ruleset scores (a kind held four times
+/// too: its fifth copy is beyond the shanten tables). Scoring the other
+/// kinds only to fail was most of a call's time; the analysis, which has
+/// the shanten tables built, uses this. `POST /v1/waits` keeps [`waits`]
+/// so that it never builds the tables.
+pub fn waits_by_shanten<S: AsRef<str>>(
+    ruleset: &Ruleset,
+    hand: &HandSpec<S>,
+    ctx: &WaitContext,
+) -> Result<Vec<Wait>, ScoreError> {
+    waits_among(ruleset, hand, ctx, true)
+}
+
+fn waits_among<S: AsRef<str>>(
+    ruleset: &Ruleset,
+    hand: &HandSpec<S>,
+    ctx: &WaitContext,
+    by_shanten: bool,
+) -> Result<Vec<Wait>, ScoreError> {
     let draw = ContextSpec {
         last_tile: ctx.last_tile,
         ..ContextSpec::new(WinBy::SelfDraw, ctx.seat_wind, ctx.round_wind, None)
@@ -51,8 +75,24 @@ pub fn waits<S: AsRef<str>>(
         c.win_by = WinBy::Discard;
         c.discarder = Some(previous);
     });
+    let mut tried = u64::MAX;
+    if by_shanten {
+        // Shanten's acceptance of a ready hand: the kinds that complete it.
+        let concealed = &base.concealed_counts;
+        let forms = Forms::from(ruleset.tables().special);
+        let (now, need) = shanten::necessary(concealed, base.melds.len(), forms);
+        tried = if now.best == 0 { need } else { 0 };
+        for (i, (&held, &c)) in all.iter().zip(concealed).enumerate() {
+            if held >= 4 || c >= 4 {
+                tried |= 1 << i;
+            }
+        }
+    }
     let mut out = Vec::new();
     for (i, &held) in all.iter().enumerate() {
+        if tried >> i & 1 == 0 {
+            continue;
+        }
         let tile = Tile::from_index(i).expect("i < KINDS");
         let h = base.with_drawn(tile);
         let discard = score_hand(ruleset, &h, &on_discard).ok();
@@ -77,6 +117,7 @@ pub fn waits<S: AsRef<str>>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::hand::{MeldKind, MeldSpec};
     use crate::core::Registry;
 
     fn wait_tiles(ruleset: &str, tiles: &str) -> Vec<(String, u8, Option<u32>, Option<u32>)> {
@@ -103,6 +144,60 @@ mod tests {
                 )
             })
             .collect()
+    }
+
+    /// `waits_by_shanten` gives the waits as scoring every kind gives
+    /// them, under every built-in ruleset: each form, a fifth copy, a kong,
+    /// a pung declared with a tile of it still concealed, hands not ready.
+    #[test]
+    fn the_filter_keeps_every_wait() {
+        let reg = Registry::builtin().unwrap();
+        let hands: &[(&str, &[(MeldKind, &str)])] = &[
+            ("1112345678999m", &[]),
+            ("1133m5577p99s113z", &[]),
+            ("1133m5577p99s111z", &[]),
+            ("19m19p19s1234567z", &[]),
+            ("19m19p19s1234566z", &[]),
+            ("1111m234567p789s", &[]),
+            ("234m567m345p789s2s", &[]),
+            ("123m456m78p55s122z", &[]),
+            (
+                "555z11s",
+                &[(MeldKind::Pung, "111m"), (MeldKind::Kong, "9999p")],
+            ),
+            (
+                "1m23s456s",
+                &[(MeldKind::Pung, "111m"), (MeldKind::Chow, "789p")],
+            ),
+            ("147m258p369s1357z", &[]),
+        ];
+        let ctx = WaitContext {
+            seat_wind: Wind::South,
+            round_wind: Wind::East,
+            last_tile: false,
+        };
+        for id in reg.ids() {
+            let r = reg.get(id).unwrap();
+            for &(tiles, melds) in hands {
+                let hand = HandSpec {
+                    tiles,
+                    melds: melds
+                        .iter()
+                        .map(|&(kind, tiles)| MeldSpec {
+                            kind,
+                            tiles,
+                            concealed: false,
+                            added: false,
+                        })
+                        .collect(),
+                    winning_tile: None,
+                    flowers: vec![],
+                };
+                let all = waits(r, &hand, &ctx);
+                let filtered = waits_by_shanten(r, &hand, &ctx);
+                assert_eq!(filtered, all, "{id} {tiles}");
+            }
+        }
     }
 
     #[test]
