@@ -32,6 +32,10 @@ PER_CONNECTION = 160 * 2**10
 # three winners: 1.2 MB in, 4 MB out, 25 MiB over the process measured);
 # FAAN_BLOCKING_THREADS defaults to one fewer than the workers, at least 1.
 PER_BLOCKING_THREAD = 26 * 2**20
+# The shanten tables, once per process after the first analysis: 25 MB kept,
+# and a 19.5 MB pass while they are built (src/core/shanten.rs; the worst
+# analyze request peaked 44 MiB over the process, bench/hostile.md).
+SHANTEN_TABLES = 45 * 2**20
 
 MEMORY_UNITS = {"Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "K": 10**3, "M": 10**6, "G": 10**9, "": 1}
 
@@ -110,13 +114,13 @@ def check_overlay(name, docs, image_uid):
     connections = int(config.get("FAAN_MAX_CONNECTIONS", CONNECTIONS_DEFAULT)) * workers
     threads = int(config.get("FAAN_BLOCKING_THREADS", max(1, workers - 1)))
     need = (cache * CACHE_OVERHEAD + FRONT_MAX + PROCESS + buffered
-            + connections * PER_CONNECTION + threads * PER_BLOCKING_THREAD)
+            + connections * PER_CONNECTION + threads * PER_BLOCKING_THREAD + SHANTEN_TABLES)
     have = memory_bytes(res["limits"]["memory"])
     check(have >= need, name,
           f"memory limit {res['limits']['memory']} ({have / 2**20:.0f} MiB) covers the cache "
           f"bound {cache / 2**20:.0f} MiB x {CACHE_OVERHEAD} + front + process + bodies and "
           f"answers {buffered / 2**20:.0f} MiB + {connections:.0f} connections + "
-          f"{threads:.0f} blocking threads "
+          f"{threads:.0f} blocking threads + the shanten tables "
           f"({need / 2**20:.0f} MiB)")
 
     # Drain: the kubelet waits longer than faan's delay plus its timeout.
