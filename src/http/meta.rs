@@ -148,17 +148,6 @@ pub async fn validate_ruleset(
     super::scoring::answer(&state, out)
 }
 
-/// The OpenAPI document of this API.
-#[utoipa::path(
-    get,
-    path = "/openapi.json",
-    tag = "meta",
-    responses((status = 200, description = "OpenAPI 3.1 document", content_type = "application/json", body = Object))
-)]
-pub async fn openapi_json() -> HttpResponse {
-    json(super::openapi::cached())
-}
-
 /// API documentation page (works offline; reads /openapi.json).
 #[utoipa::path(
     get,
