@@ -14,9 +14,9 @@
 use std::fmt::{self, Write as _};
 use std::sync::OnceLock;
 use tracing::field::{Field, Visit};
+use tracing::{Event, Level, Subscriber};
 use tracing_appender::non_blocking::{ErrorCounter, NonBlocking, NonBlockingBuilder, WorkerGuard};
 use tracing_subscriber::field::{MakeVisitor, VisitFmt, VisitOutput};
-use tracing::{Event, Level, Subscriber};
 use tracing_subscriber::fmt::format::{DefaultVisitor, Writer};
 use tracing_subscriber::fmt::time::FormatTime;
 use tracing_subscriber::fmt::{FmtContext, FormatEvent, FormatFields, FormattedFields};
@@ -43,13 +43,18 @@ pub fn dropped_lines() -> u64 {
 /// and counted ([`dropped_lines`]), rather than a request waiting. Keep the
 /// guard until exit: dropping it writes out what is queued.
 pub fn writer() -> (NonBlocking, WorkerGuard) {
-    let (writer, guard) = NonBlockingBuilder::default()
-        .buffered_lines_limit(LOG_QUEUE_LINES)
-        .lossy(true)
-        .thread_name("faan-log")
-        .finish(std::io::BufWriter::new(std::io::stderr()));
+    let (writer, guard) = bounded(std::io::BufWriter::new(std::io::stderr()), LOG_QUEUE_LINES);
     let _ = DROPPED.set(writer.error_counter());
     (writer, guard)
+}
+
+/// `out` behind a lossy queue of `lines` lines, written by a thread of its own.
+fn bounded<W: std::io::Write + Send + 'static>(out: W, lines: usize) -> (NonBlocking, WorkerGuard) {
+    NonBlockingBuilder::default()
+        .buffered_lines_limit(lines)
+        .lossy(true)
+        .thread_name("faan-log")
+        .finish(out)
 }
 
 /// The timestamp as `tracing-subscriber`'s default `SystemTime` writes it
@@ -214,7 +219,8 @@ impl TextVisitor<'_> {
             self.writer.write_str(" ")?;
         }
         let name = field.name();
-        self.writer.write_str(name.strip_prefix("r#").unwrap_or(name))
+        self.writer
+            .write_str(name.strip_prefix("r#").unwrap_or(name))
     }
 
     /// [`Self::bare_name`] and `=`.
@@ -459,6 +465,60 @@ mod tests {
             written(TextFields, true),
             default,
             "case: our line and fields"
+        );
+    }
+
+    /// A writer that blocks in its first write until the test lets it go.
+    struct Stuck {
+        entered: std::sync::mpsc::Sender<()>,
+        release: std::sync::mpsc::Receiver<()>,
+        lines: Arc<Mutex<usize>>,
+    }
+
+    impl std::io::Write for Stuck {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            let _ = self.entered.send(());
+            // Returns at once when the sender is gone.
+            let _ = self.release.recv();
+            *self.lines.lock().unwrap() += 1;
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_full_queue_drops_lines_and_counts_them() {
+        use std::io::Write as _;
+        let (entered_tx, entered) = std::sync::mpsc::channel();
+        let (release, release_rx) = std::sync::mpsc::channel::<()>();
+        let lines = Arc::new(Mutex::new(0));
+        let stuck = Stuck {
+            entered: entered_tx,
+            release: release_rx,
+            lines: lines.clone(),
+        };
+        let (mut w, guard) = bounded(stuck, 2);
+        w.write_all(b"line 0\n").unwrap();
+        // The writer's thread holds line 0 in a write that does not return.
+        entered.recv().unwrap();
+        for i in 1..=9 {
+            // A full queue is not an error to the caller: the line is dropped.
+            w.write_all(format!("line {i}\n").as_bytes()).unwrap();
+        }
+        assert_eq!(
+            w.error_counter().dropped_lines(),
+            7,
+            "case: 2 lines queued, the other 7 of 9 dropped"
+        );
+        drop(release);
+        drop(w);
+        drop(guard);
+        assert_eq!(
+            *lines.lock().unwrap(),
+            3,
+            "case: the held and the queued lines written at the end"
         );
     }
 

@@ -72,9 +72,10 @@ fn check_json_content_type(req: &HttpRequest) -> Result<(), ApiError> {
     // The usual header without a parse (about 700 instructions a request).
     let ok = ct.eq_ignore_ascii_case("application/json")
         || ct.parse::<actix_web::mime::Mime>().is_ok_and(|m| {
-        m.type_() == actix_web::mime::APPLICATION
-            && (m.subtype() == actix_web::mime::JSON || m.suffix() == Some(actix_web::mime::JSON))
-    });
+            m.type_() == actix_web::mime::APPLICATION
+                && (m.subtype() == actix_web::mime::JSON
+                    || m.suffix() == Some(actix_web::mime::JSON))
+        });
     if ok {
         Ok(())
     } else {

@@ -2,8 +2,9 @@
 //! readiness and metrics.
 
 use super::body::read_json_body;
+use super::examples::{pub_rules, pub_rules_chart};
 use super::problem::{BodyProblems, RulesetProblem};
-use super::scoring::{json, pub_rules, pub_rules_chart};
+use super::scoring::json;
 use super::AppState;
 use crate::api::{
     ApiError, Health, PatternTable, Problem, RulesetDetail, RulesetList, RulesetSummary,

@@ -5,6 +5,7 @@
 pub mod body;
 pub mod bounds;
 pub mod docs;
+pub mod examples;
 pub mod meta;
 pub mod metrics;
 pub mod observe;
@@ -112,7 +113,11 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             get().to(meta::get_ruleset),
             "GET, HEAD",
         ),
-        ("/openapi.json", get().to(openapi::openapi_json), "GET, HEAD"),
+        (
+            "/openapi.json",
+            get().to(openapi::openapi_json),
+            "GET, HEAD",
+        ),
         ("/docs", get().to(meta::docs), "GET, HEAD"),
         ("/metrics", get().to(meta::metrics), "GET, HEAD"),
     ];

@@ -168,7 +168,10 @@ where
         tracing::info!(
             http.request.method = method,
             url.path = res.request().path(),
-            request_id = id.as_ref().and_then(|v| v.to_str().ok()).unwrap_or_default(),
+            request_id = id
+                .as_ref()
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or_default(),
             status,
             route,
             latency_us = elapsed.as_micros() as u64,
