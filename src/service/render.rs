@@ -326,7 +326,9 @@ fn lines<S: Sink>(out: &mut S, sr: &ScoredReading) {
 /// Writes each item with `item`, a comma between each two: the one place
 /// the writers put the commas of an array's items or of an object's
 /// repeated members (the caller writes the brackets, fused with the keys
-/// around them).
+/// around them). Always inlined: as a call of its own it kept its callers'
+/// writers out of line too (the ledger's writer cost 9% more).
+#[inline(always)]
 fn separated<S: Sink, T>(
     out: &mut S,
     items: impl IntoIterator<Item = T>,
