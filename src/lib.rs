@@ -3,6 +3,7 @@ pub mod cli;
 pub mod config;
 pub mod core;
 pub mod http;
+pub mod logging;
 pub mod service;
 pub mod startup;
 pub mod telemetry;

@@ -6,7 +6,7 @@ use crate::config::{HealthcheckArgs, LogFormat, ServeArgs};
 use crate::core::Registry;
 use crate::http::{self, meta, metrics::Metrics, observe, AppState, Limits};
 use crate::service::{self, cache::ScoreCache};
-use crate::telemetry;
+use crate::{logging, telemetry};
 use actix_web::dev::Server;
 use actix_web::http::KeepAlive;
 use actix_web::{web, App, HttpServer};
@@ -17,6 +17,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::signal::unix::{signal, SignalKind};
+use tracing_appender::non_blocking::WorkerGuard;
 
 pub use crate::http::observe::X_REQUEST_ID;
 
@@ -173,46 +174,77 @@ impl Application {
     }
 }
 
+/// What [`init_logging`] set up; keep it until exit.
+pub struct Logging {
+    /// The tracer provider while traces go out (to flush at exit).
+    pub traces: Option<SdkTracerProvider>,
+    /// Writes out the log lines still queued when dropped.
+    _lines: WorkerGuard,
+}
+
 /// Sets up `tracing` output (text or JSON) with the level from the flag or
 /// RUST_LOG and, when the `OTEL_*` environment asks for traces
-/// ([`telemetry::requested`]), the OpenTelemetry layer beside it; returns
-/// the tracer provider then, to flush at exit.
+/// ([`telemetry::requested`]), the OpenTelemetry layer beside it.
+/// Lines go to standard error through [`logging::writer`] (non-blocking,
+/// bounded, drops counted), stamped by [`logging::Timestamp`]; text not
+/// bound for a terminal is [`logging::TextLine`] and [`logging::TextFields`]. Each is what the
+/// default writes, cheaper (bench/load.md, "Issue 24").
 ///
 /// An invalid `--log-level` is an error; an invalid RUST_LOG falls back to `info`.
-pub fn init_logging(config: &ServeArgs) -> Result<Option<SdkTracerProvider>, String> {
+pub fn init_logging(config: &ServeArgs) -> Result<Logging, String> {
     use tracing_subscriber::layer::SubscriberExt;
     use tracing_subscriber::util::SubscriberInitExt;
-    use tracing_subscriber::{fmt, EnvFilter, Layer};
+    use tracing_subscriber::{EnvFilter, Layer};
     let filter = match &config.log_level {
         Some(l) => EnvFilter::try_new(l).map_err(|e| format!("--log-level {l:?}: {e}"))?,
         None => EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")),
     };
     let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let (writer, lines) = logging::writer();
+    let logs = log_layer(config.log_format, ansi, writer);
     // A second initialisation (tests) keeps the first subscriber.
     if !telemetry::requested() {
-        // No OpenTelemetry layer at all: the subscriber of logs alone.
-        let builder = fmt()
-            .with_ansi(ansi)
-            .with_env_filter(filter)
-            .with_writer(std::io::stderr);
-        let _ = match config.log_format {
-            LogFormat::Json => builder.json().try_init(),
-            LogFormat::Text => builder.try_init(),
-        };
-        return Ok(None);
+        // No OpenTelemetry layer at all: the subscriber of logs alone, filtered as a whole.
+        let _ = tracing_subscriber::registry()
+            .with(logs)
+            .with(filter)
+            .try_init();
+        return Ok(Logging {
+            traces: None,
+            _lines: lines,
+        });
     }
     let provider = telemetry::otlp_provider()?;
     // The log filter applies to the log output only: spans go out at info whatever the log level.
-    let logs = fmt::layer().with_ansi(ansi).with_writer(std::io::stderr);
-    let logs = match config.log_format {
-        LogFormat::Json => logs.json().with_filter(filter).boxed(),
-        LogFormat::Text => logs.with_filter(filter).boxed(),
-    };
     let _ = tracing_subscriber::registry()
-        .with(logs)
+        .with(logs.with_filter(filter))
         .with(telemetry::layer(&provider))
         .try_init();
-    Ok(Some(provider))
+    Ok(Logging {
+        traces: Some(provider),
+        _lines: lines,
+    })
+}
+
+/// The log output's layer: JSON, or text (coloured for a terminal).
+fn log_layer(
+    format: LogFormat,
+    ansi: bool,
+    writer: tracing_appender::non_blocking::NonBlocking,
+) -> Box<dyn tracing_subscriber::Layer<tracing_subscriber::Registry> + Send + Sync> {
+    use tracing_subscriber::{fmt, Layer};
+    let logs = fmt::layer()
+        .with_ansi(ansi)
+        .with_timer(logging::Timestamp)
+        .with_writer(writer);
+    match format {
+        LogFormat::Json => logs.json().boxed(),
+        LogFormat::Text if ansi => logs.boxed(),
+        LogFormat::Text => logs
+            .fmt_fields(logging::TextFields)
+            .event_format(logging::TextLine)
+            .boxed(),
+    }
 }
 
 /// `faan serve`: logs, loads, binds and serves; a start-up error exits non-zero.
@@ -234,8 +266,8 @@ fn cap_malloc_arenas() {
 
 pub fn serve(config: ServeArgs) -> ExitCode {
     cap_malloc_arenas();
-    let traces = match init_logging(&config) {
-        Ok(t) => t,
+    let logging = match init_logging(&config) {
+        Ok(l) => l,
         Err(e) => {
             eprintln!("faan: {e}");
             return ExitCode::FAILURE;
@@ -249,7 +281,7 @@ pub fn serve(config: ServeArgs) -> ExitCode {
         }
     };
     tracing::info!(addr = %config.addr, port = app.port(), workers = config.workers(),
-        traces = traces.is_some(), "listening");
+        traces = logging.traces.is_some(), "listening");
     let code = match actix_web::rt::System::new().block_on(app.run_until_signalled()) {
         Ok(()) => {
             tracing::info!("stopped");
@@ -261,9 +293,10 @@ pub fn serve(config: ServeArgs) -> ExitCode {
         }
     };
     // Sends the spans still batched.
-    if let Some(Err(e)) = traces.map(|p| p.shutdown()) {
+    if let Some(Err(e)) = logging.traces.as_ref().map(|p| p.shutdown()) {
         eprintln!("faan: OpenTelemetry shutdown: {e}");
     }
+    // Dropping `logging` writes out the queued lines.
     code
 }
 

@@ -1,15 +1,14 @@
 //! A ruleset named in a request: a built-in id, or a whole
 //! ruleset document in JSON with the keys of the TOML files
 //! (`rulesets/README.md`), optionally `"extends": "<id>"`; the document's
-//! JSON Schema (`GET /v1/rulesets/schema`, the `RulesetDocument` component);
-//! and `POST /v1/rulesets/validate`.
+//! JSON Schema (`GET /v1/rulesets/schema`, the `RulesetDocument` component).
+//! `POST /v1/rulesets/validate`'s body is in [`super::validate`]: this
+//! module is below the request DTOs (they name a `RulesetRef`), not beside.
 //!
 //! The document stays the request's own bytes (`&RawValue`): the service
 //! resolves it once per distinct document (a cache keyed by those bytes),
 //! so a repeated document costs a lookup, not a parse.
 
-use super::common::object_only;
-use super::request::HouseRulesDto;
 use crate::core::pattern::{Condition, PatternId};
 use serde::de::{self, Deserializer};
 use serde::Deserialize;
@@ -251,17 +250,6 @@ pub fn standalone_schema() -> Value {
         o.insert("$defs".into(), json!({ "PatternId": id }));
     }
     v
-}
-
-/// POST /v1/rulesets/validate: a ruleset (an id or a document) and house
-/// rules to check against it.
-#[derive(Clone, Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct ValidateRequest<'a> {
-    #[serde(borrow)]
-    pub ruleset: RulesetRef<'a>,
-    #[serde(default, deserialize_with = "object_only::option")]
-    pub house_rules: Option<HouseRulesDto>,
 }
 
 #[cfg(test)]

@@ -32,12 +32,10 @@ pub struct Line {
 /// (`no_reading_outgrows_its_lines` in `tests/properties.rs`).
 pub const MAX_LINES: usize = 32;
 
-/// The lines of one reading, in a fixed array.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Lines {
-    buf: [Line; MAX_LINES],
-    len: u8,
-}
+/// The lines of one reading, at most [`MAX_LINES`] (`arrayvec`: no
+/// allocation, and no line written before it is pushed).
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Lines(arrayvec::ArrayVec<Line, MAX_LINES>);
 
 impl Lines {
     const EMPTY: Line = Line {
@@ -47,24 +45,20 @@ impl Lines {
     };
 
     const fn new() -> Self {
-        Lines {
-            buf: [Self::EMPTY; MAX_LINES],
-            len: 0,
-        }
+        Lines(arrayvec::ArrayVec::new_const())
     }
 
+    /// Adds a line; a line beyond [`MAX_LINES`] is dropped (not reached:
+    /// `no_reading_outgrows_its_lines`), never a panic.
     fn push(&mut self, l: Line) {
-        if (self.len as usize) < MAX_LINES {
-            self.buf[self.len as usize] = l;
-            self.len += 1;
-        }
+        let _ = self.0.try_push(l);
     }
 }
 
 impl std::ops::Deref for Lines {
     type Target = [Line];
     fn deref(&self) -> &[Line] {
-        &self.buf[..self.len as usize]
+        &self.0
     }
 }
 
@@ -75,7 +69,7 @@ impl fmt::Debug for Lines {
 }
 
 /// A reading with its lines and totals.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ScoredReading {
     pub reading: Reading,
     pub lines: Lines,

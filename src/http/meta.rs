@@ -2,8 +2,9 @@
 //! readiness and metrics.
 
 use super::body::read_json_body;
+use super::examples::{pub_rules, pub_rules_chart};
 use super::problem::{BodyProblems, RulesetProblem};
-use super::scoring::{json, pub_rules, pub_rules_chart};
+use super::scoring::json;
 use super::AppState;
 use crate::api::{
     ApiError, Health, PatternTable, Problem, RulesetDetail, RulesetList, RulesetSummary,
@@ -146,17 +147,6 @@ pub async fn validate_ruleset(
     let out = state.service.validate(&body)?;
     drop(body);
     super::scoring::answer(&state, out)
-}
-
-/// The OpenAPI document of this API.
-#[utoipa::path(
-    get,
-    path = "/openapi.json",
-    tag = "meta",
-    responses((status = 200, description = "OpenAPI 3.1 document", content_type = "application/json", body = Object))
-)]
-pub async fn openapi_json() -> HttpResponse {
-    json(super::openapi::cached())
 }
 
 /// API documentation page (works offline; reads /openapi.json).

@@ -1,6 +1,6 @@
 //! Prometheus metrics (`prometheus-client`, text format 0.0.4): requests by
-//! route, method and status, a latency histogram by route, and the score
-//! cache's hits, misses, entries and bytes.
+//! route, method and status, a latency histogram by route, the score
+//! cache's hits, misses, entries and bytes, and the log lines dropped.
 //!
 //! Every label value comes from a closed set, never from the client's text:
 //! the route is the pattern of the resource that answered (a `&'static str`
@@ -74,6 +74,7 @@ pub struct Metrics {
     cache_misses: Counter,
     cache_entries: Gauge<u64, AtomicU64>,
     cache_bytes: Gauge<u64, AtomicU64>,
+    log_lines_dropped: Counter,
 }
 
 impl Default for Metrics {
@@ -90,6 +91,7 @@ impl Metrics {
         let cache_misses = Counter::default();
         let cache_entries = Gauge::<u64, AtomicU64>::default();
         let cache_bytes = Gauge::<u64, AtomicU64>::default();
+        let log_lines_dropped = Counter::default();
         let mut registry = Registry::default();
         // Counters are registered without `_total`; the encoder appends it.
         registry.register(
@@ -118,6 +120,11 @@ impl Metrics {
             "Bytes the score cache counts against --cache-max-bytes",
             cache_bytes.clone(),
         );
+        registry.register(
+            "faan_log_lines_dropped",
+            "Log lines dropped because the log writer's queue was full",
+            log_lines_dropped.clone(),
+        );
         Metrics {
             registry,
             requests,
@@ -126,6 +133,7 @@ impl Metrics {
             cache_misses,
             cache_entries,
             cache_bytes,
+            log_lines_dropped,
         }
     }
 
@@ -157,6 +165,10 @@ impl Metrics {
         self.cache_misses.inner().store(misses, Ordering::Relaxed);
         self.cache_entries.set(cache_entries);
         self.cache_bytes.set(cache_bytes);
+        // Counted by the log writer (`crate::logging::writer`).
+        self.log_lines_dropped
+            .inner()
+            .store(crate::logging::dropped_lines(), Ordering::Relaxed);
         let mut s = String::with_capacity(4096);
         // Writing into a String cannot fail.
         let _ = prometheus_client::encoding::prometheus_text::encode(&mut s, &self.registry);
@@ -198,6 +210,7 @@ mod tests {
             "faan_cache_misses_total 0",
             "faan_cache_entries 3",
             "faan_cache_bytes 4096",
+            "faan_log_lines_dropped_total 0",
             "# TYPE faan_http_requests_total counter",
             "# TYPE faan_http_request_duration_seconds histogram",
             "# TYPE faan_cache_entries gauge",

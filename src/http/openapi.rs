@@ -1,10 +1,14 @@
 //! The OpenAPI document, derived from the handlers and DTOs (utoipa).
 //! Committed as `openapi/openapi.json`; regenerate it with
-//! `cargo run -- openapi > openapi/openapi.json`.
+//! `cargo run -- openapi > openapi/openapi.json`. Serves itself
+//! (`GET /openapi.json`): the document names the other handlers, so its own
+//! handler is here rather than in `meta`, and the imports run one way.
 
 use super::{meta, scoring};
 use crate::api::*;
 use crate::core::ruleset::{DiscardPayment, LiableDiscard, LimitsPay, MultipleWinners};
+use actix_web::HttpResponse;
+
 use utoipa::OpenApi;
 
 #[derive(OpenApi)]
@@ -28,7 +32,7 @@ use utoipa::OpenApi;
         meta::ruleset_schema,
         meta::validate_ruleset,
         meta::get_ruleset,
-        meta::openapi_json,
+        openapi_json,
         meta::docs,
         meta::healthz,
         meta::readyz,
@@ -70,4 +74,15 @@ pub fn spec_json() -> String {
 pub fn cached() -> &'static str {
     static SPEC: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     SPEC.get_or_init(spec_json)
+}
+
+/// The OpenAPI document of this API.
+#[utoipa::path(
+    get,
+    path = "/openapi.json",
+    tag = "meta",
+    responses((status = 200, description = "OpenAPI 3.1 document", content_type = "application/json", body = Object))
+)]
+pub async fn openapi_json() -> HttpResponse {
+    scoring::json(cached())
 }

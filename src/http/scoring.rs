@@ -3,6 +3,7 @@
 
 use super::body::read_json_body;
 use super::bounds::{Held, HeldBody};
+use super::examples::{example, pub_rules};
 use super::problem::{BodyProblems, RulesetProblem};
 use super::AppState;
 use crate::api::{
@@ -14,24 +15,6 @@ use crate::service::Service;
 use actix_web::http::header::{self, HeaderName, HeaderValue};
 use actix_web::web::{self, Bytes};
 use actix_web::{HttpRequest, HttpResponse};
-
-/// The OpenAPI examples' whole ruleset document: five patterns, full-spicy points.
-pub fn pub_rules() -> serde_json::Value {
-    serde_json::json!({"id": "pub-rules", "name": "Pub rules", "min_faan": 1, "limit": 8, "bonus_tiles": false,
-        "points": {"curve": "full_spicy"},
-        "payment": {"discard": {"discarder": 2, "others": 1}, "self_draw": 2, "robbing_kong": "as_discard"},
-        "table": {"multiple_winners": "all", "dealer_multiplier": 1, "liable_discard": "as_usual", "dealer_keeps_on_win": true, "dealer_keeps_on_draw": true},
-        "patterns": {"all_chows": {"faan": 1}, "self_draw": {"faan": 1}, "concealed_hand": {"faan": 1}, "all_simples": {"faan": 1}, "all_pungs": {"faan": 3}, "thirteen_orphans": {"faan": "limit"}}})
-}
-
-/// The chart of [`pub_rules`], as `POST /v1/rulesets/validate` answers it
-/// (written by the core here; the API test checks the endpoint answers it).
-pub fn pub_rules_chart() -> serde_json::Value {
-    crate::core::ruleset::resolve_document(pub_rules(), |_| None)
-        .ok()
-        .and_then(|r| serde_json::to_value(crate::api::RulesetDetail::from(&r)).ok())
-        .unwrap_or_default()
-}
 
 /// Runs `work` on the blocking pool (heavy work: batch, compare, ledger,
 /// analysis), where the body is dropped once answered, and answers its bytes.
@@ -132,7 +115,7 @@ pub fn json(body: impl Into<Bytes>) -> HttpResponse {
     responses(
         (status = 200, description = "The score (the example is the answer to the `wisteria_quiet_hand` request)", body = ScoreResponse,
             headers(("X-Cache" = String, description = "`hit` when the body came from the cache, else `miss`")),
-            example = json!({"ruleset": "wisteria-court", "ruleset_hash": "8c91839b4af10778a598ddd3ca8f42416be283cdf1290c090ac40931474781cc", "hand_hash": "4e3ace6cdd3b8c65edd07044a10528eb4b4dea9dff1fc12da98dfb71ece69b51", "decompositions": [{"form": "standard", "sets": ["123m", "456m", "789p", "234s"], "pair": "55s", "set_details": [{"tiles": "123m", "kind": "chow", "concealed": true, "declared": false, "winning": false}, {"tiles": "456m", "kind": "chow", "concealed": true, "declared": false, "winning": false}, {"tiles": "789p", "kind": "chow", "concealed": true, "declared": false, "winning": true}, {"tiles": "234s", "kind": "chow", "concealed": true, "declared": false, "winning": false}], "winning_in_pair": false, "lines": [{"pattern": "all_chows", "name": "All chows", "name_zh": "平糊", "faan": 1, "limit": false}, {"pattern": "self_draw", "name": "Self-drawn win", "name_zh": "自摸", "faan": 1, "limit": false}, {"pattern": "concealed_hand", "name": "Concealed hand", "name_zh": "門前清", "faan": 1, "limit": false}, {"pattern": "no_flowers", "name": "No flowers", "name_zh": "無花", "faan": 1, "limit": false}], "raw_faan": 4, "total_faan": 4, "limit_hand": false}], "chosen": 0, "form": "standard", "lines": [{"pattern": "all_chows", "name": "All chows", "name_zh": "平糊", "faan": 1, "limit": false}, {"pattern": "self_draw", "name": "Self-drawn win", "name_zh": "自摸", "faan": 1, "limit": false}, {"pattern": "concealed_hand", "name": "Concealed hand", "name_zh": "門前清", "faan": 1, "limit": false}, {"pattern": "no_flowers", "name": "No flowers", "name_zh": "無花", "faan": 1, "limit": false}], "raw_faan": 4, "total_faan": 4, "limit_hand": false, "limit": 10, "min_faan": 0, "meets_minimum": true, "missing_faan": 0, "base_points": 16, "winner": "south", "payments": {"east": -32, "south": 96, "west": -32, "north": -32}})),
+            example = json!(example(include_str!("../../openapi/examples/score-200.json")))),
         BodyProblems,
         RulesetProblem,
         (status = 422, description = "The request breaks a rule (`/problems/invalid-request`, with a pointer per error) or the tiles are not a winning hand (`/problems/not-a-winning-hand`)",
@@ -241,12 +224,12 @@ pub async fn compare(
         examples(
             ("head_bump" = (
                 summary = "HKMA, head bump: East discards 5p to West (all pungs, 3 faan) and South (mixed one suit and a dragon pung, 4 faan); South is first after East and alone is paid (East pays 64)",
-                value = json!({"ruleset": "hkma", "house_rules": {"multiple_winners": "head_bump"}, "winners": [{"hand": {"tiles": "77755p", "melds": [{"kind": "pung", "tiles": "111m"}, {"kind": "pung", "tiles": "999s"}, {"kind": "pung", "tiles": "222p"}], "winning_tile": "5p"}, "context": {"win_by": "discard", "seat_wind": "west", "round_wind": "east", "discarder": "east"}}, {"hand": {"tiles": "345p789p99p", "melds": [{"kind": "chow", "tiles": "123p"}, {"kind": "pung", "tiles": "555z"}], "winning_tile": "5p"}, "context": {"win_by": "discard", "seat_wind": "south", "round_wind": "east", "discarder": "east"}}]}))),
+                value = json!(example(include_str!("../../openapi/examples/settle-request-head-bump.json"))))),
         )
     ),
     responses(
         (status = 200, description = "Each winner's score with `paid`, and the summed payments (the example answers the `head_bump` request)", body = SettleResponse,
-            example = json!({"ruleset": "hkma", "results": [{"ruleset": "hkma", "ruleset_hash": "661191d35ae4be899abaa0211b45433691486110442b6e19f5846a7e638839e8", "hand_hash": "e2a621f7d1b330a2264b3bce3e4a1bccc19e61001e1edfccfc69a8592e932579", "decompositions": [{"form": "standard", "sets": ["111m", "222p", "999s", "777p"], "pair": "55p", "set_details": [{"tiles": "111m", "kind": "pung", "concealed": false, "declared": true, "winning": false}, {"tiles": "222p", "kind": "pung", "concealed": false, "declared": true, "winning": false}, {"tiles": "999s", "kind": "pung", "concealed": false, "declared": true, "winning": false}, {"tiles": "777p", "kind": "pung", "concealed": true, "declared": false, "winning": false}], "winning_in_pair": true, "lines": [{"pattern": "all_pungs", "name": "All pungs", "name_zh": "對對糊", "faan": 3, "limit": false}], "raw_faan": 3, "total_faan": 3, "limit_hand": false}], "chosen": 0, "form": "standard", "lines": [{"pattern": "all_pungs", "name": "All pungs", "name_zh": "對對糊", "faan": 3, "limit": false}], "raw_faan": 3, "total_faan": 3, "limit_hand": false, "limit": 10, "min_faan": 3, "meets_minimum": true, "missing_faan": 0, "base_points": 8, "winner": "west", "payments": {"east": -32, "south": 0, "west": 32, "north": 0}, "paid": false}, {"ruleset": "hkma", "ruleset_hash": "661191d35ae4be899abaa0211b45433691486110442b6e19f5846a7e638839e8", "hand_hash": "04de254e4dbd47aa7a48d193b711f612cbeac92f4831682edb54787b8f643a42", "decompositions": [{"form": "standard", "sets": ["123p", "555z", "345p", "789p"], "pair": "99p", "set_details": [{"tiles": "123p", "kind": "chow", "concealed": false, "declared": true, "winning": false}, {"tiles": "555z", "kind": "pung", "concealed": false, "declared": true, "winning": false}, {"tiles": "345p", "kind": "chow", "concealed": true, "declared": false, "winning": true}, {"tiles": "789p", "kind": "chow", "concealed": true, "declared": false, "winning": false}], "winning_in_pair": false, "lines": [{"pattern": "dragon_pung", "name": "Dragon pung", "name_zh": "三元牌", "faan": 1, "limit": false}, {"pattern": "mixed_one_suit", "name": "Mixed one suit", "name_zh": "混一色", "faan": 3, "limit": false}], "raw_faan": 4, "total_faan": 4, "limit_hand": false}], "chosen": 0, "form": "standard", "lines": [{"pattern": "dragon_pung", "name": "Dragon pung", "name_zh": "三元牌", "faan": 1, "limit": false}, {"pattern": "mixed_one_suit", "name": "Mixed one suit", "name_zh": "混一色", "faan": 3, "limit": false}], "raw_faan": 4, "total_faan": 4, "limit_hand": false, "limit": 10, "min_faan": 3, "meets_minimum": true, "missing_faan": 0, "base_points": 16, "winner": "south", "payments": {"east": -64, "south": 64, "west": 0, "north": 0}, "paid": true}], "payments": {"east": -64, "south": 64, "west": 0, "north": 0}})),
+            example = json!(example(include_str!("../../openapi/examples/settle-200.json")))),
         BodyProblems,
         RulesetProblem,
         (status = 422, description = "The request breaks a rule, each error with a pointer (winners who disagree: `/winners/1/context/discarder`; a repeated seat: `/winners/1/context/seat_wind`), or a winner's tiles are not a winning hand (`/problems/not-a-winning-hand` at `/winners/{i}/hand/tiles`)",
@@ -281,12 +264,12 @@ pub async fn settle(
         examples(
             ("four_hands" = (
                 summary = "HKMA: Ben self-draws all pungs (4 faan, 32 each), a draw (Ben keeps the deal), Cat wins all pungs on Dan's discard (3 faan, Dan pays 64), Dan's false win",
-                value = json!({"ruleset": "hkma", "players": ["Ann", "Ben", "Cat", "Dan"], "start": {"round_wind": "east", "dealer": "Ann"}, "hands": [{"result": "win", "winners": [{"player": "Ben", "hand": {"tiles": "77755p", "melds": [{"kind": "pung", "tiles": "111m"}, {"kind": "pung", "tiles": "999s"}, {"kind": "pung", "tiles": "222p"}], "winning_tile": "5p"}, "context": {"win_by": "self_draw"}}]}, {"result": "draw"}, {"result": "win", "winners": [{"player": "Cat", "hand": {"tiles": "77755p", "melds": [{"kind": "pung", "tiles": "111m"}, {"kind": "pung", "tiles": "999s"}, {"kind": "pung", "tiles": "222p"}], "winning_tile": "5p"}, "context": {"win_by": "discard", "discarder": "Dan"}}]}, {"result": "false_win", "offender": "Dan"}]}))),
+                value = json!(example(include_str!("../../openapi/examples/ledger-request-four-hands.json"))))),
         )
     ),
     responses(
         (status = 200, description = "The match hand by hand, the next deal, balances, standings and transfers (the example answers the `four_hands` request)", body = LedgerResponse,
-            example = json!({"ruleset": "hkma", "hands": [{"index": 0, "round_wind": "east", "dealer": "Ann", "dealer_streak": 0, "seats": {"Ann": "east", "Ben": "south", "Cat": "west", "Dan": "north"}, "result": "win", "winners": [{"player": "Ben", "seat": "south", "paid": true, "form": "standard", "lines": [{"pattern": "self_draw", "name": "Self-drawn win", "name_zh": "自摸", "faan": 1, "limit": false}, {"pattern": "all_pungs", "name": "All pungs", "name_zh": "對對糊", "faan": 3, "limit": false}], "total_faan": 4, "limit_hand": false, "base_points": 16, "ruleset_hash": "661191d35ae4be899abaa0211b45433691486110442b6e19f5846a7e638839e8"}], "deltas": {"Ann": -32, "Ben": 96, "Cat": -32, "Dan": -32}, "balances": {"Ann": -32, "Ben": 96, "Cat": -32, "Dan": -32}}, {"index": 1, "round_wind": "east", "dealer": "Ben", "dealer_streak": 0, "seats": {"Ann": "north", "Ben": "east", "Cat": "south", "Dan": "west"}, "result": "draw", "deltas": {"Ann": 0, "Ben": 0, "Cat": 0, "Dan": 0}, "balances": {"Ann": -32, "Ben": 96, "Cat": -32, "Dan": -32}}, {"index": 2, "round_wind": "east", "dealer": "Ben", "dealer_streak": 1, "seats": {"Ann": "north", "Ben": "east", "Cat": "south", "Dan": "west"}, "result": "win", "winners": [{"player": "Cat", "seat": "south", "paid": true, "form": "standard", "lines": [{"pattern": "all_pungs", "name": "All pungs", "name_zh": "對對糊", "faan": 3, "limit": false}], "total_faan": 3, "limit_hand": false, "base_points": 8, "ruleset_hash": "661191d35ae4be899abaa0211b45433691486110442b6e19f5846a7e638839e8"}], "deltas": {"Ann": 0, "Ben": 0, "Cat": 32, "Dan": -32}, "balances": {"Ann": -32, "Ben": 96, "Cat": 0, "Dan": -64}}, {"index": 3, "round_wind": "east", "dealer": "Cat", "dealer_streak": 0, "seats": {"Ann": "west", "Ben": "north", "Cat": "east", "Dan": "south"}, "result": "false_win", "offender": "Dan", "deltas": {"Ann": 48, "Ben": 48, "Cat": 48, "Dan": -144}, "balances": {"Ann": 16, "Ben": 144, "Cat": 48, "Dan": -208}}], "next": {"round_wind": "east", "dealer": "Cat", "dealer_streak": 0, "complete": false}, "balances": {"Ann": 16, "Ben": 144, "Cat": 48, "Dan": -208}, "standings": [{"player": "Ben", "balance": 144, "rank": 1}, {"player": "Cat", "balance": 48, "rank": 2}, {"player": "Ann", "balance": 16, "rank": 3}, {"player": "Dan", "balance": -208, "rank": 4}], "transfers": [{"from": "Dan", "to": "Ben", "amount": 144}, {"from": "Dan", "to": "Cat", "amount": 48}, {"from": "Dan", "to": "Ann", "amount": 16}]})),
+            example = json!(example(include_str!("../../openapi/examples/ledger-200.json")))),
         BodyProblems,
         RulesetProblem,
         (status = 422, description = "A hand or the players break a rule (pointer into the request: `/players/3`, `/hands/3/winners/0/hand/tiles`, `/hands/16` after the match is complete, `/hands` over the hand limit, 2,000 by default), or a winner's tiles are not a winning hand",

@@ -5,7 +5,7 @@
 //! are the score writer's. Building the serde tree and walking it cost more
 //! than playing the match (bench/ledger.md has the A/B).
 
-use super::{boolean, int, lines, string, uint, Sink};
+use super::{boolean, int, lines, separated, string, uint, Sink};
 use crate::core::ledger::{Ledger, LedgerHand, Outcome, Transfer, PLAYERS};
 use crate::core::{Ruleset, Wind};
 
@@ -34,12 +34,7 @@ pub fn ledger_json(
     out.put(b"{\"ruleset\":");
     string(&mut out, ruleset_id);
     out.put(b",\"hands\":[");
-    for (i, h) in l.hands.iter().enumerate() {
-        if i > 0 {
-            out.byte(b',');
-        }
-        hand(&mut out, &q, &hash, h);
-    }
+    separated(&mut out, &l.hands, |out, h| hand(out, &q, &hash, h));
     out.put(b"],\"next\":{\"round_wind\":");
     wind(&mut out, l.next.round_wind);
     out.put(b",\"dealer\":");
@@ -51,18 +46,15 @@ pub fn ledger_json(
     out.put(b"},\"balances\":");
     points(&mut out, &q, l.balances);
     out.put(b",\"standings\":[");
-    for (i, s) in l.standings.iter().enumerate() {
-        if i > 0 {
-            out.byte(b',');
-        }
+    separated(&mut out, &l.standings, |out, s| {
         out.put(b"{\"player\":");
         out.put(q.of(s.player));
         out.put(b",\"balance\":");
-        int(&mut out, s.balance);
+        int(out, s.balance);
         out.put(b",\"rank\":");
-        uint(&mut out, s.rank as u64);
+        uint(out, s.rank as u64);
         out.byte(b'}');
-    }
+    });
     out.put(b"],\"transfers\":");
     transfers(&mut out, &q, &l.transfers, int);
     if let Some(m) = &l.money {
@@ -109,10 +101,7 @@ fn hand<S: Sink>(out: &mut S, q: &Names<'_>, hash: &[u8; 64], h: &LedgerHand) {
     match &h.outcome {
         Outcome::Win(ws) if !ws.is_empty() => {
             out.put(b",\"winners\":[");
-            for (i, w) in ws.iter().enumerate() {
-                if i > 0 {
-                    out.byte(b',');
-                }
+            separated(out, ws, |out, w| {
                 out.put(b"{\"player\":");
                 out.put(q.of(w.player));
                 out.put(b",\"seat\":");
@@ -137,7 +126,7 @@ fn hand<S: Sink>(out: &mut S, q: &Names<'_>, hash: &[u8; 64], h: &LedgerHand) {
                 out.put(b",\"ruleset_hash\":\"");
                 out.put(hash);
                 out.put(b"\"}");
-            }
+            });
             out.byte(b']');
         }
         Outcome::Win(_) | Outcome::Draw => {}
@@ -180,23 +169,17 @@ fn by_player<S: Sink, T>(
     value: impl Fn(&mut S, T),
 ) {
     out.byte(b'{');
-    for (p, v) in values.into_iter().enumerate() {
-        if p > 0 {
-            out.byte(b',');
-        }
+    separated(out, values.into_iter().enumerate(), |out, (p, v)| {
         out.put(q.of(p));
         out.byte(b':');
         value(out, v);
-    }
+    });
     out.byte(b'}');
 }
 
 fn transfers<S: Sink>(out: &mut S, q: &Names<'_>, ts: &[Transfer], amount: impl Fn(&mut S, i64)) {
     out.byte(b'[');
-    for (i, t) in ts.iter().enumerate() {
-        if i > 0 {
-            out.byte(b',');
-        }
+    separated(out, ts, |out, t| {
         out.put(b"{\"from\":");
         out.put(q.of(t.from));
         out.put(b",\"to\":");
@@ -204,7 +187,7 @@ fn transfers<S: Sink>(out: &mut S, q: &Names<'_>, ts: &[Transfer], amount: impl 
         out.put(b",\"amount\":");
         amount(out, t.amount);
         out.byte(b'}');
-    }
+    });
     out.byte(b']');
 }
 
