@@ -55,7 +55,7 @@ fn resource(
     allowed: &'static str,
 ) -> actix_web::Resource {
     web::resource(path)
-        .app_data(metrics::RouteLabel(path))
+        .app_data(metrics::RouteLabel::new(path))
         .route(route)
         .default_service(web::to(move |req: actix_web::HttpRequest| async move {
             Err::<actix_web::HttpResponse, _>(ApiError::MethodNotAllowed {

@@ -45,7 +45,7 @@ impl Extractor for Headers<'_> {
 
 /// The route label of a request that has been routed.
 fn route_of(req: &HttpRequest) -> &'static str {
-    req.app_data::<RouteLabel>().map_or(UNMATCHED, |r| r.0)
+    req.app_data::<RouteLabel>().map_or(UNMATCHED, |r| r.route)
 }
 
 /// The request id as the span shows it: the client's, else the generated one.
@@ -160,7 +160,10 @@ where
         let status = res.status().as_u16();
         let elapsed = start.elapsed();
         if let Some(state) = res.request().app_data::<web::Data<AppState>>() {
-            state.metrics.observe(route, method, status, elapsed);
+            match res.request().app_data::<RouteLabel>() {
+                Some(at) => state.metrics.observe_at(at, method, status, elapsed),
+                None => state.metrics.observe(route, method, status, elapsed),
+            }
         }
         // The request's own fields first, as the span's context showed them;
         // as strings (quoted in the text), which the log layer writes without
