@@ -870,3 +870,31 @@ fn the_ledger_scores_in_its_own_round() {
     assert_eq!(ws[0].score.total_faan(), 6, "{:?}", lines(&ws[0].score));
     assert_eq!(got.hands[0].deltas, [-64, 192, -64, -64], "B 32, 64 each");
 }
+
+/// An exclusive pair one of whose lines is held but contained by another
+/// takes nothing away (wisteria-court): small three dragons 5 contains its
+/// two dragon pungs, so dragon pung (2 x 1, more than no flowers' 1) is no
+/// line and the pair [no flowers, dragon pung] leaves no flowers standing:
+/// small three dragons 5 + self-draw 1 + no flowers 1 = 7.
+#[test]
+fn an_exclusive_pair_ignores_a_contained_line() {
+    let s = scored(json!({"ruleset": "wisteria-court",
+        "hand": {"tiles": "123m456p77z", "winning_tile": "7z",
+                 "melds": [{"kind": "pung", "tiles": "555z"}, {"kind": "pung", "tiles": "666z"}]},
+        "context": {"win_by": "self_draw", "seat_wind": "south", "round_wind": "east"},
+        "house_rules": {"exclusive": [["no_flowers", "dragon_pung"]]}}))
+    .unwrap();
+    let l = |p: &str, f| (p.to_string(), f, false);
+    assert_eq!(
+        (lines(&s), s.total_faan()),
+        (
+            vec![
+                l("self_draw", 1),
+                l("no_flowers", 1),
+                l("small_three_dragons", 5)
+            ],
+            7
+        ),
+        "the contained dragon pungs do not beat no flowers"
+    );
+}
