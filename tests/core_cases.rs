@@ -37,13 +37,17 @@ fn south(win_by: WinBy, discarder: Option<Wind>, liable: Option<Wind>) -> Contex
 /// A context checked as the service checks one (payments read only checked
 /// contexts), with a plain hand that wins on its one 2s by any means,
 /// robbing a kong too: 123m 456m 789m 55p 234s.
-fn checked(spec: &ContextSpec) -> Context {
-    let hand = HandSpec {
+fn plain_hand() -> HandSpec<&'static str> {
+    HandSpec {
         tiles: "123m456m789m55p234s",
         melds: vec![],
         winning_tile: Some("2s"),
         flowers: vec![],
-    };
+    }
+}
+
+fn checked(spec: &ContextSpec) -> Context {
+    let hand = plain_hand();
     let allow = Allowances {
         ruleset_id: "hkma",
         bonus_tiles: true,
@@ -110,12 +114,7 @@ fn the_liable_seat_pays_as_the_rules_say() {
     }
     // The winner named liable never reaches the payments: a Context is
     // made only by validation, which refuses it at /context/liable.
-    let hand = HandSpec {
-        tiles: "123m456m789m55p234s",
-        melds: vec![],
-        winning_tile: Some("2s"),
-        flowers: vec![],
-    };
+    let hand = plain_hand();
     let refused = validate(
         &hand,
         &south(SelfDraw, None, Some(South)),
