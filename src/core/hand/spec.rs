@@ -2,23 +2,31 @@
 //! input of validation (`TryFrom<Claim>` for `(Hand, Context)`).
 
 use crate::core::tile::Wind;
+use serde::{Deserialize, Serialize};
+use strum::{EnumString, IntoStaticStr, VariantNames};
 
 /// Kind of a declared meld.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    IntoStaticStr,
+    VariantNames,
+    EnumString,
+)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum MeldKind {
     Chow,
     Pung,
     Kong,
-}
-
-impl MeldKind {
-    pub const fn name(self) -> &'static str {
-        match self {
-            MeldKind::Chow => "chow",
-            MeldKind::Pung => "pung",
-            MeldKind::Kong => "kong",
-        }
-    }
 }
 
 /// A meld as the client wrote it (`S`: owned `String`s, or `&str`s
@@ -66,25 +74,48 @@ impl HandSpec<&str> {
 }
 
 /// How the hand was won.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    IntoStaticStr,
+    VariantNames,
+    EnumString,
+)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum WinBy {
     SelfDraw,
     Discard,
     RobbingKong,
 }
 
-impl WinBy {
-    pub const fn name(self) -> &'static str {
-        match self {
-            WinBy::SelfDraw => "self_draw",
-            WinBy::Discard => "discard",
-            WinBy::RobbingKong => "robbing_kong",
-        }
-    }
-}
-
 /// Which replacement draw, if any, was the winning tile.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    IntoStaticStr,
+    VariantNames,
+    EnumString,
+)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum Replacement {
     #[default]
     None,
@@ -93,7 +124,24 @@ pub enum Replacement {
 }
 
 /// Which kind of kong a robbing-the-kong win robbed.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    IntoStaticStr,
+    VariantNames,
+    EnumString,
+)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum RobbedKong {
     /// A pung promoted to a kong (the usual case).
     #[default]
@@ -101,6 +149,8 @@ pub enum RobbedKong {
     /// A concealed kong: robbed only to complete thirteen orphans.
     Concealed,
 }
+
+named!(MeldKind, WinBy);
 
 /// The circumstances of the win (already typed; see [`validate`] for the cross-field rules).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
