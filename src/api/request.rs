@@ -174,6 +174,8 @@ pub struct HouseRulesDto {
 }
 
 /// The points curve of a house rule: a curve name, or base points by faan from 0.
+// Kept beside the core's `PointsSpec`: serde's untagged enum reads a unit
+// variant from `null`, not from its word; and `TableThenLast` is no house rule.
 #[derive(Clone, Debug, Deserialize, ToSchema)]
 #[serde(untagged)]
 pub enum PointsDto {

@@ -45,23 +45,10 @@ impl Suit {
 }
 
 /// A seat or a wind.
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    PartialEq,
-    Eq,
-    PartialOrd,
-    Ord,
-    Hash,
-    Serialize,
-    Deserialize,
-    IntoStaticStr,
-    VariantNames,
-    EnumString,
-)]
+#[derive(Serialize, Deserialize, IntoStaticStr, VariantNames, EnumString)]
 #[serde(rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Wind {
     East,
     South,

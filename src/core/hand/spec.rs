@@ -5,24 +5,14 @@ use crate::core::tile::Wind;
 use serde::{Deserialize, Serialize};
 use strum::{EnumString, IntoStaticStr, VariantNames};
 
+// The word enums: serde reads and writes their wire words, strum names and
+// parses them (the CLI's flags), both by one `snake_case` rule.
+
 /// Kind of a declared meld.
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    PartialEq,
-    Eq,
-    PartialOrd,
-    Ord,
-    Hash,
-    Serialize,
-    Deserialize,
-    IntoStaticStr,
-    VariantNames,
-    EnumString,
-)]
+#[derive(Serialize, Deserialize, IntoStaticStr, VariantNames, EnumString)]
 #[serde(rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum MeldKind {
     Chow,
     Pung,
@@ -74,23 +64,10 @@ impl HandSpec<&str> {
 }
 
 /// How the hand was won.
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    PartialEq,
-    Eq,
-    PartialOrd,
-    Ord,
-    Hash,
-    Serialize,
-    Deserialize,
-    IntoStaticStr,
-    VariantNames,
-    EnumString,
-)]
+#[derive(Serialize, Deserialize, IntoStaticStr, VariantNames, EnumString)]
 #[serde(rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum WinBy {
     SelfDraw,
     Discard,
@@ -98,24 +75,10 @@ pub enum WinBy {
 }
 
 /// Which replacement draw, if any, was the winning tile.
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    Default,
-    PartialEq,
-    Eq,
-    PartialOrd,
-    Ord,
-    Hash,
-    Serialize,
-    Deserialize,
-    IntoStaticStr,
-    VariantNames,
-    EnumString,
-)]
+#[derive(Serialize, Deserialize, IntoStaticStr, VariantNames, EnumString)]
 #[serde(rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Replacement {
     #[default]
     None,
@@ -124,24 +87,10 @@ pub enum Replacement {
 }
 
 /// Which kind of kong a robbing-the-kong win robbed.
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    Default,
-    PartialEq,
-    Eq,
-    PartialOrd,
-    Ord,
-    Hash,
-    Serialize,
-    Deserialize,
-    IntoStaticStr,
-    VariantNames,
-    EnumString,
-)]
+#[derive(Serialize, Deserialize, IntoStaticStr, VariantNames)]
 #[serde(rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum RobbedKong {
     /// A pung promoted to a kong (the usual case).
     #[default]
