@@ -13,14 +13,15 @@
 use crate::api::json::parse_checked;
 use crate::api::ledger::HandResultDto;
 use crate::api::{
-    ApiError, HouseRulesDto, LedgerRequest, LedgerResponse, MeldKindDto, RulesetRef,
-    RulesetSummary, ScoreResponse,
+    ApiError, HouseRulesDto, LedgerRequest, LedgerResponse, RulesetRef, RulesetSummary,
+    ScoreResponse,
 };
 use crate::core::hand::{
     ContextSpec, HandSpec, MeldKind, MeldSpec, Replacement, RobbedKong, WinBy,
 };
 use crate::core::{Registry, Wind};
 use crate::service::Service;
+use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, ValueEnum};
 use std::borrow::Cow;
 use std::io::{IsTerminal, Read, Write};
@@ -28,31 +29,18 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use unicode_width::UnicodeWidthStr;
 
-/// How the hand was won (command-line spelling).
-#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
-pub enum WinByArg {
-    SelfDraw,
-    Discard,
-    RobbingKong,
+/// A flag whose value is one of the core's word enums, in clap's spelling of
+/// its wire word (`robbing-kong` for `robbing_kong`): one table, the core's.
+fn word<T>() -> impl TypedValueParser<Value = T>
+where
+    T: strum::VariantNames + std::str::FromStr + Clone + Send + Sync + 'static,
+{
+    PossibleValuesParser::new(T::VARIANTS.iter().map(|w| w.replace('_', "-")))
+        .try_map(|s| s.replace('-', "_").parse::<T>().map_err(|_| s))
 }
 
-/// A seat or wind (command-line spelling).
-#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
-pub enum WindArg {
-    East,
-    South,
-    West,
-    North,
-}
-
-/// Which replacement draw was the winning tile.
-#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ReplacementArg {
-    None,
-    Kong,
-    Flower,
-}
-
+// Kept as clap's enum (not `word::<RobbedKong>`): its variants' help lines
+// are in `faan score --help`, and the core's enum carries no clap help.
 /// Which kind of kong a robbing-the-kong win robbed.
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RobbedKongArg {
@@ -98,19 +86,19 @@ pub struct ScoreArgs {
     /// The winning tile (default: the last tile written).
     #[arg(long = "win", value_name = "TILE")]
     pub winning_tile: Option<String>,
-    #[arg(long, value_enum, default_value_t = WinByArg::SelfDraw)]
-    pub win_by: WinByArg,
+    #[arg(long, value_parser = word::<WinBy>(), default_value = "self-draw")]
+    pub win_by: WinBy,
     /// The seat that discarded (or added the robbed kong).
-    #[arg(long, value_enum)]
-    pub discarder: Option<WindArg>,
+    #[arg(long, value_parser = word::<Wind>())]
+    pub discarder: Option<Wind>,
     /// The winner's seat wind.
-    #[arg(long, value_enum, default_value_t = WindArg::East)]
-    pub seat: WindArg,
+    #[arg(long, value_parser = word::<Wind>(), default_value = "east")]
+    pub seat: Wind,
     /// The round (prevailing) wind.
-    #[arg(long = "round", value_enum, default_value_t = WindArg::East)]
-    pub round: WindArg,
-    #[arg(long, value_enum, default_value_t = ReplacementArg::None)]
-    pub replacement: ReplacementArg,
+    #[arg(long = "round", value_parser = word::<Wind>(), default_value = "east")]
+    pub round: Wind,
+    #[arg(long, value_parser = word::<Replacement>(), default_value = "none")]
+    pub replacement: Replacement,
     #[arg(long)]
     pub double_kong: bool,
     #[arg(long)]
@@ -120,8 +108,8 @@ pub struct ScoreArgs {
     #[arg(long)]
     pub earthly: bool,
     /// A seat that pays for everyone (包).
-    #[arg(long, value_enum)]
-    pub liable: Option<WindArg>,
+    #[arg(long, value_parser = word::<Wind>())]
+    pub liable: Option<Wind>,
     #[arg(long)]
     pub flower_win: bool,
     /// With --win-by robbing-kong: the kind of kong robbed (a concealed kong only for thirteen orphans).
@@ -131,35 +119,14 @@ pub struct ScoreArgs {
     #[arg(long)]
     pub last_of_its_kind: bool,
     /// The replacement draw before the winning flower replacement (a second replacement in a row).
-    #[arg(long, value_enum, default_value_t = ReplacementArg::None)]
-    pub first_replacement: ReplacementArg,
+    #[arg(long, value_parser = word::<Replacement>(), default_value = "none")]
+    pub first_replacement: Replacement,
     /// House rules as the API's JSON object, e.g. '{"min_faan": 0, "points": "full_spicy"}'.
     #[arg(long, value_name = "JSON")]
     pub house_rules: Option<String>,
     /// Pattern names to print: English, Traditional Chinese, or both.
     #[arg(long, value_enum, default_value_t = Lang::Both)]
     pub lang: Lang,
-}
-
-impl From<WindArg> for Wind {
-    fn from(w: WindArg) -> Self {
-        match w {
-            WindArg::East => Wind::East,
-            WindArg::South => Wind::South,
-            WindArg::West => Wind::West,
-            WindArg::North => Wind::North,
-        }
-    }
-}
-
-impl From<ReplacementArg> for Replacement {
-    fn from(r: ReplacementArg) -> Self {
-        match r {
-            ReplacementArg::None => Replacement::None,
-            ReplacementArg::Kong => Replacement::Kong,
-            ReplacementArg::Flower => Replacement::Flower,
-        }
-    }
 }
 
 impl ScoreArgs {
@@ -189,27 +156,23 @@ impl ScoreArgs {
     /// The circumstances of the win the flags describe.
     fn context(&self) -> ContextSpec {
         ContextSpec {
-            win_by: match self.win_by {
-                WinByArg::SelfDraw => WinBy::SelfDraw,
-                WinByArg::Discard => WinBy::Discard,
-                WinByArg::RobbingKong => WinBy::RobbingKong,
-            },
-            seat_wind: self.seat.into(),
-            round_wind: self.round.into(),
-            discarder: self.discarder.map(Into::into),
-            replacement: self.replacement.into(),
+            win_by: self.win_by,
+            seat_wind: self.seat,
+            round_wind: self.round,
+            discarder: self.discarder,
+            replacement: self.replacement,
             double_kong: self.double_kong,
             last_tile: self.last_tile,
             heavenly: self.heavenly,
             earthly: self.earthly,
-            liable: self.liable.map(Into::into),
+            liable: self.liable,
             flower_win: self.flower_win,
             robbed_kong: match self.robbed_kong {
                 RobbedKongArg::Added => RobbedKong::Added,
                 RobbedKongArg::Concealed => RobbedKong::Concealed,
             },
             last_of_its_kind: self.last_of_its_kind,
-            first_replacement: self.first_replacement.into(),
+            first_replacement: self.first_replacement,
         }
     }
 }
@@ -217,16 +180,9 @@ impl ScoreArgs {
 /// `--meld KIND:TILES[:concealed|:added]` as a meld.
 fn meld_arg(m: &str) -> Result<MeldSpec<&str>, String> {
     let (kind, tiles, concealed, added) = split_meld(m)?;
-    let kind = match kind {
-        "chow" => MeldKind::Chow,
-        "pung" => MeldKind::Pung,
-        "kong" => MeldKind::Kong,
-        other => {
-            return Err(format!(
-                "--meld {m}: unknown kind {other:?} (chow, pung or kong)"
-            ))
-        }
-    };
+    let kind: MeldKind = kind
+        .parse()
+        .map_err(|_| format!("--meld {m}: unknown kind {kind:?} (chow, pung or kong)"))?;
     Ok(MeldSpec {
         kind,
         tiles,
@@ -649,7 +605,7 @@ pub fn render_ledger(answer: &LedgerResponse<'_>, ruleset_name: &str) -> String 
             };
             let faan: Vec<String> = h.winners.iter().map(|w| w.total_faan.to_string()).collect();
             [
-                Wind::from(h.round_wind).to_string(),
+                h.round_wind.to_string(),
                 h.dealer.to_string(),
                 result,
                 faan.join("+"),
@@ -728,9 +684,7 @@ pub fn render_ledger(answer: &LedgerResponse<'_>, ruleset_name: &str) -> String 
         let _ = writeln!(
             s,
             "\nNext: {} round, {} deals (dealer streak {})",
-            Wind::from(next.round_wind),
-            next.dealer,
-            next.dealer_streak
+            next.round_wind, next.dealer, next.dealer_streak
         );
     }
     let _ = writeln!(s, "\nStandings");
@@ -782,11 +736,11 @@ pub struct AnalyzeArgs {
     #[arg(long, short = 'r', default_value = "hkma", value_name = "ID|FILE")]
     pub ruleset: String,
     /// The player's seat wind.
-    #[arg(long = "seat-wind", visible_alias = "seat", value_enum, default_value_t = WindArg::East)]
-    pub seat_wind: WindArg,
+    #[arg(long = "seat-wind", visible_alias = "seat", value_parser = word::<Wind>(), default_value = "east")]
+    pub seat_wind: Wind,
     /// The round (prevailing) wind.
-    #[arg(long = "round-wind", visible_alias = "round", value_enum, default_value_t = WindArg::East)]
-    pub round_wind: WindArg,
+    #[arg(long = "round-wind", visible_alias = "round", value_parser = word::<Wind>(), default_value = "east")]
+    pub round_wind: Wind,
     /// The win would be on the last wall tile (or the discard after it).
     #[arg(long)]
     pub last_tile: bool,
@@ -806,16 +760,6 @@ pub struct AnalyzeArgs {
     /// Print the JSON answer of POST /v1/analyze instead of the table.
     #[arg(long)]
     pub json: bool,
-}
-
-fn wind_dto(w: WindArg) -> crate::api::WindDto {
-    use crate::api::WindDto;
-    match w {
-        WindArg::East => WindDto::East,
-        WindArg::South => WindDto::South,
-        WindArg::West => WindDto::West,
-        WindArg::North => WindDto::North,
-    }
 }
 
 /// `faan analyze`: the typed request built from the flags, through
@@ -842,11 +786,7 @@ pub fn run_analyze(args: &AnalyzeArgs) -> ExitCode {
             Err(e) => return usage(e),
         };
         melds.push(MeldDto {
-            kind: match meld.kind {
-                MeldKind::Chow => MeldKindDto::Chow,
-                MeldKind::Pung => MeldKindDto::Pung,
-                MeldKind::Kong => MeldKindDto::Kong,
-            },
+            kind: meld.kind,
             tiles: Cow::Borrowed(meld.tiles),
             concealed: meld.concealed,
             added: meld.added,
@@ -869,8 +809,8 @@ pub fn run_analyze(args: &AnalyzeArgs) -> ExitCode {
                 .collect(),
         },
         context: WaitContextDto {
-            seat_wind: wind_dto(args.seat_wind),
-            round_wind: wind_dto(args.round_wind),
+            seat_wind: args.seat_wind,
+            round_wind: args.round_wind,
             last_tile: args.last_tile,
         },
         house_rules,

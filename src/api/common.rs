@@ -1,8 +1,11 @@
 //! Shapes shared by several endpoints: winds and win kinds, payments and
 //! money, and the object-only readers serde's derive lacks.
 
-use crate::core::ruleset::Money;
-use crate::core::{MeldKind, Replacement, Ruleset, WinBy, Wind};
+use crate::core::ruleset::{LimitsPay, Money};
+use crate::core::{
+    DiscardPayment, LiableDiscard, MeldKind, MultipleWinners, Replacement, RobbedKong, Ruleset,
+    WinBy, Wind,
+};
 use serde::{Deserialize, Serialize};
 use std::io::Write as _;
 use utoipa::ToSchema;
@@ -168,113 +171,47 @@ pub mod borrowed {
     }
 }
 
-#[derive(Clone, Copy, Debug, Deserialize, Serialize, ToSchema, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum MeldKindDto {
-    Chow,
-    Pung,
-    Kong,
+// ------------------------------------------------------ word enums
+
+/// The schema of a word enum: its words (strum's, by the rule its serde
+/// reads and writes them with), under the name the contract published it.
+pub fn word_schema<T: strum::VariantNames>(
+    description: Option<&str>,
+) -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+    utoipa::openapi::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::Type::String)
+        .description(description)
+        .enum_values(Some(T::VARIANTS.iter().copied()))
+        .into()
 }
 
-/// A seat or a wind.
-#[derive(Clone, Copy, Debug, Deserialize, Serialize, ToSchema, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum WindDto {
-    East,
-    South,
-    West,
-    North,
-}
-
-#[derive(Clone, Copy, Debug, Deserialize, Serialize, ToSchema, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum WinByDto {
-    SelfDraw,
-    Discard,
-    RobbingKong,
-}
-
-/// Which replacement draw, if any, was the winning tile.
-#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, ToSchema, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum ReplacementDto {
-    #[default]
-    None,
-    Kong,
-    Flower,
-}
-
-/// Which kind of kong a robbing-the-kong win robbed.
-#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, ToSchema, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum RobbedKongDto {
-    /// A pung promoted to a kong.
-    #[default]
-    Added,
-    /// A concealed kong: robbed only to complete thirteen orphans.
-    Concealed,
-}
-
-impl From<WinByDto> for WinBy {
-    fn from(w: WinByDto) -> WinBy {
-        match w {
-            WinByDto::SelfDraw => WinBy::SelfDraw,
-            WinByDto::Discard => WinBy::Discard,
-            WinByDto::RobbingKong => WinBy::RobbingKong,
+// The core's word enums are read and written by their own serde (their wire
+// words are the core's); the core knows no OpenAPI, so their schemas are here.
+macro_rules! word_schemas {
+    ($($t:ty => $name:literal, $doc:expr;)*) => {$(
+        impl utoipa::PartialSchema for $t {
+            fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+                word_schema::<$t>($doc)
+            }
         }
-    }
+        impl ToSchema for $t {
+            fn name() -> std::borrow::Cow<'static, str> {
+                std::borrow::Cow::Borrowed($name)
+            }
+        }
+    )*};
 }
 
-impl From<RobbedKongDto> for crate::core::hand::RobbedKong {
-    fn from(r: RobbedKongDto) -> Self {
-        use crate::core::hand::RobbedKong;
-        match r {
-            RobbedKongDto::Added => RobbedKong::Added,
-            RobbedKongDto::Concealed => RobbedKong::Concealed,
-        }
-    }
-}
-
-impl From<ReplacementDto> for Replacement {
-    fn from(r: ReplacementDto) -> Replacement {
-        match r {
-            ReplacementDto::None => Replacement::None,
-            ReplacementDto::Kong => Replacement::Kong,
-            ReplacementDto::Flower => Replacement::Flower,
-        }
-    }
-}
-
-impl From<MeldKindDto> for MeldKind {
-    fn from(k: MeldKindDto) -> Self {
-        match k {
-            MeldKindDto::Chow => MeldKind::Chow,
-            MeldKindDto::Pung => MeldKind::Pung,
-            MeldKindDto::Kong => MeldKind::Kong,
-        }
-    }
-}
-
-impl From<WindDto> for Wind {
-    fn from(w: WindDto) -> Wind {
-        match w {
-            WindDto::East => Wind::East,
-            WindDto::South => Wind::South,
-            WindDto::West => Wind::West,
-            WindDto::North => Wind::North,
-        }
-    }
-}
-
-impl From<Wind> for WindDto {
-    fn from(w: Wind) -> WindDto {
-        match w {
-            Wind::East => WindDto::East,
-            Wind::South => WindDto::South,
-            Wind::West => WindDto::West,
-            Wind::North => WindDto::North,
-        }
-    }
+word_schemas! {
+    MeldKind => "MeldKindDto", None;
+    Wind => "WindDto", Some("A seat or a wind.");
+    WinBy => "WinByDto", None;
+    Replacement => "ReplacementDto", Some("Which replacement draw, if any, was the winning tile.");
+    RobbedKong => "RobbedKongDto", Some("Which kind of kong a robbing-the-kong win robbed.");
+    LimitsPay => "LimitsPayDto", None;
+    MultipleWinners => "MultipleWinnersDto", None;
+    LiableDiscard => "LiableDiscardDto", None;
+    DiscardPayment => "DiscardPaymentDto", None;
 }
 
 // ---------------------------------------------------------------- responses

@@ -3,9 +3,7 @@
 //! the answer maps seats to players, so deltas and balances are objects
 //! keyed by player name, in player order.
 
-use super::common::{
-    borrowed, object_only, Amount, ReplacementDto, RobbedKongDto, WinByDto, WindDto,
-};
+use super::common::{borrowed, object_only, Amount};
 use super::problem::{ApiError, ProblemError};
 use super::request::{HandDto, HouseRulesDto};
 use super::response::{lines_dto, HashHex, LineDto};
@@ -14,7 +12,7 @@ use crate::core::ledger::{
     Ledger, LedgerContext, LedgerHandSpec, LedgerSpec, LedgerWinnerSpec, Outcome, StartSpec,
     Transfer, PLAYERS,
 };
-use crate::core::{ContextSpec, Wind};
+use crate::core::{ContextSpec, Replacement, RobbedKong, WinBy, Wind};
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize, Serializer};
 use std::borrow::Cow;
@@ -59,7 +57,7 @@ fn players_schema() -> utoipa::openapi::RefOr<utoipa::openapi::Schema> {
 #[serde(deny_unknown_fields)]
 pub struct LedgerStartDto<'a> {
     #[serde(default)]
-    pub round_wind: Option<WindDto>,
+    pub round_wind: Option<Wind>,
     /// A player's name.
     #[serde(borrow, default, deserialize_with = "borrowed::option")]
     #[schema(value_type = Option<String>, example = "Ann")]
@@ -67,8 +65,13 @@ pub struct LedgerStartDto<'a> {
 }
 
 /// What a hand came to.
-#[derive(Clone, Copy, Debug, Deserialize, Serialize, ToSchema, PartialEq, Eq)]
+// Wire-only: the core's hands (`LedgerHandSpec`, `Outcome`) carry their
+// winners or offender in the variant; this is the `result` tag alone.
+#[derive(
+    Clone, Copy, Debug, Deserialize, Serialize, ToSchema, PartialEq, Eq, strum::IntoStaticStr,
+)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum HandResultDto {
     /// One winner, or several on one discard (`winners`).
     Win,
@@ -112,17 +115,17 @@ pub struct LedgerWinnerDto<'a> {
 #[derive(Clone, Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LedgerContextDto<'a> {
-    pub win_by: WinByDto,
+    pub win_by: WinBy,
     #[serde(default)]
-    pub seat_wind: Option<WindDto>,
+    pub seat_wind: Option<Wind>,
     #[serde(default)]
-    pub round_wind: Option<WindDto>,
+    pub round_wind: Option<Wind>,
     /// The player who discarded (or added the robbed kong).
     #[serde(borrow, default, deserialize_with = "borrowed::option")]
     #[schema(value_type = Option<String>, example = "Cat")]
     pub discarder: Option<Cow<'a, str>>,
     #[serde(default)]
-    pub replacement: ReplacementDto,
+    pub replacement: Replacement,
     #[serde(default)]
     pub double_kong: bool,
     #[serde(default)]
@@ -139,11 +142,11 @@ pub struct LedgerContextDto<'a> {
     pub flower_win: bool,
     /// As in a score request's context.
     #[serde(default)]
-    pub robbed_kong: RobbedKongDto,
+    pub robbed_kong: RobbedKong,
     #[serde(default)]
     pub last_of_its_kind: bool,
     #[serde(default)]
-    pub first_replacement: ReplacementDto,
+    pub first_replacement: Replacement,
 }
 
 impl LedgerContextDto<'_> {
@@ -151,23 +154,23 @@ impl LedgerContextDto<'_> {
         LedgerContext {
             // The seats, the discarder and the liable seat are the ledger's to fill in.
             rest: ContextSpec {
-                win_by: self.win_by.into(),
+                win_by: self.win_by,
                 seat_wind: Wind::East,
                 round_wind: Wind::East,
                 discarder: None,
-                replacement: self.replacement.into(),
+                replacement: self.replacement,
                 double_kong: self.double_kong,
                 last_tile: self.last_tile,
                 heavenly: self.heavenly,
                 earthly: self.earthly,
                 liable: None,
                 flower_win: self.flower_win,
-                robbed_kong: self.robbed_kong.into(),
+                robbed_kong: self.robbed_kong,
                 last_of_its_kind: self.last_of_its_kind,
-                first_replacement: self.first_replacement.into(),
+                first_replacement: self.first_replacement,
             },
-            seat_wind: self.seat_wind.map(Into::into),
-            round_wind: self.round_wind.map(Into::into),
+            seat_wind: self.seat_wind,
+            round_wind: self.round_wind,
             discarder: self.discarder.as_deref(),
             liable: self.liable.as_deref(),
         }
@@ -181,11 +184,7 @@ impl LedgerRequest<'_> {
         let mut errs = Vec::new();
         let mut hands = Vec::with_capacity(self.hands.len());
         for (h, hand) in self.hands.iter().enumerate() {
-            let result = match hand.result {
-                HandResultDto::Win => "win",
-                HandResultDto::Draw => "draw",
-                HandResultDto::FalseWin => "false_win",
-            };
+            let result = hand.result.into();
             let mut wrong = |field: &str, rule: HandRule| {
                 let at = format!("/hands/{h}/{field}");
                 errs.push(ProblemError::from(FieldError::rule(at, rule)));
@@ -224,7 +223,7 @@ impl LedgerRequest<'_> {
         Ok(LedgerSpec {
             players: self.players.iter().map(|p| &**p).collect(),
             start: self.start.as_ref().map(|s| StartSpec {
-                round_wind: s.round_wind.map(Into::into),
+                round_wind: s.round_wind,
                 dealer: s.dealer.as_deref(),
             }),
             hands,
@@ -274,14 +273,14 @@ pub struct LedgerResponse<'a> {
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct LedgerHandOut<'a> {
     pub index: usize,
-    pub round_wind: WindDto,
+    pub round_wind: Wind,
     #[schema(value_type = String)]
     pub dealer: &'a str,
     /// The dealer's consecutive kept deals before this hand (連莊).
     pub dealer_streak: u32,
     /// Each player's seat wind in this hand.
-    #[schema(value_type = HashMap<String, WindDto>, example = json!({"Ann": "east", "Ben": "south", "Cat": "west", "Dan": "north"}))]
-    pub seats: ByPlayer<'a, WindDto>,
+    #[schema(value_type = HashMap<String, Wind>, example = json!({"Ann": "east", "Ben": "south", "Cat": "west", "Dan": "north"}))]
+    pub seats: ByPlayer<'a, Wind>,
     pub result: HandResultDto,
     /// A win: each winner in request order.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -307,7 +306,7 @@ pub struct LedgerHandOut<'a> {
 pub struct LedgerWinnerOut<'a> {
     #[schema(value_type = String)]
     pub player: &'a str,
-    pub seat: WindDto,
+    pub seat: Wind,
     /// The winner is paid (under `head_bump` only the first after the discarder).
     pub paid: bool,
     /// The chosen reading's form.
@@ -324,7 +323,7 @@ pub struct LedgerWinnerOut<'a> {
 /// The deal after the last hand.
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct NextDto<'a> {
-    pub round_wind: WindDto,
+    pub round_wind: Wind,
     #[schema(value_type = String)]
     pub dealer: &'a str,
     pub dealer_streak: u32,
@@ -398,7 +397,7 @@ impl<'a> LedgerResponse<'a> {
                                 let best = w.score.best();
                                 LedgerWinnerOut {
                                     player: names[w.player],
-                                    seat: w.seat.into(),
+                                    seat: w.seat,
                                     paid: w.paid,
                                     form: best.reading.form.name(),
                                     lines: lines_dto(best),
@@ -416,10 +415,13 @@ impl<'a> LedgerResponse<'a> {
                 };
                 LedgerHandOut {
                     index: h.index,
-                    round_wind: h.round_wind.into(),
+                    round_wind: h.round_wind,
                     dealer: names[h.dealer],
                     dealer_streak: h.dealer_streak,
-                    seats: by_wind(names, h.seats),
+                    seats: ByPlayer {
+                        names,
+                        values: h.seats,
+                    },
                     result: match h.outcome {
                         Outcome::Win(_) => HandResultDto::Win,
                         Outcome::Draw => HandResultDto::Draw,
@@ -442,7 +444,7 @@ impl<'a> LedgerResponse<'a> {
             ruleset: ruleset_id,
             hands,
             next: NextDto {
-                round_wind: l.next.round_wind.into(),
+                round_wind: l.next.round_wind,
                 dealer: names[l.next.dealer],
                 dealer_streak: l.next.dealer_streak,
                 complete: l.next.complete,
@@ -472,12 +474,5 @@ impl<'a> LedgerResponse<'a> {
                     .collect(),
             }),
         }
-    }
-}
-
-fn by_wind<'a>(names: &'a [&'a str; PLAYERS], seats: [Wind; PLAYERS]) -> ByPlayer<'a, WindDto> {
-    ByPlayer {
-        names,
-        values: seats.map(Into::into),
     }
 }

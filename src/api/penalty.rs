@@ -1,6 +1,6 @@
 //! `POST /v1/penalties/false-win`.
 
-use super::common::{money_of, object_only, MoneyDto, Payments, WindDto};
+use super::common::{money_of, object_only, MoneyDto, Payments};
 use super::request::HouseRulesDto;
 use crate::core::{Ruleset, Wind};
 use serde::{Deserialize, Serialize};
@@ -13,7 +13,7 @@ pub struct FalseWinRequest<'a> {
     #[serde(borrow)]
     pub ruleset: super::document::RulesetRef<'a>,
     /// The seat that declared a false win.
-    pub offender: WindDto,
+    pub offender: Wind,
     #[serde(default, deserialize_with = "object_only::option")]
     pub house_rules: Option<HouseRulesDto>,
 }
@@ -22,7 +22,7 @@ pub struct FalseWinRequest<'a> {
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema, PartialEq)]
 pub struct FalseWinResponse {
     pub ruleset: String,
-    pub offender: WindDto,
+    pub offender: Wind,
     /// The ruleset's minimum faan (after house rules).
     pub min_faan: u32,
     /// Base points at the minimum.
@@ -44,7 +44,7 @@ impl FalseWinResponse {
     ) -> Self {
         FalseWinResponse {
             ruleset: ruleset_id.into(),
-            offender: offender.into(),
+            offender,
             min_faan: r.min_faan(),
             base_points: r.min_base_points(),
             payments: payments.into(),

@@ -1,14 +1,12 @@
 //! The score request (`POST /v1/score`, each batch item, compare) and its
 //! house rules, with their conversions to the core's specs.
 
-use super::common::{
-    borrowed, object_only, MeldKindDto, ReplacementDto, RobbedKongDto, WinByDto, WindDto,
-};
+use super::common::{borrowed, object_only};
 use super::document::RulesetRef;
 use crate::core::ruleset::{LimitsPay, Number};
 use crate::core::{
-    ContextSpec, DiscardPayment, HandSpec, HouseRules, LiableDiscard, MeldSpec, MultipleWinners,
-    PatternOverride, PointsSpec,
+    ContextSpec, DiscardPayment, HandSpec, HouseRules, LiableDiscard, MeldKind, MeldSpec,
+    MultipleWinners, PatternOverride, PointsSpec, Replacement, RobbedKong, WinBy, Wind,
 };
 use serde::de::{self, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
@@ -58,7 +56,7 @@ pub struct HandDto<'a> {
 #[derive(Clone, Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MeldDto<'a> {
-    pub kind: MeldKindDto,
+    pub kind: MeldKind,
     /// The meld's tiles: MPSZ (`777z`, `1111s`), Unicode tiles (`🀄🀄🀄`) or both.
     #[serde(borrow)]
     #[schema(example = "777z", value_type = String)]
@@ -75,14 +73,14 @@ pub struct MeldDto<'a> {
 #[derive(Clone, Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ContextDto {
-    pub win_by: WinByDto,
-    pub seat_wind: WindDto,
-    pub round_wind: WindDto,
+    pub win_by: WinBy,
+    pub seat_wind: Wind,
+    pub round_wind: Wind,
     /// The seat that discarded (or added the robbed kong); required for `discard` and `robbing_kong`, rejected for `self_draw`.
     #[serde(default)]
-    pub discarder: Option<WindDto>,
+    pub discarder: Option<Wind>,
     #[serde(default)]
-    pub replacement: ReplacementDto,
+    pub replacement: Replacement,
     /// Won on the replacement of a kong made from a kong replacement.
     #[serde(default)]
     pub double_kong: bool,
@@ -97,19 +95,19 @@ pub struct ContextDto {
     pub earthly: bool,
     /// A seat that pays for everyone (包).
     #[serde(default)]
-    pub liable: Option<WindDto>,
+    pub liable: Option<Wind>,
     /// The hand wins on its seven or eight bonus tiles.
     #[serde(default)]
     pub flower_win: bool,
     /// Robbing a kong: `added` (a promoted pung, the default) or `concealed` (robbed only to complete thirteen orphans).
     #[serde(default)]
-    pub robbed_kong: RobbedKongDto,
+    pub robbed_kong: RobbedKong,
     /// The other three copies of the winning tile are in sight (絕章).
     #[serde(default)]
     pub last_of_its_kind: bool,
     /// A second replacement draw: the replacement before the winning one (`kong` or `flower` before a winning flower replacement; `flower` before a winning kong replacement, the flower replacement having completed the kong; `none` by default).
     #[serde(default)]
-    pub first_replacement: ReplacementDto,
+    pub first_replacement: Replacement,
 }
 
 /// Overrides of the ruleset for one request (the editable table).
@@ -175,36 +173,9 @@ pub struct HouseRulesDto {
     pub limits_pay: Option<LimitsPay>,
 }
 
-// The word-valued enums of the core are read and written by their own
-// serde (their wire names are the core's); their schemas are described
-// here, under the names the contract published them with.
-macro_rules! word_schema {
-    ($($t:ty => $name:literal),* $(,)?) => {$(
-        impl utoipa::PartialSchema for $t {
-            fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-                use strum::VariantNames;
-                utoipa::openapi::ObjectBuilder::new()
-                    .schema_type(utoipa::openapi::schema::Type::String)
-                    .enum_values(Some(<$t>::VARIANTS.iter().copied()))
-                    .into()
-            }
-        }
-        impl ToSchema for $t {
-            fn name() -> Cow<'static, str> {
-                Cow::Borrowed($name)
-            }
-        }
-    )*};
-}
-
-word_schema! {
-    LimitsPay => "LimitsPayDto",
-    MultipleWinners => "MultipleWinnersDto",
-    LiableDiscard => "LiableDiscardDto",
-    DiscardPayment => "DiscardPaymentDto",
-}
-
 /// The points curve of a house rule: a curve name, or base points by faan from 0.
+// Kept beside the core's `PointsSpec`: serde's untagged enum reads a unit
+// variant from `null`, not from its word; and `TableThenLast` is no house rule.
 #[derive(Clone, Debug, Deserialize, ToSchema)]
 #[serde(untagged)]
 pub enum PointsDto {
@@ -390,7 +361,7 @@ impl HandDto<'_> {
                 .melds
                 .iter()
                 .map(|m| MeldSpec {
-                    kind: m.kind.into(),
+                    kind: m.kind,
                     tiles: &*m.tiles,
                     concealed: m.concealed,
                     added: m.added,
@@ -405,20 +376,20 @@ impl HandDto<'_> {
 impl ContextDto {
     pub fn to_core(&self) -> ContextSpec {
         ContextSpec {
-            win_by: self.win_by.into(),
-            seat_wind: self.seat_wind.into(),
-            round_wind: self.round_wind.into(),
-            discarder: self.discarder.map(Into::into),
-            replacement: self.replacement.into(),
+            win_by: self.win_by,
+            seat_wind: self.seat_wind,
+            round_wind: self.round_wind,
+            discarder: self.discarder,
+            replacement: self.replacement,
             double_kong: self.double_kong,
             last_tile: self.last_tile,
             heavenly: self.heavenly,
             earthly: self.earthly,
-            liable: self.liable.map(Into::into),
+            liable: self.liable,
             flower_win: self.flower_win,
-            robbed_kong: self.robbed_kong.into(),
+            robbed_kong: self.robbed_kong,
             last_of_its_kind: self.last_of_its_kind,
-            first_replacement: self.first_replacement.into(),
+            first_replacement: self.first_replacement,
         }
     }
 }

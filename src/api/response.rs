@@ -3,12 +3,13 @@
 //! from, and the oracle of `service::render`, the production writer, which
 //! writes exactly what serde makes of it (tested on every fixture).
 
-use super::common::{money_of, MoneyDto, Payments, WindDto};
+use super::common::{money_of, MoneyDto, Payments};
 use crate::core::decompose::{Form, Reading, Set, SetKind, WinPlace};
 use crate::core::evaluate::{Score, ScoredReading};
 use crate::core::hand::Context;
 use crate::core::tile::Tile;
 use crate::core::Ruleset;
+use crate::core::Wind;
 use serde::{Serialize, Serializer};
 use utoipa::ToSchema;
 
@@ -182,7 +183,7 @@ pub struct ScoreResponse<'a> {
     pub missing_faan: u32,
     pub base_points: u64,
     /// The winner's seat.
-    pub winner: WindDto,
+    pub winner: Wind,
     pub payments: Payments,
     /// Payments in money: at the stake (house rule or `[table]` default) under any ruleset, or at the ruleset's own chip rate.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -271,7 +272,7 @@ impl<'a> ScoreResponse<'a> {
             meets_minimum: score.meets_minimum,
             missing_faan: score.missing_faan,
             base_points: score.base_points,
-            winner: ctx.seat_wind.into(),
+            winner: ctx.seat_wind,
             payments: score.payments.into(),
             money: money_of(ruleset, score.money_cents),
         }

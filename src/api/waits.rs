@@ -1,9 +1,10 @@
 //! `POST /v1/waits`.
 
-use super::common::{object_only, Payments, WindDto};
+use super::common::{object_only, Payments};
 use super::request::{HandDto, HouseRulesDto};
 use super::response::{lines_dto, LineDto};
 use crate::core::evaluate::Score;
+use crate::core::Wind;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 /// POST /v1/waits: a hand one tile short (no `winning_tile`), and the seat.
@@ -26,8 +27,8 @@ pub struct WaitsRequest<'a> {
 #[derive(Clone, Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct WaitContextDto {
-    pub seat_wind: WindDto,
-    pub round_wind: WindDto,
+    pub seat_wind: Wind,
+    pub round_wind: Wind,
     /// The win would be on the last wall tile (or the discard after it).
     #[serde(default)]
     pub last_tile: bool,
@@ -36,8 +37,8 @@ pub struct WaitContextDto {
 impl WaitContextDto {
     pub fn to_core(&self) -> crate::core::waits::WaitContext {
         crate::core::waits::WaitContext {
-            seat_wind: self.seat_wind.into(),
-            round_wind: self.round_wind.into(),
+            seat_wind: self.seat_wind,
+            round_wind: self.round_wind,
             last_tile: self.last_tile,
         }
     }

@@ -2,6 +2,18 @@
 //! evaluation and settlement. No HTTP and no IO here; nothing a client sends
 //! may make it panic.
 
+/// `name()`: the word a request, a document and an answer write for a value
+/// of a word enum (strum's, by the same `snake_case` rule serde reads it with).
+macro_rules! named {
+    ($($t:ty),*) => {$(
+        impl $t {
+            pub fn name(self) -> &'static str {
+                self.into()
+            }
+        }
+    )*};
+}
+
 pub mod analysis;
 pub mod chances;
 pub mod decompose;

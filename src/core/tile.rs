@@ -7,8 +7,10 @@
 //! sets. The notation follows `api-contract.md` ("Tiles"): digits followed
 //! by a suit letter, digits before a letter sharing it, whitespace ignored.
 
+use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
+use strum::{EnumString, IntoStaticStr, VariantNames};
 
 /// One of the 34 tile kinds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -43,6 +45,9 @@ impl Suit {
 }
 
 /// A seat or a wind.
+#[derive(Serialize, Deserialize, IntoStaticStr, VariantNames, EnumString)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Wind {
     East,
@@ -64,30 +69,9 @@ impl Wind {
     pub const fn tile(self) -> Tile {
         Tile(27 + self as u8)
     }
-
-    /// Lower-case name as used in the API.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Wind::East => "east",
-            Wind::South => "south",
-            Wind::West => "west",
-            Wind::North => "north",
-        }
-    }
 }
 
-impl FromStr for Wind {
-    type Err = ();
-    fn from_str(s: &str) -> Result<Self, ()> {
-        match s {
-            "east" => Ok(Wind::East),
-            "south" => Ok(Wind::South),
-            "west" => Ok(Wind::West),
-            "north" => Ok(Wind::North),
-            _ => Err(()),
-        }
-    }
-}
+named!(Wind);
 
 impl fmt::Display for Wind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

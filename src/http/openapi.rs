@@ -7,6 +7,7 @@
 use super::{meta, scoring};
 use crate::api::*;
 use crate::core::ruleset::{DiscardPayment, LiableDiscard, LimitsPay, MultipleWinners};
+use crate::core::{MeldKind, Replacement, RobbedKong, WinBy, Wind};
 use actix_web::HttpResponse;
 
 use utoipa::OpenApi;
@@ -39,7 +40,7 @@ use utoipa::OpenApi;
         meta::metrics,
     ),
     components(schemas(
-        ScoreRequest, HandDto, MeldDto, MeldKindDto, ContextDto, WinByDto, WindDto, ReplacementDto, RobbedKongDto,
+        ScoreRequest, HandDto, MeldDto, MeldKind, ContextDto, WinBy, Wind, Replacement, RobbedKong,
         HouseRulesDto, PointsDto, CurveDto, RulesetsDto, DiscardPayment, BatchRequest, CompareRequest, FalseWinRequest,
         ScoreResponse, Decomposition, SetDto, LineDto, Payments, MoneyDto, MoneyPayments,
         BatchResponse, CompareResponse, FalseWinResponse, RulesetList, RulesetSummary, RulesetDetail,

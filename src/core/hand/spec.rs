@@ -2,23 +2,21 @@
 //! input of validation (`TryFrom<Claim>` for `(Hand, Context)`).
 
 use crate::core::tile::Wind;
+use serde::{Deserialize, Serialize};
+use strum::{EnumString, IntoStaticStr, VariantNames};
+
+// The word enums: serde reads and writes their wire words, strum names and
+// parses them (the CLI's flags), both by one `snake_case` rule.
 
 /// Kind of a declared meld.
+#[derive(Serialize, Deserialize, IntoStaticStr, VariantNames, EnumString)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum MeldKind {
     Chow,
     Pung,
     Kong,
-}
-
-impl MeldKind {
-    pub const fn name(self) -> &'static str {
-        match self {
-            MeldKind::Chow => "chow",
-            MeldKind::Pung => "pung",
-            MeldKind::Kong => "kong",
-        }
-    }
 }
 
 /// A meld as the client wrote it (`S`: owned `String`s, or `&str`s
@@ -66,6 +64,9 @@ impl HandSpec<&str> {
 }
 
 /// How the hand was won.
+#[derive(Serialize, Deserialize, IntoStaticStr, VariantNames, EnumString)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum WinBy {
     SelfDraw,
@@ -73,17 +74,10 @@ pub enum WinBy {
     RobbingKong,
 }
 
-impl WinBy {
-    pub const fn name(self) -> &'static str {
-        match self {
-            WinBy::SelfDraw => "self_draw",
-            WinBy::Discard => "discard",
-            WinBy::RobbingKong => "robbing_kong",
-        }
-    }
-}
-
 /// Which replacement draw, if any, was the winning tile.
+#[derive(Serialize, Deserialize, IntoStaticStr, VariantNames, EnumString)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Replacement {
     #[default]
@@ -93,6 +87,9 @@ pub enum Replacement {
 }
 
 /// Which kind of kong a robbing-the-kong win robbed.
+#[derive(Serialize, Deserialize, IntoStaticStr, VariantNames)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum RobbedKong {
     /// A pung promoted to a kong (the usual case).
@@ -101,6 +98,8 @@ pub enum RobbedKong {
     /// A concealed kong: robbed only to complete thirteen orphans.
     Concealed,
 }
+
+named!(MeldKind, WinBy);
 
 /// The circumstances of the win (already typed; see [`validate`] for the cross-field rules).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

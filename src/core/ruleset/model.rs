@@ -9,18 +9,6 @@ use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use strum::{IntoStaticStr, VariantNames};
 
-/// `name()`: the word a document, a request and the canonical document
-/// write for a value (strum's, by the rule serde reads them with).
-macro_rules! named {
-    ($($t:ty),*) => {$(
-        impl $t {
-            pub fn name(self) -> &'static str {
-                self.into()
-            }
-        }
-    )*};
-}
-
 /// What a limit pattern is worth.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Value {

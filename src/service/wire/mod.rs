@@ -372,7 +372,7 @@ impl Service {
         let r: FalseWinRequest = parse_checked(body, self.limits.json_depth)?;
         let resolved = self.resolve(&r.ruleset, "/ruleset", &r.house_rules)?;
         let ruleset = resolved.ruleset();
-        let offender = r.offender.into();
+        let offender = r.offender;
         let payments = settle::false_win(ruleset, offender);
         let cents = settle::money(ruleset, &payments)
             .map_err(|what| overflow(&resolved, "/ruleset", what))?;
