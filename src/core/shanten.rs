@@ -146,13 +146,14 @@ impl Lanes {
 /// keep its shanten come out of one combination of four entries.
 struct SuitTable {
     /// The rank in two lookups rather than one a position: `lo[key]` for
-    /// the first four counts read as a base-5 number (lowest first) is
-    /// their part of the rank in the low 32 bits and, in the high, where
-    /// the rest's row starts in `hi` (their tile count times `5^(n - 4)`);
-    /// `hi[row + key]` is the part of the last `n - 4` counts. Four counts
-    /// to a key, so that [`keys`] reads two at once from a `u64`. A suit past
-    /// MAX_SUIT tiles gets a rank past the table.
-    lo: Vec<u64>,
+    /// the first `split` counts read as a base-5 number (lowest first) is
+    /// their part of the rank; `hi[prefix * 5^(n - split) + key]` is the
+    /// part of the rest after `prefix` tiles in the first. A number suit
+    /// splits 5 + 4, the honours 4 + 3, so that [`keys`] reads four counts
+    /// at once from a `u64`, and the two lookups do not wait on each other.
+    /// A suit past MAX_SUIT tiles gets a rank past the table.
+    split: usize,
+    lo: Vec<u32>,
     hi: Vec<u32>,
     lanes: Vec<Lanes>,
     need: Vec<[u16; ENTRIES]>,
@@ -309,18 +310,16 @@ impl SuitTable {
             }
             (r, prefix)
         };
-        let rest = pow[n - 4];
-        let lo = (0..pow[4])
-            .map(|key| {
-                let (r, p) = part(0, 4, key, 0);
-                u64::from(r.min(PAST)) | ((p * rest) as u64) << 32
-            })
+        let split = if chows { 5 } else { 4 };
+        let lo = (0..pow[split])
+            .map(|key| part(0, split, key, 0).0)
             .collect();
-        let hi = (0..=16)
-            .flat_map(|prefix| (0..rest).map(move |key| (prefix, key)))
-            .map(|(prefix, key)| part(4, n - 4, key, prefix).0)
+        let hi = (0..=4 * split)
+            .flat_map(|prefix| (0..pow[n - split]).map(move |key| (prefix, key)))
+            .map(|(prefix, key)| part(split, n - split, key, prefix).0)
             .collect();
         let mut t = SuitTable {
+            split,
             lo,
             hi,
             lanes: vec![Lanes::default(); len],
@@ -363,44 +362,42 @@ impl SuitTable {
     }
 
     fn rank(&self, counts: &[u8]) -> usize {
-        let (a, b) = counts.split_at(4);
-        self.rank_of(key(a), key(b))
+        let (a, b) = counts.split_at(self.split);
+        let prefix = a.iter().map(|&c| c as usize).sum::<usize>();
+        self.lo[key(a)] as usize + self.hi[prefix * 5usize.pow(b.len() as u32) + key(b)] as usize
     }
 
-    /// The rank from the keys of the first four counts and of the rest.
-    #[inline(always)]
-    fn rank_of(&self, lo_key: usize, hi_key: usize) -> usize {
-        let lo = self.lo[lo_key];
-        lo as u32 as usize + self.hi[(lo >> 32) as usize + hi_key] as usize
-    }
-
-    /// The rank of the number suit whose nine counts start at `f`.
+    /// The rank of the number suit whose nine counts start at `f`: the
+    /// first count, then the eight after it as two keys of four.
     #[inline(always)]
     fn rank_number(&self, counts: &Counts, f: usize) -> usize {
-        let eight: [u8; 8] = counts[f..f + 8].try_into().expect("eight counts");
-        let (a, b) = keys(u64::from_le_bytes(eight));
-        self.rank_of(a, b + 625 * counts[f + 8] as usize)
+        let first = counts[f] as usize;
+        let eight: [u8; 8] = counts[f + 1..f + 9].try_into().expect("eight counts");
+        let (a, b, tiles) = keys(u64::from_le_bytes(eight));
+        self.lo[first + 5 * a] as usize + self.hi[(first + tiles) * 625 + b] as usize
     }
 
     /// The rank of the honours, the last seven counts.
     #[inline(always)]
     fn rank_honours(&self, counts: &Counts) -> usize {
         let eight: [u8; 8] = counts[26..34].try_into().expect("eight counts");
-        let (a, b) = keys(u64::from_le_bytes(eight) >> 8);
-        self.rank_of(a, b)
+        let (a, b, prefix) = keys(u64::from_le_bytes(eight) >> 8);
+        self.lo[a] as usize + self.hi[prefix * 125 + b] as usize
     }
 }
 
 /// The counts in the low four bytes and in the high four of `v` (each at
-/// most 4), each read as a base-5 number, the first the lowest digit: pairs
-/// of bytes, then pairs of pairs, a multiply each.
+/// most 4), each read as a base-5 number, the first the lowest digit (pairs
+/// of bytes, then pairs of pairs, a multiply each), and the tiles of the
+/// low four (their bytes summed into the top one by a multiply).
 #[inline(always)]
-fn keys(v: u64) -> (usize, usize) {
+fn keys(v: u64) -> (usize, usize, usize) {
     const BYTES: u64 = 0x00FF_00FF_00FF_00FF;
     const PAIRS: u64 = 0x0000_FFFF_0000_FFFF;
     let p = (v & BYTES) + ((v >> 8) & BYTES) * 5;
     let q = (p & PAIRS) + ((p >> 16) & PAIRS) * 25;
-    (q as u32 as usize, (q >> 32) as usize)
+    let tiles = (v as u32).wrapping_mul(0x0101_0101) >> 24;
+    (q as u32 as usize, (q >> 32) as usize, tiles as usize)
 }
 
 /// Counts read as a base-5 number, the first the lowest digit.
