@@ -584,16 +584,30 @@ mod sse2 {
                 r = _mm_max_epu8(r, _mm_subs_epu8(_mm_slli_si128::<$k>(ac), $spread));
             };
         }
-        term!(1, _mm_shuffle_epi32::<0x00>(_mm_shufflelo_epi16::<0x55>(lo)));
-        term!(2, _mm_shuffle_epi32::<0x00>(_mm_shufflelo_epi16::<0xAA>(lo)));
-        term!(3, _mm_shuffle_epi32::<0x00>(_mm_shufflelo_epi16::<0xFF>(lo)));
-        term!(4, _mm_shuffle_epi32::<0xAA>(_mm_shufflehi_epi16::<0x00>(lo)));
-        term!(8, _mm_shuffle_epi32::<0x00>(_mm_shufflelo_epi16::<0x00>(hi)));
-        term!(9, _mm_shuffle_epi32::<0x00>(_mm_shufflelo_epi16::<0x55>(hi)));
-        term!(10, _mm_shuffle_epi32::<0x00>(_mm_shufflelo_epi16::<0xAA>(hi)));
-        term!(11, _mm_shuffle_epi32::<0x00>(_mm_shufflelo_epi16::<0xFF>(hi)));
-        term!(12, _mm_shuffle_epi32::<0xAA>(_mm_shufflehi_epi16::<0x00>(hi)));
+        term!(1, low_word::<0x55>(lo));
+        term!(2, low_word::<0xAA>(lo));
+        term!(3, low_word::<0xFF>(lo));
+        term!(4, fifth_word(lo));
+        term!(8, low_word::<0x00>(hi));
+        term!(9, low_word::<0x55>(hi));
+        term!(10, low_word::<0xAA>(hi));
+        term!(11, low_word::<0xFF>(hi));
+        term!(12, fifth_word(hi));
         _mm_and_si128(r, valid())
+    }
+
+    /// Word `W / 0x55` (0 to 3) of `x` in every word.
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    fn low_word<const W: i32>(x: __m128i) -> __m128i {
+        _mm_shuffle_epi32::<0x00>(_mm_shufflelo_epi16::<W>(x))
+    }
+
+    /// Word 4 of `x` in every word.
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    fn fifth_word(x: __m128i) -> __m128i {
+        _mm_shuffle_epi32::<0xAA>(_mm_shufflehi_epi16::<0x00>(x))
     }
 
     /// Lane `8 + sets` of two joined complements: `yc` reversed and moved
