@@ -19,9 +19,11 @@
 //! hand can hold (at most 14 tiles of the suit) are kept, ranked
 //! lexicographically: 405,350 entries for a number suit and 43,130 for the
 //! honours. An entry is 56 bytes (the ten distances and the special forms'
-//! counts in 8, each distance's necessary and unnecessary kinds in 2 × 20,
-//! the kinds by copies held in 8), 25 MB in all: the price of acceptance
-//! and discards from one combination of the suits (bench/analysis.md).
+//! counts as 16 byte lanes, each distance's necessary and unnecessary kinds
+//! in 2 × 20), 25 MB in all: the price of acceptance and discards from one
+//! combination of the suits (bench/analysis.md). The standard form joins the
+//! suits' lanes with SSE2 byte operations on x86_64 ([`standard_portable`]
+//! is the same sums lane by lane, for other targets and as the tests' check).
 //!
 //! Seven pairs and thirteen orphans have closed forms (below), counted only
 //! where the ruleset scores that hand and the hand has no melds.
@@ -73,37 +75,89 @@ impl Forms {
     }
 }
 
-/// Bits of one distance in a packed `dist` entry, and where the special
-/// forms' counts start after the ten distances.
-const DIST_BITS: usize = 4;
+/// Where the special forms' counts start in the low eight lanes of an
+/// entry read as a little-endian `u64` (lanes 5 to 7, after `m` = 0..=4
+/// without the pair).
 const FORMS_AT: usize = 40;
-/// Bits of one suit's kinds in a packed mask.
-const SUIT_BITS: usize = 9;
 /// Every kind, as a mask in tile order.
 const ALL_KINDS: u64 = (1 << KINDS) - 1;
 
+/// A config's distances as byte lanes: lane `p * 8 + m` is the distance to
+/// `m` sets and `p` pairs (never above 14), so that two suits' distances
+/// join as shifted sums of whole vectors. Lanes 5 to 7 hold the special
+/// forms' counts ([`FormCounts::pack`], summed over the four suits without
+/// a carry), lanes 13 to 15 are 0; both are masked off before a join.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(C, align(16))]
+struct Lanes([u8; 16]);
+
+/// The lane of distance `e = p * 5 + m`.
+const fn lane(e: usize) -> usize {
+    (e / 5) * 8 + e % 5
+}
+
+/// The distance lanes, all ones (the rest 0).
+const VALID: [u8; 16] = {
+    let mut v = [0u8; 16];
+    let mut e = 0;
+    while e < ENTRIES {
+        v[lane(e)] = 0xFF;
+        e += 1;
+    }
+    v
+};
+
+/// The distances of a suit with no tiles: 3 a set, 2 the pair.
+const EMPTY: [u8; ENTRIES] = [0, 3, 6, 9, 12, 2, 5, 8, 11, 14];
+
+/// What rank 0, the suit with no tiles, holds in `lanes`: the join's
+/// identity (0 for nothing, every other distance out of reach), not
+/// [`EMPTY`]. An empty suit never helps (`an_empty_suit_never_helps`), so
+/// the standard form joins all four suits without a branch; a hand with no
+/// tiles at all is the one case it changes, caught by [`join_suits`]' bound.
+const IDENTITY: Lanes = {
+    let mut v = [0u8; 16];
+    let mut e = 1;
+    while e < ENTRIES {
+        v[lane(e)] = 0xFF;
+        e += 1;
+    }
+    Lanes(v)
+};
+
+impl Lanes {
+    /// The ten distances, `e = p * 5 + m`.
+    fn dists(&self) -> [u8; ENTRIES] {
+        std::array::from_fn(|e| self.0[lane(e)])
+    }
+
+    /// The low eight lanes: distances without the pair and the forms' counts.
+    fn low(&self) -> u64 {
+        u64::from_le_bytes(self.0[..8].try_into().expect("eight lanes"))
+    }
+}
+
 /// One suit's table, by config rank. Distance `e = p * 5 + m` is to `m`
-/// sets and `p` pairs. `dist` packs the ten distances (four bits each,
-/// never above 14) and the special forms' counts of the config (summed over
-/// the four suits, [`FormCounts::pack`]); `need` holds, per distance, the
+/// sets and `p` pairs. `lanes` holds the ten distances and the special
+/// forms' counts of the config ([`Lanes`]); `need` holds, per distance, the
 /// kinds whose draw lowers it, and `keep` the kinds held whose discard
 /// keeps it (a bit a kind, tomohxx's and xiangting's "necessary" and
 /// "unnecessary" tiles), so that a hand's acceptance and its discards that
 /// keep its shanten come out of one combination of four entries.
 struct SuitTable {
-    n: usize,
     /// The rank in two lookups rather than one a position: `lo[key]` for
-    /// the first `n - 4` counts read as a base-5 number (lowest first) is
-    /// their part of the rank, their tile count in the top byte;
-    /// `hi[prefix * 625 + key]` the part of the last four counts after
-    /// `prefix` tiles. A suit past MAX_SUIT tiles gets a rank past the table.
+    /// the first `split` counts read as a base-5 number (lowest first) is
+    /// their part of the rank; `hi[prefix * 5^(n - split) + key]` is the
+    /// part of the rest after `prefix` tiles in the first. A number suit
+    /// splits 5 + 4, the honours 4 + 3, so that [`keys`] reads four counts
+    /// at once from a `u64`, and the two lookups do not wait on each other.
+    /// A suit past MAX_SUIT tiles gets a rank past the table.
+    split: usize,
     lo: Vec<u32>,
     hi: Vec<u32>,
-    dist: Vec<u64>,
+    lanes: Vec<Lanes>,
     need: Vec<[u16; ENTRIES]>,
     keep: Vec<[u16; ENTRIES]>,
-    /// The kinds held once, twice, three and four times, nine bits each.
-    held: Vec<u64>,
 }
 
 struct Tables {
@@ -256,35 +310,32 @@ impl SuitTable {
             }
             (r, prefix)
         };
-        let k = n - 4;
-        let lo = (0..pow[k])
-            .map(|key| {
-                let (r, p) = part(0, k, key, 0);
-                r.min(PAST) | (p as u32) << 24
-            })
+        let split = if chows { 5 } else { 4 };
+        let lo = (0..pow[split])
+            .map(|key| part(0, split, key, 0).0)
             .collect();
-        let hi = (0..=4 * k)
-            .flat_map(|prefix| (0..625).map(move |key| (prefix, key)))
-            .map(|(prefix, key)| part(k, 4, key, prefix).0)
+        let hi = (0..=4 * split)
+            .flat_map(|prefix| (0..pow[n - split]).map(move |key| (prefix, key)))
+            .map(|(prefix, key)| part(split, n - split, key, prefix).0)
             .collect();
         let mut t = SuitTable {
+            split,
             lo,
             hi,
-            n,
-            dist: vec![0; len],
+            lanes: vec![Lanes::default(); len],
             need: vec![[0; ENTRIES]; len],
             keep: vec![[0; ENTRIES]; len],
-            held: vec![0; len],
         };
         let orphan = |i: usize| !chows || i == 0 || i == n - 1;
         let mut c = [0u8; 9];
         for (idx, d) in dense.iter().enumerate() {
             if c.iter().map(|&x| x as usize).sum::<usize>() <= MAX_SUIT {
                 let r = t.rank(&c[..n]);
-                let (mut dist, mut need, mut keep) = (0u64, [0u16; ENTRIES], [0u16; ENTRIES]);
+                let (mut lanes, mut need, mut keep) =
+                    (Lanes::default(), [0u16; ENTRIES], [0u16; ENTRIES]);
                 for (e, &de) in d.iter().enumerate() {
-                    debug_assert!(de <= 14, "a distance fits four bits");
-                    dist |= u64::from(de) << (DIST_BITS * e);
+                    debug_assert!(de <= 14, "a distance is at most 14");
+                    lanes.0[lane(e)] = de;
                     for (i, &p) in pow[..n].iter().enumerate() {
                         if c[i] < 4 && dense[idx + p][e] < de {
                             need[e] |= 1 << i;
@@ -295,35 +346,58 @@ impl SuitTable {
                     }
                 }
                 let mut f = FormCounts::default();
-                let mut held = 0u64;
                 for (i, &ci) in c[..n].iter().enumerate() {
                     f = f.moved(orphan(i), 0, ci);
-                    if ci > 0 {
-                        held |= 1 << (SUIT_BITS * (ci as usize - 1) + i);
-                    }
                 }
-                t.dist[r] = dist | (f.pack() << FORMS_AT);
+                lanes.0[5..8].copy_from_slice(&f.pack().to_le_bytes()[..3]);
+                t.lanes[r] = lanes;
                 t.need[r] = need;
                 t.keep[r] = keep;
-                t.held[r] = held;
             }
             odometer_up(&mut c[..n]);
         }
+        debug_assert_eq!(t.lanes[0].dists(), EMPTY);
+        t.lanes[0] = IDENTITY;
         t
     }
 
     fn rank(&self, counts: &[u8]) -> usize {
-        let (a, b) = counts.split_at(self.n - 4);
-        self.rank_of(key(a), key(b))
+        let (a, b) = counts.split_at(self.split);
+        let prefix = a.iter().map(|&c| c as usize).sum::<usize>();
+        self.lo[key(a)] as usize + self.hi[prefix * 5usize.pow(b.len() as u32) + key(b)] as usize
     }
 
-    /// The rank from the keys of the first counts and of the last four.
+    /// The rank of the number suit whose nine counts start at `f`: the
+    /// first count, then the eight after it as two keys of four.
     #[inline(always)]
-    fn rank_of(&self, lo_key: usize, hi_key: usize) -> usize {
-        let lo = self.lo[lo_key];
-        let prefix = (lo >> 24) as usize;
-        (lo & 0xFF_FFFF) as usize + self.hi[prefix * 625 + hi_key] as usize
+    fn rank_number(&self, counts: &Counts, f: usize) -> usize {
+        let first = counts[f] as usize;
+        let eight: [u8; 8] = counts[f + 1..f + 9].try_into().expect("eight counts");
+        let (a, b, tiles) = keys(u64::from_le_bytes(eight));
+        self.lo[first + 5 * a] as usize + self.hi[(first + tiles) * 625 + b] as usize
     }
+
+    /// The rank of the honours, the last seven counts.
+    #[inline(always)]
+    fn rank_honours(&self, counts: &Counts) -> usize {
+        let eight: [u8; 8] = counts[26..34].try_into().expect("eight counts");
+        let (a, b, prefix) = keys(u64::from_le_bytes(eight) >> 8);
+        self.lo[a] as usize + self.hi[prefix * 125 + b] as usize
+    }
+}
+
+/// The counts in the low four bytes and in the high four of `v` (each at
+/// most 4), each read as a base-5 number, the first the lowest digit (pairs
+/// of bytes, then pairs of pairs, a multiply each), and the tiles of the
+/// low four (their bytes summed into the top one by a multiply).
+#[inline(always)]
+fn keys(v: u64) -> (usize, usize, usize) {
+    const BYTES: u64 = 0x00FF_00FF_00FF_00FF;
+    const PAIRS: u64 = 0x0000_FFFF_0000_FFFF;
+    let p = (v & BYTES) + ((v >> 8) & BYTES) * 5;
+    let q = (p & PAIRS) + ((p >> 16) & PAIRS) * 25;
+    let tiles = (v as u32).wrapping_mul(0x0101_0101) >> 24;
+    (q as u32 as usize, (q >> 32) as usize, tiles as usize)
 }
 
 /// Counts read as a base-5 number, the first the lowest digit.
@@ -356,61 +430,46 @@ fn odometer_down(c: &mut [u8]) {
 
 const FIRSTS: [usize; 4] = [0, 9, 18, 27];
 
-/// A hand's four suits: each one's table and the rank of its config there.
+/// A hand's four suits: each one's table, the rank of its config there
+/// and the config's lanes.
 struct Suits {
     table: [&'static SuitTable; 4],
     rank: [usize; 4],
+    lanes: [&'static Lanes; 4],
 }
 
 impl Suits {
+    #[inline(always)]
     fn of(counts: &Counts) -> Suits {
         let t = tables();
         let table = [&t.number, &t.number, &t.number, &t.honour];
-        // Fixed slices, so that each key unrolls.
-        let number = |f: usize| {
-            t.number
-                .rank_of(key(&counts[f..f + 5]), key(&counts[f + 5..f + 9]))
-        };
         let rank = [
-            number(0),
-            number(9),
-            number(18),
-            t.honour.rank_of(key(&counts[27..30]), key(&counts[30..34])),
+            t.number.rank_number(counts, 0),
+            t.number.rank_number(counts, 9),
+            t.number.rank_number(counts, 18),
+            t.honour.rank_honours(counts),
         ];
-        Suits { table, rank }
-    }
-
-    fn dist(&self, s: usize) -> u64 {
-        self.table[s].dist[self.rank[s]]
+        let lanes = [
+            &t.number.lanes[rank[0]],
+            &t.number.lanes[rank[1]],
+            &t.number.lanes[rank[2]],
+            &t.honour.lanes[rank[3]],
+        ];
+        Suits { table, rank, lanes }
     }
 
     /// The special forms' counts, summed over the suits.
+    #[inline(always)]
     fn forms(&self) -> FormCounts {
-        let sum: u64 = (0..4).map(|s| self.dist(s) >> FORMS_AT).sum();
+        // Each shifted down first: [`IDENTITY`]'s lanes would carry.
+        let sum: u64 = self.lanes.iter().map(|l| l.low() >> FORMS_AT).sum();
         FormCounts::unpack(sum)
     }
 
-    /// The standard form's distance with `sets` sets still needed. A suit
-    /// with no tiles is left out: its distances (3 a set, 2 the pair) never
-    /// beat another suit's own (`an_empty_suit_never_helps`).
+    /// The standard form's distance with `sets` sets still needed.
+    #[inline(always)]
     fn standard(&self, sets: usize) -> u8 {
-        let want = 5 + sets;
-        let mut d = [[0u8; ENTRIES]; 4];
-        let mut k = 0;
-        for s in 0..4 {
-            if self.rank[s] != 0 {
-                d[k] = unpack(self.dist(s));
-                k += 1;
-            }
-        }
-        // The last join for the one entry wanted.
-        match k {
-            0 => 3 * sets as u8 + 2,
-            1 => d[0][want],
-            2 => join_at(&d[0], &d[1], want),
-            3 => join_at(&join(&d[0], &d[1]), &d[2], want),
-            _ => join_at(&join(&d[0], &d[1]), &join(&d[2], &d[3]), want),
-        }
+        join_suits(&self.lanes, sets)
     }
 
     /// The standard form's distance and, with `keep` false, the kinds whose
@@ -427,54 +486,191 @@ impl Suits {
         let bits = if keep { &t.keep[r] } else { &t.need[r] };
         let first = FIRSTS[s];
         Masked {
-            v: unpack(t.dist[r]),
+            v: if r == 0 { EMPTY } else { t.lanes[r].dists() },
             m: bits.map(|b| u64::from(b) << first),
         }
     }
+}
 
-    /// The kinds held once, twice, three and four times.
-    fn held(&self) -> [u64; 4] {
-        let mut out = [0u64; 4];
-        for (s, first) in FIRSTS.into_iter().enumerate() {
-            let bits = self.table[s].held[self.rank[s]];
-            for (k, o) in out.iter_mut().enumerate() {
-                *o |= ((bits >> (SUIT_BITS * k)) & 0x1FF) << first;
+/// The kinds held once, twice, three and four times.
+fn held(counts: &Counts) -> [u64; 4] {
+    let mut out = [0u64; 4];
+    for (y, &c) in counts.iter().enumerate() {
+        if c > 0 {
+            out[(c as usize - 1).min(3)] |= 1 << y;
+        }
+    }
+    out
+}
+
+/// The standard form's distance of the four suits `e` with `sets` sets
+/// still needed: two suits' distances are joined (for each `m` and pair,
+/// the least sum over the splits), twice, and the two joins for the one
+/// entry wanted, lane `8 + sets`. No distance is above `3 * sets + 2`
+/// (every set and the pair drawn afresh), which is the distance of a hand
+/// with no tiles, whose suits are all [`IDENTITY`].
+#[inline(always)]
+fn join_suits(e: &[&Lanes; 4], sets: usize) -> u8 {
+    #[cfg(target_arch = "x86_64")]
+    let d = sse2::join_suits(e, sets);
+    #[cfg(not(target_arch = "x86_64"))]
+    let d = portable::join_suits(e, sets);
+    d.min(3 * sets as u8 + 2)
+}
+
+/// The joins on SSE2 (in the x86_64 baseline, so on every x86_64 machine):
+/// sixteen lanes at once. The operations run on complements (`255 - d`,
+/// the padding lanes 0): a byte shift fills with 0, which is then the
+/// largest distance, so `min(a + b)` is `max(subs(!a, b))`.
+#[cfg(target_arch = "x86_64")]
+mod sse2 {
+    use super::{Lanes, VALID};
+    use std::arch::x86_64::*;
+
+    #[inline(always)]
+    pub(super) fn join_suits(e: &[&Lanes; 4], sets: usize) -> u8 {
+        // SAFETY: SSE2 is part of the x86_64 baseline, enabled on every
+        // x86_64 target, so the CPU running this has it.
+        unsafe { join_suits_sse2(e, sets) }
+    }
+
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    fn join_suits_sse2(e: &[&Lanes; 4], sets: usize) -> u8 {
+        last(
+            join(complement(e[0]), load(e[1])),
+            join(complement(e[2]), load(e[3])),
+            sets,
+        )
+    }
+
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    fn load(l: &Lanes) -> __m128i {
+        let [lo, hi] = [0, 8].map(|i| i64::from_le_bytes(l.0[i..i + 8].try_into().expect("8")));
+        _mm_set_epi64x(hi, lo)
+    }
+
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    fn valid() -> __m128i {
+        let [lo, hi] = [0, 8].map(|i| i64::from_le_bytes(VALID[i..i + 8].try_into().expect("8")));
+        _mm_set_epi64x(hi, lo)
+    }
+
+    /// `255 - d` in the distance lanes, 0 in the others.
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    fn complement(l: &Lanes) -> __m128i {
+        _mm_andnot_si128(load(l), valid())
+    }
+
+    /// Two suits joined, from the first's complement and the second's
+    /// distances, as a complement: a term for each distance `b[k]` of the
+    /// second (lane 0, always 0, is `ac` itself), `ac` moved up `k` lanes
+    /// less `b[k]`. A row-0 lane 4 moved 4 lands in lane 8 (no sets, the
+    /// pair) as the distance to 8 sets, at least 10 for 14 tiles against a
+    /// pair's at most 1 in a suit holding tiles, so it never wins.
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    fn join(ac: __m128i, b: __m128i) -> __m128i {
+        // Bytes doubled into 16-bit words, so that a word shuffle and a
+        // dword one spread one byte over all sixteen lanes.
+        let lo = _mm_unpacklo_epi8(b, b);
+        let hi = _mm_unpackhi_epi8(b, b);
+        let mut r = ac;
+        macro_rules! term {
+            ($k:literal, $spread:expr) => {
+                r = _mm_max_epu8(r, _mm_subs_epu8(_mm_slli_si128::<$k>(ac), $spread));
+            };
+        }
+        term!(1, low_word::<0x55>(lo));
+        term!(2, low_word::<0xAA>(lo));
+        term!(3, low_word::<0xFF>(lo));
+        term!(4, fifth_word(lo));
+        term!(8, low_word::<0x00>(hi));
+        term!(9, low_word::<0x55>(hi));
+        term!(10, low_word::<0xAA>(hi));
+        term!(11, low_word::<0xFF>(hi));
+        term!(12, fifth_word(hi));
+        _mm_and_si128(r, valid())
+    }
+
+    /// Word `W / 0x55` (0 to 3) of `x` in every word.
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    fn low_word<const W: i32>(x: __m128i) -> __m128i {
+        _mm_shuffle_epi32::<0x00>(_mm_shufflelo_epi16::<W>(x))
+    }
+
+    /// Word 4 of `x` in every word.
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    fn fifth_word(x: __m128i) -> __m128i {
+        _mm_shuffle_epi32::<0xAA>(_mm_shufflehi_epi16::<0x00>(x))
+    }
+
+    /// Lane `8 + sets` of two joined complements: `yc` reversed and moved
+    /// so that lane `j` holds lane `8 + sets - j` (0, the largest, past
+    /// it), then the largest of `xc[j] - y[8 + sets - j]`.
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    fn last(xc: __m128i, yc: __m128i, sets: usize) -> u8 {
+        let swapped = _mm_or_si128(_mm_slli_epi16::<8>(yc), _mm_srli_epi16::<8>(yc));
+        let words = _mm_shufflehi_epi16::<0x1B>(_mm_shufflelo_epi16::<0x1B>(swapped));
+        let reversed = _mm_shuffle_epi32::<0x4E>(words);
+        // Lane j of `reversed` is lane 15 - j.
+        let y = match sets {
+            4 => _mm_srli_si128::<3>(reversed),
+            3 => _mm_srli_si128::<4>(reversed),
+            2 => _mm_srli_si128::<5>(reversed),
+            1 => _mm_srli_si128::<6>(reversed),
+            _ => _mm_srli_si128::<7>(reversed),
+        };
+        let t = _mm_subs_epu8(xc, _mm_xor_si128(y, _mm_set1_epi8(-1)));
+        let t = _mm_max_epu8(t, _mm_srli_si128::<8>(t));
+        let t = _mm_max_epu8(t, _mm_srli_si128::<4>(t));
+        let t = _mm_max_epu8(t, _mm_srli_si128::<2>(t));
+        let t = _mm_max_epu8(t, _mm_srli_si128::<1>(t));
+        255 - _mm_cvtsi128_si32(t) as u8
+    }
+}
+
+/// The same joins lane by lane, in plain Rust: the engine on targets
+/// without SSE2, and what the tests hold the SSE2 one to.
+mod portable {
+    use super::{Lanes, VALID};
+
+    pub(super) fn join_suits(e: &[&Lanes; 4], sets: usize) -> u8 {
+        last(
+            &join(&complement(e[0]), e[1]),
+            &join(&complement(e[2]), e[3]),
+            sets,
+        )
+    }
+
+    fn complement(l: &Lanes) -> [u8; 16] {
+        std::array::from_fn(|i| !l.0[i] & VALID[i])
+    }
+
+    fn join(ac: &[u8; 16], b: &Lanes) -> [u8; 16] {
+        let mut r = *ac;
+        for k in [1, 2, 3, 4, 8, 9, 10, 11, 12] {
+            for i in k..16 {
+                r[i] = r[i].max(ac[i - k].saturating_sub(b.0[k]));
             }
         }
-        out
+        std::array::from_fn(|i| r[i] & VALID[i])
     }
-}
 
-fn unpack(p: u64) -> [u8; ENTRIES] {
-    std::array::from_fn(|e| ((p >> (DIST_BITS * e)) & 0xF) as u8)
-}
-
-/// Two suits' distances together: for each `m` and pair, the least sum.
-/// Entry 0 (no sets, no pair) is 0 in every suit, which leaves out a term
-/// of each sum (xiangting's `update_dp`).
-fn join(a: &[u8; ENTRIES], b: &[u8; ENTRIES]) -> [u8; ENTRIES] {
-    let mut r = [0u8; ENTRIES];
-    for i in 1..5 {
-        let mut v = a[i].min(b[i]);
-        for j in 1..i {
-            v = v.min(a[j] + b[i - j]);
-        }
-        r[i] = v;
+    fn last(xc: &[u8; 16], yc: &[u8; 16], sets: usize) -> u8 {
+        let want = 8 + sets;
+        let best = (0..=want)
+            .map(|j| xc[j].saturating_sub(!yc[want - j]))
+            .max()
+            .unwrap_or(0);
+        255 - best
     }
-    for (i, v) in r.iter_mut().enumerate().skip(5) {
-        *v = join_at(a, b, i);
-    }
-    r
-}
-
-/// Entry `i` (with the pair) of two suits together.
-#[inline(always)]
-fn join_at(a: &[u8; ENTRIES], b: &[u8; ENTRIES], i: usize) -> u8 {
-    let mut v = a[i].min(b[i]);
-    for j in 5..i {
-        v = v.min(a[j] + b[i - j]).min(a[i - j] + b[j]);
-    }
-    v
 }
 
 /// Distances with, for each, the kinds (a mask in tile order) that move it.
@@ -533,6 +729,16 @@ fn join_masked(a: &Masked, b: &Masked) -> Masked {
 /// (13 or 14 less three per declared meld), `melds` the declared melds.
 pub fn standard(counts: &Counts, melds: usize) -> i8 {
     Suits::of(counts).standard(4 - melds.min(4)) as i8 - 1
+}
+
+/// [`standard`] with the joins worked lane by lane in plain Rust, not SSE2:
+/// the same figure on every hand (the seeded hands of `tests/shanten.rs`
+/// check it), and the engine itself where SSE2 is missing.
+#[doc(hidden)]
+pub fn standard_portable(counts: &Counts, melds: usize) -> i8 {
+    let sets = 4 - melds.min(4);
+    let d = portable::join_suits(&Suits::of(counts).lanes, sets);
+    d.min(3 * sets as u8 + 2) as i8 - 1
 }
 
 /// Seven pairs of a concealed hand of 13 or 14 tiles. With
@@ -711,12 +917,14 @@ fn moving(counts: &Counts, melds: usize, forms: Forms, keep: bool) -> (Shanten, 
     let (d, standard_mask) = suits.standard_masked(4 - melds.min(4), keep);
     let f = suits.forms();
     let s = Shanten::with_forms(d as i8 - 1, &f, melds, forms);
-    let held = suits.held();
     let mut mask = if s.standard == s.best {
         standard_mask
     } else {
         0
     };
+    // Read from the hand only where a special form is at the least.
+    let special = s.seven_pairs == Some(s.best) || s.thirteen_orphans == Some(s.best);
+    let held = if special { held(counts) } else { [0; 4] };
     if s.seven_pairs == Some(s.best) {
         mask |= if keep {
             f.seven_pairs_keep(&held, forms.four_as_two_pairs)
@@ -887,8 +1095,7 @@ mod tests {
     fn an_empty_suit_never_helps() {
         let t = tables();
         for table in [&t.number, &t.honour] {
-            for &p in &table.dist {
-                let d = unpack(p);
+            for d in std::iter::once(EMPTY).chain(table.lanes[1..].iter().map(Lanes::dists)) {
                 for e in 0..ENTRIES {
                     for f in 0..ENTRIES {
                         let (m, pair, m2, pair2) = (e % 5, e / 5, f % 5, f / 5);
@@ -899,14 +1106,26 @@ mod tests {
                     }
                 }
             }
-            assert_eq!(unpack(table.dist[0]), [0, 3, 6, 9, 12, 2, 5, 8, 11, 14]);
+            assert_eq!(table.lanes[0], IDENTITY, "the suit with no tiles");
+            assert_eq!(table.lanes[0].0[5..8], [0; 3], "no forms' counts");
+        }
+    }
+
+    /// With every suit empty (all [`IDENTITY`]), the joins reach nothing:
+    /// the bound in `join_suits` gives the tiles of every set and the pair.
+    #[test]
+    fn a_hand_with_no_tiles_draws_them_all() {
+        for (melds, want) in [(0, 13), (2, 7), (4, 1)] {
+            let none = [0u8; KINDS];
+            assert_eq!(standard(&none, melds), want, "{melds} melds");
+            assert_eq!(standard_portable(&none, melds), want, "{melds} melds");
         }
     }
 
     #[test]
     fn table_sizes() {
         let t = tables();
-        assert_eq!(t.number.dist.len(), 405_350);
-        assert_eq!(t.honour.dist.len(), 43_130);
+        assert_eq!(t.number.lanes.len(), 405_350);
+        assert_eq!(t.honour.lanes.len(), 43_130);
     }
 }
