@@ -13,12 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ -z "${BIN:-}" ]; then
-  BIN=$(cargo bench --bench analysis --no-run --message-format=json 2>/dev/null \
-    | python3 -c 'import json, sys
-for l in sys.stdin:
-    m = json.loads(l)
-    if m.get("reason") == "compiler-artifact" and m["target"]["name"] == "analysis" and m.get("executable"):
-        print(m["executable"])')
+  BIN=$(bench/bench_bin.sh analysis)
 fi
 OUT=${OUT:-target/analysis-instructions}
 CASES=${CASES:-shanten_14/plain shanten_14/flush shanten_14/pairs shanten_14/far acceptance_13/one_from_ready acceptance_13/two_from_ready analyze_14/one_from_ready analyze_14/ready_after chances_13/one_from_ready_self_draw chances_13/two_from_ready_self_draw chances_13/one_from_ready_discards chances_13/two_from_ready_discards chances_13/three_from_ready_self_draw chances_13/three_from_ready_discards}

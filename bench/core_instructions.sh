@@ -13,12 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v valgrind >/dev/null || { echo "valgrind is missing (apt-get install valgrind)" >&2; exit 1; }
 if [ -z "${BIN:-}" ]; then
-  BIN=$(cargo bench --bench score --no-run --message-format=json 2>/dev/null \
-    | python3 -c 'import json, sys
-for l in sys.stdin:
-    m = json.loads(l)
-    if m.get("reason") == "compiler-artifact" and m["target"]["name"] == "score" and m.get("executable"):
-        print(m["executable"])')
+  BIN=$(bench/bench_bin.sh score)
 fi
 N=${N:-2000}
 OUT=${OUT:-target/core-instructions}
