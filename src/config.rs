@@ -132,6 +132,10 @@ pub struct ServeArgs {
     /// Log filter (tracing EnvFilter syntax, e.g. `info` or `faan=debug`); RUST_LOG is used when this is not set.
     #[arg(long, env = "FAAN_LOG_LEVEL")]
     pub log_level: Option<String>,
+    /// Most bytes of log lines waiting to be written to standard error (each line counted with
+    /// 128 bytes more); past it a line is dropped and counted in `faan_log_lines_dropped_total`.
+    #[arg(long, env = "FAAN_LOG_QUEUE_BYTES", default_value_t = crate::logging::DEFAULT_LOG_QUEUE_BYTES)]
+    pub log_queue_bytes: usize,
     /// Load every *.toml ruleset in DIR instead of the built-in rulesets.
     #[arg(long, env = "FAAN_RULESETS_DIR", value_name = "DIR")]
     pub rulesets_dir: Option<PathBuf>,
@@ -164,6 +168,7 @@ impl Default for ServeArgs {
             backlog: 2048,
             log_format: LogFormat::Text,
             log_level: None,
+            log_queue_bytes: crate::logging::DEFAULT_LOG_QUEUE_BYTES,
             rulesets_dir: None,
         }
     }

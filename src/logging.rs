@@ -1,8 +1,9 @@
 //! The log output's parts that sit on the request path, each one of
 //! `tracing-subscriber`'s or `tracing-appender`'s extension points: the
 //! timestamp ([`Timestamp`]), the text fields ([`TextFields`]) and the
-//! writer ([`writer`], bounded and non-blocking, its dropped lines counted
-//! for `/metrics`).
+//! writer ([`writer`], bounded in bytes and non-blocking, its dropped lines
+//! counted for `/metrics`), and [`clip`], which bounds what a line repeats
+//! of a client's text.
 //!
 //! What they replace cost about 19k instructions of a request's 44k on
 //! `GET /healthz` (bench/load.md, "Issue 24"): the default timestamp goes
@@ -12,7 +13,8 @@
 //! (`text_lines_are_what_the_default_writes`).
 
 use std::fmt::{self, Write as _};
-use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
 use tracing::field::{Field, Visit};
 use tracing::{Event, Level, Subscriber};
 use tracing_appender::non_blocking::{ErrorCounter, NonBlocking, NonBlockingBuilder, WorkerGuard};
@@ -22,39 +24,158 @@ use tracing_subscriber::fmt::time::FormatTime;
 use tracing_subscriber::fmt::{FmtContext, FormatEvent, FormatFields, FormattedFields};
 use tracing_subscriber::registry::LookupSpan;
 
-/// Lines the log writer holds for its thread before it drops new ones
-/// (about 200 bytes each: at most some 3 MiB held when standard error
-/// blocks, e.g. a stopped reader of a pipe).
-pub const LOG_QUEUE_LINES: usize = 16 * 1024;
+/// Bytes of log lines the writer holds for its thread by default before it
+/// drops new ones: what a stopped reader of standard error (a pipe) can cost.
+pub const DEFAULT_LOG_QUEUE_BYTES: usize = 4 * 1024 * 1024;
 
-static DROPPED: OnceLock<ErrorCounter> = OnceLock::new();
+/// What a queued line costs beside its own bytes, as the queue counts it:
+/// its slot in the channel and its allocation's header, rounded up. The
+/// channel has `bytes / LINE_OVERHEAD` slots, so it can never fill before
+/// the byte count does (a line the channel dropped would stay counted).
+const LINE_OVERHEAD: usize = 128;
+
+/// The most bytes of a client's text (a path) a log line repeats; a longer
+/// one is cut at a character boundary and ends in [`CUT_MARK`].
+pub const FIELD_BYTES: usize = 256;
+
+/// The end of a cut field.
+pub const CUT_MARK: &str = "\u{2026}";
+
+/// `text` as a log line repeats it: whole when at most [`FIELD_BYTES`],
+/// else its first characters and [`CUT_MARK`], [`FIELD_BYTES`] bytes at most.
+pub fn clip(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.len() <= FIELD_BYTES {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut end = FIELD_BYTES - CUT_MARK.len();
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    std::borrow::Cow::Owned([&text[..end], CUT_MARK].concat())
+}
+
+/// The bytes queued and the lines dropped, shared by the writer's two ends.
+struct Queue {
+    held: AtomicUsize,
+    limit: usize,
+    dropped: AtomicU64,
+}
+
+/// The queue's counts and `tracing-appender`'s own count of dropped lines
+/// (a channel closed or full: neither happens while the byte count holds).
+static QUEUE: OnceLock<(Arc<Queue>, ErrorCounter)> = OnceLock::new();
 
 /// Log lines dropped because the writer's queue was full (0 before
 /// [`writer`] is called); `/metrics` shows it as `faan_log_lines_dropped_total`.
 pub fn dropped_lines() -> u64 {
-    DROPPED.get().map_or(0, |c| c.dropped_lines() as u64)
+    QUEUE.get().map_or(0, |(q, channel)| {
+        q.dropped.load(Ordering::Relaxed) + channel.dropped_lines() as u64
+    })
 }
 
 /// Standard error behind `tracing-appender`'s non-blocking writer: a
 /// request formats its line and queues it; the writer's thread writes what
 /// has queued in one `write(2)` (a `BufWriter` flushed after each batch),
 /// so a slow or blocked standard error never holds a request. The queue is
-/// bounded ([`LOG_QUEUE_LINES`]) and lossy: when full, a line is dropped
-/// and counted ([`dropped_lines`]), rather than a request waiting. Keep the
+/// bounded in bytes (`queue_bytes`, each line counted with
+/// `LINE_OVERHEAD` more) and lossy: when full, a line is dropped and
+/// counted ([`dropped_lines`]), rather than a request waiting. Keep the
 /// guard until exit: dropping it writes out what is queued.
-pub fn writer() -> (NonBlocking, WorkerGuard) {
-    let (writer, guard) = bounded(std::io::BufWriter::new(std::io::stderr()), LOG_QUEUE_LINES);
-    let _ = DROPPED.set(writer.error_counter());
+pub fn writer(queue_bytes: usize) -> (LogWriter, WorkerGuard) {
+    let (writer, guard) = bounded(std::io::BufWriter::new(std::io::stderr()), queue_bytes);
+    let _ = QUEUE.set((writer.queue.clone(), writer.inner.error_counter()));
     (writer, guard)
 }
 
-/// `out` behind a lossy queue of `lines` lines, written by a thread of its own.
-fn bounded<W: std::io::Write + Send + 'static>(out: W, lines: usize) -> (NonBlocking, WorkerGuard) {
-    NonBlockingBuilder::default()
-        .buffered_lines_limit(lines)
+/// `out` behind a lossy queue of `bytes` bytes, written by a thread of its own.
+fn bounded<W: std::io::Write + Send + 'static>(out: W, bytes: usize) -> (LogWriter, WorkerGuard) {
+    let queue = Arc::new(Queue {
+        held: AtomicUsize::new(0),
+        limit: bytes,
+        dropped: AtomicU64::new(0),
+    });
+    let out = Release {
+        out,
+        queue: queue.clone(),
+    };
+    let (inner, guard) = NonBlockingBuilder::default()
+        .buffered_lines_limit(bytes / LINE_OVERHEAD + 1)
         .lossy(true)
         .thread_name("faan-log")
-        .finish(out)
+        .finish(out);
+    (LogWriter { inner, queue }, guard)
+}
+
+/// The request side of the log queue: a line is queued only while the bytes
+/// queued stay within the bound.
+#[derive(Clone)]
+pub struct LogWriter {
+    inner: NonBlocking,
+    queue: Arc<Queue>,
+}
+
+/// One line's writer (what `tracing-subscriber` writes each event into).
+pub struct Line<'a> {
+    inner: NonBlocking,
+    queue: &'a Queue,
+}
+
+impl<'a> tracing_subscriber::fmt::MakeWriter<'a> for LogWriter {
+    type Writer = Line<'a>;
+
+    fn make_writer(&'a self) -> Line<'a> {
+        Line {
+            inner: self.inner.clone(),
+            queue: &self.queue,
+        }
+    }
+}
+
+impl std::io::Write for Line<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let cost = buf.len() + LINE_OVERHEAD;
+        let q = self.queue;
+        if q.held.fetch_add(cost, Ordering::Relaxed) + cost > q.limit {
+            q.held.fetch_sub(cost, Ordering::Relaxed);
+            q.dropped.fetch_add(1, Ordering::Relaxed);
+            return Ok(buf.len());
+        }
+        self.inner.write(buf)
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
+        self.write(buf).map(drop)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The writer thread's side: a line's bytes leave the count once written
+/// (the thread writes each queued line with one `write_all`).
+struct Release<W> {
+    out: W,
+    queue: Arc<Queue>,
+}
+
+impl<W: std::io::Write> std::io::Write for Release<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.write_all(buf).map(|()| buf.len())
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
+        let written = self.out.write_all(buf);
+        // Written or failed, the line is gone from the queue.
+        self.queue
+            .held
+            .fetch_sub(buf.len() + LINE_OVERHEAD, Ordering::Relaxed);
+        written
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush()
+    }
 }
 
 /// The timestamp as `tracing-subscriber`'s default `SystemTime` writes it
@@ -499,19 +620,24 @@ mod tests {
             release: release_rx,
             lines: lines.clone(),
         };
-        let (mut w, guard) = bounded(stuck, 2);
-        w.write_all(b"line 0\n").unwrap();
-        // The writer's thread holds line 0 in a write that does not return.
+        // Room for three lines of 7 bytes, each counted with its overhead.
+        let (w, guard) = bounded(stuck, 3 * (7 + LINE_OVERHEAD));
+        w.make_writer().write_all(b"line 0\n").unwrap();
+        // The writer's thread holds line 0 in a write that does not return:
+        // it still counts until written.
         entered.recv().unwrap();
         for i in 1..=9 {
             // A full queue is not an error to the caller: the line is dropped.
-            w.write_all(format!("line {i}\n").as_bytes()).unwrap();
+            w.make_writer()
+                .write_all(format!("line {i}\n").as_bytes())
+                .unwrap();
         }
         assert_eq!(
-            w.error_counter().dropped_lines(),
+            w.queue.dropped.load(Ordering::Relaxed),
             7,
-            "case: 2 lines queued, the other 7 of 9 dropped"
+            "case: 1 line held and 2 queued, the other 7 of 9 dropped"
         );
+        assert_eq!(w.inner.error_counter().dropped_lines(), 0, "case: the channel never full");
         drop(release);
         drop(w);
         drop(guard);
@@ -520,6 +646,61 @@ mod tests {
             3,
             "case: the held and the queued lines written at the end"
         );
+    }
+
+    /// Lines of 60,000 bytes (a long path written whole) against a 1 MiB
+    /// queue and a stopped writer: 17 of them fit (17 x 60,128 = 1,022,176
+    /// bytes; 18 would be 1,082,304 > 1,048,576), one of them held by the
+    /// writer's thread; the other 183 of 200 are dropped.
+    #[test]
+    fn the_queue_is_bounded_in_bytes() {
+        use std::io::Write as _;
+        let (entered_tx, entered) = std::sync::mpsc::channel();
+        let (release, release_rx) = std::sync::mpsc::channel::<()>();
+        let lines = Arc::new(Mutex::new(0));
+        let stuck = Stuck {
+            entered: entered_tx,
+            release: release_rx,
+            lines: lines.clone(),
+        };
+        let (w, guard) = bounded(stuck, 1024 * 1024);
+        let line = vec![b'a'; 60_000];
+        w.make_writer().write_all(&line).unwrap();
+        entered.recv().unwrap();
+        for _ in 1..200 {
+            w.make_writer().write_all(&line).unwrap();
+        }
+        assert_eq!(w.queue.dropped.load(Ordering::Relaxed), 183, "case: 60 KB lines");
+        assert_eq!(
+            w.queue.held.load(Ordering::Relaxed),
+            17 * (60_000 + LINE_OVERHEAD),
+            "case: the bytes counted"
+        );
+        drop(release);
+        drop(w);
+        drop(guard);
+        assert_eq!(*lines.lock().unwrap(), 17, "case: the held and queued lines written");
+    }
+
+    /// A path of 60,000 ASCII bytes keeps 253 and the 3-byte mark (256);
+    /// one of two-byte characters keeps 126 of them (252 bytes, the next
+    /// would end at 254 > 253) and the mark; 256 bytes or fewer stay whole.
+    #[test]
+    fn long_fields_are_cut_at_a_character_boundary() {
+        let long = "/".to_string() + &"a".repeat(59_999);
+        let cut = clip(&long);
+        assert_eq!(cut.len(), 256, "case: ASCII");
+        assert_eq!(&cut[..253], &long[..253], "case: ASCII prefix");
+        assert!(cut.ends_with('\u{2026}'), "case: marked as cut");
+        let wide = "é".repeat(200);
+        let cut = clip(&wide);
+        assert_eq!(cut, "é".repeat(126) + "\u{2026}", "case: two-byte characters");
+        let edge = "b".repeat(256);
+        assert!(
+            matches!(clip(&edge), std::borrow::Cow::Borrowed(s) if s == edge),
+            "case: 256 bytes whole"
+        );
+        assert_eq!(clip("/healthz"), "/healthz", "case: a short path");
     }
 
     #[test]

@@ -186,7 +186,7 @@ pub struct Logging {
 /// RUST_LOG and, when the `OTEL_*` environment asks for traces
 /// ([`telemetry::requested`]), the OpenTelemetry layer beside it.
 /// Lines go to standard error through [`logging::writer`] (non-blocking,
-/// bounded, drops counted), stamped by [`logging::Timestamp`]; text not
+/// bounded to `--log-queue-bytes`, drops counted), stamped by [`logging::Timestamp`]; text not
 /// bound for a terminal is [`logging::TextLine`] and [`logging::TextFields`]. Each is what the
 /// default writes, cheaper (bench/load.md, "Issue 24").
 ///
@@ -200,7 +200,7 @@ pub fn init_logging(config: &ServeArgs) -> Result<Logging, String> {
         None => EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")),
     };
     let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
-    let (writer, lines) = logging::writer();
+    let (writer, lines) = logging::writer(config.log_queue_bytes);
     let logs = log_layer(config.log_format, ansi, writer);
     // A second initialisation (tests) keeps the first subscriber.
     if !telemetry::requested() {
@@ -230,7 +230,7 @@ pub fn init_logging(config: &ServeArgs) -> Result<Logging, String> {
 fn log_layer(
     format: LogFormat,
     ansi: bool,
-    writer: tracing_appender::non_blocking::NonBlocking,
+    writer: logging::LogWriter,
 ) -> Box<dyn tracing_subscriber::Layer<tracing_subscriber::Registry> + Send + Sync> {
     use tracing_subscriber::{fmt, Layer};
     let logs = fmt::layer()

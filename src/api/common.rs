@@ -29,8 +29,8 @@ pub mod unique {
         type Value = ();
         fn deserialize<D: Deserializer<'de>>(self, _: D) -> Result<(), D::Error> {
             Err(de::Error::custom(format_args!(
-                "duplicate key {:?}: each key may appear once",
-                self.0
+                "duplicate key {}: each key may appear once",
+                crate::core::echo::Quoted(self.0)
             )))
         }
     }

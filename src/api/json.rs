@@ -7,6 +7,7 @@
 //! in a body that is valid JSON is a schema error at the path reached.
 
 use super::problem::ApiError;
+use crate::core::echo::serde_message;
 pub use crate::core::ruleset::escape_pointer;
 use serde::Deserialize;
 use serde_json::error::Category;
@@ -130,10 +131,10 @@ fn explain<'a, T: Deserialize<'a>>(bytes: &'a [u8]) -> ApiError {
         // A value read as raw text (a ruleset document or id) is checked
         // only when read again: a body that is not JSON is still a 400.
         Category::Data if !is_json(bytes) => ApiError::MalformedJson {
-            detail: inner.to_string(),
+            detail: serde_message(&inner.to_string()).into_owned(),
         },
         Category::Data => {
-            let message = without_position(&inner);
+            let message = serde_message(&without_position(&inner)).into_owned();
             // A missing or a duplicate field is reported at its object, and
             // serde names the field only in its message: point at the field.
             if let Some(name) = ["missing field `", "duplicate field `"]

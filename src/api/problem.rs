@@ -1,6 +1,7 @@
 //! The one error type of the API, rendered as `application/problem+json`
 //! (RFC 9457) by the HTTP layer and printed by the CLI.
 
+use crate::core::echo::{echo, Echo, Quoted};
 use crate::core::hand::HandRule;
 use crate::core::settle::{Overflow, MAX_CENTS};
 use crate::core::winners::TableError;
@@ -84,13 +85,22 @@ impl ProblemError {
         }
     }
 
-    /// A problem with a code and its parameters.
+    /// A problem with a code and its parameters; a parameter's text (a
+    /// name, a tile as written) cut as every echo of the client's is
+    /// (`core::echo`).
     fn coded(
         pointer: impl Into<String>,
         message: impl Into<String>,
         code: &str,
-        params: serde_json::Map<String, serde_json::Value>,
+        mut params: serde_json::Map<String, serde_json::Value>,
     ) -> Self {
+        for v in params.values_mut() {
+            if let serde_json::Value::String(s) = v {
+                if let std::borrow::Cow::Owned(cut) = echo(s) {
+                    *s = cut;
+                }
+            }
+        }
         ProblemError {
             pointer: pointer.into(),
             message: message.into(),
@@ -228,13 +238,15 @@ impl ApiError {
 
     /// Several field errors as a 422: at most [`MAX_ERRORS`] of them listed,
     /// the detail saying how many more there were (one mistake repeated
-    /// 10,000 times is not a 1.7 MB answer).
+    /// 10,000 times is not a 1.7 MB answer). A pointer holds the client's
+    /// keys: `errors[].pointer` has it whole (it is the address of the
+    /// field), the detail cut (`core::echo`).
     pub fn invalid(mut errors: Vec<ProblemError>) -> Self {
         let more = errors.len().saturating_sub(MAX_ERRORS);
         errors.truncate(MAX_ERRORS);
         let parts: Vec<String> = errors
             .iter()
-            .map(|e| format!("{}: {}", e.pointer, e.message))
+            .map(|e| format!("{}: {}", Echo(&e.pointer), e.message))
             .collect();
         let mut detail = parts.join("; ");
         if more > 0 {
@@ -321,14 +333,17 @@ impl ApiError {
                 )
             }
             ApiError::UnknownRuleset { id, pointer } => {
-                let msg = format!("no ruleset {id:?}; GET /v1/rulesets lists the ruleset ids");
+                let msg = format!(
+                    "no ruleset {}; GET /v1/rulesets lists the ruleset ids",
+                    Quoted(id)
+                );
                 (
                     msg.clone(),
                     vec![ProblemError::coded(
                         pointer.clone(),
                         msg,
                         "unknown_ruleset",
-                        serde_json::Map::from_iter([("id".into(), id.clone().into())]),
+                        serde_json::Map::from_iter([("id".into(), echo(id).into())]),
                     )],
                 )
             }
@@ -348,13 +363,16 @@ impl ApiError {
             }
             ApiError::UnsupportedMediaType { got } => (
                 match got {
-                    Some(ct) => format!("the body must be application/json, got {ct}"),
+                    Some(ct) => format!("the body must be application/json, got {}", Echo(ct)),
                     None => "the body must be application/json: set the Content-Type header".into(),
                 },
                 vec![],
             ),
             ApiError::UnsupportedEncoding { got } => (
-                format!("the body must not be encoded (Content-Encoding: identity), got {got}"),
+                format!(
+                    "the body must not be encoded (Content-Encoding: identity), got {}",
+                    Echo(got)
+                ),
                 vec![],
             ),
             ApiError::Overloaded { what, retry_after } => (
@@ -368,9 +386,9 @@ impl ApiError {
                 },
                 vec![],
             ),
-            ApiError::NotFound { path } => (format!("no resource at {path}"), vec![]),
+            ApiError::NotFound { path } => (format!("no resource at {}", Echo(path)), vec![]),
             ApiError::MethodNotAllowed { method, allowed } => (
-                format!("{method} is not allowed here; allowed: {allowed}"),
+                format!("{} is not allowed here; allowed: {allowed}", Echo(method)),
                 vec![],
             ),
         };

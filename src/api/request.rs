@@ -128,7 +128,7 @@ pub struct HouseRulesDto {
     pub points: Option<PointsDto>,
     #[serde(default)]
     pub discard_payment: Option<DiscardPayment>,
-    /// Pattern id to faan (a number), `"limit"` (a limit pattern), or `null` (not scored), applied in order.
+    /// Pattern id to faan (a number), `"limit"` (a limit pattern), or `null` (not scored), each id once; applied in id order, whatever the order of the keys.
     #[serde(default)]
     #[schema(value_type = Object, example = json!({"small_four_winds": 6, "seven_pairs": null}))]
     pub patterns: PatternOverrides,
@@ -138,8 +138,8 @@ pub struct HouseRulesDto {
     /// Every payment between the dealer (East) and another seat is multiplied by it (at least 1, a multiple of 1/8).
     #[serde(default)]
     pub dealer_multiplier: Option<f64>,
-    /// Money per point (above 0, at most six decimal places); money is then whole cents.
-    #[serde(default)]
+    /// Money per point (above 0, at most a million, at most six decimal places as written: `1.0000004` is a 422); money is then whole cents.
+    #[serde(default, deserialize_with = "exact_stake")]
     pub stake: Option<f64>,
     /// `pays_all`: a liable seat (包) that discards the winning tile pays the whole hand alone.
     #[serde(default)]
@@ -171,6 +171,26 @@ pub struct HouseRulesDto {
     /// How a total above the limit pays (only under `limits_add`): `per_limit` (each whole limit pays the limit's base points, the faan left over their own) or `once` (the limit's base points at most).
     #[serde(default)]
     pub limits_pay: Option<LimitsPay>,
+}
+
+/// `stake` read from the digits of its JSON number (`core::ruleset::stake_decimal`),
+/// refused at its pointer when they are not a whole number of millionths
+/// (a double cannot hold that decision: `0.1000000000000000000001` reads as
+/// 0.1); kept as the double nearest to the exact stake.
+fn exact_stake<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+    let raw = Box::<serde_json::value::RawValue>::deserialize(d)?;
+    let text = raw.get();
+    if text == "null" {
+        return Ok(None);
+    }
+    if !text.starts_with(|c: char| c == '-' || c.is_ascii_digit()) {
+        return Err(de::Error::custom(
+            "invalid type: expected a number, the money per point",
+        ));
+    }
+    crate::core::ruleset::stake_decimal(text)
+        .map(|s| Some(s.as_number()))
+        .map_err(de::Error::custom)
 }
 
 /// The points curve of a house rule: a curve name, or base points by faan from 0.
@@ -406,7 +426,14 @@ impl HouseRulesDto {
                 PointsDto::Table(t) => PointsSpec::Table(t.clone()),
             }),
             discard_payment: self.discard_payment,
-            patterns: self.patterns.0.clone(),
+            patterns: {
+                // In id order, as `conditions` and `contains` (sorted maps):
+                // the key order of the request decides neither the answer
+                // (where an added pattern's line falls) nor `hand_hash`.
+                let mut p = self.patterns.0.clone();
+                p.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+                p
+            },
             multiple_winners: self.multiple_winners,
             dealer_multiplier: self.dealer_multiplier.map(Number),
             stake: self.stake.map(Number),

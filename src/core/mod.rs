@@ -17,6 +17,7 @@ macro_rules! named {
 pub mod analysis;
 pub mod chances;
 pub mod decompose;
+pub mod echo;
 pub mod evaluate;
 pub mod hand;
 pub mod ledger;

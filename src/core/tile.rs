@@ -473,7 +473,10 @@ impl FromStr for Bonus {
     /// `F1`..`F4`, `S1`..`S4` (either case), or one Unicode flower or season tile.
     fn from_str(s: &str) -> Result<Self, String> {
         let bad = || {
-            format!("{s:?} is not a bonus tile: use F1..F4 (flowers), S1..S4 (seasons) or their Unicode tiles")
+            format!(
+                "{} is not a bonus tile: use F1..F4 (flowers), S1..S4 (seasons) or their Unicode tiles",
+                crate::core::echo::Quoted(s)
+            )
         };
         let mut chars = s.chars();
         if let (Some(c), None) = (chars.next(), chars.next()) {

@@ -8,6 +8,7 @@
 
 use super::metrics::{method_label, RouteLabel, UNMATCHED};
 use super::AppState;
+use crate::logging::clip;
 use actix_web::body::MessageBody;
 use actix_web::dev::{Service, ServiceRequest, ServiceResponse};
 use actix_web::http::header::{HeaderMap, HeaderName, HeaderValue};
@@ -86,14 +87,14 @@ impl RootSpanBuilder for RootSpan {
             return tracing::debug_span!(
                 "HTTP request",
                 http.request.method = %method_label(req.method()),
-                url.path = %req.path(),
+                url.path = %clip(req.path()),
                 request_id = %ShownId(given, generated),
             );
         }
         let span = tracing::info_span!(
             "HTTP request",
             http.request.method = %method_label(req.method()),
-            url.path = %req.path(),
+            url.path = %clip(req.path()),
             request_id = %ShownId(given, generated),
             http.route = Empty,
             http.response.status_code = Empty,
@@ -167,10 +168,11 @@ where
         }
         // The request's own fields first, as the span's context showed them;
         // as strings (quoted in the text), which the log layer writes without
-        // `core::fmt`.
+        // `core::fmt`. The path is the client's, so cut (`clip`); the id is
+        // at most 128 characters (`given_request_id`) or generated.
         tracing::info!(
             http.request.method = method,
-            url.path = res.request().path(),
+            url.path = &*clip(res.request().path()),
             request_id = id
                 .as_ref()
                 .and_then(|v| v.to_str().ok())

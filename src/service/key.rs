@@ -134,6 +134,10 @@ fn push_varint(s: &mut Vec<u8>, mut n: u64) {
 }
 
 /// The house-rule part of the key (rare: only when a request sets some).
+/// The maps (`patterns`, `conditions`, `contains`) are written in the order
+/// `house` holds them, which for a request is sorted by key
+/// (`api::HouseRulesDto::to_core`): `{"a": 1, "b": 2}` and `{"b": 2, "a": 1}`
+/// are one key. Lists (`exclusive`, a `contains` list) keep their order.
 fn house_text(s: &mut String, house: &HouseRules) {
     let opt = |s: &mut String, name: &str, v: Option<String>| {
         if let Some(v) = v {

@@ -189,7 +189,7 @@ fn check<S: AsRef<str>>(
             Err(_) => errs.push(FieldError::rule(
                 format!("/hand/flowers/{i}"),
                 HandRule::BonusNotation {
-                    text: f.as_ref().to_string(),
+                    text: crate::core::echo::echo(f.as_ref()).into_owned(),
                 },
             )),
         }

@@ -3,6 +3,8 @@
 //! places the message at its own pointer (`/ruleset/...` by path,
 //! `/house_rules/...`).
 
+use crate::core::echo::{Echo, Quoted};
+use std::fmt;
 use super::super::pattern::{PatternId, PatternSet};
 use super::model::{PointsSpec, Stake, MAX_EIGHTHS};
 
@@ -70,9 +72,20 @@ pub(super) fn dealer_multiplier(v: f64) -> Checked<u32> {
 
 /// Money per point: above 0, at most a million, six decimal places.
 pub(super) fn stake(v: f64) -> Checked<Stake> {
-    Stake::from_number(v).ok_or_else(|| {
-        format!("the stake (money per point) must be above 0 and at most 1000000, with at most six decimal places, got {v}")
-    })
+    Stake::from_number(v).ok_or_else(|| stake_refused(v))
+}
+
+/// Money per point from a JSON number's text (`Stake::from_decimal`).
+pub fn stake_decimal(text: &str) -> Checked<Stake> {
+    Stake::from_decimal(text).ok_or_else(|| stake_refused(text))
+}
+
+/// Why a stake is refused, with the number as sent (cut: its text is the client's).
+fn stake_refused(v: impl fmt::Display) -> String {
+    format!(
+        "the stake (money per point) must be above 0 and at most 1000000, with at most six decimal places, got {}",
+        Echo(v)
+    )
 }
 
 /// A multiplier in eighths (8 is x1), for a number that is a multiple of 1/8
@@ -99,7 +112,7 @@ pub(super) fn faan(n: i64) -> Checked<u32> {
 /// A pattern id of the contract.
 pub(super) fn pattern_id(key: &str) -> Checked<PatternId> {
     key.parse::<PatternId>()
-        .map_err(|()| format!("unknown pattern id {key:?}"))
+        .map_err(|()| format!("unknown pattern id {}", Quoted(key)))
 }
 
 /// The ids a pattern contains, and each one that is no pattern id, by its
@@ -161,7 +174,8 @@ pub(super) fn ruleset_id(id: &str) -> Checked<()> {
         Ok(())
     } else {
         Err(format!(
-            "{id:?} is not a ruleset id (1 to 64 lower-case letters, digits and '-')"
+            "{} is not a ruleset id (1 to 64 lower-case letters, digits and '-')",
+            Quoted(id)
         ))
     }
 }

@@ -3,6 +3,7 @@
 //! then each rule checked (`check`), every problem at its path, and the
 //! ruleset compiled.
 
+use crate::core::echo::{Echo, Quoted};
 use super::super::pattern::{Condition, Conditions};
 use super::canonical;
 use super::check::{self, Checked};
@@ -251,7 +252,8 @@ fn word<T: Copy + VariantNames>(w: &Word<T>) -> Checked<T> {
     match w {
         Word::Known(v) => Ok(*v),
         Word::Unknown(s) => Err(format!(
-            "unknown rule {s:?}: use {}",
+            "unknown rule {}: use {}",
+            Quoted(s),
             T::VARIANTS.join(" or ")
         )),
     }
@@ -295,7 +297,10 @@ fn points(e: &mut Vec<DocError>, p: RawPoints) -> Option<PointsSpec> {
             push(
                 e,
                 at!["points", "curve"],
-                format!("unknown curve {c:?}: use full_spicy, half_spicy or a table"),
+                format!(
+                    "unknown curve {}: use full_spicy, half_spicy or a table",
+                    Quoted(&c)
+                ),
             );
             None
         }
@@ -329,7 +334,7 @@ fn pattern_rule(e: &mut Vec<DocError>, key: &str, p: RawPattern) -> Option<Patte
         }
         match v {
             Loose::Typed(b) => conditions.set(c, b),
-            Loose::Other(v) => push(e, at, format!("must be true or false, got {v}")),
+            Loose::Other(v) => push(e, at, format!("must be true or false, got {}", Echo(v))),
         }
     }
     let p = match p.shape {
@@ -354,7 +359,10 @@ fn pattern_rule(e: &mut Vec<DocError>, key: &str, p: RawPattern) -> Option<Patte
             push(
                 e,
                 at_faan(),
-                format!("{other} is not a value: give a whole number of faan or \"limit\""),
+                format!(
+                    "{} is not a value: give a whole number of faan or \"limit\"",
+                    Echo(other)
+                ),
             );
             Value::Faan(0)
         }

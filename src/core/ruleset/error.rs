@@ -3,6 +3,7 @@
 
 use std::fmt;
 
+use crate::core::echo::serde_message;
 use crate::core::pointer::Pointer;
 pub use crate::core::pointer::{escape_pointer, PathSeg};
 
@@ -48,7 +49,7 @@ impl DocError {
                 Segment::Unknown => {}
             }
         }
-        let message = e.into_inner().to_string();
+        let message = serde_message(&e.into_inner().to_string()).into_owned();
         if let Some(name) = message
             .strip_prefix("missing field `")
             .and_then(|rest| rest.split('`').next())

@@ -3,6 +3,7 @@
 //! its patterns, and is compiled anew (`Ruleset::compile`); each rule is
 //! checked by the same function a document's is (`check`).
 
+use crate::core::echo::Quoted;
 use super::super::hand::FieldError;
 use super::super::pattern::{Condition, Conditions, PatternId};
 use super::check;
@@ -22,7 +23,9 @@ pub struct HouseRules {
     pub flowers: Option<bool>,
     pub points: Option<PointsSpec>,
     pub discard_payment: Option<DiscardPayment>,
-    /// Pattern overrides in request order.
+    /// Pattern overrides, applied in this order: a request's are in id
+    /// order (`api::HouseRulesDto::to_core`), so the order of its keys
+    /// changes neither the ruleset nor `hand_hash`.
     pub patterns: Vec<(String, PatternOverride)>,
     pub multiple_winners: Option<MultipleWinners>,
     /// As sent; checked (a multiple of 1/8 from 1 to 64) by [`Ruleset::with_house_rules`].
@@ -33,9 +36,11 @@ pub struct HouseRules {
     pub dealer_keeps_on_win: Option<bool>,
     pub dealer_keeps_on_draw: Option<bool>,
     pub co_winners_pay: Option<bool>,
-    /// Condition key to value, set on every pattern of the ruleset it applies to.
+    /// Condition key to value, set on every pattern of the ruleset it applies
+    /// to (a request's in key order).
     pub conditions: Vec<(String, bool)>,
-    /// Pattern id to the ids it contains (replacing its own list), in request order.
+    /// Pattern id to the ids it contains (replacing its own list), a
+    /// request's in id order.
     pub contains: Vec<(String, Vec<String>)>,
     /// Pairs of pattern ids that exclude each other (the higher line is kept).
     pub exclusive: Vec<Vec<String>>,
@@ -231,7 +236,11 @@ fn patterns(r: &mut Vec<PatternRule>, house: &HouseRules, id: &str, errs: &mut V
             let known: Vec<&str> = Condition::ALL.iter().map(|c| c.key()).collect();
             errs.push(FieldError::new(
                 ptr,
-                format!("unknown condition {key:?}; known: {}", known.join(", ")),
+                format!(
+                    "unknown condition {}; known: {}",
+                    Quoted(key),
+                    known.join(", ")
+                ),
             ));
             continue;
         };

@@ -32,7 +32,7 @@ mod source;
 mod tests;
 
 pub use canonical::{canonical_bytes, TRANSLATIONS};
-pub use check::to_eighths;
+pub use check::{stake_decimal, to_eighths};
 pub use document::RawRuleset;
 pub use error::{escape_pointer, DocError, LoadError, PathSeg};
 pub use house::{HouseRules, Number, PatternOverride};

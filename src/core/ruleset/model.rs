@@ -263,13 +263,85 @@ impl Stake {
     pub const MAX: u64 = Self::ONE * Self::ONE;
 
     /// A stake from a number above 0 with at most six decimal places, up to
-    /// a million; `None` otherwise.
+    /// a million; `None` otherwise. The test is absolute: `v` must be the
+    /// double nearest to a whole number of millionths (what a correctly
+    /// rounded reader makes of `0.05` or `123.456789`; `1.0000004` is not).
+    /// A JSON number's own text is read by [`Stake::from_decimal`] instead:
+    /// there the digits decide, not the double.
     pub fn from_number(v: f64) -> Option<Stake> {
-        let m = v * Self::ONE as f64;
-        let r = m.round();
-        // A decimal written with six places is within float error of a whole number of millionths.
-        (v > 0.0 && r >= 1.0 && r <= Self::MAX as f64 && (m - r).abs() <= 1e-6 * r.max(1.0))
+        let r = (v * Self::ONE as f64).round();
+        // r is whole and below 2^53, so `r / 10^6` is the double nearest to
+        // the decimal (IEEE division rounds correctly).
+        (v > 0.0 && r >= 1.0 && r <= Self::MAX as f64 && r / Self::ONE as f64 == v)
             .then_some(Stake(r as u64))
+    }
+
+    /// A stake from the text of a JSON number (`0.05`, `5E-2`, `1.250`),
+    /// decided on its digits: above 0, at most a million, and a whole
+    /// number of millionths (`1.0000004` and `0.1000000000000000000001` are
+    /// not, though a double cannot tell the second from 0.1); `None`
+    /// otherwise, and for text that is not a JSON number.
+    pub fn from_decimal(text: &str) -> Option<Stake> {
+        let (mantissa, exp) = match text.find(['e', 'E']) {
+            Some(i) => (&text[..i], Some(&text[i + 1..])),
+            None => (text, None),
+        };
+        let (int, frac) = match mantissa.split_once('.') {
+            Some((i, f)) => (i, Some(f)),
+            None => (mantissa, None),
+        };
+        let all_digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+        // A stake is above 0: a sign is refused (and `-0` is 0).
+        if !all_digits(int) || (int.len() > 1 && int.starts_with('0')) {
+            return None;
+        }
+        if frac.is_some_and(|f| !all_digits(f)) {
+            return None;
+        }
+        let mut scale: i64 = match exp {
+            None => 0,
+            Some(e) => {
+                let (neg, digits) = match e.as_bytes().first() {
+                    Some(b'-') => (true, &e[1..]),
+                    Some(b'+') => (false, &e[1..]),
+                    _ => (false, e),
+                };
+                if !all_digits(digits) {
+                    return None;
+                }
+                let digits = digits.trim_start_matches('0');
+                // Past a million either way: too large, or too many decimals
+                // (a zero mantissa is refused below in any case).
+                if digits.len() > 6 {
+                    return None;
+                }
+                let n: i64 = digits.parse().unwrap_or(0);
+                if neg {
+                    -n
+                } else {
+                    n
+                }
+            }
+        };
+        let frac = frac.unwrap_or("");
+        scale -= frac.len() as i64;
+        // The value is `digits x 10^scale`, its digits without the zeros
+        // that only place them.
+        let joined = [int, frac].concat();
+        let lead = joined.trim_start_matches('0');
+        let digits = lead.trim_end_matches('0');
+        scale += (lead.len() - digits.len()) as i64;
+        if digits.is_empty() {
+            return None;
+        }
+        // Millionths: `digits x 10^(scale + 6)`, whole only from a shift of 0.
+        let shift = scale + 6;
+        // At most 10^12 millionths: 13 digits.
+        if shift < 0 || digits.len() as i64 + shift > 13 {
+            return None;
+        }
+        let m = digits.parse::<u64>().ok()?.checked_mul(10u64.checked_pow(shift as u32)?)?;
+        (1..=Self::MAX).contains(&m).then_some(Stake(m))
     }
 
     /// The stake as a number (for display).

@@ -7,6 +7,7 @@ use super::super::pattern::{members, PatternId};
 use super::canonical::TRANSLATIONS;
 use super::error::{DocError, PathSeg};
 use super::model::Ruleset;
+use crate::core::echo::{serde_message, Echo, Quoted};
 use std::fmt;
 
 /// A ruleset file's TOML as the JSON value of a ruleset document.
@@ -32,7 +33,7 @@ pub fn parse_document(bytes: &[u8]) -> Result<serde_json::Value, DocError> {
     let read = Unique(&mut repeated)
         .deserialize(&mut de)
         .and_then(|v| de.end().map(|()| v));
-    read.map_err(|e| match repeated {
+    let mut doc = read.map_err(|e| match repeated {
         // Gathered leaf first while the error unwound.
         Some(mut path) => {
             path.reverse();
@@ -42,11 +43,48 @@ pub fn parse_document(bytes: &[u8]) -> Result<serde_json::Value, DocError> {
             };
             DocError::new(
                 path,
-                format!("duplicate key {key:?}: each key may appear once"),
+                format!("duplicate key {}: each key may appear once", Quoted(&key)),
             )
         }
-        None => DocError::new(vec![], e.to_string()),
-    })
+        None => DocError::new(vec![], serde_message(&e.to_string()).into_owned()),
+    })?;
+    exact_stake(bytes, &mut doc)?;
+    Ok(doc)
+}
+
+/// `table.stake` decided on the digits the client wrote
+/// (`super::check::stake_decimal`), not on the double serde_json read: a
+/// double cannot tell `0.1000000000000000000001` from `0.1`, and serde_json's
+/// quick float reading may miss the nearest double by one unit. An exact
+/// stake is put back as the double nearest to it, which `check::stake` takes.
+fn exact_stake(bytes: &[u8], doc: &mut serde_json::Value) -> Result<(), DocError> {
+    #[derive(serde::Deserialize)]
+    struct Doc<'a> {
+        #[serde(borrow, default)]
+        table: Option<Table<'a>>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Table<'a> {
+        #[serde(borrow, default)]
+        stake: Option<&'a serde_json::value::RawValue>,
+    }
+    let Some(stake) = doc.pointer_mut("/table/stake").filter(|v| v.is_number()) else {
+        return Ok(());
+    };
+    // Keys are each once (read above), so this is the number just read.
+    let raw = serde_json::from_slice::<Doc<'_>>(bytes)
+        .ok()
+        .and_then(|d| d.table?.stake);
+    let Some(raw) = raw else {
+        return Ok(());
+    };
+    match super::check::stake_decimal(raw.get()) {
+        Ok(s) => {
+            *stake = s.as_number().into();
+            Ok(())
+        }
+        Err(m) => Err(DocError::new(at!["table", "stake"], m)),
+    }
 }
 
 /// A JSON value, its objects' keys each once; on a repeated key the path to
@@ -166,14 +204,20 @@ pub fn resolve_document(
             None => {
                 return Err(vec![DocError::new(
                     at!["extends"],
-                    format!("no built-in ruleset {id:?} to extend; GET /v1/rulesets lists them"),
+                    format!(
+                        "no built-in ruleset {} to extend; GET /v1/rulesets lists them",
+                        Quoted(&id)
+                    ),
                 )])
             }
         },
         Some(other) => {
             return Err(vec![DocError::new(
                 at!["extends"],
-                format!("extends names a built-in ruleset id (a string), got {other}"),
+                format!(
+                    "extends names a built-in ruleset id (a string), got {}",
+                    Echo(other)
+                ),
             )])
         }
         None => {

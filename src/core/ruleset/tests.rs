@@ -168,6 +168,60 @@ fn stakes_are_exact_millionths() {
     }
 }
 
+/// A stake decided absolutely: a whole number of millionths or refused,
+/// from a double (the nearest to r / 10^6 for some whole r) and from a JSON
+/// number's digits. Millionths worked by hand: 0.5 is 500,000; 1.25 is
+/// 1,250,000; 123.456789 is 123,456,789; 5E-2 is 0.05, 50,000.
+#[test]
+fn stakes_are_exact_or_refused() {
+    let cases: &[(&str, Option<u64>)] = &[
+        ("0.5", Some(500_000)),
+        ("0.05", Some(50_000)),
+        ("1.25", Some(1_250_000)),
+        ("123.456789", Some(123_456_789)),
+        ("1", Some(1_000_000)),
+        ("1.0000000", Some(1_000_000)),
+        ("5E-2", Some(50_000)),
+        ("0.000005e1", Some(50)),
+        ("1e6", Some(Stake::MAX)),
+        ("1000000.000000", Some(Stake::MAX)),
+        ("0.000001", Some(1)),
+        // A seventh decimal that is not zero: refused, however small.
+        ("1.0000004", None),
+        ("0.05000001", None),
+        ("0.5000004", None),
+        ("123.4567894", None),
+        ("0.0500001", None),
+        // Digits a double cannot hold: the double is 0.1, the decimal is not.
+        ("0.1000000000000000000001", None),
+        ("1e-7", None),
+        ("1000000.000001", None),
+        ("1e7", None),
+        ("1e99999999999", None),
+        ("1e-99999999999", None),
+        ("0", None),
+        ("0.0e5", None),
+        ("-1", None),
+        ("-0", None),
+        ("01", None),
+        ("1.", None),
+        (".5", None),
+        ("1e", None),
+        ("\"1\"", None),
+    ];
+    for &(text, want) in cases {
+        assert_eq!(Stake::from_decimal(text).map(|s| s.0), want, "text {text}");
+        // The double of each number the digits accept is accepted as the same stake.
+        if let (Some(m), Ok(v)) = (want, text.parse::<f64>()) {
+            assert_eq!(Stake::from_number(v).map(|s| s.0), Some(m), "double of {text}");
+        }
+    }
+    // The doubles of the refused decimals with a seventh place: refused too.
+    for v in [1.000_000_4, 0.050_000_01, 0.500_000_4, 123.456_789_4] {
+        assert_eq!(Stake::from_number(v), None, "double {v}");
+    }
+}
+
 #[test]
 fn table_rules_apply_as_house_rules() {
     let reg = crate::core::Registry::builtin().unwrap();

@@ -221,7 +221,10 @@ impl Service {
             RulesetsDto::Word(w) => {
                 return Err(ApiError::field(
                     "/rulesets",
-                    format!("expected a list of ruleset ids or documents, or \"all\", got {w:?}"),
+                    format!(
+                        "expected a list of ruleset ids or documents, or \"all\", got {}",
+                        crate::core::echo::Quoted(w)
+                    ),
                 ))
             }
             RulesetsDto::TooMany(n) => {
