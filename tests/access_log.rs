@@ -140,3 +140,153 @@ fn each_request_writes_one_line_with_all_its_fields() {
         "case: the last line is written out at exit:\n{log}"
     );
 }
+
+/// Reads one answer (head and `Content-Length` body) from a keep-alive
+/// connection; its status.
+fn read_answer(s: &mut TcpStream, buf: &mut Vec<u8>) -> Option<u16> {
+    loop {
+        if let Some(h) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+            let head = String::from_utf8_lossy(&buf[..h]).to_ascii_lowercase();
+            let len: usize = head
+                .split("content-length:")
+                .nth(1)?
+                .split("\r\n")
+                .next()?
+                .trim()
+                .parse()
+                .ok()?;
+            if buf.len() >= h + 4 + len {
+                let status = head.split_whitespace().nth(1)?.parse().ok();
+                buf.drain(..h + 4 + len);
+                return status;
+            }
+        }
+        let mut chunk = [0u8; 65536];
+        let n = s.read(&mut chunk).ok()?;
+        if n == 0 {
+            return None;
+        }
+        buf.extend_from_slice(&chunk[..n]);
+    }
+}
+
+/// The peak resident memory of a process (VmHWM), in bytes.
+fn peak_rss(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.split_whitespace().next()?.parse::<u64>().ok())
+        .map_or(0, |kib| kib * 1024)
+}
+
+/// Standard error never read (a stalled log reader) at the default level,
+/// 600 requests for a 60 KB path: each line repeats 256 bytes of the path
+/// (253 and the 3-byte `…`), and the writer holds at most
+/// `--log-queue-bytes` (64 KiB here, each line counted with 128 bytes more),
+/// dropping and counting the rest. A line is about 470 bytes, so at most
+/// (64 KiB queued + 64 KiB in the pipe + 8 KiB in the writer's buffer) /
+/// 400 + 2 = 342 lines get through and at least 258 are dropped; the
+/// memory stays within 16 MiB of what the server held when ready. Whole
+/// 60 KB lines in a queue of lines would hold 600 x 60 KB = 36 MB.
+#[test]
+fn a_stalled_stderr_holds_the_log_queue_to_its_bytes_and_cuts_long_paths() {
+    const QUEUE: usize = 64 * 1024;
+    const SENT: usize = 600;
+    let addr = format!("127.0.0.1:{}", free_port());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_faan"))
+        .args(["serve", "--addr", &addr, "--workers", "1"])
+        .args(["--shutdown-delay", "0", "--log-queue-bytes", &QUEUE.to_string()])
+        .env_remove("RUST_LOG")
+        .env_remove("FAAN_LOG_LEVEL")
+        .env_remove("OTEL_EXPORTER_OTLP_ENDPOINT")
+        .env_remove("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while status_of(
+        &addr,
+        "GET /readyz HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n",
+    ) != Some(200)
+    {
+        assert!(Instant::now() < deadline, "the server did not get ready");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let ready = peak_rss(child.id());
+    let path = format!("/{}", "a".repeat(60_000));
+    let request = format!("GET {path} HTTP/1.1\r\nHost: t\r\n\r\n");
+    let mut s = TcpStream::connect(&addr).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let mut buf = Vec::new();
+    for i in 0..SENT {
+        s.write_all(request.as_bytes()).expect("request sent");
+        assert_eq!(read_answer(&mut s, &mut buf), Some(404), "request {i}");
+    }
+    drop(s);
+    let grown = peak_rss(child.id()).saturating_sub(ready);
+    let mut s = TcpStream::connect(&addr).expect("connect");
+    s.write_all(b"GET /metrics HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+        .unwrap();
+    let mut metrics = String::new();
+    s.read_to_string(&mut metrics).unwrap();
+    let dropped: usize = metrics
+        .lines()
+        .find_map(|l| l.strip_prefix("faan_log_lines_dropped_total "))
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no dropped-lines counter in\n{metrics}"));
+
+    Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    let mut log = String::new();
+    child
+        .stderr
+        .take()
+        .expect("stderr piped")
+        .read_to_string(&mut log)
+        .expect("stderr read to its end");
+    let status = child.wait().expect("the server exits");
+    assert!(status.success(), "exit 0 after SIGTERM: {status:?}");
+
+    let long: Vec<&str> = log
+        .lines()
+        .filter(|l| l.contains("url.path=\"/aaaa"))
+        .collect();
+    let cut = format!("{}\u{2026}", &path[..253]);
+    for line in &long {
+        let field = line
+            .split("url.path=\"")
+            .nth(1)
+            .and_then(|r| r.split('"').next())
+            .unwrap_or_default();
+        assert_eq!(field, cut, "case: the path cut to 256 bytes: {}", &line[..200]);
+    }
+    assert!(!long.is_empty(), "case: some lines got through");
+    let most = (QUEUE + 64 * 1024 + 8 * 1024) / 400 + 2;
+    println!(
+        "{} long lines written, {dropped} dropped, peak memory +{grown} bytes",
+        long.len()
+    );
+    assert!(
+        long.len() <= most,
+        "case: {} long lines got through, at most {most}",
+        long.len()
+    );
+    assert!(
+        dropped >= SENT - most,
+        "case: {dropped} lines dropped, at least {}",
+        SENT - most
+    );
+    assert!(
+        long.len() + dropped >= SENT,
+        "case: every line written or counted ({} + {dropped})",
+        long.len()
+    );
+    assert!(
+        grown < 16 * 1024 * 1024,
+        "case: peak memory grew {grown} bytes past the ready server's"
+    );
+}

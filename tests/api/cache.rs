@@ -160,3 +160,45 @@ async fn batch_items_are_score_bodies_and_repeats_hit() {
     assert!(metrics.contains("faan_cache_misses_total 1\n"), "{metrics}");
     assert!(metrics.contains("faan_cache_hits_total 4\n"), "{metrics}");
 }
+
+/// The same house rules with their keys in another order are one request:
+/// one `hand_hash`, one cache entry, one answer. hkma's 123m 456m 789p 234s
+/// 55p won on 5p from West is all chows 1 + concealed hand 1; with the
+/// overrides all chows 3 and concealed hand 2 it is 5 faan either way.
+#[tokio::test]
+async fn house_rule_maps_in_another_key_order_share_hand_hash() {
+    let app = spawn_app().await;
+    let body = |patterns: &str| {
+        format!(
+            r#"{{"ruleset":"hkma","house_rules":{{"patterns":{patterns},"conditions":{{"discard_only_in_pair":true,"four_as_two_pairs":true}}}},"hand":{{"tiles":"123m456m789p234s55p","winning_tile":"5p"}},"context":{{"win_by":"discard","seat_wind":"south","round_wind":"east","discarder":"west"}}}}"#
+        )
+    };
+    let sorted = app
+        .post_raw(
+            "/v1/score",
+            body(r#"{"all_chows":3,"concealed_hand":2}"#),
+            Some("application/json"),
+        )
+        .await;
+    assert_eq!(sorted.status, 200, "{}", sorted.text());
+    assert_eq!(sorted.json()["total_faan"], 5, "case: 3 + 2 faan");
+    let reversed = app
+        .post_raw(
+            "/v1/score",
+            body(r#"{"concealed_hand":2,"all_chows":3}"#),
+            Some("application/json"),
+        )
+        .await;
+    assert_eq!(reversed.status, 200, "{}", reversed.text());
+    assert_eq!(
+        reversed.json()["hand_hash"],
+        sorted.json()["hand_hash"],
+        "case: {{\"a\":..,\"b\":..}} and {{\"b\":..,\"a\":..}}"
+    );
+    assert_eq!(
+        reversed.header("x-cache").as_deref(),
+        Some("hit"),
+        "case: one cache entry"
+    );
+    assert_eq!(reversed.bytes, sorted.bytes, "case: one answer");
+}

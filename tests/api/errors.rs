@@ -303,3 +303,89 @@ async fn hostile_bodies_never_500() {
     let r = app.get("/healthz").await;
     assert_eq!(r.status, 200, "the server is still up");
 }
+
+/// `s`'s first 64 characters and an ellipsis: how a problem repeats a
+/// client's text longer than 64 characters.
+fn cut(s: &str) -> String {
+    format!("{}\u{2026}", s.chars().take(64).collect::<String>())
+}
+
+/// A problem repeats at most 64 characters of what the client sent (then
+/// an ellipsis), in its detail, its messages and its params: a 3.6 MB
+/// unknown ruleset id in a ledger was a 10.8 MB 404 (three copies), and a
+/// 60 KB id in `GET /v1/rulesets/<id>` a 360 KB one.
+#[tokio::test]
+async fn problems_cut_echoed_input_to_64_characters() {
+    let app = spawn_app().await;
+    let huge = "a".repeat(3_600_000);
+    let ledger = json!({"ruleset": huge, "players": ["Ann", "Ben", "Cat", "Dan"],
+        "hands": [{"result": "draw"}]});
+    let r = app.post("/v1/ledger", &ledger).await;
+    assert_eq!(r.status, 404, "case: ledger, 3.6 MB id");
+    assert!(r.bytes.len() < 1_000, "case: ledger answer of {} bytes", r.bytes.len());
+    let p = r.json();
+    let shown = format!("\"{}\"", cut(&huge));
+    assert_eq!(
+        p["detail"],
+        format!("no ruleset {shown}; GET /v1/rulesets lists the ruleset ids"),
+        "case: ledger detail"
+    );
+    assert_eq!(p["errors"][0]["params"]["id"], cut(&huge), "case: ledger params");
+    assert_eq!(p["errors"][0]["message"], p["detail"], "case: ledger message");
+
+    let id = "b".repeat(60_000);
+    let r = app.get(&format!("/v1/rulesets/{id}")).await;
+    assert_eq!(r.status, 404, "case: GET a 60 KB id");
+    assert!(r.bytes.len() < 1_000, "case: GET answer of {} bytes", r.bytes.len());
+    assert_eq!(r.json()["errors"][0]["params"]["id"], cut(&id), "case: GET params");
+
+    let r = app.get(&format!("/{id}")).await;
+    assert_eq!(r.status, 404, "case: no route");
+    assert_eq!(r.json()["detail"], format!("no resource at {}", cut(&format!("/{id}"))));
+
+    // A 60 KB unknown pattern id: cut in the message and the detail; the
+    // pointer (the address of the field) is whole.
+    let key = "c".repeat(60_000);
+    let body = with(&["house_rules"], json!({"patterns": {key.as_str(): 1}}));
+    let r = app.post("/v1/score", &body).await;
+    assert_eq!(r.status, 422, "case: pattern id");
+    let p = r.json();
+    let e = &p["errors"][0];
+    assert_eq!(e["message"], format!("unknown pattern id \"{}\"", cut(&key)), "case: pattern message");
+    assert_eq!(e["pointer"], format!("/house_rules/patterns/{key}"), "case: pattern pointer whole");
+    assert!(p["detail"].as_str().unwrap().len() < 300, "case: pattern detail {}", p["detail"]);
+
+    // serde's own messages: an unknown field, an unknown word.
+    let r = app.post("/v1/score", &with(&[key.as_str()], json!(1))).await;
+    assert_eq!(r.status, 422, "case: unknown field");
+    let m = r.json()["errors"][0]["message"].as_str().unwrap().to_string();
+    assert!(
+        m.starts_with(&format!("unknown field `{}`, expected", cut(&key))),
+        "case: unknown field: {}",
+        &m[..m.len().min(200)]
+    );
+    let r = app.post("/v1/score", &with(&["context", "win_by"], json!(key))).await;
+    assert_eq!(r.status, 422, "case: unknown variant");
+    let m = r.json()["errors"][0]["message"].as_str().unwrap().to_string();
+    assert!(
+        m.starts_with(&format!("unknown variant `{}`, expected", cut(&key))),
+        "case: unknown variant: {}",
+        &m[..m.len().min(200)]
+    );
+
+    // A bonus tile as written: message and params.
+    let r = app.post("/v1/score", &with(&["hand", "flowers"], json!([key]))).await;
+    assert_eq!(r.status, 422, "case: bonus tile");
+    let e = &r.json()["errors"][0];
+    assert_eq!(e["params"]["text"], cut(&key), "case: bonus params");
+    assert!(
+        e["message"].as_str().unwrap().starts_with(&format!("\"{}\" is not a bonus tile", cut(&key))),
+        "case: bonus message {}",
+        e["message"]
+    );
+    assert!(r.bytes.len() < 1_000, "case: bonus answer of {} bytes", r.bytes.len());
+
+    // 64 characters stay whole.
+    let r = app.get(&format!("/v1/rulesets/{}", "d".repeat(64))).await;
+    assert_eq!(r.json()["errors"][0]["params"]["id"], "d".repeat(64), "case: 64 whole");
+}
