@@ -247,6 +247,78 @@ def stalled(binary):
         srv.stop()
 
 
+def slow_log(binary, seconds=8, clients=8, path_bytes=60_000):
+    """Standard error read slowly (64 KiB/s) and then not at all, at log
+    level info, while clients loop GET on a 60 KB path: the log queue holds
+    at most --log-queue-bytes (4 MiB) and each line repeats 256 bytes of the
+    path, so the peak stays far under the limit and the rest is dropped and
+    counted (faan_log_lines_dropped_total)."""
+
+    class LogServer(Server):
+        def __init__(self, binary):
+            self.port = free_port()
+            cmd = f'ulimit -v {ADDRESS_CAP_KIB} && exec "$0" serve --addr 127.0.0.1:{self.port} --workers 2 --log-level info'
+            self.proc = subprocess.Popen(["bash", "-c", cmd, binary], stderr=subprocess.PIPE)
+            for _ in range(100):
+                if self.get("/healthz")[0] == 200:
+                    return
+                time.sleep(0.05)
+            raise SystemExit("the server did not start")
+
+    request = f"GET /{'a' * path_bytes} HTTP/1.1\r\nHost: t\r\n\r\n".encode()
+    for reader in ("slow", "stalled"):
+        srv = LogServer(binary)
+        stop = time.time() + seconds
+        done = threading.Event()
+
+        def drain():  # 64 KiB a second, until the attack ends
+            while reader == "slow" and not done.is_set():
+                if not srv.proc.stderr.read1(65536):
+                    return
+                time.sleep(1)
+
+        def loop(_i):
+            n = 0
+            try:
+                s = socket.create_connection(("127.0.0.1", srv.port), timeout=10)
+                f = s.makefile("rb")
+                while time.time() < stop and n < 50_000:
+                    s.sendall(request)
+                    length = 0
+                    while (line := f.readline()) not in (b"\r\n", b""):
+                        if line.lower().startswith(b"content-length:"):
+                            length = int(line.split(b":")[1])
+                    f.read(length)
+                    n += 1
+                s.close()
+            except OSError:
+                pass
+            return n
+
+        try:
+            t = threading.Thread(target=drain, daemon=True)
+            t.start()
+            sent = sum(parallel(clients, loop))
+            done.set()
+            health = srv.get("/healthz")[0]
+            c = http.client.HTTPConnection("127.0.0.1", srv.port, timeout=5)
+            c.request("GET", "/metrics")
+            metrics = c.getresponse().read().decode()
+            c.close()
+            dropped = next((int(float(l.split()[1])) for l in metrics.splitlines()
+                            if l.startswith("faan_log_lines_dropped_total ")), 0)
+            peak = srv.peak()
+            log(f"{reader} log: {sent} requests for a {path_bytes // 1000} KB path, "
+                f"{dropped} lines dropped, peak RSS {mib(peak)}")
+            check(peak < POD_LIMIT, f"{reader} log: peak RSS {mib(peak)} < 192 MiB")
+            check(health == 200, f"{reader} log: /healthz answers after")
+            if reader == "stalled":
+                check(dropped > 0, f"{reader} log: dropped lines counted ({dropped})")
+        finally:
+            srv.proc.kill()  # its standard error is not read: no orderly exit to wait for
+            srv.proc.wait()
+
+
 def inline(binary, count=30000, clients=8, limit_s=40):
     srv = Server(binary)
     try:
@@ -397,6 +469,7 @@ def main():
         worst(a.binary)
         return
     attacks = {"amplification": amplification, "stalled": stalled, "inline": inline, "starvation": starvation}
+    attacks["slow_log"] = slow_log
     for name, fn in attacks.items():
         if a.only and a.only != name:
             continue
