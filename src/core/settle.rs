@@ -2,7 +2,7 @@
 //!
 //! Payment rules are the ruleset's ([`Payment`], in eighths of the base
 //! points so that Hé Fēn's "A/2 each" is exact); the liable seat (包) and
-//! the false-win penalty (詐糊) follow `rules-decisions.md`, "Penalties";
+//! the false-win penalty (詐糊) follow `docs/rules.md`, "Penalties";
 //! the dealer multiplier and a liable discarder who pays all, "Rounds and
 //! matches" ([`TableRules`](super::ruleset::TableRules)).
 //! Every settlement sums to zero: the winner receives exactly what the
