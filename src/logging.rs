@@ -637,7 +637,11 @@ mod tests {
             7,
             "case: 1 line held and 2 queued, the other 7 of 9 dropped"
         );
-        assert_eq!(w.inner.error_counter().dropped_lines(), 0, "case: the channel never full");
+        assert_eq!(
+            w.inner.error_counter().dropped_lines(),
+            0,
+            "case: the channel never full"
+        );
         drop(release);
         drop(w);
         drop(guard);
@@ -670,7 +674,11 @@ mod tests {
         for _ in 1..200 {
             w.make_writer().write_all(&line).unwrap();
         }
-        assert_eq!(w.queue.dropped.load(Ordering::Relaxed), 183, "case: 60 KB lines");
+        assert_eq!(
+            w.queue.dropped.load(Ordering::Relaxed),
+            183,
+            "case: 60 KB lines"
+        );
         assert_eq!(
             w.queue.held.load(Ordering::Relaxed),
             17 * (60_000 + LINE_OVERHEAD),
@@ -679,7 +687,11 @@ mod tests {
         drop(release);
         drop(w);
         drop(guard);
-        assert_eq!(*lines.lock().unwrap(), 17, "case: the held and queued lines written");
+        assert_eq!(
+            *lines.lock().unwrap(),
+            17,
+            "case: the held and queued lines written"
+        );
     }
 
     /// A path of 60,000 ASCII bytes keeps 253 and the 3-byte mark (256);
@@ -694,7 +706,11 @@ mod tests {
         assert!(cut.ends_with('\u{2026}'), "case: marked as cut");
         let wide = "é".repeat(200);
         let cut = clip(&wide);
-        assert_eq!(cut, "é".repeat(126) + "\u{2026}", "case: two-byte characters");
+        assert_eq!(
+            cut,
+            "é".repeat(126) + "\u{2026}",
+            "case: two-byte characters"
+        );
         let edge = "b".repeat(256);
         assert!(
             matches!(clip(&edge), std::borrow::Cow::Borrowed(s) if s == edge),

@@ -196,7 +196,12 @@ fn a_stalled_stderr_holds_the_log_queue_to_its_bytes_and_cuts_long_paths() {
     let addr = format!("127.0.0.1:{}", free_port());
     let mut child = Command::new(env!("CARGO_BIN_EXE_faan"))
         .args(["serve", "--addr", &addr, "--workers", "1"])
-        .args(["--shutdown-delay", "0", "--log-queue-bytes", &QUEUE.to_string()])
+        .args([
+            "--shutdown-delay",
+            "0",
+            "--log-queue-bytes",
+            &QUEUE.to_string(),
+        ])
         .env_remove("RUST_LOG")
         .env_remove("FAAN_LOG_LEVEL")
         .env_remove("OTEL_EXPORTER_OTLP_ENDPOINT")
@@ -262,7 +267,12 @@ fn a_stalled_stderr_holds_the_log_queue_to_its_bytes_and_cuts_long_paths() {
             .nth(1)
             .and_then(|r| r.split('"').next())
             .unwrap_or_default();
-        assert_eq!(field, cut, "case: the path cut to 256 bytes: {}", &line[..200]);
+        assert_eq!(
+            field,
+            cut,
+            "case: the path cut to 256 bytes: {}",
+            &line[..200]
+        );
     }
     assert!(!long.is_empty(), "case: some lines got through");
     let most = (QUEUE + 64 * 1024 + 8 * 1024) / 400 + 2;

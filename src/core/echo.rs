@@ -95,8 +95,14 @@ impl fmt::Display for Quoted<'_> {
 /// whole); any other message is returned as it is.
 pub fn serde_message(message: &str) -> Cow<'_, str> {
     for (start, ends) in [
-        ("unknown field `", &["`, expected", "`, there are no fields"][..]),
-        ("unknown variant `", &["`, expected", "`, there are no variants"][..]),
+        (
+            "unknown field `",
+            &["`, expected", "`, there are no fields"][..],
+        ),
+        (
+            "unknown variant `",
+            &["`, expected", "`, there are no variants"][..],
+        ),
         ("invalid type: string \"", &["\", expected"][..]),
         ("invalid value: string \"", &["\", expected"][..]),
     ] {
@@ -154,14 +160,26 @@ mod tests {
         let want = format!("{}\u{2026}", "a".repeat(64));
         assert_eq!(echo(&long), want, "case: echo of 100 characters");
         assert_eq!(Echo(&long).to_string(), want, "case: Echo");
-        assert_eq!(Quoted(&long).to_string(), format!("\"{want}\""), "case: Quoted");
+        assert_eq!(
+            Quoted(&long).to_string(),
+            format!("\"{want}\""),
+            "case: Quoted"
+        );
         let exact = "b".repeat(64);
         assert_eq!(echo(&exact), exact, "case: 64 characters stay whole");
         assert_eq!(Echo(&exact).to_string(), exact, "case: Echo of 64");
         // Characters, not bytes: 100 of 3 bytes each keep 64 (192 bytes).
         let wide = "麻".repeat(100);
-        assert_eq!(echo(&wide), format!("{}\u{2026}", "麻".repeat(64)), "case: wide characters");
-        assert_eq!(Quoted("it's \"x\"").to_string(), r#""it's \"x\"""#, "case: short, escaped");
+        assert_eq!(
+            echo(&wide),
+            format!("{}\u{2026}", "麻".repeat(64)),
+            "case: wide characters"
+        );
+        assert_eq!(
+            Quoted("it's \"x\"").to_string(),
+            r#""it's \"x\"""#,
+            "case: short, escaped"
+        );
         // A JSON value is cut while it is written.
         let v = serde_json::json!({"k": "v".repeat(1000)});
         assert_eq!(
@@ -198,8 +216,14 @@ mod tests {
             ),
             (
                 "an escape is never split",
-                format!("invalid type: string \"{}\\u{{202e}}zz\", expected u32", "y".repeat(63)),
-                format!("invalid type: string \"{}\\u{{202e}}\u{2026}\", expected u32", "y".repeat(63)),
+                format!(
+                    "invalid type: string \"{}\\u{{202e}}zz\", expected u32",
+                    "y".repeat(63)
+                ),
+                format!(
+                    "invalid type: string \"{}\\u{{202e}}\u{2026}\", expected u32",
+                    "y".repeat(63)
+                ),
             ),
             (
                 "short",

@@ -322,7 +322,11 @@ async fn problems_cut_echoed_input_to_64_characters() {
         "hands": [{"result": "draw"}]});
     let r = app.post("/v1/ledger", &ledger).await;
     assert_eq!(r.status, 404, "case: ledger, 3.6 MB id");
-    assert!(r.bytes.len() < 1_000, "case: ledger answer of {} bytes", r.bytes.len());
+    assert!(
+        r.bytes.len() < 1_000,
+        "case: ledger answer of {} bytes",
+        r.bytes.len()
+    );
     let p = r.json();
     let shown = format!("\"{}\"", cut(&huge));
     assert_eq!(
@@ -330,18 +334,36 @@ async fn problems_cut_echoed_input_to_64_characters() {
         format!("no ruleset {shown}; GET /v1/rulesets lists the ruleset ids"),
         "case: ledger detail"
     );
-    assert_eq!(p["errors"][0]["params"]["id"], cut(&huge), "case: ledger params");
-    assert_eq!(p["errors"][0]["message"], p["detail"], "case: ledger message");
+    assert_eq!(
+        p["errors"][0]["params"]["id"],
+        cut(&huge),
+        "case: ledger params"
+    );
+    assert_eq!(
+        p["errors"][0]["message"], p["detail"],
+        "case: ledger message"
+    );
 
     let id = "b".repeat(60_000);
     let r = app.get(&format!("/v1/rulesets/{id}")).await;
     assert_eq!(r.status, 404, "case: GET a 60 KB id");
-    assert!(r.bytes.len() < 1_000, "case: GET answer of {} bytes", r.bytes.len());
-    assert_eq!(r.json()["errors"][0]["params"]["id"], cut(&id), "case: GET params");
+    assert!(
+        r.bytes.len() < 1_000,
+        "case: GET answer of {} bytes",
+        r.bytes.len()
+    );
+    assert_eq!(
+        r.json()["errors"][0]["params"]["id"],
+        cut(&id),
+        "case: GET params"
+    );
 
     let r = app.get(&format!("/{id}")).await;
     assert_eq!(r.status, 404, "case: no route");
-    assert_eq!(r.json()["detail"], format!("no resource at {}", cut(&format!("/{id}"))));
+    assert_eq!(
+        r.json()["detail"],
+        format!("no resource at {}", cut(&format!("/{id}")))
+    );
 
     // A 60 KB unknown pattern id: cut in the message and the detail; the
     // pointer (the address of the field) is whole.
@@ -351,22 +373,44 @@ async fn problems_cut_echoed_input_to_64_characters() {
     assert_eq!(r.status, 422, "case: pattern id");
     let p = r.json();
     let e = &p["errors"][0];
-    assert_eq!(e["message"], format!("unknown pattern id \"{}\"", cut(&key)), "case: pattern message");
-    assert_eq!(e["pointer"], format!("/house_rules/patterns/{key}"), "case: pattern pointer whole");
-    assert!(p["detail"].as_str().unwrap().len() < 300, "case: pattern detail {}", p["detail"]);
+    assert_eq!(
+        e["message"],
+        format!("unknown pattern id \"{}\"", cut(&key)),
+        "case: pattern message"
+    );
+    assert_eq!(
+        e["pointer"],
+        format!("/house_rules/patterns/{key}"),
+        "case: pattern pointer whole"
+    );
+    assert!(
+        p["detail"].as_str().unwrap().len() < 300,
+        "case: pattern detail {}",
+        p["detail"]
+    );
 
     // serde's own messages: an unknown field, an unknown word.
-    let r = app.post("/v1/score", &with(&[key.as_str()], json!(1))).await;
+    let r = app
+        .post("/v1/score", &with(&[key.as_str()], json!(1)))
+        .await;
     assert_eq!(r.status, 422, "case: unknown field");
-    let m = r.json()["errors"][0]["message"].as_str().unwrap().to_string();
+    let m = r.json()["errors"][0]["message"]
+        .as_str()
+        .unwrap()
+        .to_string();
     assert!(
         m.starts_with(&format!("unknown field `{}`, expected", cut(&key))),
         "case: unknown field: {}",
         &m[..m.len().min(200)]
     );
-    let r = app.post("/v1/score", &with(&["context", "win_by"], json!(key))).await;
+    let r = app
+        .post("/v1/score", &with(&["context", "win_by"], json!(key)))
+        .await;
     assert_eq!(r.status, 422, "case: unknown variant");
-    let m = r.json()["errors"][0]["message"].as_str().unwrap().to_string();
+    let m = r.json()["errors"][0]["message"]
+        .as_str()
+        .unwrap()
+        .to_string();
     assert!(
         m.starts_with(&format!("unknown variant `{}`, expected", cut(&key))),
         "case: unknown variant: {}",
@@ -374,18 +418,31 @@ async fn problems_cut_echoed_input_to_64_characters() {
     );
 
     // A bonus tile as written: message and params.
-    let r = app.post("/v1/score", &with(&["hand", "flowers"], json!([key]))).await;
+    let r = app
+        .post("/v1/score", &with(&["hand", "flowers"], json!([key])))
+        .await;
     assert_eq!(r.status, 422, "case: bonus tile");
     let e = &r.json()["errors"][0];
     assert_eq!(e["params"]["text"], cut(&key), "case: bonus params");
     assert!(
-        e["message"].as_str().unwrap().starts_with(&format!("\"{}\" is not a bonus tile", cut(&key))),
+        e["message"]
+            .as_str()
+            .unwrap()
+            .starts_with(&format!("\"{}\" is not a bonus tile", cut(&key))),
         "case: bonus message {}",
         e["message"]
     );
-    assert!(r.bytes.len() < 1_000, "case: bonus answer of {} bytes", r.bytes.len());
+    assert!(
+        r.bytes.len() < 1_000,
+        "case: bonus answer of {} bytes",
+        r.bytes.len()
+    );
 
     // 64 characters stay whole.
     let r = app.get(&format!("/v1/rulesets/{}", "d".repeat(64))).await;
-    assert_eq!(r.json()["errors"][0]["params"]["id"], "d".repeat(64), "case: 64 whole");
+    assert_eq!(
+        r.json()["errors"][0]["params"]["id"],
+        "d".repeat(64),
+        "case: 64 whole"
+    );
 }

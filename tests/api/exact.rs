@@ -265,19 +265,36 @@ async fn a_stake_past_six_decimals_is_refused_at_its_pointer() {
     let app = spawn_app().await;
     let b = 1_000_000_000;
     for stake in [1.000_000_4, 0.050_000_01, 0.500_000_4, 123.456_789_4] {
-        let (pointer, _, _) =
-            refused(&app, "/v1/score", &score(json!("hkma"), flat_house(b, stake))).await;
-        assert_eq!(pointer, "/house_rules/stake", "case: house rule stake {stake}");
+        let (pointer, _, _) = refused(
+            &app,
+            "/v1/score",
+            &score(json!("hkma"), flat_house(b, stake)),
+        )
+        .await;
+        assert_eq!(
+            pointer, "/house_rules/stake",
+            "case: house rule stake {stake}"
+        );
         let doc = json!({"extends": "hkma", "id": "stake-doc", "table": {"stake": stake}});
         let (pointer, _, _) = refused(&app, "/v1/score", &score(doc, json!({}))).await;
-        assert_eq!(pointer, "/ruleset/table/stake", "case: document stake {stake}");
+        assert_eq!(
+            pointer, "/ruleset/table/stake",
+            "case: document stake {stake}"
+        );
     }
     // Digits a double cannot hold: read as a double this is 0.1 exactly.
     let text = serde_json::to_string(&score(json!("hkma"), flat_house(b, 0.25)))
         .unwrap()
         .replace("0.25", "0.1000000000000000000001");
-    let r = app.post_raw("/v1/score", text, Some("application/json")).await;
-    assert_eq!(r.status, 422, "case: 0.1000000000000000000001: {}", r.text());
+    let r = app
+        .post_raw("/v1/score", text, Some("application/json"))
+        .await;
+    assert_eq!(
+        r.status,
+        422,
+        "case: 0.1000000000000000000001: {}",
+        r.text()
+    );
     assert_eq!(r.json()["errors"][0]["pointer"], "/house_rules/stake");
     for (stake, south) in [
         (0.5, 2_000_000_000.0),
@@ -290,7 +307,11 @@ async fn a_stake_past_six_decimals_is_refused_at_its_pointer() {
             .await;
         assert_eq!(r.status, 200, "case: stake {stake}: {}", r.text());
         let v = r.json();
-        assert_eq!(v["money"]["stake"], json!(stake), "case: stake {stake} as sent");
+        assert_eq!(
+            v["money"]["stake"],
+            json!(stake),
+            "case: stake {stake} as sent"
+        );
         assert_eq!(
             v["money"]["payments"]["south"],
             json!(south),

@@ -3,10 +3,10 @@
 //! places the message at its own pointer (`/ruleset/...` by path,
 //! `/house_rules/...`).
 
-use crate::core::echo::{Echo, Quoted};
-use std::fmt;
 use super::super::pattern::{PatternId, PatternSet};
 use super::model::{PointsSpec, Stake, MAX_EIGHTHS};
+use crate::core::echo::{Echo, Quoted};
+use std::fmt;
 
 /// A rule's answer: the checked value, or the sentence that says why not.
 pub(super) type Checked<T> = Result<T, String>;

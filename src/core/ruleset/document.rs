@@ -3,7 +3,6 @@
 //! then each rule checked (`check`), every problem at its path, and the
 //! ruleset compiled.
 
-use crate::core::echo::{Echo, Quoted};
 use super::super::pattern::{Condition, Conditions};
 use super::canonical;
 use super::check::{self, Checked};
@@ -13,6 +12,7 @@ use super::model::{
     About, LiableDiscard, LimitsPay, Money, MultipleWinners, PatternRule, Payment, PointsSpec,
     RobbingKongPayment, Rules, Ruleset, TableRules, Value,
 };
+use crate::core::echo::{Echo, Quoted};
 use serde::de::{DeserializeOwned, IntoDeserializer, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use std::collections::BTreeMap;

@@ -3,7 +3,6 @@
 //! its patterns, and is compiled anew (`Ruleset::compile`); each rule is
 //! checked by the same function a document's is (`check`).
 
-use crate::core::echo::Quoted;
 use super::super::hand::FieldError;
 use super::super::pattern::{Condition, Conditions, PatternId};
 use super::check;
@@ -13,6 +12,7 @@ use super::model::{
     DiscardPayment, LiableDiscard, LimitsPay, MultipleWinners, PatternRule, PointsSpec, Ruleset,
     Value,
 };
+use crate::core::echo::Quoted;
 use std::sync::Arc;
 
 /// Per-request overrides of a ruleset.

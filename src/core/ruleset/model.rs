@@ -340,7 +340,10 @@ impl Stake {
         if shift < 0 || digits.len() as i64 + shift > 13 {
             return None;
         }
-        let m = digits.parse::<u64>().ok()?.checked_mul(10u64.checked_pow(shift as u32)?)?;
+        let m = digits
+            .parse::<u64>()
+            .ok()?
+            .checked_mul(10u64.checked_pow(shift as u32)?)?;
         (1..=Self::MAX).contains(&m).then_some(Stake(m))
     }
 

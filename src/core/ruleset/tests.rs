@@ -213,7 +213,11 @@ fn stakes_are_exact_or_refused() {
         assert_eq!(Stake::from_decimal(text).map(|s| s.0), want, "text {text}");
         // The double of each number the digits accept is accepted as the same stake.
         if let (Some(m), Ok(v)) = (want, text.parse::<f64>()) {
-            assert_eq!(Stake::from_number(v).map(|s| s.0), Some(m), "double of {text}");
+            assert_eq!(
+                Stake::from_number(v).map(|s| s.0),
+                Some(m),
+                "double of {text}"
+            );
         }
     }
     // The doubles of the refused decimals with a seventh place: refused too.
