@@ -135,6 +135,9 @@ pub struct ServeArgs {
     /// Load every *.toml ruleset in DIR instead of the built-in rulesets.
     #[arg(long, env = "FAAN_RULESETS_DIR", value_name = "DIR")]
     pub rulesets_dir: Option<PathBuf>,
+    /// Shared tables: the store and its bounds.
+    #[command(flatten)]
+    pub tables: crate::tables::TablesArgs,
 }
 
 impl Default for ServeArgs {
@@ -165,6 +168,7 @@ impl Default for ServeArgs {
             log_format: LogFormat::Text,
             log_level: None,
             rulesets_dir: None,
+            tables: crate::tables::TablesArgs::default(),
         }
     }
 }
@@ -175,6 +179,11 @@ impl ServeArgs {
         ServeArgs {
             addr: "127.0.0.1:0".into(),
             workers: Some(1),
+            // Tests that want tables give a store of their own.
+            tables: crate::tables::TablesArgs {
+                store: "none".into(),
+                ..crate::tables::TablesArgs::default()
+            },
             ..ServeArgs::default()
         }
     }
