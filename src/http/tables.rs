@@ -130,12 +130,13 @@ impl ResponseError for TableProblem {
             detail,
             errors: vec![],
         };
-        let mut body = serde_json::to_value(&problem).unwrap_or_default();
-        if let (TableProblem::Conflict(table), Some(obj)) = (self, body.as_object_mut()) {
-            obj.insert(
-                "table".into(),
-                serde_json::from_slice(table).unwrap_or_default(),
-            );
+        let mut body = serde_json::to_vec(&problem).unwrap_or_default();
+        // The current table as an extension member, after the problem's own.
+        if let (TableProblem::Conflict(table), Some(b'}')) = (self, body.last()) {
+            body.pop();
+            body.extend_from_slice(b",\"table\":");
+            body.extend_from_slice(table);
+            body.push(b'}');
         }
         let mut res = HttpResponse::build(self.status_code());
         res.insert_header((header::CONTENT_TYPE, PROBLEM_JSON));
@@ -145,7 +146,7 @@ impl ResponseError for TableProblem {
         if let TableProblem::Unauthorized = self {
             res.insert_header((header::WWW_AUTHENTICATE, "Bearer"));
         }
-        res.body(body.to_string())
+        res.body(body)
     }
 }
 
