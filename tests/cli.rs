@@ -10,6 +10,8 @@ use std::process::{Command, Stdio};
 
 fn faan() -> Command {
     Command::new(env!("CARGO_BIN_EXE_faan"))
+        // Scoring only: no table store in the working directory.
+        .env("FAAN_STORE", "none")
 }
 
 /// A whole output against its golden file, tests/snapshots/cli__<name>.snap

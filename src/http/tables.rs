@@ -220,7 +220,10 @@ fn precondition(req: &HttpRequest, row: &TableRow) -> Result<(), TableProblem> {
 
 fn table_answer(status: StatusCode, row: &TableRow, body: Vec<u8>) -> HttpResponse {
     HttpResponse::build(status)
-        .insert_header((header::CONTENT_TYPE, HeaderValue::from_static("application/json")))
+        .insert_header((
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        ))
         .insert_header((header::ETAG, etag(row.version)))
         .insert_header((header::CACHE_CONTROL, "no-cache"))
         .body(body)
@@ -239,7 +242,10 @@ fn name_at(v: &Value, pointer: &str) -> Result<String, ApiError> {
 
 /// The ledger request (as stored), its answer and the night's summary, or
 /// the ledger's problem: on the blocking pool.
-async fn play(state: &web::Data<AppState>, request: Value) -> Result<(String, String, String), ApiError> {
+async fn play(
+    state: &web::Data<AppState>,
+    request: Value,
+) -> Result<(String, String, String), ApiError> {
     let s = state.clone();
     state
         .pool
@@ -270,8 +276,7 @@ pub async fn create(
         .take(client_addr(&req, &live))
         .map_err(TableProblem::RateLimited)?;
     let body = read_json_body(&req, &state, payload, state.limits.ledger_body).await?;
-    let mut request: Map<String, Value> =
-        parse_checked(&body, state.service.limits().json_depth)?;
+    let mut request: Map<String, Value> = parse_checked(&body, state.service.limits().json_depth)?;
     drop(body);
     let title = match request.remove("title") {
         None | Some(Value::Null) => None,
@@ -284,9 +289,15 @@ pub async fn create(
                 g.get("id").and_then(Value::as_str),
                 g.get("key").and_then(Value::as_str),
             ) else {
-                return Err(ApiError::field("/group", "expected {\"id\", \"key\"} of a group").into());
+                return Err(
+                    ApiError::field("/group", "expected {\"id\", \"key\"} of a group").into(),
+                );
             };
-            let found = if tables::is_token(id) { live.group(id).await? } else { None };
+            let found = if tables::is_token(id) {
+                live.group(id).await?
+            } else {
+                None
+            };
             let Some(found) = found else {
                 return Err(ApiError::field("/group/id", "no group has this id").into());
             };
@@ -322,7 +333,10 @@ pub async fn create(
         Err(Refused::GroupFull) => {
             return Err(ApiError::field(
                 "/group/id",
-                format!("a group holds at most {} nights", crate::store::GROUP_NIGHTS),
+                format!(
+                    "a group holds at most {} nights",
+                    crate::store::GROUP_NIGHTS
+                ),
             )
             .into())
         }
@@ -388,7 +402,10 @@ async fn change(
     };
     edit(hands)?;
     let (request, ledger, summary) = play(&state, request).await?;
-    match live.update(&id, row.version, request, ledger, summary).await? {
+    match live
+        .update(&id, row.version, request, ledger, summary)
+        .await?
+    {
         Some(new) => Ok(table_answer(StatusCode::OK, &new, json::table(&new))),
         // The version moved meanwhile, or the table is gone.
         None => match live.read(&id).await? {
@@ -548,15 +565,16 @@ pub async fn create_group(
         .take(client_addr(&req, &live))
         .map_err(TableProblem::RateLimited)?;
     let body = read_json_body(&req, &state, payload, state.limits.body).await?;
-    let mut request: Map<String, Value> =
-        parse_checked(&body, state.service.limits().json_depth)?;
+    let mut request: Map<String, Value> = parse_checked(&body, state.service.limits().json_depth)?;
     drop(body);
     let name = match request.remove("name") {
         Some(n) => name_at(&n, "/name")?,
         None => return Err(ApiError::field("/name", "missing field `name`").into()),
     };
     if let Some(k) = request.keys().next() {
-        return Err(ApiError::field(format!("/{k}"), "unknown field; a group has only `name`").into());
+        return Err(
+            ApiError::field(format!("/{k}"), "unknown field; a group has only `name`").into(),
+        );
     }
     let id = tables::random_token().map_err(|_| Failure::Random)?;
     let key = tables::random_token().map_err(|_| Failure::Random)?;
@@ -622,7 +640,11 @@ fn resource(
 
 /// The tables' and groups' routes.
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.service(resource("/v1/tables", vec![method(Method::POST).to(create)], "POST"));
+    cfg.service(resource(
+        "/v1/tables",
+        vec![method(Method::POST).to(create)],
+        "POST",
+    ));
     cfg.service(resource(
         "/v1/tables/{id}",
         vec![super::get().to(read), method(Method::DELETE).to(delete)],
@@ -643,10 +665,17 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         vec![super::get().to(events)],
         "GET",
     ));
-    cfg.service(resource("/v1/groups", vec![method(Method::POST).to(create_group)], "POST"));
+    cfg.service(resource(
+        "/v1/groups",
+        vec![method(Method::POST).to(create_group)],
+        "POST",
+    ));
     cfg.service(resource(
         "/v1/groups/{id}",
-        vec![super::get().to(read_group), method(Method::DELETE).to(delete_group)],
+        vec![
+            super::get().to(read_group),
+            method(Method::DELETE).to(delete_group),
+        ],
         "GET, HEAD, DELETE",
     ));
 }

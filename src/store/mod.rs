@@ -298,7 +298,11 @@ impl Store {
     /// Inserts a table unless there are `max` already, or its group holds
     /// [`GROUP_NIGHTS`]. One statement, so the bound and the insert are one
     /// commit.
-    pub async fn insert_table(&self, t: &TableRow, max: u64) -> Result<Result<(), Refused>, sqlx::Error> {
+    pub async fn insert_table(
+        &self,
+        t: &TableRow,
+        max: u64,
+    ) -> Result<Result<(), Refused>, sqlx::Error> {
         let sql = format!(
             "INSERT INTO faan_tables ({TABLE_COLUMNS}) \
              SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11 \
@@ -327,7 +331,9 @@ impl Store {
             return Ok(Ok(()));
         }
         match &t.group_id {
-            Some(g) if self.group_nights_count(g).await? >= GROUP_NIGHTS => Ok(Err(Refused::GroupFull)),
+            Some(g) if self.group_nights_count(g).await? >= GROUP_NIGHTS => {
+                Ok(Err(Refused::GroupFull))
+            }
             _ => Ok(Err(Refused::Full)),
         }
     }
@@ -410,7 +416,12 @@ impl Store {
             Pool::Sqlite(p) => Ok(sqlx::query(sql).bind(id).execute(p).await?.rows_affected() == 1),
             Pool::Postgres(p) => {
                 let mut tx = p.begin().await?;
-                let gone = sqlx::query(sql).bind(id).execute(&mut *tx).await?.rows_affected() == 1;
+                let gone = sqlx::query(sql)
+                    .bind(id)
+                    .execute(&mut *tx)
+                    .await?
+                    .rows_affected()
+                    == 1;
                 if gone {
                     notify(&mut tx, &format!("{id} deleted")).await?;
                 }
@@ -457,7 +468,11 @@ impl Store {
     }
 
     /// Inserts a group unless there are `max` already.
-    pub async fn insert_group(&self, g: &GroupRow, max: u64) -> Result<Result<(), Refused>, sqlx::Error> {
+    pub async fn insert_group(
+        &self,
+        g: &GroupRow,
+        max: u64,
+    ) -> Result<Result<(), Refused>, sqlx::Error> {
         let sql = "INSERT INTO faan_groups (id, key_hash, name, created_at) \
                    SELECT $1, $2, $3, $4 WHERE (SELECT COUNT(*) FROM faan_groups) < $5";
         let max = i64::try_from(max).unwrap_or(i64::MAX);
@@ -470,7 +485,11 @@ impl Store {
             .execute(p)
             .await?
             .rows_affected());
-        Ok(if done == 1 { Ok(()) } else { Err(Refused::Full) })
+        Ok(if done == 1 {
+            Ok(())
+        } else {
+            Err(Refused::Full)
+        })
     }
 
     /// The group with this id.
@@ -567,6 +586,9 @@ mod tests {
             redact("postgres://faan:s3cret@db:5432/faan"),
             "postgres://faan:***@db:5432/faan"
         );
-        assert_eq!(redact("sqlite:faan-data/tables.db"), "sqlite:faan-data/tables.db");
+        assert_eq!(
+            redact("sqlite:faan-data/tables.db"),
+            "sqlite:faan-data/tables.db"
+        );
     }
 }

@@ -172,10 +172,9 @@ pub fn group(g: &GroupRow, nights: &[NightRow]) -> Vec<u8> {
             .into_iter()
             .flatten()
         {
-            let (Some(obj), Some(name)) = (
-                stat.as_object(),
-                stat.get("player").and_then(Value::as_str),
-            ) else {
+            let (Some(obj), Some(name)) =
+                (stat.as_object(), stat.get("player").and_then(Value::as_str))
+            else {
                 continue;
             };
             let at = match players.iter().position(|(p, _)| p == name) {

@@ -43,7 +43,9 @@ struct OpLabel {
 }
 
 /// Upper bounds of the store latency buckets, in seconds.
-const BUCKETS: [f64; 10] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 2.5];
+const BUCKETS: [f64; 10] = [
+    0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 2.5,
+];
 
 pub struct TableMetrics {
     registry: Registry,

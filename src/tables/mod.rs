@@ -100,8 +100,7 @@ pub fn random_token() -> Result<String, getrandom::Error> {
 /// no table, answered without asking the store.
 pub fn is_token(s: &str) -> bool {
     s.len() == 22
-        && s
-            .bytes()
+        && s.bytes()
             .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }
 
@@ -289,7 +288,10 @@ impl Live {
             .saturating_mul(86_400_000);
         let cutoff = self.store.clock.now_ms().saturating_sub(ttl_ms);
         let store = self.store.clone();
-        match self.run(metrics::Op::Sweep, async move { store.sweep(cutoff).await }).await {
+        match self
+            .run(metrics::Op::Sweep, async move { store.sweep(cutoff).await })
+            .await
+        {
             Ok(ids) => {
                 for id in &ids {
                     self.hub.deleted(id);
@@ -375,7 +377,10 @@ impl Live {
                 let owned = id.to_string();
                 // A failed mark only shortens the table's life; the read stands.
                 let _ = self
-                    .run(metrics::Op::Touch, async move { store.touch(&owned, now).await })
+                    .run(
+                        metrics::Op::Touch,
+                        async move { store.touch(&owned, now).await },
+                    )
                     .await;
             }
         }
@@ -387,7 +392,9 @@ impl Live {
         let store = self.store.clone();
         let max = self.args.tables_max;
         let out = self
-            .run(metrics::Op::Create, async move { store.insert_table(&row, max).await })
+            .run(metrics::Op::Create, async move {
+                store.insert_table(&row, max).await
+            })
             .await?;
         if out.is_ok() {
             self.metrics.created_table();
@@ -420,8 +427,7 @@ impl Live {
             })
             .await?;
         if let Some(row) = &out {
-            self.hub
-                .publish(id, row.version, json::table(row).into());
+            self.hub.publish(id, row.version, json::table(row).into());
         }
         Ok(out)
     }
@@ -431,7 +437,9 @@ impl Live {
         let store = self.store.clone();
         let owned = id.to_string();
         let gone = self
-            .run(metrics::Op::Delete, async move { store.delete_table(&owned).await })
+            .run(metrics::Op::Delete, async move {
+                store.delete_table(&owned).await
+            })
             .await?;
         if gone {
             self.hub.deleted(id);
@@ -449,22 +457,29 @@ impl Live {
     pub async fn nights(&self, id: &str) -> Result<Vec<NightRow>, Failure> {
         let store = self.store.clone();
         let owned = id.to_string();
-        self.run(metrics::Op::Group, async move { store.nights(&owned).await })
-            .await
+        self.run(
+            metrics::Op::Group,
+            async move { store.nights(&owned).await },
+        )
+        .await
     }
 
     pub async fn insert_group(&self, row: GroupRow) -> Result<Result<(), Refused>, Failure> {
         let store = self.store.clone();
         let max = self.args.groups_max;
-        self.run(metrics::Op::Group, async move { store.insert_group(&row, max).await })
-            .await
+        self.run(metrics::Op::Group, async move {
+            store.insert_group(&row, max).await
+        })
+        .await
     }
 
     pub async fn delete_group(&self, id: &str) -> Result<bool, Failure> {
         let store = self.store.clone();
         let owned = id.to_string();
-        self.run(metrics::Op::Group, async move { store.delete_group(&owned).await })
-            .await
+        self.run(metrics::Op::Group, async move {
+            store.delete_group(&owned).await
+        })
+        .await
     }
 }
 

@@ -162,7 +162,10 @@ pub async fn kill_rounds(store: &str, name: &str, rounds: usize) -> (String, std
         .unwrap();
     let hands = t["request"]["hands"].as_array().unwrap().len() as i64;
     let a = acked.load(Ordering::SeqCst);
-    assert!(hands == a || hands == a + 1, "{a} acknowledged, {hands} stored");
+    assert!(
+        hands == a || hands == a + 1,
+        "{a} acknowledged, {hands} stored"
+    );
     assert!(a > 0, "some hands were acknowledged");
     (key, log)
 }

@@ -36,7 +36,10 @@ async fn a_table_with_two_hands_has_their_balances() {
         json!({"Ann": -32, "Ben": 96, "Cat": -32, "Dan": -32})
     );
     // Hand 1, a draw: the balances stay, two hands.
-    let t = app.append(&id, &key, 2, json!({"result": "draw"})).await.json();
+    let t = app
+        .append(&id, &key, 2, json!({"result": "draw"}))
+        .await
+        .json();
     assert_eq!(t["version"], 3);
     assert_eq!(t["ledger"]["hands"].as_array().unwrap().len(), 2);
     assert_eq!(t["ledger"]["balances"]["Ben"], 96);
@@ -80,7 +83,10 @@ async fn two_scorers_from_one_version_one_wins_one_gets_the_other_hand() {
     assert_eq!(p["type"], "/problems/version-conflict");
     // The loser's body is the table with the winner's hand in it.
     assert_eq!(p["table"]["version"], 2);
-    assert_eq!(p["table"]["request"]["hands"][0], won.json()["request"]["hands"][0]);
+    assert_eq!(
+        p["table"]["request"]["hands"][0],
+        won.json()["request"]["hands"][0]
+    );
     assert_eq!(p["table"]["ledger"]["hands"].as_array().unwrap().len(), 1);
 }
 
@@ -94,30 +100,51 @@ async fn each_error_of_the_contract_at_its_status_and_type() {
     let r = app
         .post(&hands, &ben_self_draw(), &[("if-match", "\"v1\"")])
         .await;
-    assert_eq!((r.status, r.json()["type"].clone()), (401, json!("/problems/unauthorized")));
+    assert_eq!(
+        (r.status, r.json()["type"].clone()),
+        (401, json!("/problems/unauthorized"))
+    );
     assert_eq!(r.header("www-authenticate").as_deref(), Some("Bearer"));
     // A wrong key, and the key of another table: 403.
     for wrong in ["AAAAAAAAAAAAAAAAAAAAAA", other_key.as_str()] {
         let auth = format!("Bearer {wrong}");
         let r = app
-            .post(&hands, &ben_self_draw(), &[("authorization", &auth), ("if-match", "\"v1\"")])
+            .post(
+                &hands,
+                &ben_self_draw(),
+                &[("authorization", &auth), ("if-match", "\"v1\"")],
+            )
             .await;
-        assert_eq!((r.status, r.json()["type"].clone()), (403, json!("/problems/forbidden")));
+        assert_eq!(
+            (r.status, r.json()["type"].clone()),
+            (403, json!("/problems/forbidden"))
+        );
     }
     // The right key without If-Match: 428.
     let auth = format!("Bearer {key}");
-    let r = app.post(&hands, &ben_self_draw(), &[("authorization", &auth)]).await;
-    assert_eq!((r.status, r.json()["type"].clone()), (428, json!("/problems/precondition-required")));
+    let r = app
+        .post(&hands, &ben_self_draw(), &[("authorization", &auth)])
+        .await;
+    assert_eq!(
+        (r.status, r.json()["type"].clone()),
+        (428, json!("/problems/precondition-required"))
+    );
     // A guessed id, and a path that is no id at all: 404.
     for path in ["/v1/tables/AAAAAAAAAAAAAAAAAAAAAA", "/v1/tables/nope"] {
         let r = app.get(path, &[]).await;
-        assert_eq!((r.status, r.json()["type"].clone()), (404, json!("/problems/no-such-table")));
+        assert_eq!(
+            (r.status, r.json()["type"].clone()),
+            (404, json!("/problems/no-such-table"))
+        );
     }
     // A hand that breaks a rule: 422 at the index it would have had (0), nothing stored.
     let bad = json!({"result": "win", "winners": [{"player": "Zed", "hand": {"tiles": "77755p", "melds": [{"kind": "pung", "tiles": "111m"}, {"kind": "pung", "tiles": "999s"}, {"kind": "pung", "tiles": "222p"}], "winning_tile": "5p"}, "context": {"win_by": "self_draw"}}]});
     let r = app.append(&id, &key, 1, bad).await;
     assert_eq!(r.status, 422, "{}", r.text());
-    let pointer = r.json()["errors"][0]["pointer"].as_str().unwrap().to_string();
+    let pointer = r.json()["errors"][0]["pointer"]
+        .as_str()
+        .unwrap()
+        .to_string();
     assert!(pointer.starts_with("/hands/0/winners/0"), "{pointer}");
     let t = app.get(&format!("/v1/tables/{id}"), &[]).await.json();
     assert_eq!(t["version"], 1);
@@ -131,18 +158,27 @@ async fn each_error_of_the_contract_at_its_status_and_type() {
     let mut long = night(vec![]);
     long["title"] = json!("x".repeat(65));
     let r = app.post("/v1/tables", &long, &[]).await;
-    assert_eq!((r.status, r.json()["errors"][0]["pointer"].clone()), (422, json!("/title")));
+    assert_eq!(
+        (r.status, r.json()["errors"][0]["pointer"].clone()),
+        (422, json!("/title"))
+    );
     // The key never shows in the metrics.
     let m = app.get("/metrics", &[]).await.text();
     assert!(!m.contains(&key) && !m.contains(&other_key));
-    assert!(m.contains("faan_store_seconds_bucket{op=\"create\",le=\"0.0005\"}"), "{m}");
+    assert!(
+        m.contains("faan_store_seconds_bucket{op=\"create\",le=\"0.0005\"}"),
+        "{m}"
+    );
 }
 
 #[tokio::test]
 async fn with_no_store_the_endpoints_say_tables_are_off() {
     let app = spawn_with(faan::config::ServeArgs::for_tests()).await;
     let r = app.post("/v1/tables", &night(vec![]), &[]).await;
-    assert_eq!((r.status, r.json()["type"].clone()), (404, json!("/problems/tables-disabled")));
+    assert_eq!(
+        (r.status, r.json()["type"].clone()),
+        (404, json!("/problems/tables-disabled"))
+    );
     let r = app.get("/v1/groups/AAAAAAAAAAAAAAAAAAAAAA", &[]).await;
     assert_eq!(r.status, 404);
     assert_eq!(app.get("/readyz", &[]).await.status, 200);
@@ -158,12 +194,18 @@ async fn every_bound_is_a_clear_problem() {
     .await;
     let (id, key, _) = app.create(night(vec![])).await;
     let r = app.post("/v1/tables", &night(vec![]), &[]).await;
-    assert_eq!((r.status, r.json()["type"].clone()), (503, json!("/problems/tables-full")));
+    assert_eq!(
+        (r.status, r.json()["type"].clone()),
+        (503, json!("/problems/tables-full"))
+    );
     assert!(r.header("retry-after").is_some());
     // One stream on a table: the second is a 503 with Retry-After.
     let _first = app.stream(&id, None).await;
     let r = app.get(&format!("/v1/tables/{id}/events"), &[]).await;
-    assert_eq!((r.status, r.json()["type"].clone()), (503, json!("/problems/streams-full")));
+    assert_eq!(
+        (r.status, r.json()["type"].clone()),
+        (503, json!("/problems/streams-full"))
+    );
     assert!(r.header("retry-after").is_some());
     drop(key);
 
@@ -172,7 +214,10 @@ async fn every_bound_is_a_clear_problem() {
     app.create(night(vec![])).await;
     app.create(night(vec![])).await;
     let r = app.post("/v1/tables", &night(vec![]), &[]).await;
-    assert_eq!((r.status, r.json()["type"].clone()), (429, json!("/problems/rate-limited")));
+    assert_eq!(
+        (r.status, r.json()["type"].clone()),
+        (429, json!("/problems/rate-limited"))
+    );
     let wait: u64 = r.header("retry-after").unwrap().parse().unwrap();
     assert!((1..=3600).contains(&wait), "{wait}");
 
@@ -181,7 +226,10 @@ async fn every_bound_is_a_clear_problem() {
     let (id, key, _) = app.create(night(vec![])).await;
     assert_eq!(app.append(&id, &key, 1, ben_self_draw()).await.status, 200);
     let r = app.append(&id, &key, 2, json!({"result": "draw"})).await;
-    assert_eq!((r.status, r.json()["errors"][0]["pointer"].clone()), (422, json!("/hands")));
+    assert_eq!(
+        (r.status, r.json()["errors"][0]["pointer"].clone()),
+        (422, json!("/hands"))
+    );
 }
 
 #[tokio::test]
@@ -213,17 +261,25 @@ async fn a_subscriber_sees_every_version_in_order_and_resumes() {
 #[tokio::test]
 async fn a_group_sums_its_nights() {
     let app = spawn_sqlite("groups", |_| {}).await;
-    let r = app.post("/v1/groups", &json!({"name": "Thursdays"}), &[]).await;
+    let r = app
+        .post("/v1/groups", &json!({"name": "Thursdays"}), &[])
+        .await;
     assert_eq!(r.status, 201, "{}", r.text());
     let g = r.json();
-    let (gid, gkey) = (g["id"].as_str().unwrap().to_string(), g["key"].as_str().unwrap().to_string());
+    let (gid, gkey) = (
+        g["id"].as_str().unwrap().to_string(),
+        g["key"].as_str().unwrap().to_string(),
+    );
     assert_eq!(g["view_path"], format!("/g/{gid}"));
     // Night 1: Ben's self-draw (Ben +96). Night 2: the same and Dan's false
     // win (Ben 96 + 48 = 144, Dan -32 - 144 = -176). Summed: Ben 240 over
     // two nights, Dan -208.
     let mut n1 = night(vec![ben_self_draw()]);
     n1["group"] = json!({"id": gid, "key": gkey});
-    let mut n2 = night(vec![ben_self_draw(), json!({"result": "false_win", "offender": "Dan"})]);
+    let mut n2 = night(vec![
+        ben_self_draw(),
+        json!({"result": "false_win", "offender": "Dan"}),
+    ]);
     n2["group"] = json!({"id": gid, "key": gkey});
     let (t1, _, _) = app.create(n1).await;
     tokio::time::sleep(Duration::from_millis(5)).await;
@@ -239,14 +295,30 @@ async fn a_group_sums_its_nights() {
     assert_eq!(nights[1]["id"], t1.as_str());
     assert_eq!(nights[0]["hands"], 2);
     assert_eq!(nights[0]["balances"]["Dan"], -176);
-    let ben = v["stats"].as_array().unwrap().iter().find(|s| s["player"] == "Ben").unwrap().clone();
+    let ben = v["stats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["player"] == "Ben")
+        .unwrap()
+        .clone();
     assert_eq!(ben["nights"], 2);
     assert_eq!(ben["points"], 240);
-    let dan = v["stats"].as_array().unwrap().iter().find(|s| s["player"] == "Dan").unwrap().clone();
+    let dan = v["stats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["player"] == "Dan")
+        .unwrap()
+        .clone();
     assert_eq!(dan["points"], -208);
     // Deleting the group keeps its tables.
     let r = app
-        .send(app.client.delete(app.url(&format!("/v1/groups/{gid}"))).bearer_auth(&gkey))
+        .send(
+            app.client
+                .delete(app.url(&format!("/v1/groups/{gid}")))
+                .bearer_auth(&gkey),
+        )
         .await;
     assert_eq!(r.status, 204);
     assert_eq!(app.get(&format!("/v1/groups/{gid}"), &[]).await.status, 404);
@@ -291,7 +363,10 @@ async fn a_store_newer_than_the_binary_is_refused() {
     .await
     .unwrap();
     pool.close().await;
-    let err = faan::store::Store::open(&url, 1).await.unwrap_err().to_string();
+    let err = faan::store::Store::open(&url, 1)
+        .await
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("newer than this binary"), "{err}");
     assert!(err.contains("schema version 2"), "{err}");
 }

@@ -25,7 +25,8 @@ fn bin_dir() -> PathBuf {
         .filter(|p| p.join("initdb").exists())
         .collect();
     dirs.sort();
-    dirs.pop().expect("an initdb under /usr/lib/postgresql/*/bin")
+    dirs.pop()
+        .expect("an initdb under /usr/lib/postgresql/*/bin")
 }
 
 fn root() -> bool {
@@ -43,7 +44,9 @@ fn pg(bin: &std::path::Path, tool: &str, args: &[&str]) -> std::process::Output 
     } else {
         Command::new(&exe)
     };
-    cmd.args(args).output().unwrap_or_else(|e| panic!("{tool}: {e}"))
+    cmd.args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("{tool}: {e}"))
 }
 
 impl Cluster {
@@ -65,9 +68,21 @@ impl Cluster {
         let out = pg(
             &bin,
             "initdb",
-            &["-D", data.to_str().unwrap(), "-A", "trust", "-U", "faan", "--no-sync"],
+            &[
+                "-D",
+                data.to_str().unwrap(),
+                "-A",
+                "trust",
+                "-U",
+                "faan",
+                "--no-sync",
+            ],
         );
-        assert!(out.status.success(), "initdb: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "initdb: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let port = std::net::TcpListener::bind("127.0.0.1:0")
             .unwrap()
             .local_addr()
@@ -93,16 +108,36 @@ impl Cluster {
         let out = pg(
             &self.bin,
             "pg_ctl",
-            &["-D", self.data.to_str().unwrap(), "-o", &opts, "-l", log.to_str().unwrap(), "-w", "start"],
+            &[
+                "-D",
+                self.data.to_str().unwrap(),
+                "-o",
+                &opts,
+                "-l",
+                log.to_str().unwrap(),
+                "-w",
+                "start",
+            ],
         );
-        assert!(out.status.success(), "pg_ctl start: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "pg_ctl start: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
 
     fn down(&self) {
         let _ = pg(
             &self.bin,
             "pg_ctl",
-            &["-D", self.data.to_str().unwrap(), "-m", "fast", "-w", "stop"],
+            &[
+                "-D",
+                self.data.to_str().unwrap(),
+                "-m",
+                "fast",
+                "-w",
+                "stop",
+            ],
         );
     }
 }
@@ -127,11 +162,19 @@ async fn postgres_keeps_a_table_with_two_hands_and_one_conflict() {
     let (id, key, _) = app.create(night(vec![])).await;
     // Ben's self-draw: Ben +96, the others -32.
     let t = app.append(&id, &key, 1, ben_self_draw()).await.json();
-    assert_eq!(t["ledger"]["balances"], json!({"Ann": -32, "Ben": 96, "Cat": -32, "Dan": -32}));
+    assert_eq!(
+        t["ledger"]["balances"],
+        json!({"Ann": -32, "Ben": 96, "Cat": -32, "Dan": -32})
+    );
     // Two from version 2 at once: one 200 (version 3), one 412.
     let (a, b) = tokio::join!(
         app.append(&id, &key, 2, json!({"result": "draw"})),
-        app.append(&id, &key, 2, json!({"result": "false_win", "offender": "Dan"}))
+        app.append(
+            &id,
+            &key,
+            2,
+            json!({"result": "false_win", "offender": "Dan"})
+        )
     );
     let mut s = [a.status, b.status];
     s.sort();
@@ -148,7 +191,10 @@ async fn postgres_keeps_a_table_with_two_hands_and_one_conflict() {
     .execute(&pool)
     .await
     .unwrap();
-    let err = faan::store::Store::open(&pg.url, 1).await.unwrap_err().to_string();
+    let err = faan::store::Store::open(&pg.url, 1)
+        .await
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("newer than this binary"), "{err}");
 }
 
@@ -164,7 +210,11 @@ async fn a_change_on_one_instance_reaches_a_stream_on_the_other_within_a_second(
     let sent = Instant::now();
     assert_eq!(a.append(&id, &key, 1, ben_self_draw()).await.status, 200);
     let got = on_b.next_within(Duration::from_secs(1)).await;
-    assert_eq!(got, Some(("table".into(), Some(2))), "within a second of A's commit");
+    assert_eq!(
+        got,
+        Some(("table".into(), Some(2))),
+        "within a second of A's commit"
+    );
     assert!(sent.elapsed() < Duration::from_secs(1));
     assert_eq!(on_b.last_data()["ledger"]["balances"]["Ben"], 96);
     // A deletion on A ends B's stream with `deleted`.
@@ -197,12 +247,21 @@ async fn readiness_fails_while_the_store_is_down_and_recovers_by_itself() {
     let app = spawn_pg(&pg.url).await;
     assert_eq!(ready_status(&app).await, 200);
     pg.down();
-    assert!(wait_ready(&app, 503).await, "not ready while PostgreSQL is down");
+    assert!(
+        wait_ready(&app, 503).await,
+        "not ready while PostgreSQL is down"
+    );
     // A change meanwhile is a 503 store-unavailable, never a 500.
     let r = app.post("/v1/tables", &night(vec![]), &[]).await;
-    assert_eq!((r.status, r.json()["type"].clone()), (503, json!("/problems/store-unavailable")));
+    assert_eq!(
+        (r.status, r.json()["type"].clone()),
+        (503, json!("/problems/store-unavailable"))
+    );
     pg.up();
-    assert!(wait_ready(&app, 200).await, "ready again once PostgreSQL is back");
+    assert!(
+        wait_ready(&app, 200).await,
+        "ready again once PostgreSQL is back"
+    );
     app.create(night(vec![])).await;
 }
 

@@ -162,7 +162,12 @@ impl App {
 
     /// An open event stream (asserts the 200).
     pub async fn stream(&self, id: &str, last: Option<i64>) -> Events {
-        events(&self.client, &self.url(&format!("/v1/tables/{id}/events")), last).await
+        events(
+            &self.client,
+            &self.url(&format!("/v1/tables/{id}/events")),
+            last,
+        )
+        .await
     }
 }
 
@@ -175,7 +180,9 @@ pub async fn events(client: &reqwest::Client, url: &str, last: Option<i64>) -> E
     let res = req.send().await.expect("stream opened");
     assert_eq!(res.status().as_u16(), 200);
     assert_eq!(
-        res.headers().get("content-type").and_then(|v| v.to_str().ok()),
+        res.headers()
+            .get("content-type")
+            .and_then(|v| v.to_str().ok()),
         Some("text/event-stream")
     );
     Events {
@@ -220,7 +227,9 @@ impl Events {
                     None => continue, // a comment
                 }
             }
-            let chunk = tokio::time::timeout_at(deadline, self.res.chunk()).await.ok()?;
+            let chunk = tokio::time::timeout_at(deadline, self.res.chunk())
+                .await
+                .ok()?;
             match chunk.expect("stream read") {
                 Some(bytes) => self.buf.push_str(&String::from_utf8_lossy(&bytes)),
                 None => return None,
