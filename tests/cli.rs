@@ -9,9 +9,10 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 fn faan() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_faan"))
-        // Scoring only: no table store in the working directory.
-        .env("FAAN_STORE", "none")
+    let mut c = Command::new(env!("CARGO_BIN_EXE_faan"));
+    // Scoring only: no table store in the working directory.
+    c.env("FAAN_STORE", "none");
+    c
 }
 
 /// A whole output against its golden file, tests/snapshots/cli__<name>.snap

@@ -402,10 +402,7 @@ async fn change(
     };
     edit(hands)?;
     let (request, ledger, summary) = play(&state, request).await?;
-    match live
-        .update(&id, row.version, request, ledger, summary)
-        .await?
-    {
+    match live.update(&row, request, ledger, summary).await? {
         Some(new) => Ok(table_answer(StatusCode::OK, &new, json::table(&new))),
         // The version moved meanwhile, or the table is gone.
         None => match live.read(&id).await? {
@@ -476,6 +473,9 @@ struct Stream {
     sent: bool,
     done: bool,
     tick: tokio::time::Interval,
+    /// The server's shutdown flag: a stream ends at its next keep-alive
+    /// once shutdown has begun, so that a drain is not held up by it.
+    closing: Arc<std::sync::atomic::AtomicBool>,
 }
 
 fn table_event(version: i64, json: &[u8]) -> Bytes {
@@ -515,13 +515,22 @@ async fn next_frame(mut st: Stream) -> Option<(Result<Bytes, std::convert::Infal
         }
         tokio::select! {
             changed = st.sub.rx.changed() => if changed.is_err() { return None },
-            _ = st.tick.tick() => return Some((Ok(Bytes::from_static(b": keep-alive\n\n")), st)),
+            _ = st.tick.tick() => {
+                if st.closing.load(std::sync::atomic::Ordering::Relaxed) {
+                    return None;
+                }
+                return Some((Ok(Bytes::from_static(b": keep-alive\n\n")), st));
+            }
         }
     }
 }
 
 /// A table's changes as server-sent events.
-pub async fn events(tables: web::Data<Tables>, req: HttpRequest) -> Answer {
+pub async fn events(
+    state: web::Data<AppState>,
+    tables: web::Data<Tables>,
+    req: HttpRequest,
+) -> Answer {
     let live = live(&tables)?;
     let id = path_id(&req, TableProblem::NoSuchTable)?;
     // The place first, so that no change between the read and the
@@ -541,6 +550,7 @@ pub async fn events(tables: web::Data<Tables>, req: HttpRequest) -> Answer {
         sent: false,
         done: false,
         tick: tokio::time::interval_at(tokio::time::Instant::now() + KEEP_ALIVE, KEEP_ALIVE),
+        closing: state.shutting_down.clone(),
     };
     let stream = futures_util::stream::unfold(st, next_frame);
     Ok(HttpResponse::Ok()
@@ -662,7 +672,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     ));
     cfg.service(resource(
         "/v1/tables/{id}/events",
-        vec![super::get().to(events)],
+        vec![method(Method::GET).to(events)],
         "GET",
     ));
     cfg.service(resource(

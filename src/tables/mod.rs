@@ -402,34 +402,46 @@ impl Live {
         Ok(out)
     }
 
-    /// Replaces a table's request and answer if its version is `expected`.
+    /// Replaces a table's request and answer if its version is still
+    /// `row.version`: the table as committed, or `None` when the version
+    /// moved or the table is gone.
     pub async fn update(
         &self,
-        id: &str,
-        expected: i64,
+        row: &TableRow,
         request: String,
         ledger: String,
         summary: String,
     ) -> Result<Option<TableRow>, Failure> {
         let store = self.store.clone();
-        let owned = id.to_string();
         let now = self.store.clock.now_ms();
-        let out = self
+        let new = TableRow {
+            version: row.version + 1,
+            updated_at: now,
+            touched_at: now,
+            request,
+            ledger,
+            summary,
+            ..row.clone()
+        };
+        let (id, expected) = (row.id.clone(), row.version);
+        let (request, ledger, summary) =
+            (new.request.clone(), new.ledger.clone(), new.summary.clone());
+        let version = self
             .run(metrics::Op::Update, async move {
-                let v = store
-                    .update_table(&owned, expected, &request, &ledger, &summary, now)
-                    .await?;
-                match v {
-                    // Read back what was committed (a concurrent change may already follow it).
-                    Some(_) => store.table(&owned).await,
-                    None => Ok(None),
-                }
+                store
+                    .update_table(&id, expected, &request, &ledger, &summary, now)
+                    .await
             })
             .await?;
-        if let Some(row) = &out {
-            self.hub.publish(id, row.version, json::table(row).into());
+        match version {
+            Some(v) if v == new.version => {
+                self.hub
+                    .publish(&new.id, new.version, json::table(&new).into());
+                Ok(Some(new))
+            }
+            Some(_) => Err(Failure::Store),
+            None => Ok(None),
         }
-        Ok(out)
     }
 
     /// Deletes a table: whether it was there.
