@@ -49,10 +49,26 @@ fn pg(bin: &std::path::Path, tool: &str, args: &[&str]) -> std::process::Output 
         .unwrap_or_else(|e| panic!("{tool}: {e}"))
 }
 
+/// Where clusters go: the target directory, unless run as root from a
+/// checkout the `postgres` user cannot reach (a home directory of mode
+/// 700), then the system's temporary directory.
+fn cluster_root() -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let target = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let reachable = target
+        .ancestors()
+        .all(|a| std::fs::metadata(a).is_ok_and(|m| m.permissions().mode() & 0o001 != 0));
+    if !root() || reachable {
+        target
+    } else {
+        std::env::temp_dir().join(format!("faan-tables-{}", std::process::id()))
+    }
+}
+
 impl Cluster {
     pub fn start(name: &str) -> Cluster {
         let bin = bin_dir();
-        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("pg-{name}"));
+        let dir = cluster_root().join(format!("pg-{name}"));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         if root() {
