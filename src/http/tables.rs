@@ -689,3 +689,65 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         "GET, HEAD, DELETE",
     ));
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tables::hub::Hub;
+    use std::time::Instant;
+
+    fn stream(hub: &Hub, last: i64) -> Stream {
+        Stream {
+            sub: hub.subscribe("t").unwrap(),
+            last,
+            sent: false,
+            done: false,
+            tick: tokio::time::interval_at(tokio::time::Instant::now() + KEEP_ALIVE, KEEP_ALIVE),
+            closing: Arc::new(std::sync::atomic::AtomicBool::new(false)),
+        }
+    }
+
+    fn text(frame: &Option<(Result<Bytes, std::convert::Infallible>, Stream)>) -> String {
+        match frame {
+            Some((Ok(b), _)) => String::from_utf8_lossy(b).into_owned(),
+            Some((Err(e), _)) => match *e {},
+            None => "(closed)".into(),
+        }
+    }
+
+    #[tokio::test]
+    async fn a_stream_that_falls_behind_is_closed() {
+        // Version 1 is sent; version 2 was made 31 s before the stream was
+        // next polled (past the 30 s it may lag): the stream closes instead
+        // of sending it late.
+        let hub = Hub::new(4, 4);
+        let st = stream(&hub, 0);
+        hub.publish("t", 1, Bytes::from_static(b"{}"));
+        let first = next_frame(st).await;
+        assert_eq!(text(&first), "event: table\nid: 1\ndata: {}\n\n");
+        let (_, st) = first.unwrap();
+        let long_ago = Instant::now() - Duration::from_secs(31);
+        hub.publish_at("t", 2, Bytes::from_static(b"{}"), long_ago);
+        assert_eq!(text(&next_frame(st).await), "(closed)");
+    }
+
+    #[tokio::test]
+    async fn a_resumed_stream_skips_what_it_has_and_ends_on_deletion() {
+        // Resumed from version 3 with the table at 3: nothing is sent until
+        // version 4; then the deletion, then the end.
+        let hub = Hub::new(4, 4);
+        let st = stream(&hub, 3);
+        hub.publish("t", 3, Bytes::from_static(b"{}"));
+        let waiting = tokio::time::timeout(Duration::from_millis(50), next_frame(st)).await;
+        assert!(waiting.is_err(), "nothing newer than 3 yet");
+        let st = stream(&hub, 3);
+        hub.publish("t", 4, Bytes::from_static(b"{}"));
+        let (_, st) = next_frame(st).await.unwrap();
+        assert_eq!(st.last, 4);
+        hub.deleted("t");
+        let deleted = next_frame(st).await;
+        assert_eq!(text(&deleted), "event: deleted\ndata: {}\n\n");
+        let (_, st) = deleted.unwrap();
+        assert!(next_frame(st).await.is_none());
+    }
+}

@@ -132,17 +132,18 @@ impl Hub {
     /// Offers the table at `version` to its streams, if it has any and the
     /// version is newer than what they hold.
     pub fn publish(&self, id: &str, version: i64, json: Bytes) {
+        self.publish_at(id, version, json, Instant::now());
+    }
+
+    /// [`Hub::publish`] of a change made at `at`.
+    pub fn publish_at(&self, id: &str, version: i64, json: Bytes, at: Instant) {
         let inner = lock(&self.inner);
         if let Some(e) = inner.tables.get(id) {
             e.tx.send_if_modified(|cur| {
                 if cur.as_ref().is_some_and(|c| c.version() >= version) {
                     return false;
                 }
-                *cur = Some(Arc::new(Event::Table {
-                    version,
-                    json,
-                    at: Instant::now(),
-                }));
+                *cur = Some(Arc::new(Event::Table { version, json, at }));
                 true
             });
         }
