@@ -483,7 +483,6 @@ export default {
   "house.custom_name": "{name} (house rules)",
   "house.doc_nothing": "No house rule is set: the ruleset as it is needs no document.",
   "house.doc_valid": "The server accepts this ruleset (hash {hash}…).",
-  "house.doc_unchecked": "This server cannot check ruleset documents yet.",
   "cond.pair_may_be_value_tile": "The pair may be a dragon or a scoring wind",
   "cond.allow_concealed_kong": "A concealed kong keeps the hand concealed",
   "cond.only_without_flowers": "Only when bonus tiles are not in play",

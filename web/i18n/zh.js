@@ -483,7 +483,6 @@ export default {
   "house.custom_name": "{name}（自訂規則）",
   "house.doc_nothing": "未有自訂規則：照規則組就不用文件。",
   "house.doc_valid": "伺服器接受這個規則組（雜湊 {hash}…）。",
-  "house.doc_unchecked": "這部伺服器暫時未能檢查規則組文件。",
   "cond.pair_may_be_value_tile": "眼可以是三元牌或番風",
   "cond.allow_concealed_kong": "暗槓不破門清",
   "cond.only_without_flowers": "只在不計花時計",
