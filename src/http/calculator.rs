@@ -37,7 +37,10 @@ pub const ASSETS: &[(&str, &str)] = &[
     ("/js/ledger.js", include_str!("../../web/js/ledger.js")),
     ("/js/custom.js", include_str!("../../web/js/custom.js")),
     ("/js/discard.js", include_str!("../../web/js/discard.js")),
-    ("/js/views/page.js", include_str!("../../web/js/views/page.js")),
+    (
+        "/js/views/page.js",
+        include_str!("../../web/js/views/page.js"),
+    ),
     (
         "/js/views/compare.js",
         include_str!("../../web/js/views/compare.js"),

@@ -177,8 +177,8 @@ function withStatus(state, st, key, params) {
 }
 
 function documentShown(state) {
-  const document = houseDocument(state);
-  return { ...state, doc: { document, state: document ? "shown" : "none", key: document ? "" : "house.doc_nothing", params: undefined, hash: "" } };
+  const made = houseDocument(state);
+  return { ...state, doc: { document: made, state: made ? "shown" : "none", key: made ? "" : "house.doc_nothing", params: undefined, hash: "" } };
 }
 
 // The night after a hand is kept: the calculator cleared for the next one
