@@ -5,6 +5,7 @@
 // counts (api.js `Latest`).
 
 import { call, isAbort, Latest } from "./api.js";
+import { $ } from "./dom.js";
 import { localErrors, mapProblem } from "./format.js";
 import { docPointer, houseFromDocument, importProblems } from "./custom.js";
 import { ledgerMessages, seated } from "./ledger.js";
@@ -13,7 +14,6 @@ import { REQUESTS, requestKey, previewBody } from "./requests.js";
 
 const DEBOUNCE_MS = 250;
 
-const $ = (id) => document.getElementById(id);
 const asDocument = (messages) => messages.map((m) => ({ ...m, pointer: docPointer(m.pointer) }));
 
 export function createFlows(store) {
