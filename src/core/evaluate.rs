@@ -173,7 +173,7 @@ pub fn allowances(ruleset: &Ruleset) -> Allowances<'_> {
     Allowances {
         ruleset_id: ruleset.id(),
         bonus_tiles: ruleset.bonus_tiles(),
-        flower_win: ruleset.tables().special.flower_win,
+        flower_wins: ruleset.tables().special.flower_wins,
         waiting: false,
     }
 }
@@ -268,7 +268,15 @@ fn evaluate_into<const OPTIONAL_RULES: bool>(
     let t = ruleset.tables();
     let r = &out.reading;
     let shape = Shape::new(r);
-    let held = count_all::<OPTIONAL_RULES>(&shape, facts, ctx, &t.conditions);
+    let mut held = count_all::<OPTIONAL_RULES>(&shape, facts, ctx, &t.conditions);
+    if r.form == Form::FlowerWin
+        && t
+            .special
+            .flower_wins
+            .scores_the_draw(facts.flowers.count_ones())
+    {
+        held.add_the_draw(&t.conditions);
+    }
     // Patterns this ruleset scores that hold, minus those another holding pattern contains.
     let holding: PatternSet = held.set & t.enabled;
     let mut suppressed: PatternSet = 0;
