@@ -4,7 +4,8 @@
 //! points so that Hé Fēn's "A/2 each" is exact); the liable seat (包) and
 //! the false-win penalty (詐糊) follow `rules-decisions.md`, "Penalties";
 //! the dealer multiplier and a liable discarder who pays all, "Rounds and
-//! matches" ([`TableRules`](super::ruleset::TableRules)).
+//! matches" ([`TableRules`](super::ruleset::TableRules)); a liable seat
+//! paying in the discarder's place (`liable_pays`), "Fourth release".
 //! Every settlement sums to zero: the winner receives exactly what the
 //! others pay.
 

@@ -683,12 +683,17 @@ fn cases() -> Vec<Case> {
             "/context/flower_win",
             json!({}),
         ),
-        // hkma without seven_flowers: seven bonus tiles are no flower win.
+        // hkma without seven_flowers: seven bonus tiles are no flower win
+        // (the null set after the merge patch, which would drop it).
         case(
             "flower_win_not_scored",
-            with(
-                json!({"ruleset": "hkma", "house_rules": {"flowers": true, "patterns": {"seven_flowers": null}}, "hand": {"winning_tile": null, "flowers": ["F1", "F2", "F3", "F4", "S1", "S2", "S3"]}, "context": {"flower_win": true}}),
-            ),
+            {
+                let mut v = with(
+                    json!({"ruleset": "hkma", "hand": {"winning_tile": null, "flowers": ["F1", "F2", "F3", "F4", "S1", "S2", "S3"]}, "context": {"flower_win": true}}),
+                );
+                v["house_rules"] = json!({"flowers": true, "patterns": {"seven_flowers": null}});
+                v
+            },
             "/context/flower_win",
             json!({"ruleset": "hkma", "count": 7, "pattern": "seven_flowers"}),
         ),
