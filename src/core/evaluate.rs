@@ -270,8 +270,7 @@ fn evaluate_into<const OPTIONAL_RULES: bool>(
     let shape = Shape::new(r);
     let mut held = count_all::<OPTIONAL_RULES>(&shape, facts, ctx, &t.conditions);
     if r.form == Form::FlowerWin
-        && t
-            .special
+        && t.special
             .flower_wins
             .scores_the_draw(facts.flowers.count_ones())
     {
@@ -472,8 +471,8 @@ mod tests {
             "eight flowers keep their own false"
         );
         let plain = Ruleset::from_toml("plain.toml", &edit("")).expect("loads");
-        let stated = Ruleset::from_toml("stated.toml", &edit("scores_the_draw = false\n"))
-            .expect("loads");
+        let stated =
+            Ruleset::from_toml("stated.toml", &edit("scores_the_draw = false\n")).expect("loads");
         assert_eq!(plain.hash(), stated.hash(), "false is not written");
         assert_ne!(plain.hash(), r.hash(), "true is");
     }
