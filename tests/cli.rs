@@ -515,7 +515,7 @@ fn ruleset_from_a_file() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-/// The context flags of issue 16, each on a hand worked out by hand under
+/// The rarer context flags, each on a hand worked out by hand under
 /// wisteria-court (South's seat, East round; half-doubling points: B = 8 at
 /// 3 faan, 24 at 5, 128 at the limit; a discard: the discarder 2B, the
 /// others B; a self-draw: 2B each).
@@ -830,7 +830,7 @@ fn analyze_a_thirteen_tile_hand_shows_acceptance_and_waits() {
     golden("analyze_13_tiles", &out, "the 13-tile waits");
     // Thirteen orphans on its thirteen-sided wait, self-drawn only: 39
     // winning tiles of 123 unseen, so 1 - C(84, 5) / C(123, 5) = 85.7%
-    // within 5 draws (the closed form of issue 25).
+    // within 5 draws (the closed form).
     let (ok, out, err) = run(&[
         "analyze",
         "19m19p19s1234567z",

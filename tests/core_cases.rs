@@ -1,7 +1,7 @@
 //! Named cases on the core's stable entry points (`settle`, `false_win`,
 //! `money`, `stake`, `ledger`, `score_request`), each figure worked out by
 //! hand from the rulesets' payment rules (`rulesets/*.toml`, the guides'
-//! tables). They pin the branches the mutation check of issue 23 found
+//! tables). They pin the branches a mutation check found
 //! untested (`bench/mutants.md`): the liable seat, the dealer multiplier,
 //! the per-payment bonus, rounding money, the deal after a false win, the
 //! ledger's own checks, the choice between readings and the lines of limits.

@@ -349,7 +349,7 @@ proptest! {
     }
 }
 
-/// A tile as its Unicode character, written from `api-contract.md`'s
+/// A tile as its Unicode character, written from `docs/api.md`'s
 /// mapping (not the core's): winds U+1F000.., red U+1F004, green U+1F005,
 /// white U+1F006, characters U+1F007.., bamboo U+1F010.., dots U+1F019...
 fn glyph(t: Tile) -> char {

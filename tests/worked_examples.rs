@@ -129,7 +129,7 @@ fn check(registry: &Registry, case: &Value) -> Result<(), String> {
 }
 
 /// Scoring runs one of two copies of the recognisers: a ruleset without the
-/// extras of issue 16 (every built-in one) runs the copy that never tests
+/// optional rules (every built-in one) runs the copy that never tests
 /// them. An `exclusive` pair of two forms that never hold together
 /// switches the other copy on without changing any score, so every fixture
 /// and corpus hand must score the same both ways.
@@ -139,7 +139,7 @@ fn both_copies_of_the_recognisers_score_alike() {
     for id in registry.ids() {
         assert!(
             !registry.get(id).unwrap().uses_optional_rules(),
-            "{id}: a built-in ruleset uses none of the extras of issue 16"
+            "{id}: a built-in ruleset uses none of the optional rules"
         );
     }
     let corpus = std::fs::read_to_string(

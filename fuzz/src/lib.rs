@@ -2,7 +2,7 @@
 //! (`fuzz_targets/*.rs`) and the plain replayer (`src/replay.rs`).
 //!
 //! Both must hold for every input: nothing panics, and every successful
-//! score keeps the contract's invariants (`shared/api-contract.md`): the
+//! score keeps the contract's invariants (`docs/api.md`): the
 //! chosen reading exists, payments sum to zero, a hand below the minimum
 //! pays nothing.
 

@@ -100,7 +100,7 @@ impl PartialSchema for PatternIdSchema {
     fn schema() -> RefOr<Schema> {
         schema_of(json!({
             "type": "string",
-            "description": "A pattern id (api-contract.md; GET /v1/rulesets/{id} shows each with its names).",
+            "description": "A pattern id (docs/api.md; GET /v1/rulesets/{id} shows each with its names).",
             "enum": PatternId::ALL.iter().map(|p| p.as_str()).collect::<Vec<_>>(),
         }))
     }

@@ -1,4 +1,4 @@
-//! `POST /v1/ledger`: a whole match, stateless (`api-contract.md`, "A whole
+//! `POST /v1/ledger`: a whole match, stateless (`docs/api.md`, "A whole
 //! match, stateless"). The request names four players and every hand so far;
 //! the answer maps seats to players, so deltas and balances are objects
 //! keyed by player name, in player order.

@@ -296,7 +296,7 @@ pub enum RulesetsDto<'a> {
     TooMany(usize),
 }
 
-/// The most rulesets one compare names (api-contract.md, "Bounds on what
+/// The most rulesets one compare names (docs/api.md, "Bounds on what
 /// one request may cost").
 pub const MAX_COMPARE: usize = 32;
 

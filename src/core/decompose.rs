@@ -3,7 +3,7 @@
 //! A reading is one way to see the hand as four sets and a pair (the
 //! declared melds plus a partition of the concealed tiles), or as a special
 //! hand (seven pairs, thirteen orphans, a flower win), together with the
-//! set or pair the winning tile completed (`rules-decisions.md`, "Shared
+//! set or pair the winning tile completed (`docs/rules.md`, "Shared
 //! reading of hands": each placement is its own reading, and a pung
 //! completed by a discard or a robbed kong counts as exposed).
 //!

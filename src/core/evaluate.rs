@@ -1,7 +1,7 @@
 //! Evaluation: the faan lines of every reading, the choice between
 //! readings, the minimum and the settlement.
 //!
-//! Combination rules come from the ruleset (`rules-decisions.md`, "Shared
+//! Combination rules come from the ruleset (`docs/rules.md`, "Shared
 //! reading of hands"): a pattern's `contains` list removes the lines it
 //! includes; a limit pattern makes the total its limit value and no other
 //! line is added (several limits settle once, at the highest); ordinary

@@ -1,4 +1,4 @@
-//! The pattern catalogue: one recogniser per pattern id of `api-contract.md`,
+//! The pattern catalogue: one recogniser per pattern id of `docs/api.md`,
 //! and one table of what is known of each pattern ([`PATTERNS`]).
 //!
 //! A recogniser answers how many times a pattern holds for one reading
@@ -35,7 +35,7 @@ pub struct PatternInfo {
     /// The per-ruleset switches that apply to this pattern.
     pub conditions: &'static [Condition],
     /// Lines it contains when a house rule adds it to a ruleset that does
-    /// not score it (`rules-decisions.md`, "Shared reading of hands").
+    /// not score it (`docs/rules.md`, "Shared reading of hands").
     pub house_contains: PatternSet,
 }
 
@@ -260,7 +260,7 @@ conditions! {
         "nine_gates: also with a declared kong of the suit (1111 or 9999), the tiles together 1112345678999 plus one.";
     ThirteenSidedOnly => "thirteen_sided_only", false,
         "thirteen_orphans: only on the thirteen-sided wait (the winning tile makes the pair).";
-    // rules-decisions.md, "Third release". Each belongs to an
+    // docs/rules.md. Each belongs to an
     // optional pattern, read only where that pattern is recognised (under
     // OPTIONAL_RULES), so none needs to be an extra of its own.
     SelfDrawAllowed => "self_draw_allowed", false,
@@ -480,7 +480,7 @@ impl Facts {
             c
         });
         self.nine_gates_kong = self.nine_gates || kong_counts.is_some_and(|c| is_nine_gates(&c));
-        // The pure test on the kong's reading (rules-decisions.md, "Third release").
+        // The pure test on the kong's reading (docs/rules.md).
         self.nine_gates_pure_kong =
             self.nine_gates_pure || kong_counts.is_some_and(|c| is_nine_gates(&c) && before_win(c));
         self.claimed_melds = hand.melds.iter().filter(|m| m.is_claimed()).count() as u8;

@@ -2,10 +2,10 @@
 //!
 //! Payment rules are the ruleset's ([`Payment`], in eighths of the base
 //! points so that Hé Fēn's "A/2 each" is exact); the liable seat (包) and
-//! the false-win penalty (詐糊) follow `rules-decisions.md`, "Penalties";
+//! the false-win penalty (詐糊) follow `docs/rules.md`, "Penalties";
 //! the dealer multiplier and a liable discarder who pays all, "Rounds and
-//! matches" ([`TableRules`](super::ruleset::TableRules)); a liable seat
-//! paying in the discarder's place (`liable_pays`), "Fourth release".
+//! matches" ([`TableRules`](super::ruleset::TableRules)), as is a liable
+//! seat paying in the discarder's place (`liable_pays`).
 //! Every settlement sums to zero: the winner receives exactly what the
 //! others pay.
 

@@ -247,7 +247,7 @@ fn cases() -> Vec<Case> {
             pointer: "/winners/1/hand/tiles",
             params: json!({"tile": "1m", "count": 6}),
         },
-        // Co-winners on one discard must agree (issue 26: coded, the ledger
+        // Co-winners on one discard must agree (coded, the ledger
         // adding the players' names). West wins on East's 2s; North's hand
         // differs in one way each.
         // Both self-drawn: a self-draw has one winner.
@@ -297,7 +297,7 @@ fn cases() -> Vec<Case> {
             "/winners/1/hand/winning_tile",
             json!({"tile": "9s", "first": "2s"}),
         ),
-        // The table's rules (issue 26): every settle and ledger problem coded,
+        // The table's rules: every settle and ledger problem coded,
         // the players by name.
         Case {
             code: "winner_count",

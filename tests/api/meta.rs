@@ -369,7 +369,7 @@ async fn patterns_table() {
     }
 }
 
-/// The page's files (issue 26, loading): compressed when the browser asks,
+/// The page's files (loading): compressed when the browser asks,
 /// and a reload revalidates to 304 with no body; the favicon is served.
 #[tokio::test]
 async fn page_files_compress_and_revalidate() {

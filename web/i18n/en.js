@@ -542,7 +542,7 @@ export default {
   "control./house_rules/contains": "What contains what",
   "control./house_rules/exclusive": "Patterns that exclude each other",
   "rulesview.exclusive": "Patterns that exclude each other (where both hold, only the higher scoring line counts)",
-  // Issue 26: the calculator at a real table.
+  // The calculator at a real table.
   "table.winner_choose": "— choose who won —",
   "table.err_winner_missing": "Choose who won this hand first: the seat and round winds follow from the seating.",
   "table.winds_choose": "The winds follow the table's seating ({round} round): choose the winner in the Table card.",
@@ -553,7 +553,7 @@ export default {
   "err.co_discarder": "{player}'s discarder is not {first_player}'s: winners on one discard share its discarder.",
   "err.co_round_wind": "{player} plays in the {round} round and {first_player} in the {first} round: the winners play one hand.",
   "err.co_seat": "Another winner already sits {seat}: each winner sits at a different seat.",
-  // Issue 26: every settle and ledger problem coded (src/core/hand/rules.rs, the table's rules).
+  // Every settle and ledger problem coded (src/core/hand/rules.rs, the table's rules).
   "table.err_winner_count": "One to {max} players win on one discard; this hand has {got}.",
   "table.err_match_complete": "The night is complete: the north round ended with hand {n}, and no hand may follow.",
   "table.err_balance_overflow": "The running points grow too large to count exactly: lower the points or the dealer multiplier.",

@@ -1,6 +1,6 @@
 // A ruleset of the player's own: the House rules panel's patterns and
 // switches over a built-in ruleset, as house rules (what every request
-// sends) and as a ruleset document (api-contract.md, "Every rule a table
+// sends) and as a ruleset document (docs/api.md, "Every rule a table
 // plays": `{"extends": "<id>", ...}` in the keys of rulesets/*.toml, merged
 // over the built-in with JSON merge-patch semantics). Pure (no DOM).
 //

@@ -241,7 +241,7 @@ export const CODES = {
   meld_too_long: ["err.meld_not_set"],
   meld_flag_not_kong: ["err.meld_flag"],
   kong_concealed_and_added: ["err.meld_flag"],
-  // Totals and amounts too large to answer exactly (issue 22).
+  // Totals and amounts too large to answer exactly.
   money_unrepresentable: ["err.money_unrepresentable"],
   faan_overflow: ["err.faan_overflow"],
   base_points_overflow: ["err.base_points_overflow"],

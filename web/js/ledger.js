@@ -11,10 +11,10 @@ import { handBody, contextBody } from "./state.js";
 
 const STORE_KEY = "faan.night";
 export const MAX_NAME = 24;
-// The endpoint's own limit (issue 15: up to 2,000 hands).
+// The endpoint's own limit (up to 2,000 hands).
 export const MAX_HANDS = 2000;
 
-// At most three winners on one discard (api-contract.md, POST /v1/settle).
+// At most three winners on one discard (docs/api.md, POST /v1/settle).
 export const MAX_WINNERS = 3;
 
 /**

@@ -266,7 +266,7 @@ test("limits that add: refusals at their controls, the chart's line in both lang
   assert.equal(rulesetSummary(info, { ...adding, limits_add: false }).some((m) => m.key === "rules.limits_add"), false, "no line where limits do not add");
 });
 
-test("import: unknown pattern ids and a faan above the limit are refused before the server is asked (issue 26)", async () => {
+test("import: unknown pattern ids and a faan above the limit are refused before the server is asked", async () => {
   const { importProblems, catalogue } = await import("../js/custom.js");
   const cat = catalogue({ patterns: [{ id: "voided_suit", name: "Voided suit" }] }, []);
   const chart = { limit: 13 };

@@ -166,7 +166,7 @@ test("one table per language: the same keys and placeholders; every key the page
   }
 });
 
-test("counts read right in English: plural forms from the table (issue 26, finding 10)", () => {
+test("counts read right in English: plural forms from the table", () => {
   const en = makeT("en"), zh = makeT("zh");
   assert.equal(en("house.count", { n: 1 }), "(1 change)");
   assert.equal(en("house.count", { n: 2 }), "(2 changes)");
@@ -181,7 +181,7 @@ test("counts read right in English: plural forms from the table (issue 26, findi
   for (const k of Object.keys(TABLES.en)) assert.doesNotMatch(TABLES.en[k], /\(s\)/, "no (s) in en." + k);
 });
 
-test("a ruleset's name in the page's language (issue 26, finding 9)", async () => {
+test("a ruleset's name in the page's language", async () => {
   const { rulesetName } = await import("../js/format.js");
   const info = { id: "wisteria-court", name: "Wisteria Court Mahjong", name_zh: "紫藤苑麻雀" };
   assert.equal(rulesetName(info, makeT("zh")), "紫藤苑麻雀");
@@ -190,7 +190,7 @@ test("a ruleset's name in the page's language (issue 26, finding 9)", async () =
   assert.equal(rulesetName(undefined, makeT("zh"), "mine"), "mine", "not listed: the id");
 });
 
-test("labels and co-winner problems (issue 26)", async () => {
+test("labels and co-winner problems", async () => {
   const { rulesetLabel } = await import("../js/format.js");
   const { makeT } = await import("../js/i18n.js");
   const en = makeT("en"), zh = makeT("zh");
@@ -204,7 +204,7 @@ test("labels and co-winner problems (issue 26)", async () => {
   assert.match(describe(m, en), /^Cat's hand ends on .*, but Ben won on /);
 });
 
-test("every settle and ledger problem in both languages, the players by name (issue 26)", () => {
+test("every settle and ledger problem in both languages, the players by name", () => {
   // Each as the server sends it (tests/api/codes.rs asserts the codes, pointers and params).
   const cases = [
     [{ code: "winner_count", params: { max: 3, got: 0 } },

@@ -115,13 +115,13 @@ test("the deal line and a hand's result in both languages", async () => {
   const en = makeT("en"), zh = makeT("zh");
   const deal = { hand: 5, round_wind: "south", dealer: "Cat", dealer_streak: 2, complete: false };
   assert.equal(dealLine(deal, en), "Hand 5: South round, Cat deals. (kept the deal 2 times)", "en, a kept deal");
-  assert.equal(dealLine({ ...deal, dealer_streak: 1 }, en), "Hand 5: South round, Cat deals. (kept the deal once)", "en, kept once (issue 26, finding 10)");
+  assert.equal(dealLine({ ...deal, dealer_streak: 1 }, en), "Hand 5: South round, Cat deals. (kept the deal once)", "en, kept once");
   assert.equal(dealLine(deal, zh), "第 5 局：南圈，Cat 做莊。（連莊 2 次）", "zh, a kept deal");
   assert.equal(dealLine({ ...deal, dealer_streak: 0 }, en), "Hand 5: South round, Cat deals.", "no streak, no note");
   assert.equal(dealLine({ ...deal, complete: true }, en), "The match is over: the north round has been played.", "complete");
   const two = { result: "win", winners: [{ player: "Ann", paid: true, total_faan: 3 }, { player: "Ben", paid: false, total_faan: 5 }] };
   assert.equal(resultText(two, en), "Ann wins, 3 faan; Ben also won, 5 faan (not paid)", "two winners under head_bump");
-  // Chinese joins the clauses with a full-width semicolon (issue 26, finding 9).
+  // Chinese joins the clauses with a full-width semicolon.
   assert.equal(resultText(two, zh), "Ann 食糊，3 番；Ben 亦食糊，5 番（截糊，不計）", "zh, two winners");
   assert.equal(resultText({ result: "false_win", offender: "Dan" }, zh), "Dan 詐糊", "zh false win");
 });
@@ -200,7 +200,7 @@ test("the table's rules go into the ledger request beside the house rules, and a
   saveNight(st, n);
   assert.deepEqual(loadNight(st).rules, { stake: 0.5, dealer_keeps_on_win: false, multiple_winners: "head_bump" }, "kept in local storage");
   assert.deepEqual(cleanRules({ stake: -1, dealer_multiplier: 1.1, multiple_winners: "some", dealer_keeps_on_draw: "yes" }), {}, "stored garbage dropped");
-  // Issue 27: whether winners on one discard pay each other is a table rule too.
+  // Whether winners on one discard pay each other is a table rule too.
   assert.deepEqual(ledgerRequest(withRule(night(), "co_winners_pay", true), { ...emptyState(), ruleset: "mjtime" }).house_rules, { co_winners_pay: true }, "co_winners_pay sent with the night");
   assert.deepEqual(cleanRules({ co_winners_pay: "no" }), {}, "co_winners_pay must be a boolean");
 });

@@ -89,7 +89,7 @@ test("only the latest request's answer counts", () => {
   assert.equal(l.isLatest(b.seq), false, "a cancelled request's answer is dropped too");
 });
 
-test("the compare box is in the URL (issue 26)", async () => {
+test("the compare box is in the URL", async () => {
   const { toQuery, fromQuery, emptyState } = await import("../js/state.js");
   assert.equal(toQuery({ ...emptyState(), compareCustom: true }), "compare_custom=1");
   assert.equal(fromQuery("?compare_custom=1").compareCustom, true);

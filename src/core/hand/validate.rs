@@ -6,9 +6,9 @@ use super::{Meld, MeldKind, Replacement, RobbedKong, WinBy, MAX_BONUS_TILES};
 use crate::core::pointer::Pointer;
 use crate::core::tile::{format_tiles, parse_each, Bonus, Counts, ParseError, Tile, KINDS};
 
-/// The flower wins a ruleset scores (`rules-decisions.md`, "Fourth
-/// release"): seven bonus tiles win only where `seven_flowers` scores,
-/// eight only where `eight_flowers` does; each pattern's own
+/// The flower wins a ruleset scores (`docs/rules.md`, "Flowers"): seven
+/// bonus tiles win only where `seven_flowers` scores, eight only where
+/// `eight_flowers` does; each pattern's own
 /// `scores_the_draw` says whether its win also scores the draw.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct FlowerWins {

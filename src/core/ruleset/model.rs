@@ -284,7 +284,7 @@ impl Stake {
 
 /// The customs of a table beyond scoring one hand: several winners, the
 /// dealer, the stake, a liable discarder and the rotation of the deal
-/// (`rules-decisions.md`, "Rounds and matches"). Each ruleset file gives
+/// (`docs/rules.md`, "Rounds and matches"). Each ruleset file gives
 /// its defaults in `[table]`; each is also a house rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct TableRules {
@@ -300,7 +300,7 @@ pub struct TableRules {
     pub dealer_keeps_on_draw: bool,
     /// Under a discard payment where the other players pay too, one winner
     /// on a shared discard pays another's share (`false`, the default: a
-    /// winner never pays in a hand it won; `rules-decisions.md`, "Third release").
+    /// winner never pays in a hand it won; `docs/rules.md`).
     pub co_winners_pay: bool,
 }
 
