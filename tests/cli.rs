@@ -578,6 +578,34 @@ fn context_flags_of_issue_16() {
             "context_flags_last_of_its_kind",
         ),
         (
+            // South wins on West's discard before a draw of its own: human
+            // hand added as a limit, 10 faan, 128 base points (West 2B = 256,
+            // East and North B = 128, South +512).
+            "--first-go-around",
+            &[
+                "score",
+                "123m456p789s345m99s",
+                "--win",
+                "5m",
+                "--flowers",
+                "F1",
+                "-r",
+                "wisteria-court",
+                "--seat",
+                "south",
+                "--win-by",
+                "discard",
+                "--discarder",
+                "west",
+                "--first-go-around",
+                "--house-rules",
+                r#"{"patterns":{"human_hand":"limit"}}"#,
+                "--lang",
+                "en",
+            ],
+            "context_flags_first_go_around",
+        ),
+        (
             // F1 then F3 drawn, the second replacement wins: all chows 1 +
             // self-draw 1 + concealed hand 1 + double flower replacement 2 = 5.
             "--first-replacement flower",

@@ -31,7 +31,7 @@ export function emptyNight() {
 /** The table's house rules (rulesets/README.md, `[table]`), each a house rule of the same name. */
 export const TABLE_RULES = ["stake", "dealer_keeps_on_win", "dealer_keeps_on_draw", "multiple_winners", "co_winners_pay", "dealer_multiplier", "liable_discard"];
 export const MULTIPLE_WINNERS = ["all", "head_bump"];
-export const LIABLE_DISCARD = ["as_usual", "pays_all"];
+export const LIABLE_DISCARD = ["as_usual", "pays_all", "liable_pays"];
 // The server's bounds of a stake and a dealer multiplier (rulesets/README.md, `[table]`).
 const MAX_STAKE = 1000000;
 const MAX_MULTIPLIER = 64;

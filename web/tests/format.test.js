@@ -82,7 +82,8 @@ test("the page words every rule code the server has, but for those it cannot mee
   // (not_winning, unknown_ruleset), and context the page has no control for.
   const unworded = codes.filter((c) => !CODES[c]).sort();
   assert.deepEqual(unworded, [
-    "bonus_notation", "concealed_kong_robbed_not_orphan", "last_of_its_kind_flower_win", "not_winning",
+    "bonus_notation", "concealed_kong_robbed_not_orphan", "first_go_around_east", "first_go_around_melds",
+    "first_go_around_not_discard", "last_of_its_kind_flower_win", "not_winning",
     "robbed_kong_without_robbing", "second_replacement_not_flower", "tile_notation", "too_many_bonus_tiles", "too_many_tiles",
     "two_flower_replacements", "unknown_ruleset", "winning_tile_while_waiting"
   ]);

@@ -31,7 +31,8 @@ const COND_WORDS = {
   self_draw_allowed: "cond.self_draw_allowed",
   pair_wait_only: "cond.pair_wait_only",
   more_than_one_suit: "cond.more_than_one_suit",
-  either_order: "cond.either_order"
+  either_order: "cond.either_order",
+  scores_the_draw: "cond.scores_the_draw"
 };
 
 export function patternName(p, T) {

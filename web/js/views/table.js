@@ -51,7 +51,7 @@ function yesNo(v, T) { return T(v ? "table.yes" : "table.no"); }
 
 // The words of each choice (literal keys: the i18n test finds them).
 const MW_WORDS = { all: "table.mw_all", head_bump: "table.mw_head_bump" };
-const LD_WORDS = { as_usual: "table.ld_as_usual", pays_all: "table.ld_pays_all" };
+const LD_WORDS = { as_usual: "table.ld_as_usual", pays_all: "table.ld_pays_all", liable_pays: "table.ld_liable_pays" };
 
 /**
  * The table rules' controls: each select's first option is the ruleset's
