@@ -5,7 +5,7 @@
 //! `cargo bench --bench ledger`. The night is hkma's: the dealer (Ann) keeps
 //! the deal by winning and on draws, so 1,000 hands stay within one match;
 //! wins are a mix of discards, self-draws, robbed kongs and double wins on one
-//! discard, with draws and false wins between. Target (issue 15): under 2 ms.
+//! discard, with draws and false wins between. Target: under 2 ms.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use faan::core::ledger::{ledger, LedgerContext, LedgerHandSpec, LedgerSpec, LedgerWinnerSpec};

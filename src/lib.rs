@@ -1,3 +1,19 @@
+//! `faan`: Hong Kong mahjong scoring as a service.
+//!
+//! The crate is one binary's library, layered so that each layer imports
+//! only downward (ARCHITECTURE.md):
+//!
+//! - [`core`](crate::core): tiles, hands, rulesets and the arithmetic of a score, with no
+//!   IO and no panics on input;
+//! - [`service`]: the pipeline every entry point calls, and its JSON edge
+//!   (`service::wire`);
+//! - [`api`]: the v1 wire model and its OpenAPI schemas;
+//! - [`http`] and [`cli`]: the thin layers a client meets, with [`startup`],
+//!   [`config`], [`logging`] and [`telemetry`] building the server.
+//!
+//! Every module is public because the integration tests, the benches and
+//! the fuzz targets drive it directly.
+
 pub mod api;
 pub mod cli;
 pub mod config;

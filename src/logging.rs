@@ -5,7 +5,7 @@
 //! for `/metrics`).
 //!
 //! What they replace cost about 19k instructions of a request's 44k on
-//! `GET /healthz` (bench/load.md, "Issue 24"): the default timestamp goes
+//! `GET /healthz` (bench/load.md): the default timestamp goes
 //! through `core::fmt` digit by digit, and the default fields paint every
 //! name and `=` with an empty ANSI style and scan every message character
 //! by character. The text written is the same, byte for byte

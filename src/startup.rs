@@ -192,7 +192,7 @@ pub struct Logging {
 /// Lines go to standard error through [`logging::writer`] (non-blocking,
 /// bounded, drops counted), stamped by [`logging::Timestamp`]; text not
 /// bound for a terminal is [`logging::TextLine`] and [`logging::TextFields`]. Each is what the
-/// default writes, cheaper (bench/load.md, "Issue 24").
+/// default writes, cheaper (bench/load.md).
 ///
 /// An invalid `--log-level` is an error; an invalid RUST_LOG falls back to `info`.
 pub fn init_logging(config: &ServeArgs) -> Result<Logging, String> {

@@ -151,7 +151,7 @@ fn nine_gates_wins_by_the_closed_form() {
 
 /// Under hkma's three-faan minimum a hand whose wins are all below it has
 /// no chance; 2s or 5s reach three faan only when self-drawn, so they count
-/// that way alone (rules-decisions.md, "Third release").
+/// that way alone (docs/rules.md).
 #[test]
 fn wins_below_the_minimum_count_for_nothing() {
     let r = ruleset("hkma");

@@ -518,7 +518,7 @@ fn ruleset_from_a_file() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-/// The context flags of issue 16, each on a hand worked out by hand under
+/// The rarer context flags, each on a hand worked out by hand under
 /// wisteria-court (South's seat, East round; half-doubling points: B = 8 at
 /// 3 faan, 24 at 5, 128 at the limit; a discard: the discarder 2B, the
 /// others B; a self-draw: 2B each).
@@ -579,6 +579,34 @@ fn context_flags_of_issue_16() {
                 "en",
             ],
             "context_flags_last_of_its_kind",
+        ),
+        (
+            // South wins on West's discard before a draw of its own: human
+            // hand added as a limit, 10 faan, 128 base points (West 2B = 256,
+            // East and North B = 128, South +512).
+            "--first-go-around",
+            &[
+                "score",
+                "123m456p789s345m99s",
+                "--win",
+                "5m",
+                "--flowers",
+                "F1",
+                "-r",
+                "wisteria-court",
+                "--seat",
+                "south",
+                "--win-by",
+                "discard",
+                "--discarder",
+                "west",
+                "--first-go-around",
+                "--house-rules",
+                r#"{"patterns":{"human_hand":"limit"}}"#,
+                "--lang",
+                "en",
+            ],
+            "context_flags_first_go_around",
         ),
         (
             // F1 then F3 drawn, the second replacement wins: all chows 1 +
@@ -805,7 +833,7 @@ fn analyze_a_thirteen_tile_hand_shows_acceptance_and_waits() {
     golden("analyze_13_tiles", &out, "the 13-tile waits");
     // Thirteen orphans on its thirteen-sided wait, self-drawn only: 39
     // winning tiles of 123 unseen, so 1 - C(84, 5) / C(123, 5) = 85.7%
-    // within 5 draws (the closed form of issue 25).
+    // within 5 draws (the closed form).
     let (ok, out, err) = run(&[
         "analyze",
         "19m19p19s1234567z",

@@ -1,7 +1,7 @@
 //! Named cases on the core's stable entry points (`settle`, `false_win`,
 //! `money`, `stake`, `ledger`, `score_request`), each figure worked out by
 //! hand from the rulesets' payment rules (`rulesets/*.toml`, the guides'
-//! tables). They pin the branches the mutation check of issue 23 found
+//! tables). They pin the branches a mutation check found
 //! untested (`bench/mutants.md`): the liable seat, the dealer multiplier,
 //! the per-payment bonus, rounding money, the deal after a false win, the
 //! ledger's own checks, the choice between readings and the lines of limits.
@@ -9,7 +9,7 @@
 mod common;
 
 use faan::api::{HouseRulesDto, LedgerRequest};
-use faan::core::hand::{validate, Allowances, Context, HandSpec};
+use faan::core::hand::{validate, Allowances, Context, FlowerWins, HandSpec};
 use faan::core::ledger::{ledger, Ledger};
 use faan::core::settle::{false_win, money, settle, stake, Overflow};
 use faan::core::winners::TableError;
@@ -51,7 +51,7 @@ fn checked(spec: &ContextSpec) -> Context {
     let allow = Allowances {
         ruleset_id: "hkma",
         bonus_tiles: true,
-        flower_win: false,
+        flower_wins: FlowerWins::NONE,
         waiting: false,
     };
     match validate(&hand, spec, allow) {

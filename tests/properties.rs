@@ -4,7 +4,7 @@
 
 use faan::core::decompose::{readings, Form, Reading, SetKind, Special, WinPlace};
 use faan::core::evaluate::score;
-use faan::core::hand::{validate, Allowances};
+use faan::core::hand::{validate, Allowances, FlowerWins};
 use faan::core::tile::{counts_of, format_tiles, Counts, Tile, KINDS};
 use faan::core::{ContextSpec, HandSpec, MeldKind, MeldSpec, Registry, WinBy, Wind};
 use proptest::prelude::*;
@@ -247,7 +247,7 @@ fn allow() -> Allowances<'static> {
     Allowances {
         ruleset_id: "test",
         bonus_tiles: true,
-        flower_win: false,
+        flower_wins: FlowerWins::NONE,
         waiting: false,
     }
 }
@@ -349,7 +349,7 @@ proptest! {
     }
 }
 
-/// A tile as its Unicode character, written from `api-contract.md`'s
+/// A tile as its Unicode character, written from `docs/api.md`'s
 /// mapping (not the core's): winds U+1F000.., red U+1F004, green U+1F005,
 /// white U+1F006, characters U+1F007.., bamboo U+1F010.., dots U+1F019...
 fn glyph(t: Tile) -> char {

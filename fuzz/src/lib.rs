@@ -2,7 +2,7 @@
 //! (`fuzz_targets/*.rs`) and the plain replayer (`src/replay.rs`).
 //!
 //! Both must hold for every input: nothing panics, and every successful
-//! score keeps the contract's invariants (`shared/api-contract.md`): the
+//! score keeps the contract's invariants (`docs/api.md`): the
 //! chosen reading exists, payments sum to zero, a hand below the minimum
 //! pays nothing.
 
@@ -234,6 +234,7 @@ fn request(u: &mut Unstructured) -> arbitrary::Result<Request> {
         last_of_its_kind: bool::arbitrary(u)?,
         first_replacement: [Replacement::None, Replacement::Kong, Replacement::Flower]
             [usize::from(u8::arbitrary(u)? % 3)],
+        first_go_around: bool::arbitrary(u)?,
     };
     let mut house = HouseRules::default();
     if bool::arbitrary(u)? {

@@ -1,4 +1,4 @@
-//! `POST /v1/analyze`: a hand before the win (api-contract.md, "Hand
+//! `POST /v1/analyze`: a hand before the win (docs/api.md, "Hand
 //! analysis: POST /v1/analyze").
 
 use super::common::object_only;

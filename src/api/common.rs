@@ -11,7 +11,7 @@ use std::io::Write as _;
 use utoipa::ToSchema;
 // ------------------------------------------------------ keys once
 
-/// A key may appear once in an object (api-contract.md, "Bounds on what one
+/// A key may appear once in an object (docs/api.md, "Bounds on what one
 /// request may cost"): a map read as the last value wins would let
 /// `{"all_chows": 1, "all_chows": null}` switch a pattern off unseen.
 pub mod unique {

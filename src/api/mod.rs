@@ -1,4 +1,4 @@
-//! The v1 wire model (`shared/api-contract.md`): request and response
+//! The v1 wire model (`docs/api.md`): request and response
 //! bodies with their OpenAPI schemas, the problem document, and reading JSON
 //! into them. No HTTP here: the service pipeline, the HTTP layer and the CLI
 //! all speak these types.

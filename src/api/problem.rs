@@ -35,7 +35,7 @@ pub struct ProblemError {
     pub params: Option<serde_json::Map<String, serde_json::Value>>,
 }
 
-/// The most `errors` one problem lists (api-contract.md, "Bounds on what
+/// The most `errors` one problem lists (docs/api.md, "Bounds on what
 /// one request may cost"); past it the detail counts the rest.
 pub const MAX_ERRORS: usize = 32;
 

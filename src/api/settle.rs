@@ -1,5 +1,5 @@
 //! `POST /v1/settle`: one to three winners on one discard or robbed kong
-//! (`api-contract.md`, "Several winners on one discard"). Each winner is a
+//! (`docs/api.md`, "Several winners on one discard"). Each winner is a
 //! score request's `hand` and `context`; each result is the one score
 //! serializer's answer ([`ScoreResponse`]) with `paid` beside it.
 

@@ -1,5 +1,5 @@
 //! Before the win: how far a hand is from ready, which draws help, and what
-//! each discard leaves (api-contract.md, "Hand analysis: POST /v1/analyze").
+//! each discard leaves (docs/api.md, "Hand analysis: POST /v1/analyze").
 //!
 //! A hand of 13 tiles (a declared meld counting as three, a kong too) waits
 //! for a draw: its acceptance is every tile kind whose draw lowers its best

@@ -1,6 +1,6 @@
 //! The chances of a hand before the win: the probability of having been
 //! ready and of having won within `t` draws, and the points expected, in
-//! the model of api-contract.md ("Hand analysis: POST /v1/analyze") —
+//! the model of docs/api.md ("Hand analysis: POST /v1/analyze") —
 //! nekobean/mahjong-cpp's expected-score calculator with hand changes off
 //! (its `docs/` and tomohxx's mahjong-algorithm-book give the recursion):
 //!

@@ -3,7 +3,7 @@
 //! and the round wind, and answers the balances, the standings and the
 //! fewest transfers that settle up (找數).
 //!
-//! `api-contract.md`, "A whole match, stateless"; `rules-decisions.md`,
+//! `docs/api.md`, "A whole match, stateless"; `docs/rules.md`,
 //! "Rounds and matches". The dealer sits East; the deal stays after the
 //! dealer's own win ([`TableRules::dealer_keeps_on_win`]) or a draw
 //! ([`TableRules::dealer_keeps_on_draw`]) and otherwise passes to South, every
@@ -25,7 +25,7 @@ use super::tile::Wind;
 use super::winners::{settle_at, TableError};
 
 /// The longest player name, in characters: the answer repeats the four
-/// names in every hand (api-contract.md, "Bounds on what one request may cost").
+/// names in every hand (docs/api.md, "Bounds on what one request may cost").
 pub const MAX_NAME_CHARS: usize = 32;
 
 /// The players at the table.

@@ -1,4 +1,4 @@
-//! The pattern catalogue: one recogniser per pattern id of `api-contract.md`,
+//! The pattern catalogue: one recogniser per pattern id of `docs/api.md`,
 //! and one table of what is known of each pattern ([`PATTERNS`]).
 //!
 //! A recogniser answers how many times a pattern holds for one reading
@@ -35,7 +35,7 @@ pub struct PatternInfo {
     /// The per-ruleset switches that apply to this pattern.
     pub conditions: &'static [Condition],
     /// Lines it contains when a house rule adds it to a ruleset that does
-    /// not score it (`rules-decisions.md`, "Shared reading of hands").
+    /// not score it (`docs/rules.md`, "Shared reading of hands").
     pub house_contains: PatternSet,
 }
 
@@ -78,8 +78,8 @@ patterns! {
     NoFlowers => "no_flowers", "No flowers", "無花", [], [];
     SeatFlower => "seat_flower", "Seat flower", "正花", [], [];
     FlowerSet => "flower_set", "Set of flowers", "一台花", [AbsorbsSeatFlower], [];
-    SevenFlowers => "seven_flowers", "Seven flowers", "小花糊", [], [];
-    EightFlowers => "eight_flowers", "Eight flowers", "花糊", [], [];
+    SevenFlowers => "seven_flowers", "Seven flowers", "小花糊", [ScoresTheDraw], [];
+    EightFlowers => "eight_flowers", "Eight flowers", "花糊", [ScoresTheDraw], [];
     ReplacementTile => "replacement_tile", "Win on a replacement tile", "槓上開花",
         [OnFlowerReplacement], [];
     RobbingKong => "robbing_kong", "Robbing the kong", "搶槓", [], [];
@@ -133,6 +133,8 @@ patterns! {
     // own beside thirteen_orphans (with limits_add, two limits: a double limit).
     ThirteenSidedOrphans => "thirteen_sided_orphans",
         "Thirteen orphans on the thirteen-sided wait", "十三么十三面", [], [];
+    // Optional: a non-dealer's win on a discard before a draw of their own.
+    HumanHand => "human_hand", "Human hand", "人和", [], [];
 }
 
 /// Number of pattern ids.
@@ -258,7 +260,7 @@ conditions! {
         "nine_gates: also with a declared kong of the suit (1111 or 9999), the tiles together 1112345678999 plus one.";
     ThirteenSidedOnly => "thirteen_sided_only", false,
         "thirteen_orphans: only on the thirteen-sided wait (the winning tile makes the pair).";
-    // rules-decisions.md, "Third release". Each belongs to an
+    // docs/rules.md. Each belongs to an
     // optional pattern, read only where that pattern is recognised (under
     // OPTIONAL_RULES), so none needs to be an extra of its own.
     SelfDrawAllowed => "self_draw_allowed", false,
@@ -269,6 +271,10 @@ conditions! {
         "common_hand: the hand holds at least two of the three suits (no one-suit hand).";
     EitherOrder => "either_order", false,
         "kong_flower_replacement: a flower replacement then a kong replacement counts too, not only a kong replacement then a flower replacement.";
+    // Read from each flower pattern's own entry (`Special::flower_wins`),
+    // not from this ruleset-wide bit: a seven- and an eight-flower win may differ.
+    ScoresTheDraw => "scores_the_draw", false,
+        "seven_flowers, eight_flowers: a flower win on this count also scores the self-draw line and the replacement tile's line (where a flower replacement scores it).";
 }
 
 /// The optional switches: each `false` by default and in every built-in
@@ -398,7 +404,8 @@ pub const OPTIONAL: PatternSet = PatternId::FullyConcealed.bit()
     | PatternId::DoubleFlowerReplacement.bit()
     | PatternId::KongFlowerReplacement.bit()
     | PatternId::CommonHand.bit()
-    | PatternId::ThirteenSidedOrphans.bit();
+    | PatternId::ThirteenSidedOrphans.bit()
+    | PatternId::HumanHand.bit();
 
 impl Facts {
     /// The facts of `hand`; those only the optional rules read (the
@@ -473,7 +480,7 @@ impl Facts {
             c
         });
         self.nine_gates_kong = self.nine_gates || kong_counts.is_some_and(|c| is_nine_gates(&c));
-        // The pure test on the kong's reading (rules-decisions.md, "Third release").
+        // The pure test on the kong's reading (docs/rules.md).
         self.nine_gates_pure_kong =
             self.nine_gates_pure || kong_counts.is_some_and(|c| is_nine_gates(&c) && before_win(c));
         self.claimed_melds = hand.melds.iter().filter(|m| m.is_claimed()).count() as u8;
@@ -572,6 +579,18 @@ impl Held {
     #[inline]
     fn put(&mut self, id: PatternId, holds: bool) {
         self.set |= PatternSet::from(holds) << id.index();
+    }
+
+    /// A flower win that scores the draw (`scores_the_draw`): the self-draw
+    /// line, and the replacement tile's where a flower replacement scores
+    /// it (`on_flower_replacement`), the winning bonus tile being one a
+    /// flower replacement would replace.
+    pub fn add_the_draw(&mut self, cond: &Conditions) {
+        self.put(PatternId::SelfDraw, true);
+        self.put(
+            PatternId::ReplacementTile,
+            cond.get(Condition::OnFlowerReplacement),
+        );
     }
 }
 
@@ -776,6 +795,11 @@ fn optional(
     c.put(
         P::ThirteenSidedOrphans,
         shape.reading.form == Form::ThirteenOrphans && f.winning_tile == Some(shape.reading.pair),
+    );
+    // Validation keeps first_go_around to a non-dealer's discard win without melds.
+    c.put(
+        P::HumanHand,
+        ctx.first_go_around && ctx.win_by == WinBy::Discard,
     );
 }
 

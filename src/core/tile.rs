@@ -4,7 +4,7 @@
 //! 9..18, `1s`..`9s` 18..27 and the honours `1z`..`7z` (East, South, West,
 //! North, White, Green, Red) 27..34. Bonus tiles (`F1`..`F4` flowers,
 //! `S1`..`S4` seasons) are a separate type because they never take part in
-//! sets. The notation follows `api-contract.md` ("Tiles"): digits followed
+//! sets. The notation follows `docs/api.md` ("Tiles"): digits followed
 //! by a suit letter, digits before a letter sharing it, whitespace ignored.
 
 use serde::{Deserialize, Serialize};
@@ -203,7 +203,7 @@ impl fmt::Display for ParseError {
 impl std::error::Error for ParseError {}
 
 /// The tile a Unicode mahjong character stands for (U+1F000..U+1F021, the
-/// mapping of `api-contract.md`, "Names in two languages, and more ways to
+/// mapping of `docs/api.md`, "Names in two languages, and more ways to
 /// write tiles"): winds, then red, green and white dragons, then
 /// characters, bamboo and dots, each 1..9.
 pub const fn unicode_tile(c: char) -> Option<Tile> {
@@ -455,7 +455,7 @@ impl fmt::Display for Bonus {
 /// The bonus tile a Unicode mahjong character stands for (U+1F022..U+1F029):
 /// plum, orchid, bamboo, chrysanthemum, then spring..winter. The code points
 /// put bamboo before chrysanthemum; the seats (`F3` chrysanthemum, `F4`
-/// bamboo) follow `api-contract.md`.
+/// bamboo) follow `docs/api.md`.
 pub const fn unicode_bonus(c: char) -> Option<Bonus> {
     let i = match c as u32 {
         0x1F022 => 0,
@@ -548,7 +548,7 @@ mod tests {
         }
     }
 
-    /// Every Unicode mahjong tile as `api-contract.md` maps it ("Names in two
+    /// Every Unicode mahjong tile as `docs/api.md` maps it ("Names in two
     /// languages, and more ways to write tiles"), written out one by one.
     #[test]
     fn unicode_tiles_map_as_the_contract_says() {

@@ -1,7 +1,7 @@
 //! Several winners on one discard or robbed kong (一炮多響), and the house
 //! rule that pays only the first of them (截糊).
 //!
-//! `api-contract.md`, "Several winners on one discard"; `rules-decisions.md`,
+//! `docs/api.md`, "Several winners on one discard"; `docs/rules.md`,
 //! "Rounds and matches": the six-systems comparison says it "varies by
 //! house", so every ruleset pays each winner as if alone
 //! ([`MultipleWinners::All`]); under [`MultipleWinners::HeadBump`] only the
@@ -9,7 +9,7 @@
 //! east) is paid. A robbed kong follows the same rule, the player who added
 //! the kong standing as the discarder. Under a payment where the other
 //! players pay too (classical), a paid winner never pays another paid
-//! winner unless `co_winners_pay` ("Third release"). Each winner is scored exactly as
+//! winner unless `co_winners_pay`. Each winner is scored exactly as
 //! [`score`](super::evaluate::score) scores it, so one winner settles as one
 //! score does.
 
@@ -234,7 +234,7 @@ pub(crate) fn settle_at<S: AsRef<str>>(
 }
 
 /// A winner never pays in a hand it won (`co_winners_pay: false`;
-/// `rules-decisions.md`, "Third release"): each paid winner's payments lose
+/// `docs/rules.md`): each paid winner's payments lose
 /// the share another paid winner would have paid it, points and money
 /// alike, and it receives that much less. Only a payment where the other
 /// players pay too has such a share: under discarder-pays-all it is already

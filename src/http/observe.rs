@@ -72,7 +72,7 @@ impl std::fmt::Display for ShownId<'_> {
 /// log line "request done" carries the method, path and request id itself,
 /// so at the default level a request writes each field once and makes no
 /// span for the log layer to store, enter, exit and close (about 8k of the
-/// 19k instructions the line cost, bench/load.md "Issue 24").
+/// 19k instructions the line cost, bench/load.md).
 pub struct RootSpan;
 
 impl RootSpanBuilder for RootSpan {

@@ -1,6 +1,6 @@
 //! `POST /v1/analyze` over HTTP: the discard table worked out by hand, the
 //! waits identical to `POST /v1/waits`, and each bad input a 422 at its
-//! pointer (api-contract.md, "Hand analysis: POST /v1/analyze").
+//! pointer (docs/api.md, "Hand analysis: POST /v1/analyze").
 
 use crate::helpers::spawn_app;
 use serde_json::{json, Value};

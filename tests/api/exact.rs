@@ -1,4 +1,4 @@
-//! Exact or refused (issue 22, findings 4 and 6): money is whole cents up to
+//! Exact or refused: money is whole cents up to
 //! 2^53 - 1 written as an exact decimal, faan totals and base points are
 //! checked; beyond either bound the request is a 422 with a code at what set
 //! it, never a clamped or saturated figure.

@@ -1,5 +1,5 @@
-//! Issue 22, tried as an attacker would: one named case per finding of
-//! input bounds and consistent validation (api-contract.md, "Bounds on what
+//! Tried as an attacker would: one named case per finding of
+//! input bounds and consistent validation (docs/api.md, "Bounds on what
 //! one request may cost"), each with its status, problem type and pointer,
 //! and the bound's edge still accepted.
 

@@ -1,4 +1,4 @@
-//! The HTTP layer's bounds (issue 22): a coded body is a 415, the bytes held
+//! The HTTP layer's bounds: a coded body is a 415, the bytes held
 //! across connections and the blocking pool's queue answer 503 with
 //! `Retry-After`, and what actix answers itself before the app runs.
 

@@ -1,4 +1,4 @@
-//! Whole rulesets sent with a request (issue 16): a full document, the same
+//! Whole rulesets sent with a request: a full document, the same
 //! via `extends`, the built-in with house rules; `ruleset_hash`, the cache,
 //! compare, settle, the schema and the validate endpoint.
 
@@ -205,7 +205,7 @@ async fn batch_compare_and_settle_take_documents() {
     );
     assert_eq!(results["hkma"]["total_faan"], 3, "hkma");
     assert_eq!(results["hkma-simples"]["total_faan"], 4, "custom");
-    // It inherits hkma's id with other rules: refused (issue 22).
+    // It inherits hkma's id with other rules: refused.
     assert_eq!(
         results["/rulesets/2"]["errors"][0]["pointer"], "/rulesets/2/id",
         "a document with hkma's id and its own limit"

@@ -354,7 +354,11 @@ async fn patterns_table() {
         .filter(|p| p["optional"] == true)
         .map(|p| p["id"].as_str().unwrap())
         .collect();
-    assert_eq!(optional.len(), 12, "twelve optional patterns: {optional:?}");
+    assert_eq!(
+        optional.len(),
+        13,
+        "thirteen optional patterns: {optional:?}"
+    );
     for p in patterns {
         let id = p["id"].as_str().unwrap();
         assert_eq!(
@@ -365,7 +369,7 @@ async fn patterns_table() {
     }
 }
 
-/// The page's files (issue 26, loading): compressed when the browser asks,
+/// The page's files (loading): compressed when the browser asks,
 /// and a reload revalidates to 304 with no body; the favicon is served.
 #[tokio::test]
 async fn page_files_compress_and_revalidate() {

@@ -1,4 +1,4 @@
-//! Names in two languages and tiles written as Unicode (`api-contract.md`,
+//! Names in two languages and tiles written as Unicode (`docs/api.md`,
 //! "Names in two languages, and more ways to write tiles").
 
 use crate::helpers::spawn_app;
@@ -296,7 +296,7 @@ async fn a_thirteen_orphans_reading_lists_its_twelve_singles() {
     assert_eq!(v["lines"][0]["name_zh"], "十三么");
 }
 
-/// Issue 26, finding 9: every built-in has a Chinese name (rulesets/README.md,
+/// Every built-in has a Chinese name (rulesets/README.md,
 /// "Chinese names") in the list and its chart; the names changed no
 /// `ruleset_hash` (the hashes below are main's before the names came); a
 /// document that renames a built-in does not keep the base's Chinese name.
@@ -421,7 +421,7 @@ async fn every_built_in_ruleset_has_a_chinese_name_and_keeps_its_hash() {
     );
 }
 
-/// Issue 26: every built-in ruleset's notes in Chinese too (`notes_zh`, one
+/// Every built-in ruleset's notes in Chinese too (`notes_zh`, one
 /// translation per English note; the English stays the source), outside
 /// `ruleset_hash` (the test above pins the hashes from before), and
 /// dropped by a document that rewrites the notes without translating them.

@@ -548,7 +548,7 @@ async fn ledger_winners_carry_the_documents_hash() {
 }
 
 /// A double win whose second hand does not end on the shared discard
-/// (issue 26): coded, with the players' names for the page to word it.
+///: coded, with the players' names for the page to word it.
 /// Ann deals; Dan discards; Ben wins on 5s, Cat's hand ends on 9s.
 #[tokio::test]
 async fn co_winner_problems_name_the_players() {
@@ -575,7 +575,7 @@ async fn co_winner_problems_name_the_players() {
 }
 
 /// A ledger hand that does not win names its winner, as every ledger
-/// problem names players (issue 26): Ben's 13 lone tiles and a 9s.
+/// problem names players: Ben's 13 lone tiles and a 9s.
 #[tokio::test]
 async fn a_ledger_hand_that_does_not_win_names_its_winner() {
     let app = spawn_app().await;

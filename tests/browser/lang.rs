@@ -51,12 +51,12 @@ pub struct Lang {
     pub exclusive_pair: &'static str,
     /// The House rules count with two rules set.
     pub house_count_2: &'static str,
-    /// Issue 26, finding 10: counts in the words of the language (one house rule, one tile).
+    /// Counts in the words of the language (one house rule, one tile).
     pub house_count_1: &'static str,
     pub waits_button_one: &'static str,
     /// The count under the hand box at fourteen tiles: a count, never "a complete hand".
     pub count_14: &'static str,
-    /// Issue 26, finding 9: the winning tile's badge.
+    /// The winning tile's badge.
     pub win_badge: &'static str,
     /// Wisteria Court's name as the page shows it (name_zh in Chinese).
     pub wisteria_name: &'static str,
@@ -66,9 +66,9 @@ pub struct Lang {
     pub limits_once_line: &'static str,
     /// A server refusal of the house rule, at its control (the page's words around the server's).
     pub limits_pay_refused: &'static str,
-    /// Issue 26: a co-winner whose hand ends on another tile.
+    /// A co-winner whose hand ends on another tile.
     pub co_winner_tile: &'static str,
-    /// Issue 26: the night's money column, captioned.
+    /// The night's money column, captioned.
     pub money_caption: &'static str,
     /// A ledger hand below HKMA's minimum of 3 (`below_minimum`).
     pub below_minimum: &'static str,

@@ -313,7 +313,7 @@ async fn score_flow(p: Page) {
         "the ruleset's notes",
     )
     .await;
-    // Issue 26: in Chinese, the notes' translation (notes_zh).
+    // In Chinese, the notes' translation (notes_zh).
     assert_eq!(
         p.js_str("return document.querySelector('#rules-notes li').textContent")
             .await,
@@ -804,7 +804,7 @@ async fn table_night_flow(p: Page) {
         "",
         "[{l}] the hand box is cleared for the next hand"
     );
-    // Issue 26: the winner is chosen again by name, never whoever sits South.
+    // The winner is chosen again by name, never whoever sits South.
     assert_eq!(
         p.js("var w = document.getElementById('table-winner'); return [w.value, document.getElementById('seat-wind').disabled]")
             .await,
@@ -821,7 +821,7 @@ async fn table_night_flow(p: Page) {
         .await;
 
     // A hand the server refuses (fourteen tiles, no winning reading) is not
-    // kept; the ledger's refusal names the winner (issue 26).
+    // kept; the ledger's refusal names the winner.
     p.type_keys("#hand-text", "123456m789p23456s").await;
     p.click("#table-winner option[value=\"Ben\"]").await;
     p.click("#btn-add-win").await;
@@ -934,7 +934,7 @@ async fn table_night_flow(p: Page) {
         json!(["Ann", true]),
         "[{l}] the players are kept and locked while hands exist"
     );
-    // Issue 26: at 1366 px the four players fit the output column, each
+    // At 1366 px the four players fit the output column, each
     // cell captioned; no scrollbar of its own.
     p.viewport(1366, 768).await;
     let fit = p
@@ -1022,7 +1022,7 @@ async fn table_night_flow(p: Page) {
         .await;
 }
 
-/// A ledger problem in the page's words, naming the player (issue 26: every
+/// A ledger problem in the page's words, naming the player (every
 /// settle and ledger problem coded). Under HKMA (minimum 3) Ben's quiet
 /// hand won on Cat's discard is all chows 1 and concealed hand 1 = 2 faan:
 /// the server refuses it (`below_minimum`, Ben by name), and the night
@@ -1034,7 +1034,7 @@ async fn table_problem_flow(p: Page) {
     p.js("window.localStorage.removeItem('faan.night'); return null")
         .await;
     p.open("/").await;
-    // Issue 26: the false win's chooser, empty before the players are
+    // The false win's chooser, empty before the players are
     // named, is as wide as a name (9rem), not a sliver.
     assert_eq!(
         p.js("var s = document.getElementById('table-offender'), rem = parseFloat(getComputedStyle(document.documentElement).fontSize); return [s.options.length === 0 || s.options[0].textContent === '', s.getBoundingClientRect().width >= 9 * rem - 1]")
@@ -1082,7 +1082,7 @@ async fn table_problem_flow(p: Page) {
 ///   Ann and Ben 32 each.
 ///
 /// Under `all` (the ruleset's) both are paid, and a winner never pays in a
-/// hand it won (`co_winners_pay` false, issue 27): Ann -8-32 = -40, Ben
+/// hand it won (`co_winners_pay` false): Ann -8-32 = -40, Ben
 /// 16+8 = +24 (not Cat's 8), Cat 64+32 = +96 (not Ben's 32), Dan -80. At a
 /// stake of 0.50 a point Dan's 80 is $40.00.
 /// Under `head_bump` only Ben (the first after Dan, North: East is Ann, no
@@ -1139,7 +1139,7 @@ async fn double_win_flow(p: Page) {
         "table-winner",
         "[{l}] the focus goes to the winner chooser"
     );
-    // Issue 26: Cat's hand must end on Dan's 5s too; it is preset, and a
+    // Cat's hand must end on Dan's 5s too; it is preset, and a
     // 9s chosen instead is refused in the page's words, naming both players.
     p.js("var h = document.getElementById('hand-text'); h.value = ''; h.dispatchEvent(new Event('input')); return null")
         .await;
@@ -1247,7 +1247,7 @@ async fn double_win_flow(p: Page) {
         json!({"stake": 0.5}),
         "[{l}] the stake kept with the night"
     );
-    // Issue 26: money is its own running column, captioned. Hand 2, Dan's
+    // Money is its own running column, captioned. Hand 2, Dan's
     // false win at Wisteria Court's minimum (B = 1: -18, +6 each): at $0.50 a
     // point Dan -$9.00, the others +$3.00, on top of the double win's money.
     p.click("#table-offender option[value=\"Dan\"]").await;
@@ -1327,7 +1327,7 @@ async fn double_win_flow(p: Page) {
 }
 
 /// Whether this server checks ruleset documents (`POST /v1/rulesets/validate`,
-/// issue 16's inline rulesets): asked by the page itself.
+/// the inline rulesets): asked by the page itself.
 async fn server_validates(p: &Page) -> bool {
     let script = r#"
         var done = arguments[0];
@@ -1517,7 +1517,7 @@ async fn house_patterns_flow(p: Page) {
         "3",
         "[{l}] the imported pattern's value in the panel"
     );
-    // Issue 26: compare under house rules says so on every row.
+    // Compare under house rules says so on every row.
     p.click("#btn-compare").await;
     let label = p
         .wait_text(
@@ -1779,14 +1779,17 @@ async fn house_exclusive_flow(p: Page) {
     // real chart, with a pair put in, drawn by the page's own view).
     let script = r#"
         var lang = arguments[0], done = arguments[arguments.length - 1];
-        Promise.all([import('/js/views/rules.js'), import('/js/i18n.js'),
+        Promise.all([import('/js/views/rules.js'), import('/js/state.js'),
                      fetch('/v1/rulesets/wisteria-court').then(function (r) { return r.json(); })])
           .then(function (m) {
-            var app = {t: m[1].makeT(lang), details: {}, rulesetInfo: {}, urlFor: function () { return '?'; }};
+            // The view draws a state whose answer on screen is the chart.
+            var draw = function (res) {
+              m[0].rulesView.render(Object.assign(m[1].initialState({lang: lang}), {shown: {view: 'rules', res: res, ctx: {}, key: '', document: null, seq: 0}}));
+            };
             var chart = m[2], out = [];
-            m[0].rulesView.render(app, chart);
+            draw(chart);
             out.push(document.getElementById('rules-exclusive-box').hidden);
-            m[0].rulesView.render(app, Object.assign({}, chart, {exclusive: [['all_chows', 'concealed_hand']]}));
+            draw(Object.assign({}, chart, {exclusive: [['all_chows', 'concealed_hand']]}));
             out.push(document.getElementById('rules-exclusive-box').hidden);
             out.push(document.querySelector('#rules-exclusive li').textContent);
             done(out);
@@ -1804,8 +1807,8 @@ async fn house_exclusive_flow(p: Page) {
     p.reset().await;
 }
 
-/// Limits that add, and how a total above the limit pays (issue 16;
-/// rulesets/README.md "Limits that add"). Worked by hand:
+/// Limits that add, and how a total above the limit pays
+/// (rulesets/README.md "Limits that add"). Worked by hand:
 /// 19m 19p 19s 1234567z + 1m won on West's discard by South (east round,
 /// flower F1, not South's) under Wisteria Court with the house rule
 /// `thirteen_sided_orphans: limit`: thirteen orphans (limit 10), the
@@ -1967,15 +1970,18 @@ async fn house_limits_flow(p: Page) {
     // limit pays (the real chart, limits_add put in, drawn by the page's view).
     let script = r#"
         var lang = arguments[0], done = arguments[arguments.length - 1];
-        Promise.all([import('/js/views/rules.js'), import('/js/i18n.js'),
+        Promise.all([import('/js/views/rules.js'), import('/js/state.js'),
                      fetch('/v1/rulesets/wisteria-court').then(function (r) { return r.json(); })])
           .then(function (m) {
-            var app = {t: m[1].makeT(lang), details: {}, rulesetInfo: {}, urlFor: function () { return '?'; }};
+            // The view draws a state whose answer on screen is the chart.
+            var draw = function (res) {
+              m[0].rulesView.render(Object.assign(m[1].initialState({lang: lang}), {shown: {view: 'rules', res: res, ctx: {}, key: '', document: null, seq: 0}}));
+            };
             var chart = m[2], out = [];
             var lines = function () { return Array.from(document.querySelectorAll('#rules-summary .summary-line')).map(function (x) { return x.textContent; }); };
-            m[0].rulesView.render(app, chart);
+            draw(chart);
             out.push(chart.limits_add, lines());
-            m[0].rulesView.render(app, Object.assign({}, chart, {limits_add: true, limits_pay: 'once'}));
+            draw(Object.assign({}, chart, {limits_add: true, limits_pay: 'once'}));
             out.push(lines());
             done(out);
           })
@@ -2026,7 +2032,7 @@ async fn truncated_selects(p: &Page) -> Value {
     .await
 }
 
-/// Issue 26, findings 9, 10 and 12: the count under the hand box never claims a winning hand;
+/// The count under the hand box never claims a winning hand;
 /// counts read right ("1 tile", "1 change"); the winning tile's badge is in the page's
 /// language at AA contrast; the house-rules text boxes have names; no select cuts its text
 /// at 1366 or 390 px.
@@ -2145,7 +2151,7 @@ async fn copy_labels_flow(p: Page) {
     }
 }
 
-/// Issue 26, finding 11: /docs opens with scoring, shows Markdown's `code` as code, and every
+/// /docs opens with scoring, shows Markdown's `code` as code, and every
 /// card fits a phone (nothing wider than its card).
 async fn docs_flow(p: Page) {
     let l = p.l();
@@ -2200,7 +2206,7 @@ async fn docs_flow(p: Page) {
     p.shot("docs-390").await;
 }
 
-/// Issue 26: axe-core finds no serious or critical violation in any view, in either
+/// Axe-core finds no serious or critical violation in any view, in either
 /// language, at 390, 1366 and 1920 px.
 async fn axe_flow(p: Page) {
     let l = p.l();

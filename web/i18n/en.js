@@ -347,6 +347,7 @@ export default {
   "err.flower_win_ruleset": "This ruleset does not score flower wins.",
   "err.flower_win_count": "A flower win needs seven or eight flowers and seasons; {n} chosen.",
   "err.flower_win_self_draw": "A flower win is drawn from the wall: set Win by to Self-draw.",
+  "err.flower_win_not_scored": "This ruleset scores no flower win on {n} flowers and seasons.",
   "err.bonus_off": "Bonus tiles are not in play under this ruleset; set House rules → Bonus tiles to in play to score them.",
   "err.flower_twice": "{flower} is chosen twice.",
   "err.unknown_ruleset": "This server does not know that ruleset.",
@@ -436,6 +437,7 @@ export default {
   "table.mw_head_bump": "only the first after the discarder (head bump)",
   "table.ld_as_usual": "pays as usual",
   "table.ld_pays_all": "pays the whole hand",
+  "table.ld_liable_pays": "pays the whole hand, whoever discards",
   "table.stake": "Stake (money per point)",
   "table.stake_none": "none",
   "table.stake_shown": "{money} a point",
@@ -483,7 +485,6 @@ export default {
   "house.custom_name": "{name} (house rules)",
   "house.doc_nothing": "No house rule is set: the ruleset as it is needs no document.",
   "house.doc_valid": "The server accepts this ruleset (hash {hash}…).",
-  "house.doc_unchecked": "This server cannot check ruleset documents yet.",
   "cond.pair_may_be_value_tile": "The pair may be a dragon or a scoring wind",
   "cond.allow_concealed_kong": "A concealed kong keeps the hand concealed",
   "cond.only_without_flowers": "Only when bonus tiles are not in play",
@@ -505,6 +506,7 @@ export default {
   "cond.pair_wait_only": "The winning discard completes the pair",
   "cond.more_than_one_suit": "At least two suits",
   "cond.either_order": "A flower then a kong replacement counts too",
+  "cond.scores_the_draw": "A flower win also scores the self-draw and the replacement",
   "control./ruleset_document": "Ruleset document",
   "control./house_rules/patterns": "Patterns",
   "control./house_rules/conditions": "Switches",
@@ -539,7 +541,7 @@ export default {
   "control./house_rules/contains": "What contains what",
   "control./house_rules/exclusive": "Patterns that exclude each other",
   "rulesview.exclusive": "Patterns that exclude each other (where both hold, only the higher scoring line counts)",
-  // Issue 26: the calculator at a real table.
+  // The calculator at a real table.
   "table.winner_choose": "— choose who won —",
   "table.err_winner_missing": "Choose who won this hand first: the seat and round winds follow from the seating.",
   "table.winds_choose": "The winds follow the table's seating ({round} round): choose the winner in the Table card.",
@@ -550,7 +552,7 @@ export default {
   "err.co_discarder": "{player}'s discarder is not {first_player}'s: winners on one discard share its discarder.",
   "err.co_round_wind": "{player} plays in the {round} round and {first_player} in the {first} round: the winners play one hand.",
   "err.co_seat": "Another winner already sits {seat}: each winner sits at a different seat.",
-  // Issue 26: every settle and ledger problem coded (src/core/hand/rules.rs, the table's rules).
+  // Every settle and ledger problem coded (src/core/hand/rules.rs, the table's rules).
   "table.err_winner_count": "One to {max} players win on one discard; this hand has {got}.",
   "table.err_match_complete": "The night is complete: the north round ended with hand {n}, and no hand may follow.",
   "table.err_balance_overflow": "The running points grow too large to count exactly: lower the points or the dealer multiplier.",

@@ -347,6 +347,7 @@ export default {
   "err.flower_win_ruleset": "這個規則組不計花糊。",
   "err.flower_win_count": "花糊要七或八張花；現在揀選了 {n} 張。",
   "err.flower_win_self_draw": "花糊是摸牌得來：請把食糊方式改為自摸。",
+  "err.flower_win_not_scored": "這個規則組不計 {n} 張花的花糊。",
   "err.bonus_off": "這個規則組不計花牌；要計的話，請在自訂規則把花牌設為有計。",
   "err.flower_twice": "{flower} 揀選了兩次。",
   "err.unknown_ruleset": "伺服器沒有這個規則組。",
@@ -436,6 +437,7 @@ export default {
   "table.mw_head_bump": "只有下家先收（截糊）",
   "table.ld_as_usual": "照常找數",
   "table.ld_pays_all": "包全數",
+  "table.ld_liable_pays": "包全數（不論誰出銃）",
   "table.stake": "注碼（每分幾多錢）",
   "table.stake_none": "不計錢",
   "table.stake_shown": "每分 {money}",
@@ -483,7 +485,6 @@ export default {
   "house.custom_name": "{name}（自訂規則）",
   "house.doc_nothing": "未有自訂規則：照規則組就不用文件。",
   "house.doc_valid": "伺服器接受這個規則組（雜湊 {hash}…）。",
-  "house.doc_unchecked": "這部伺服器暫時未能檢查規則組文件。",
   "cond.pair_may_be_value_tile": "眼可以是三元牌或番風",
   "cond.allow_concealed_kong": "暗槓不破門清",
   "cond.only_without_flowers": "只在不計花時計",
@@ -505,6 +506,7 @@ export default {
   "cond.pair_wait_only": "只限食眼",
   "cond.more_than_one_suit": "最少兩門花色",
   "cond.either_order": "補花後開槓亦計",
+  "cond.scores_the_draw": "花糊另計自摸及槓上開花",
   "control./ruleset_document": "規則組文件",
   "control./house_rules/patterns": "番種",
   "control./house_rules/conditions": "細則",
@@ -539,7 +541,7 @@ export default {
   "control./house_rules/contains": "包含",
   "control./house_rules/exclusive": "互斥番種",
   "rulesview.exclusive": "互斥番種（兩個都成立時只計番數較高的一個）",
-  // Issue 26: the calculator at a real table.
+  // The calculator at a real table.
   "table.winner_choose": "—揀邊個食糊—",
   "table.err_winner_missing": "請先揀邊個食糊：門風和圈風跟座位自動設定。",
   "table.winds_choose": "門風和圈風跟枱上座位（{round}圈）：請在「枱」一欄揀食糊者。",
@@ -550,7 +552,7 @@ export default {
   "err.co_discarder": "{player} 的出銃者同 {first_player} 的不同：一炮多響只有一個出銃者。",
   "err.co_round_wind": "{player} 在{round}圈，{first_player} 在{first}圈：一炮多響是同一鋪牌。",
   "err.co_seat": "{seat}已經有一位贏家：每個贏家要坐不同的位。",
-  // Issue 26: every settle and ledger problem coded (src/core/hand/rules.rs, the table's rules).
+  // Every settle and ledger problem coded (src/core/hand/rules.rs, the table's rules).
   "table.err_winner_count": "一隻牌由一至 {max} 家食糊，這鋪有 {got} 家。",
   "table.err_match_complete": "今晚的牌局已經打完：北圈在第 {n} 局完結，之後不能再加局。",
   "table.err_balance_overflow": "累計分數大到不能準確計算：請減低分數或莊家倍數。",

@@ -231,6 +231,7 @@ export const CODES = {
   flower_win_ruleset: ["err.flower_win_ruleset"],
   flower_win_count: ["err.flower_win_count", (p) => ({ n: p.count })],
   flower_win_self_draw: ["err.flower_win_self_draw"],
+  flower_win_not_scored: ["err.flower_win_not_scored", (p) => ({ n: p.count })],
   bonus_off: ["err.bonus_off"],
   bonus_twice: ["err.flower_twice", (p) => ({ flower: p.bonus })],
   too_many_melds: ["err.too_many_melds"],
@@ -240,7 +241,7 @@ export const CODES = {
   meld_too_long: ["err.meld_not_set"],
   meld_flag_not_kong: ["err.meld_flag"],
   kong_concealed_and_added: ["err.meld_flag"],
-  // Totals and amounts too large to answer exactly (issue 22).
+  // Totals and amounts too large to answer exactly.
   money_unrepresentable: ["err.money_unrepresentable"],
   faan_overflow: ["err.faan_overflow"],
   base_points_overflow: ["err.base_points_overflow"],

@@ -5,8 +5,8 @@
 //! text; `TryFrom<Claim>` turns them into a [`Hand`] and a [`Context`] (the
 //! one way to make either: parse, don't validate) or lists every broken
 //! rule with a JSON pointer into the request (`/hand/tiles`,
-//! `/context/discarder`, ...). The rules are those of `api-contract.md`
-//! ("POST /v1/score") and `rules-decisions.md` ("Shared reading of hands").
+//! `/context/discarder`, ...). The rules are those of `docs/api.md`
+//! ("POST /v1/score") and `docs/rules.md` ("Shared reading of hands").
 
 mod rules;
 mod spec;
@@ -16,7 +16,7 @@ pub use rules::{FieldError, HandRule};
 pub use spec::HandSpec;
 pub use spec::{ContextSpec, MeldKind, MeldSpec, Replacement, RobbedKong, WinBy};
 pub(super) use validate::notation;
-pub use validate::{validate, Allowances, Claim};
+pub use validate::{validate, Allowances, Claim, FlowerWins};
 
 use super::tile::{Counts, Tile};
 
