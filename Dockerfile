@@ -27,10 +27,15 @@ FROM debian:bookworm-slim
 RUN groupadd --system --gid 10001 faan \
     && useradd --system --uid 10001 --gid 10001 --no-create-home --shell /usr/sbin/nologin faan
 COPY --from=builder /src/target/release/faan /usr/local/bin/faan
+# Shared tables' SQLite file, on a volume owned by the image's user (a
+# deployment without tables sets FAAN_STORE=none).
+RUN mkdir /data && chown 10001:10001 /data
+VOLUME /data
 # Numeric, so that a pod with runAsNonRoot can be verified (a name cannot).
 USER 10001:10001
 ENV FAAN_ADDR=0.0.0.0:8080 \
-    FAAN_LOG_FORMAT=json
+    FAAN_LOG_FORMAT=json \
+    FAAN_STORE=sqlite:/data/tables.db
 EXPOSE 8080
 # The binary probes its own /readyz: no curl in the image.
 HEALTHCHECK --interval=15s --timeout=5s --start-period=5s --retries=3 \

@@ -121,6 +121,9 @@ pub struct ScoreArgs {
     /// The replacement draw before the winning flower replacement (a second replacement in a row).
     #[arg(long, value_parser = word::<Replacement>(), default_value = "none")]
     pub first_replacement: Replacement,
+    /// Won on a discard before a draw of one's own (人和; a non-dealer in the first go-around).
+    #[arg(long)]
+    pub first_go_around: bool,
     /// House rules as the API's JSON object, e.g. '{"min_faan": 0, "points": "full_spicy"}'.
     #[arg(long, value_name = "JSON")]
     pub house_rules: Option<String>,
@@ -173,6 +176,7 @@ impl ScoreArgs {
             },
             last_of_its_kind: self.last_of_its_kind,
             first_replacement: self.first_replacement,
+            first_go_around: self.first_go_around,
         }
     }
 }

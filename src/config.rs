@@ -139,6 +139,9 @@ pub struct ServeArgs {
     /// Load every *.toml ruleset in DIR instead of the built-in rulesets.
     #[arg(long, env = "FAAN_RULESETS_DIR", value_name = "DIR")]
     pub rulesets_dir: Option<PathBuf>,
+    /// Shared tables: the store and its bounds.
+    #[command(flatten)]
+    pub tables: crate::tables::TablesArgs,
 }
 
 impl Default for ServeArgs {
@@ -170,6 +173,7 @@ impl Default for ServeArgs {
             log_level: None,
             log_queue_bytes: crate::logging::DEFAULT_LOG_QUEUE_BYTES,
             rulesets_dir: None,
+            tables: crate::tables::TablesArgs::default(),
         }
     }
 }
@@ -180,6 +184,11 @@ impl ServeArgs {
         ServeArgs {
             addr: "127.0.0.1:0".into(),
             workers: Some(1),
+            // Tests that want tables give a store of their own.
+            tables: crate::tables::TablesArgs {
+                store: "none".into(),
+                ..crate::tables::TablesArgs::default()
+            },
             ..ServeArgs::default()
         }
     }

@@ -22,4 +22,6 @@ pub mod http;
 pub mod logging;
 pub mod service;
 pub mod startup;
+pub mod store;
+pub mod tables;
 pub mod telemetry;

@@ -26,6 +26,8 @@ pub use crate::http::observe::X_REQUEST_ID;
 pub enum StartupError {
     #[error("{0}")]
     Rulesets(String),
+    #[error("{0}")]
+    Store(#[from] crate::store::OpenError),
     #[error("cannot listen on {addr}: {source}")]
     Bind {
         addr: String,
@@ -60,6 +62,7 @@ impl Application {
         let listener = TcpListener::bind(&config.addr).map_err(bind_err)?;
         let port = listener.local_addr().map_err(bind_err)?.port();
         let shutting_down = Arc::new(AtomicBool::new(false));
+        let tables = web::Data::new(crate::tables::Tables::open(&config.tables)?);
         let state = web::Data::new(AppState {
             service: service::Service::new(
                 Arc::new(registry),
@@ -89,6 +92,7 @@ impl Application {
         let server = HttpServer::new(move || {
             App::new()
                 .app_data(state.clone())
+                .app_data(tables.clone())
                 .configure(http::configure)
                 .default_service(web::to(meta::not_found))
                 // gzip or brotli when the client asks (Accept-Encoding): the page and JSON answers.

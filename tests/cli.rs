@@ -9,7 +9,10 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 fn faan() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_faan"))
+    let mut c = Command::new(env!("CARGO_BIN_EXE_faan"));
+    // Scoring only: no table store in the working directory.
+    c.env("FAAN_STORE", "none");
+    c
 }
 
 /// A whole output against its golden file, tests/snapshots/cli__<name>.snap
@@ -576,6 +579,34 @@ fn context_flags_of_issue_16() {
                 "en",
             ],
             "context_flags_last_of_its_kind",
+        ),
+        (
+            // South wins on West's discard before a draw of its own: human
+            // hand added as a limit, 10 faan, 128 base points (West 2B = 256,
+            // East and North B = 128, South +512).
+            "--first-go-around",
+            &[
+                "score",
+                "123m456p789s345m99s",
+                "--win",
+                "5m",
+                "--flowers",
+                "F1",
+                "-r",
+                "wisteria-court",
+                "--seat",
+                "south",
+                "--win-by",
+                "discard",
+                "--discarder",
+                "west",
+                "--first-go-around",
+                "--house-rules",
+                r#"{"patterns":{"human_hand":"limit"}}"#,
+                "--lang",
+                "en",
+            ],
+            "context_flags_first_go_around",
         ),
         (
             // F1 then F3 drawn, the second replacement wins: all chows 1 +

@@ -9,7 +9,7 @@
 mod common;
 
 use faan::api::{HouseRulesDto, LedgerRequest};
-use faan::core::hand::{validate, Allowances, Context, HandSpec};
+use faan::core::hand::{validate, Allowances, Context, FlowerWins, HandSpec};
 use faan::core::ledger::{ledger, Ledger};
 use faan::core::settle::{false_win, money, settle, stake, Overflow};
 use faan::core::winners::TableError;
@@ -51,7 +51,7 @@ fn checked(spec: &ContextSpec) -> Context {
     let allow = Allowances {
         ruleset_id: "hkma",
         bonus_tiles: true,
-        flower_win: false,
+        flower_wins: FlowerWins::NONE,
         waiting: false,
     };
     match validate(&hand, spec, allow) {

@@ -256,6 +256,8 @@ fn spans_reach_an_otlp_http_collector() {
     let addr = format!("127.0.0.1:{port}");
     let _faan = Child(
         Command::new(env!("CARGO_BIN_EXE_faan"))
+            // Scoring only: no table store in the working directory.
+            .env("FAAN_STORE", "none")
             .args([
                 "serve",
                 "--addr",

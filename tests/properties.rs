@@ -4,7 +4,7 @@
 
 use faan::core::decompose::{readings, Form, Reading, SetKind, Special, WinPlace};
 use faan::core::evaluate::score;
-use faan::core::hand::{validate, Allowances};
+use faan::core::hand::{validate, Allowances, FlowerWins};
 use faan::core::tile::{counts_of, format_tiles, Counts, Tile, KINDS};
 use faan::core::{ContextSpec, HandSpec, MeldKind, MeldSpec, Registry, WinBy, Wind};
 use proptest::prelude::*;
@@ -247,7 +247,7 @@ fn allow() -> Allowances<'static> {
     Allowances {
         ruleset_id: "test",
         bonus_tiles: true,
-        flower_win: false,
+        flower_wins: FlowerWins::NONE,
         waiting: false,
     }
 }

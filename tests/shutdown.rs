@@ -38,6 +38,8 @@ fn start() -> Server {
     let port = free_port();
     let addr = format!("127.0.0.1:{port}");
     let child = Command::new(env!("CARGO_BIN_EXE_faan"))
+        // Scoring only: no table store in the working directory.
+        .env("FAAN_STORE", "none")
         .args([
             "serve",
             "--addr",

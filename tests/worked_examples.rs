@@ -40,10 +40,16 @@ fn check(registry: &Registry, case: &Value) -> Result<(), String> {
             ("not-a-winning-hand", Err(ScoreError::NotWinning { .. })) => Ok(()),
             ("invalid", Err(ScoreError::Invalid(errs))) => {
                 let want = expect["pointer"].as_str().unwrap_or("");
-                if errs.iter().any(|e| e.pointer == want) {
+                // The rule's code too, where the case names one.
+                let code = expect.get("code").and_then(Value::as_str);
+                let found = errs.iter().any(|e| {
+                    e.pointer == want
+                        && code.is_none_or(|c| e.rule.as_ref().is_some_and(|r| r.code() == c))
+                });
+                if found {
                     Ok(())
                 } else {
-                    Err(format!("want pointer {want}, got {errs:?}"))
+                    Err(format!("want pointer {want} (code {code:?}), got {errs:?}"))
                 }
             }
             _ => Err(format!("want error {err}, got {result:?}")),

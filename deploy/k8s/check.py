@@ -162,11 +162,55 @@ def check_overlay(name, docs, image_uid):
     return dep, config, k
 
 
+def check_scoring_only(name, overlay):
+    """The base and its scoring overlays keep no tables."""
+    if overlay:
+        _, config, k = overlay
+        check(config.get("FAAN_STORE") == "none", name, "FAAN_STORE=none (scoring only)")
+        check(not k.get("StatefulSet"), name, "no database")
+
+
+def check_tables(docs, image_uid):
+    """The tables overlay: production's faan, its store from a Secret, and
+    one PostgreSQL with a volume."""
+    name = "tables"
+    component = lambda d: d["metadata"].get("labels", {}).get("app.kubernetes.io/component")
+    faan = [d for d in docs if component(d) != "postgres"
+            and not (d["kind"] == "StatefulSet" and d["metadata"]["name"] == "faan-postgres")]
+    out = check_overlay(name, faan, image_uid)
+    if not out:
+        return
+    dep, config, _ = out
+    (c,) = [c for c in dep["spec"]["template"]["spec"]["containers"] if c["name"] == "faan"]
+    env = {e["name"]: e for e in c.get("env", [])}
+    ref = env.get("FAAN_STORE", {}).get("valueFrom", {}).get("secretKeyRef", {})
+    check(ref.get("name") == "faan-store" and ref.get("key") == "url", name,
+          "FAAN_STORE comes from the faan-store Secret (url)")
+    sts = [d for d in docs if d["kind"] == "StatefulSet"]
+    check(len(sts) == 1, name, "one PostgreSQL StatefulSet")
+    if sts:
+        s = sts[0]
+        claims = s["spec"].get("volumeClaimTemplates", [])
+        check(len(claims) == 1, name, "PostgreSQL keeps its data on a volume claim")
+        (pg,) = s["spec"]["template"]["spec"]["containers"]
+        mounts = {m["name"] for m in pg.get("volumeMounts", [])}
+        check(claims and claims[0]["metadata"]["name"] in mounts, name, "the claim is mounted")
+        penv = {e["name"]: e for e in pg.get("env", [])}
+        check("secretKeyRef" in penv.get("POSTGRES_PASSWORD", {}).get("valueFrom", {}), name,
+              "the database password comes from a Secret")
+        svcs = [d for d in docs if d["kind"] == "Service"
+                and d["metadata"]["name"] == s["spec"]["serviceName"]]
+        check(len(svcs) == 1 and matches(svcs[0]["spec"]["selector"],
+                                         s["spec"]["template"]["metadata"]["labels"]),
+              name, "the database's Service selects its pod")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--dockerfile", required=True)
     ap.add_argument("--production", required=True)
     ap.add_argument("--dev", required=True)
+    ap.add_argument("--tables", required=True)
     args = ap.parse_args()
 
     users = re.findall(r"^USER\s+(\S+)", open(args.dockerfile).read(), re.M)
@@ -194,11 +238,15 @@ def main():
               "its own namespace")
         check(not dk.get("Ingress"), "dev", "no Ingress")
 
+    check_tables(list(yaml.safe_load_all(open(args.tables))), image_uid)
+    check_scoring_only("production", prod)
+    check_scoring_only("dev", dev)
+
     if errors:
         for e in errors:
             print(f"check.py: FAIL {e}", file=sys.stderr)
         return 1
-    print("check.py: production and dev: probes, drain, workers, memory, security and "
+    print("check.py: production, dev and tables: probes, drain, workers, memory, security and "
           "routing checks all hold")
     return 0
 

@@ -29,7 +29,7 @@ fi
 
 OUT=target/k8s-rendered
 mkdir -p "$OUT"
-for overlay in production dev; do
+for overlay in production dev tables; do
   kubectl kustomize "deploy/k8s/overlays/$overlay" > "$OUT/$overlay.yaml"
   for v in $K8S_VERSIONS; do
     "$VENV/bin/kubernetes-validate" --strict --quiet -k "$v" "$OUT/$overlay.yaml"
@@ -37,4 +37,5 @@ for overlay in production dev; do
   done
 done
 "$VENV/bin/python" deploy/k8s/check.py --dockerfile Dockerfile \
-  --production "$OUT/production.yaml" --dev "$OUT/dev.yaml"
+  --production "$OUT/production.yaml" --dev "$OUT/dev.yaml" \
+  --tables "$OUT/tables.yaml"

@@ -234,6 +234,7 @@ fn request(u: &mut Unstructured) -> arbitrary::Result<Request> {
         last_of_its_kind: bool::arbitrary(u)?,
         first_replacement: [Replacement::None, Replacement::Kong, Replacement::Flower]
             [usize::from(u8::arbitrary(u)? % 3)],
+        first_go_around: bool::arbitrary(u)?,
     };
     let mut house = HouseRules::default();
     if bool::arbitrary(u)? {

@@ -218,7 +218,7 @@ pub fn document_schema() -> Value {
                     "multiple_winners": {"type": "string", "enum": ["all", "head_bump"]},
                     "dealer_multiplier": {"type": "number", "minimum": 1, "maximum": 64, "multipleOf": 0.125},
                     "stake": {"type": ["number", "null"], "exclusiveMinimum": 0, "maximum": 1_000_000},
-                    "liable_discard": {"type": "string", "enum": ["as_usual", "pays_all"]},
+                    "liable_discard": {"type": "string", "enum": ["as_usual", "pays_all", "liable_pays"]},
                     "dealer_keeps_on_win": {"type": "boolean"},
                     "dealer_keeps_on_draw": {"type": "boolean"},
                     "co_winners_pay": {"type": "boolean"}

@@ -147,6 +147,8 @@ pub struct LedgerContextDto<'a> {
     pub last_of_its_kind: bool,
     #[serde(default)]
     pub first_replacement: Replacement,
+    #[serde(default)]
+    pub first_go_around: bool,
 }
 
 impl LedgerContextDto<'_> {
@@ -168,6 +170,7 @@ impl LedgerContextDto<'_> {
                 robbed_kong: self.robbed_kong,
                 last_of_its_kind: self.last_of_its_kind,
                 first_replacement: self.first_replacement,
+                first_go_around: self.first_go_around,
             },
             seat_wind: self.seat_wind,
             round_wind: self.round_wind,

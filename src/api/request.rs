@@ -108,6 +108,9 @@ pub struct ContextDto {
     /// A second replacement draw: the replacement before the winning one (`kong` or `flower` before a winning flower replacement; `flower` before a winning kong replacement, the flower replacement having completed the kong; `none` by default).
     #[serde(default)]
     pub first_replacement: Replacement,
+    /// Won on a discard before drawing a tile of one's own (a non-dealer in the first go-around; 人和).
+    #[serde(default)]
+    pub first_go_around: bool,
 }
 
 /// Overrides of the ruleset for one request (the editable table).
@@ -141,7 +144,7 @@ pub struct HouseRulesDto {
     /// Money per point (above 0, at most a million, at most six decimal places as written: `1.0000004` is a 422); money is then whole cents.
     #[serde(default, deserialize_with = "exact_stake")]
     pub stake: Option<f64>,
-    /// `pays_all`: a liable seat (包) that discards the winning tile pays the whole hand alone.
+    /// `pays_all`: a liable seat (包) that discards the winning tile pays the whole hand alone; `liable_pays`: the liable seat pays the whole hand in the discarder's place, whoever discards.
     #[serde(default)]
     pub liable_discard: Option<LiableDiscard>,
     /// A match: a winning dealer deals again.
@@ -410,6 +413,7 @@ impl ContextDto {
             robbed_kong: self.robbed_kong,
             last_of_its_kind: self.last_of_its_kind,
             first_replacement: self.first_replacement,
+            first_go_around: self.first_go_around,
         }
     }
 }

@@ -13,7 +13,7 @@
 //! holding the winning tile are one reading). Everything lives in fixed
 //! arrays: no allocation per reading besides the output vector.
 
-use super::hand::{Hand, MeldKind, WinBy};
+use super::hand::{FlowerWins, Hand, MeldKind, WinBy};
 use super::tile::{kinds_held, Counts, Tile, KINDS, ORPHANS};
 
 /// Kind of a set inside a reading.
@@ -160,7 +160,7 @@ pub struct Special {
     /// Thirteen orphans only when the winning tile makes its pair (`thirteen_sided_only`).
     pub thirteen_sided_only: bool,
     pub thirteen_orphans: bool,
-    pub flower_win: bool,
+    pub flower_wins: FlowerWins,
 }
 
 /// Every reading of a validated hand (an empty vector: not a winning hand).
@@ -223,7 +223,7 @@ pub fn each_reading(
     mut out: impl FnMut(Placed<'_>),
 ) {
     if flower_win {
-        if special.flower_win {
+        if special.flower_wins.on(hand.flowers.count_ones()) {
             out(whole(&Reading::blank(Form::FlowerWin)));
         }
         return;

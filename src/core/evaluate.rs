@@ -173,7 +173,7 @@ pub fn allowances(ruleset: &Ruleset) -> Allowances<'_> {
     Allowances {
         ruleset_id: ruleset.id(),
         bonus_tiles: ruleset.bonus_tiles(),
-        flower_win: ruleset.tables().special.flower_win,
+        flower_wins: ruleset.tables().special.flower_wins,
         waiting: false,
     }
 }
@@ -268,7 +268,14 @@ fn evaluate_into<const OPTIONAL_RULES: bool>(
     let t = ruleset.tables();
     let r = &out.reading;
     let shape = Shape::new(r);
-    let held = count_all::<OPTIONAL_RULES>(&shape, facts, ctx, &t.conditions);
+    let mut held = count_all::<OPTIONAL_RULES>(&shape, facts, ctx, &t.conditions);
+    if r.form == Form::FlowerWin
+        && t.special
+            .flower_wins
+            .scores_the_draw(facts.flowers.count_ones())
+    {
+        held.add_the_draw(&t.conditions);
+    }
     // Patterns this ruleset scores that hold, minus those another holding pattern contains.
     let holding: PatternSet = held.set & t.enabled;
     let mut suppressed: PatternSet = 0;
@@ -394,6 +401,81 @@ mod tests {
     use crate::core::hand::WinBy;
     use crate::core::registry::BUILTIN;
     use crate::core::tile::Wind;
+
+    /// `scores_the_draw` is each flower pattern's own: hkma's file with
+    /// flowers in play, seven flowers scoring the draw and eight flowers made
+    /// 5 faan (not a limit) without it. Worked by hand for South, holding
+    /// F2 and S2 (its seat flowers) and the set F1-F4: seven tiles score
+    /// seven flowers 3 (containing the seat flowers and the set) + self-draw
+    /// 1 = 4 (no replacement line: hkma counts no flower replacement);
+    /// eight score eight flowers 5 + seat flowers 1 + 1 + two sets 1 + 1 =
+    /// 9 and no self-draw. Writing the switch changes the ruleset's hash;
+    /// leaving it at false does not.
+    #[test]
+    fn scores_the_draw_is_each_flower_patterns_own() {
+        let hkma = BUILTIN
+            .iter()
+            .find(|(n, _)| *n == "hkma.toml")
+            .expect("hkma.toml")
+            .1;
+        let edit = |seven: &str| {
+            hkma.replacen("bonus_tiles = false", "bonus_tiles = true", 1)
+                .replacen(
+                    "[patterns.seven_flowers]\nfaan = 3\n",
+                    &format!("[patterns.seven_flowers]\nfaan = 3\n{seven}"),
+                    1,
+                )
+                .replacen(
+                    "[patterns.eight_flowers]\nfaan = \"limit\"",
+                    "[patterns.eight_flowers]\nfaan = 5\nscores_the_draw = false",
+                    1,
+                )
+        };
+        let text = edit("scores_the_draw = true\n");
+        assert_ne!(text, edit(""), "the edits apply");
+        let r = Ruleset::from_toml("draw.toml", &text).expect("loads");
+        let ctx = ContextSpec {
+            flower_win: true,
+            ..ContextSpec::new(WinBy::SelfDraw, Wind::South, Wind::East, None)
+        };
+        let lines = |flowers: &[&str]| {
+            let hand = HandSpec {
+                tiles: "123m456p789s345m9p".to_string(),
+                melds: vec![],
+                winning_tile: None,
+                flowers: flowers.iter().map(|f| f.to_string()).collect(),
+            };
+            let s = score(&r, &hand, &ctx).expect("scores");
+            let got: Vec<(PatternId, u32)> =
+                s.best().lines.iter().map(|l| (l.pattern, l.faan)).collect();
+            (got, s.total_faan())
+        };
+        use PatternId as P;
+        assert_eq!(
+            lines(&["F1", "F2", "F3", "F4", "S1", "S2", "S3"]),
+            (vec![(P::SelfDraw, 1), (P::SevenFlowers, 3)], 4),
+            "seven flowers take the draw"
+        );
+        assert_eq!(
+            lines(&["F1", "F2", "F3", "F4", "S1", "S2", "S3", "S4"]),
+            (
+                vec![
+                    (P::SeatFlower, 1),
+                    (P::SeatFlower, 1),
+                    (P::FlowerSet, 1),
+                    (P::FlowerSet, 1),
+                    (P::EightFlowers, 5)
+                ],
+                9
+            ),
+            "eight flowers keep their own false"
+        );
+        let plain = Ruleset::from_toml("plain.toml", &edit("")).expect("loads");
+        let stated =
+            Ruleset::from_toml("stated.toml", &edit("scores_the_draw = false\n")).expect("loads");
+        assert_eq!(plain.hash(), stated.hash(), "false is not written");
+        assert_ne!(plain.hash(), r.hash(), "true is");
+    }
 
     /// Thirteen orphans on its thirteen-sided wait, set in a ruleset file
     /// (wisteria-court's, with two lines added): the double limit of

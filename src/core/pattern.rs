@@ -78,8 +78,8 @@ patterns! {
     NoFlowers => "no_flowers", "No flowers", "無花", [], [];
     SeatFlower => "seat_flower", "Seat flower", "正花", [], [];
     FlowerSet => "flower_set", "Set of flowers", "一台花", [AbsorbsSeatFlower], [];
-    SevenFlowers => "seven_flowers", "Seven flowers", "小花糊", [], [];
-    EightFlowers => "eight_flowers", "Eight flowers", "花糊", [], [];
+    SevenFlowers => "seven_flowers", "Seven flowers", "小花糊", [ScoresTheDraw], [];
+    EightFlowers => "eight_flowers", "Eight flowers", "花糊", [ScoresTheDraw], [];
     ReplacementTile => "replacement_tile", "Win on a replacement tile", "槓上開花",
         [OnFlowerReplacement], [];
     RobbingKong => "robbing_kong", "Robbing the kong", "搶槓", [], [];
@@ -133,6 +133,8 @@ patterns! {
     // own beside thirteen_orphans (with limits_add, two limits: a double limit).
     ThirteenSidedOrphans => "thirteen_sided_orphans",
         "Thirteen orphans on the thirteen-sided wait", "十三么十三面", [], [];
+    // Optional: a non-dealer's win on a discard before a draw of their own.
+    HumanHand => "human_hand", "Human hand", "人和", [], [];
 }
 
 /// Number of pattern ids.
@@ -269,6 +271,10 @@ conditions! {
         "common_hand: the hand holds at least two of the three suits (no one-suit hand).";
     EitherOrder => "either_order", false,
         "kong_flower_replacement: a flower replacement then a kong replacement counts too, not only a kong replacement then a flower replacement.";
+    // Read from each flower pattern's own entry (`Special::flower_wins`),
+    // not from this ruleset-wide bit: a seven- and an eight-flower win may differ.
+    ScoresTheDraw => "scores_the_draw", false,
+        "seven_flowers, eight_flowers: a flower win on this count also scores the self-draw line and the replacement tile's line (where a flower replacement scores it).";
 }
 
 /// The optional switches: each `false` by default and in every built-in
@@ -398,7 +404,8 @@ pub const OPTIONAL: PatternSet = PatternId::FullyConcealed.bit()
     | PatternId::DoubleFlowerReplacement.bit()
     | PatternId::KongFlowerReplacement.bit()
     | PatternId::CommonHand.bit()
-    | PatternId::ThirteenSidedOrphans.bit();
+    | PatternId::ThirteenSidedOrphans.bit()
+    | PatternId::HumanHand.bit();
 
 impl Facts {
     /// The facts of `hand`; those only the optional rules read (the
@@ -572,6 +579,18 @@ impl Held {
     #[inline]
     fn put(&mut self, id: PatternId, holds: bool) {
         self.set |= PatternSet::from(holds) << id.index();
+    }
+
+    /// A flower win that scores the draw (`scores_the_draw`): the self-draw
+    /// line, and the replacement tile's where a flower replacement scores
+    /// it (`on_flower_replacement`), the winning bonus tile being one a
+    /// flower replacement would replace.
+    pub fn add_the_draw(&mut self, cond: &Conditions) {
+        self.put(PatternId::SelfDraw, true);
+        self.put(
+            PatternId::ReplacementTile,
+            cond.get(Condition::OnFlowerReplacement),
+        );
     }
 }
 
@@ -776,6 +795,11 @@ fn optional(
     c.put(
         P::ThirteenSidedOrphans,
         shape.reading.form == Form::ThirteenOrphans && f.winning_tile == Some(shape.reading.pair),
+    );
+    // Validation keeps first_go_around to a non-dealer's discard win without melds.
+    c.put(
+        P::HumanHand,
+        ctx.first_go_around && ctx.win_by == WinBy::Discard,
     );
 }
 

@@ -4,7 +4,8 @@
 //! points so that Hé Fēn's "A/2 each" is exact); the liable seat (包) and
 //! the false-win penalty (詐糊) follow `docs/rules.md`, "Penalties";
 //! the dealer multiplier and a liable discarder who pays all, "Rounds and
-//! matches" ([`TableRules`](super::ruleset::TableRules)).
+//! matches" ([`TableRules`](super::ruleset::TableRules)), as is a liable
+//! seat paying in the discarder's place (`liable_pays`).
 //! Every settlement sums to zero: the winner receives exactly what the
 //! others pay.
 
@@ -32,10 +33,11 @@ pub fn settle(ruleset: &Ruleset, ctx: &Context, base: u64) -> Payments {
     let p = &ruleset.payment();
     let winner = ctx.seat_wind.index();
     let self_draw_each = share(base, p.self_draw);
+    let liable_discard = ruleset.table().liable_discard;
     // A discard (or a kong robbed as one) by `d`: the liable discarder may pay it all.
     let discard = |d: Wind| {
         let (lead, rest) = (share(base, p.discarder), share(base, p.others));
-        if ctx.liable == Some(d) && ruleset.table().liable_discard == LiableDiscard::PaysAll {
+        if ctx.liable == Some(d) && liable_discard == LiableDiscard::PaysAll {
             (d.index(), lead + 2 * rest, 0)
         } else {
             (d.index(), lead, rest)
@@ -51,6 +53,14 @@ pub fn settle(ruleset: &Ruleset, ctx: &Context, base: u64) -> Payments {
             RobbingKongPayment::AsDiscard => discard(d),
             RobbingKongPayment::AdderPaysAll => (d.index(), 3 * self_draw_each, 0),
         },
+    };
+    // liable_pays: the liable seat pays what the discarder (or the adder of
+    // the robbed kong) and the others would have paid, and they pay nothing.
+    let (lead, lead_amount, rest) = match ctx.liable {
+        Some(l) if liable_discard == LiableDiscard::LiablePays && lead != winner => {
+            (l.index(), lead_amount + 2 * rest, 0)
+        }
+        _ => (lead, lead_amount, rest),
     };
     let bonus = ruleset.money().map_or(0, |m| i64::from(m.bonus_chips));
     let dealer = ruleset.table().dealer_multiplier;

@@ -30,10 +30,17 @@ pub const ASSETS: &[(&str, &str)] = &[
     ("/js/format.js", include_str!("../../web/js/format.js")),
     ("/js/i18n.js", include_str!("../../web/js/i18n.js")),
     ("/js/state.js", include_str!("../../web/js/state.js")),
+    ("/js/input.js", include_str!("../../web/js/input.js")),
+    ("/js/requests.js", include_str!("../../web/js/requests.js")),
+    ("/js/flows.js", include_str!("../../web/js/flows.js")),
     ("/js/tiles.js", include_str!("../../web/js/tiles.js")),
     ("/js/ledger.js", include_str!("../../web/js/ledger.js")),
     ("/js/custom.js", include_str!("../../web/js/custom.js")),
     ("/js/discard.js", include_str!("../../web/js/discard.js")),
+    (
+        "/js/views/page.js",
+        include_str!("../../web/js/views/page.js"),
+    ),
     (
         "/js/views/compare.js",
         include_str!("../../web/js/views/compare.js"),

@@ -176,8 +176,17 @@ pub async fn healthz(state: web::Data<AppState>) -> HttpResponse {
     (status = 200, description = "Ready", body = Health),
     (status = 503, description = "Shutting down (SIGTERM received): send no new work", body = Health),
 ))]
-pub async fn readyz(state: web::Data<AppState>) -> HttpResponse {
+pub async fn readyz(state: web::Data<AppState>, req: actix_web::HttpRequest) -> HttpResponse {
     let rulesets = state.service.registry().all().len();
+    let store_down = req
+        .app_data::<web::Data<crate::tables::Tables>>()
+        .is_some_and(|t| !t.ready());
+    if store_down {
+        return HttpResponse::ServiceUnavailable().json(Health {
+            status: "store_unreachable".into(),
+            rulesets,
+        });
+    }
     if state
         .shutting_down
         .load(std::sync::atomic::Ordering::Relaxed)
@@ -201,12 +210,15 @@ pub async fn readyz(state: web::Data<AppState>) -> HttpResponse {
     responses((status = 200, description = "Requests by route and status, latency histogram, cache hits, misses and entries",
         content_type = "text/plain; version=0.0.4", body = String))
 )]
-pub async fn metrics(state: web::Data<AppState>) -> HttpResponse {
+pub async fn metrics(state: web::Data<AppState>, req: actix_web::HttpRequest) -> HttpResponse {
     let cache = state.service.cache();
     let (hits, misses) = state.service.cache_counts();
-    let text = state
+    let mut text = state
         .metrics
         .render(hits, misses, cache.entries(), cache.weighted_bytes());
+    if let Some(t) = req.app_data::<web::Data<crate::tables::Tables>>() {
+        text.push_str(&t.render_metrics());
+    }
     HttpResponse::Ok()
         .content_type(super::metrics::CONTENT_TYPE)
         .body(text)

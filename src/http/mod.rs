@@ -12,6 +12,8 @@ pub mod observe;
 pub mod openapi;
 pub mod problem;
 pub mod scoring;
+// Shared tables and groups, on `crate::tables`.
+pub mod tables;
 // The calculator page (`web/`).
 pub mod calculator;
 
@@ -130,5 +132,6 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     for (path, route, allowed) in routes {
         cfg.service(resource(path, route, allowed));
     }
+    tables::configure(cfg);
     calculator::configure(cfg);
 }

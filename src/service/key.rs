@@ -57,7 +57,7 @@ pub fn key_hash(
 /// | 1 | the winning tile's index, 255 for none |
 /// | 1 | the bonus tiles (bit set, F1 = bit 0 … S4 = bit 7) |
 /// | 4 | win_by + 4 x replacement + 16 double_kong + 32 last_tile + 64 heavenly + 128 earthly; seat + 4 x round + 16 flower_win; discarder; liable (wind index, 4 for none) |
-/// | 0 or 1 | the optional rules' context: robbed_kong (1 concealed) + 2 last_of_its_kind + 4 x first_replacement; left out when 0 |
+/// | 0 or 1 | the optional rules' context: robbed_kong (1 concealed) + 2 last_of_its_kind + 4 x first_replacement + 16 first_go_around; left out when 0 |
 ///
 /// Counts of a validated hand are at most 4, so a nibble holds them. The
 /// last byte is appended only when one of its fields is set, so a request
@@ -117,7 +117,8 @@ pub fn canonical_key(
     ]);
     let more = ctx.robbed_kong as u8
         | u8::from(ctx.last_of_its_kind) << 1
-        | (ctx.first_replacement as u8) << 2;
+        | (ctx.first_replacement as u8) << 2
+        | u8::from(ctx.first_go_around) << 4;
     if more != 0 {
         s.push(more);
     }
@@ -588,6 +589,10 @@ mod tests {
             });
             contexts.push(ContextSpec {
                 last_of_its_kind: b,
+                ..base
+            });
+            contexts.push(ContextSpec {
+                first_go_around: b,
                 ..base
             });
         }

@@ -683,6 +683,42 @@ fn cases() -> Vec<Case> {
             "/context/flower_win",
             json!({}),
         ),
+        // hkma without seven_flowers: seven bonus tiles are no flower win
+        // (the null set after the merge patch, which would drop it).
+        case(
+            "flower_win_not_scored",
+            {
+                let mut v = with(
+                    json!({"ruleset": "hkma", "hand": {"winning_tile": null, "flowers": ["F1", "F2", "F3", "F4", "S1", "S2", "S3"]}, "context": {"flower_win": true}}),
+                );
+                v["house_rules"] = json!({"flowers": true, "patterns": {"seven_flowers": null}});
+                v
+            },
+            "/context/flower_win",
+            json!({"ruleset": "hkma", "count": 7, "pattern": "seven_flowers"}),
+        ),
+        case(
+            "first_go_around_east",
+            with(
+                json!({"context": {"seat_wind": "east", "win_by": "discard", "discarder": "west", "first_go_around": true}}),
+            ),
+            "/context/first_go_around",
+            json!({}),
+        ),
+        case(
+            "first_go_around_not_discard",
+            with(json!({"context": {"first_go_around": true}})),
+            "/context/first_go_around",
+            json!({}),
+        ),
+        case(
+            "first_go_around_melds",
+            with(
+                json!({"hand": {"tiles": "234m567m345p22s", "melds": [{"kind": "chow", "tiles": "678s"}]}, "context": {"win_by": "discard", "discarder": "west", "first_go_around": true}}),
+            ),
+            "/context/first_go_around",
+            json!({}),
+        ),
         // Four chows and no pair: 14 tiles that are no hand.
         case(
             "not_winning",

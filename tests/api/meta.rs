@@ -354,7 +354,11 @@ async fn patterns_table() {
         .filter(|p| p["optional"] == true)
         .map(|p| p["id"].as_str().unwrap())
         .collect();
-    assert_eq!(optional.len(), 12, "twelve optional patterns: {optional:?}");
+    assert_eq!(
+        optional.len(),
+        13,
+        "thirteen optional patterns: {optional:?}"
+    );
     for p in patterns {
         let id = p["id"].as_str().unwrap();
         assert_eq!(

@@ -1779,14 +1779,17 @@ async fn house_exclusive_flow(p: Page) {
     // real chart, with a pair put in, drawn by the page's own view).
     let script = r#"
         var lang = arguments[0], done = arguments[arguments.length - 1];
-        Promise.all([import('/js/views/rules.js'), import('/js/i18n.js'),
+        Promise.all([import('/js/views/rules.js'), import('/js/state.js'),
                      fetch('/v1/rulesets/wisteria-court').then(function (r) { return r.json(); })])
           .then(function (m) {
-            var app = {t: m[1].makeT(lang), details: {}, rulesetInfo: {}, urlFor: function () { return '?'; }};
+            // The view draws a state whose answer on screen is the chart.
+            var draw = function (res) {
+              m[0].rulesView.render(Object.assign(m[1].initialState({lang: lang}), {shown: {view: 'rules', res: res, ctx: {}, key: '', document: null, seq: 0}}));
+            };
             var chart = m[2], out = [];
-            m[0].rulesView.render(app, chart);
+            draw(chart);
             out.push(document.getElementById('rules-exclusive-box').hidden);
-            m[0].rulesView.render(app, Object.assign({}, chart, {exclusive: [['all_chows', 'concealed_hand']]}));
+            draw(Object.assign({}, chart, {exclusive: [['all_chows', 'concealed_hand']]}));
             out.push(document.getElementById('rules-exclusive-box').hidden);
             out.push(document.querySelector('#rules-exclusive li').textContent);
             done(out);
@@ -1967,15 +1970,18 @@ async fn house_limits_flow(p: Page) {
     // limit pays (the real chart, limits_add put in, drawn by the page's view).
     let script = r#"
         var lang = arguments[0], done = arguments[arguments.length - 1];
-        Promise.all([import('/js/views/rules.js'), import('/js/i18n.js'),
+        Promise.all([import('/js/views/rules.js'), import('/js/state.js'),
                      fetch('/v1/rulesets/wisteria-court').then(function (r) { return r.json(); })])
           .then(function (m) {
-            var app = {t: m[1].makeT(lang), details: {}, rulesetInfo: {}, urlFor: function () { return '?'; }};
+            // The view draws a state whose answer on screen is the chart.
+            var draw = function (res) {
+              m[0].rulesView.render(Object.assign(m[1].initialState({lang: lang}), {shown: {view: 'rules', res: res, ctx: {}, key: '', document: null, seq: 0}}));
+            };
             var chart = m[2], out = [];
             var lines = function () { return Array.from(document.querySelectorAll('#rules-summary .summary-line')).map(function (x) { return x.textContent; }); };
-            m[0].rulesView.render(app, chart);
+            draw(chart);
             out.push(chart.limits_add, lines());
-            m[0].rulesView.render(app, Object.assign({}, chart, {limits_add: true, limits_pay: 'once'}));
+            draw(Object.assign({}, chart, {limits_add: true, limits_pay: 'once'}));
             out.push(lines());
             done(out);
           })

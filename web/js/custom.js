@@ -8,7 +8,7 @@
 // switches, what it contains when added, whether it is optional); a
 // ruleset's own values from its chart (`GET /v1/rulesets/{id}`).
 
-import { LIMITS_PAY } from "./state.js";
+import { LIMITS_PAY } from "./input.js";
 
 // The values a pattern's chooser offers (faan up to the highest limit of the built-in charts).
 export const PATTERN_VALUES = ["off", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "limit"];

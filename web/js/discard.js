@@ -5,7 +5,7 @@
 
 import { parseEntry } from "./entry.js";
 import { toMpsz } from "./tiles.js";
-import { handBody, contextBody } from "./state.js";
+import { handBody, contextBody } from "./input.js";
 
 export const MAX_DRAWS = 30;
 export const DEFAULT_DRAWS = 12;
@@ -30,6 +30,21 @@ export function parseDraws(raw) {
   if (s === "") return { value: null };
   if (!/^\d{1,2}$/.test(s) || +s < 1 || +s > MAX_DRAWS) return { error: { pointer: "/chances/draws", key: "discard.err_draws", params: { max: MAX_DRAWS } } };
   return { value: +s };
+}
+
+/** The page's own checks of the card's inputs, as messages at their controls. */
+export function discardProblems(state) {
+  const out = [];
+  if (parseSeen(state.seen).errors.length) out.push({ pointer: "/seen", key: "err.seen_notation" });
+  const d = parseDraws(state.draws);
+  if (d.error) out.push(d.error);
+  return out;
+}
+
+/** The inputs as the request takes them. */
+export function discardOptions(state) {
+  const d = parseDraws(state.draws);
+  return { seen: state.seen, draws: d.error ? null : d.value, selfDrawOnly: !!state.selfDrawOnly };
 }
 
 /** The body of POST /v1/analyze: the hand (no winning tile), the winds, the seen tiles and the chances asked. */

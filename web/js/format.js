@@ -231,6 +231,7 @@ export const CODES = {
   flower_win_ruleset: ["err.flower_win_ruleset"],
   flower_win_count: ["err.flower_win_count", (p) => ({ n: p.count })],
   flower_win_self_draw: ["err.flower_win_self_draw"],
+  flower_win_not_scored: ["err.flower_win_not_scored", (p) => ({ n: p.count })],
   bonus_off: ["err.bonus_off"],
   bonus_twice: ["err.flower_twice", (p) => ({ flower: p.bonus })],
   too_many_melds: ["err.too_many_melds"],

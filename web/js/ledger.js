@@ -7,7 +7,7 @@
 // with it: a hand the server refuses is never kept.
 
 import { SEATS } from "./tiles.js";
-import { handBody, contextBody } from "./state.js";
+import { handBody, contextBody } from "./input.js";
 
 const STORE_KEY = "faan.night";
 export const MAX_NAME = 24;
@@ -31,7 +31,7 @@ export function emptyNight() {
 /** The table's house rules (rulesets/README.md, `[table]`), each a house rule of the same name. */
 export const TABLE_RULES = ["stake", "dealer_keeps_on_win", "dealer_keeps_on_draw", "multiple_winners", "co_winners_pay", "dealer_multiplier", "liable_discard"];
 export const MULTIPLE_WINNERS = ["all", "head_bump"];
-export const LIABLE_DISCARD = ["as_usual", "pays_all"];
+export const LIABLE_DISCARD = ["as_usual", "pays_all", "liable_pays"];
 // The server's bounds of a stake and a dealer multiplier (rulesets/README.md, `[table]`).
 const MAX_STAKE = 1000000;
 const MAX_MULTIPLIER = 64;
@@ -133,6 +133,22 @@ export function currentDeal(night, answer) {
   else if (answer && Array.isArray(answer.hands) && answer.hands.length === night.hands.length && answer.next) next = answer.next;
   else return null;
   return { ...next, hand: night.hands.length + 1, seats: seatsFor(players, next.dealer) };
+}
+
+export function seatOf(seats, player) {
+  return SEATS.find((s) => seats[s] === player) || "";
+}
+
+/** The calculator's context after choosing a winner or a discarder by name. */
+export function contextFor(context, deal, winner, discarder) {
+  const c = { ...context, round_wind: deal.round_wind };
+  if (winner) c.seat_wind = seatOf(deal.seats, winner);
+  if (!discarder) { c.win_by = "self_draw"; c.discarder = ""; } else {
+    if (c.win_by === "self_draw") c.win_by = "discard";
+    c.discarder = seatOf(deal.seats, discarder);
+    c.replacement = "none";
+  }
+  return c;
 }
 
 /**

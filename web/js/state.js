@@ -1,258 +1,441 @@
-// The page's state: what the player entered, what follows from it, how it
-// goes into the URL and into API requests. Pure (no DOM).
+// The page's state, in one store. Every field is declared in
+// `initialState`; only the named transitions below change it, each a pure
+// function from a state and an action to a new state (never a change in
+// place). The views draw it (main.js's list, each a `render(state)`); the
+// effects (requests, storage, the URL) are in flows.js and main.js and
+// dispatch what they learn. Pure (no DOM).
 //
-// The hand box's text is the one source of the tiles and melds: tapping the
-// palette rewrites the text, typing replaces it. The winning tile is the last
-// concealed tile written, unless the player picked another one.
+// A new feature is new fields here, new transitions and a view: the store
+// and the list stay as they are.
 
-import { parseEntry, entryText, buildMeld } from "./entry.js";
-import { SEATS, FLOWERS, countTiles, compareTiles, toMpsz, isTile } from "./tiles.js";
+import { emptyInput, derive, addTile, addMeld, removeTile, removeMeld, toQuery, EXTRAS, readyToScore } from "./input.js";
+import { seatBefore, SEATS } from "./tiles.js";
+import { makeT, translate } from "./i18n.js";
+import { meldKindLabel, localErrors } from "./format.js";
+import { catalogue, rulesetDocument, isCustom, withLimits, withPattern, withCondition, toggleContains, withContains, defaultContains, pruneContains, withExclusive, withoutExclusive, namedPatterns } from "./custom.js";
+import { emptyNight, seated, currentDeal, cleanRules, withRule, stageWinner, unstage, undo, parseStake, parseMultiplier, contextFor, winEntry, addHand, playerProblems, MAX_HANDS } from "./ledger.js";
 
-export const WIN_BY = ["self_draw", "discard", "robbing_kong"];
-export const REPLACEMENT = ["none", "kong", "flower"];
-export const EXTRAS = ["double_kong", "last_tile", "heavenly", "earthly", "flower_win"];
-export const POINTS = ["full_spicy", "half_spicy"];
-export const DISCARD_PAYMENT = ["discarder_pays_all", "discarder_pays_half", "discarder_pays_double"];
-// How a total above the limit pays under `limits_add` (rulesets/README.md, "Limits that add").
-export const LIMITS_PAY = ["per_limit", "once"];
-export const VIEWS = ["score", "compare", "waits", "rules", "table", "discard"];
-export const DEFAULT_RULESET = "wisteria-court";
-
-export function emptyContext() {
+export function initialState(opts) {
+  const o = opts || {};
   return {
-    seat_wind: "south", round_wind: "east", win_by: "self_draw", discarder: "",
-    replacement: "none", double_kong: false, last_tile: false, heavenly: false,
-    earthly: false, flower_win: false, liable: ""
+    lang: o.lang || "en",             // the page's language
+    input: o.input || emptyInput(),   // what the player entered (input.js); in the URL
+    target: "hand",                   // where a palette tap goes: the hand or a meld kind
+    said: null,                       // the palette's last message {key, params}
+    // What the server told of its rulesets and patterns.
+    server: { rulesets: [], info: {}, details: {}, loaded: false, failed: false, patterns: null },
+    status: { state: "idle", key: "status.idle", params: undefined },
+    shown: null,                      // {view, res, ctx, key, document, seq}: the answer on screen
+    errors: null,                     // {messages, focus}: the problems on screen
+    night: o.night || emptyNight(),   // the table's players, hands and rules (local storage)
+    tableAnswer: null,                // the last ledger answer (the coming deal comes from it)
+    tableWinner: "",                  // the coming hand's winner, by name ("" until chosen)
+    preview: null,                    // {res, ctx, key, seq}: the next hand scored in the Table view
+    // The House rules panel: open, the points chooser on "a table", whose contains is shown.
+    panel: { open: false, pointsTable: false, editing: "" },
+    // The ruleset document box: the document shown (null: hidden) and its status line.
+    doc: { document: null, state: "", key: "", params: undefined, hash: "" }
   };
 }
 
-export function emptyState() {
-  // seen, draws, selfDrawOnly: Which tile to discard's inputs (discard.js).
-  return { text: "", winPick: "", flowers: [], context: emptyContext(), ruleset: DEFAULT_RULESET, house: {}, view: "score", seen: "", draws: "12", selfDrawOnly: false };
+// --------------------------------------------------------------- selectors
+
+const translators = new Map();
+/** The translator of the state's language. */
+export function tOf(state) {
+  if (!translators.has(state.lang)) translators.set(state.lang, makeT(state.lang));
+  return translators.get(state.lang);
+}
+
+const derived = new WeakMap();
+/** What follows from the hand box (input.js's `derive`), once per input. */
+export function handOf(state) {
+  if (!derived.has(state.input)) derived.set(state.input, derive(state.input));
+  return derived.get(state.input);
+}
+
+/** The link to the page with the state's inputs and `change` over them. */
+export function urlFor(state, change) {
+  const s = { ...state.input, ...change };
+  if (change && change.ruleset && !change.view) s.view = state.input.view;
+  const q = toQuery(s);
+  return q ? "?" + q : "?";
+}
+
+/** The chart of the chosen ruleset (GET /v1/rulesets/{id}), once loaded. */
+export function chartOf(state) {
+  return state.server.details[state.input.ruleset];
+}
+
+/** Every pattern: the server's table, then any other of the charts the page holds (the current ruleset's first). */
+export function catalogueOf(state) {
+  const first = chartOf(state);
+  const charts = [first].concat(Object.values(state.server.details).filter((c) => c !== first)).filter(Boolean);
+  return catalogue(state.server.patterns, charts);
+}
+
+/** The coming deal of a seated night (null: not seated, or the server has not said). */
+export function tableDeal(state) {
+  return seated(state.night) ? currentDeal(state.night, state.tableAnswer) : null;
+}
+
+/** The player at `seat` in the coming hand of a seated night ("" otherwise). */
+export function seatName(state, seat) {
+  const deal = tableDeal(state);
+  return deal && !deal.complete ? deal.seats[seat] || "" : "";
+}
+
+/** The shared discard while winners are staged on it: the next winner's winning tile ("" otherwise). */
+export function sharedTile(state) {
+  const first = state.night.pending[0];
+  return (first && first.hand.winning_tile) || "";
+}
+
+/** The page's rules as a ruleset document over the chosen ruleset (null: nothing changed, or its chart not loaded). */
+export function houseDocument(state) {
+  const chart = chartOf(state);
+  const table = cleanRules(state.night.rules);
+  if (!chart || !isCustom(state.input.house, table)) return null;
+  const T = tOf(state);
+  // The document carries both names, so the Chinese page names it in Chinese whichever page made it.
+  const names = { name: T("house.custom_name", { name: chart.name }) };
+  if (chart.name_zh) names.name_zh = translate("zh", "house.custom_name", { name: chart.name_zh });
+  return rulesetDocument(chart, state.input.house, table, { ...names, catalogue: catalogueOf(state) });
+}
+
+/** The document Compare sends beside the built-in rulesets (null: none). */
+export function compareDocument(state) {
+  return state.input.compareCustom ? houseDocument(state) : null;
+}
+
+/** The table's own checks of the calculator's hand as a winner: chosen by name, on the shared discard. */
+function winnerProblems(state) {
+  if (!state.tableWinner) return [{ pointer: "/table/winner", key: "table.err_winner_missing" }];
+  const first = state.night.pending[0];
+  const d = handOf(state);
+  if (first && first.hand.winning_tile && d.winning && d.winning !== first.hand.winning_tile) {
+    return [{ pointer: "/hand/winning_tile", key: "err.co_winning_tile", params: { player: state.tableWinner, tile: d.winning, first_player: first.player, shared: first.hand.winning_tile } }];
+  }
+  return [];
+}
+
+/** The calculator's context with its seats named after the coming deal's players. */
+function seatedContext(state, deal) {
+  const c = state.input.context;
+  return contextFor(c, deal, deal.seats[c.seat_wind], c.win_by === "self_draw" ? "" : deal.seats[c.discarder]);
 }
 
 /**
- * What follows from the state: the parsed tiles and melds, counts, the
- * winning tile and how it was chosen, how many tiles are still needed.
+ * What stops the calculator's hand from being the coming hand's win: null
+ * (no hand is coming: not seated, or the match over), the problems, or none.
  */
-export function derive(state) {
-  const p = parseEntry(state.text);
-  const counts = countTiles(p.tiles, p.melds);
-  const over = Object.keys(counts).filter((t) => counts[t] > 4).sort(compareTiles).map((t) => ({ tile: t, n: counts[t] }));
-  const last = p.tiles.length ? p.tiles[p.tiles.length - 1] : "";
-  const picked = state.winPick && p.tiles.includes(state.winPick) ? state.winPick : "";
-  // A kong's fourth tile is its own: each meld takes three of the fourteen.
-  const needWin = 14 - 3 * p.melds.length;
-  const needWaits = needWin - 1;
+export function winProblems(state) {
+  const deal = tableDeal(state);
+  if (!deal || deal.complete) return null;
+  // The hand must be scorable as it stands on the calculator.
+  const local = localErrors(handOf(state), "score", true);
+  return local.length ? local : winnerProblems(state);
+}
+
+/** The calculator's hand as the coming hand's win, once seated (`winSeated`). */
+export function winOf(state) {
+  return winEntry(state.input, handOf(state), tableDeal(state), state.night);
+}
+
+/** The night with one more hand (`{night}`), or `{problems}`: the players not seated, or the night full. */
+export function nightWith(state, entry) {
+  const problems = playerProblems(state.night.players);
+  if (problems.length) return { problems };
+  if (state.night.hands.length >= MAX_HANDS) return { problems: [{ pointer: "/table", key: "table.err_full", params: { max: MAX_HANDS } }] };
+  return { night: addHand(state.night, entry) };
+}
+
+// ------------------------------------------------------------- transitions
+
+function withInput(state, change) {
+  return { ...state, input: { ...state.input, ...change } };
+}
+
+// A house rule changed: a document on screen follows it.
+function withHouse(state, house) {
+  if (house === state.input.house) return state;
+  const next = withInput(state, { house });
+  return next.doc.document ? documentShown(next) : next;
+}
+
+function withProblems(state, messages, focus) {
+  // Patterns a server message names by id, named in the page's language.
+  if (messages.some((m) => m.params && (m.params.pattern || m.params.via))) {
+    const cat = catalogueOf(state);
+    messages = messages.map((m) => namedPatterns(m, cat));
+  }
+  return { ...state, errors: { messages, focus: !!focus }, status: { state: "error", key: "status.problems", params: { n: messages.length } } };
+}
+
+function withStatus(state, st, key, params) {
+  return { ...state, status: { state: st, key, params } };
+}
+
+function documentShown(state) {
+  const made = houseDocument(state);
+  return { ...state, doc: { document: made, state: made ? "shown" : "none", key: made ? "" : "house.doc_nothing", params: undefined, hash: "" } };
+}
+
+// The night after a hand is kept: the calculator cleared for the next one
+// (after a win), at the coming deal's round wind, its winner chosen again.
+function nextHand(state) {
+  const night = state.night;
+  const deal = tableDeal(state);
+  const last = night.hands[night.hands.length - 1];
+  let input = state.input;
+  if (last && last.result === "win") input = { ...emptyInput(), ruleset: input.ruleset, house: input.house, view: input.view };
+  if (deal) input = { ...input, context: { ...input.context, round_wind: deal.round_wind } };
+  return { ...state, input, tableWinner: "", preview: null };
+}
+
+// The controls of the House rules panel that are not patterns, switches,
+// contains or exclusive pairs, as typed: the house rules they make.
+function houseFromControls(state, v) {
+  const h = {};
+  if (v.min_faan.trim() !== "") h.min_faan = Number(v.min_faan.trim());
+  if (v.limit.trim() !== "") h.limit = Number(v.limit.trim());
+  if (v.flowers !== "") h.flowers = v.flowers === "true";
+  if (v.points === "table") {
+    const nums = v.points_table.split(/[\s,]+/).filter(Boolean).map(Number);
+    if (nums.length && nums.every((x) => Number.isInteger(x) && x >= 0)) h.points = nums;
+  } else if (v.points !== "") h.points = v.points;
+  if (v.discard_payment !== "") h.discard_payment = v.discard_payment;
+  return withLimits(h, chartOf(state), v.limits_add === "" ? null : v.limits_add === "true", v.limits_pay || null);
+}
+
+const KEPT_HOUSE = ["patterns", "conditions", "contains", "exclusive"];
+
+/** The named transitions: `(state, action) => state`. */
+export const TRANSITIONS = {
+  langChosen: (s, a) => ({ ...s, lang: a.lang }),
+
+  // ------------------------------------------------ the hand and the win
+  typed: (s, a) => withInput(s, { text: a.text, winPick: sharedTile(s) }),
+  handCleared: (s) => withInput({ ...s, said: null }, { text: "", winPick: "" }),
+  winPicked: (s, a) => withInput(s, { winPick: a.tile }),
+  targetChosen: (s, a) => ({ ...s, target: a.target }),
+  tileTapped(s, a) {
+    const tg = s.target;
+    const kind = tg.startsWith("kong") ? "kong" : tg;
+    const r = tg === "hand" ? addTile(s.input, a.tile) : addMeld(s.input, kind, a.tile, { concealed: tg === "kong-concealed", added: tg === "kong-added" });
+    if (r.refused) return { ...s, said: { key: "refused." + r.refused.code, params: { tile: r.refused.tile } } };
+    if (r.meld) return { ...s, input: r.state, target: "hand", said: { key: "said.declared", params: { meld: meldKindLabel(r.meld, tOf(s)) + " " + r.meld.tiles.join("") } } };
+    return { ...s, input: { ...r.state, winPick: sharedTile(s) }, said: { key: "said.added", params: { tile: a.tile } } };
+  },
+  tileRemoved: (s, a) => ({ ...s, said: null, input: removeTile(s.input, a.index) }),
+  meldRemoved: (s, a) => ({ ...s, input: removeMeld(s.input, a.index) }),
+  flowerToggled(s, a) {
+    const fl = s.input.flowers;
+    return withInput(s, { flowers: fl.includes(a.flower) ? fl.filter((f) => f !== a.flower) : fl.concat([a.flower]) });
+  },
+  /** The win controls as read (`a.fields`: the selects' values, `extras` the boxes ticked). */
+  contextChanged(s, a) {
+    const f = a.fields;
+    const c = { ...s.input.context, seat_wind: f.seat_wind, round_wind: f.round_wind };
+    const wasSelfDraw = c.win_by === "self_draw";
+    c.win_by = f.win_by;
+    c.discarder = c.win_by === "self_draw" ? "" : f.discarder;
+    // Switching to a discard: the player before the winner discarded.
+    if (c.win_by !== "self_draw" && (wasSelfDraw || !c.discarder)) c.discarder = c.discarder || seatBefore(c.seat_wind);
+    c.replacement = f.replacement;
+    c.liable = f.liable;
+    for (const e of EXTRAS) c[e] = f.extras.includes(e);
+    return withInput(s, { context: c });
+  },
+  rulesetChosen: (s, a) => withInput(s, { ruleset: a.ruleset }),
+  seenTyped: (s, a) => withInput(s, { seen: a.text }),
+  drawsTyped: (s, a) => withInput(s, { draws: a.text }),
+  selfDrawOnlySet: (s, a) => withInput(s, { selfDrawOnly: a.on }),
+  // The next hand's preview belongs to the Table view.
+  viewChosen: (s, a) => ({ ...withInput(s, { view: a.view }), preview: a.view === "table" ? s.preview : null }),
+  /** A link to a view of the page (`?view=...&rules=...`). */
+  linkFollowed: (s, a) => TRANSITIONS.viewChosen(withInput(s, { ruleset: a.ruleset }), a),
+
+  // ------------------------------------------------ the House rules panel
+  housePanelToggled: (s, a) => ({ ...s, panel: { ...s.panel, open: a.open } }),
+  /** The panel's plain controls as typed (`a.values`): patterns, switches, contains and pairs kept. */
+  houseControls(s, a) {
+    const kept = {};
+    for (const k of KEPT_HOUSE) if (s.input.house[k] != null) kept[k] = s.input.house[k];
+    const next = { ...s, panel: { ...s.panel, pointsTable: a.values.points === "table" } };
+    return withHouse(next, { ...houseFromControls(s, a.values), ...kept });
+  },
+  patternSet: (s, a) => withHouse(s, pruneContains(withPattern(s.input.house, a.id, a.value), chartOf(s))),
+  conditionSet: (s, a) => withHouse(s, withCondition(s.input.house, a.key, a.value)),
+  containsToggled: (s, a) => withHouse(s, toggleContains(s.input.house, chartOf(s), catalogueOf(s), a.of, a.id, a.on)),
+  containsReset: (s, a) => withHouse(s, withContains(s.input.house, chartOf(s), catalogueOf(s), a.id, defaultContains(chartOf(s), catalogueOf(s), a.id))),
+  containsEditing: (s, a) => ({ ...s, panel: { ...s.panel, editing: a.id } }),
+  exclusiveAdded: (s, a) => withHouse(s, withExclusive(s.input.house, chartOf(s), a.a, a.b)),
+  exclusiveRemoved: (s, a) => withHouse(s, withoutExclusive(s.input.house, a.index)),
+  compareCustomSet: (s, a) => withInput(s, { compareCustom: a.on }),
+
+  // ------------------------------------------------ the ruleset document
+  documentShown,
+  /** The server's word on the document shown: `a.hash` (it holds) or `a.problems` (it does not). */
+  documentChecked(s, a) {
+    if (a.problems) return withProblems({ ...s, doc: { ...s.doc, state: "invalid" } }, a.problems, true);
+    return { ...s, doc: { ...s.doc, state: "valid", key: "house.doc_valid", params: { hash: a.hash.slice(0, 12) }, hash: a.hash } };
+  },
+  documentUnreachable: (s) => ({ ...s, doc: { ...s.doc, key: "status.unreachable", params: undefined } }),
+  documentCopied: (s) => ({ ...s, doc: { ...s.doc, key: "house.copied", params: undefined } }),
+  importStarted: (s) => ({ ...s, doc: { ...s.doc, state: "importing", key: "house.importing", params: undefined } }),
+  // The status line always describes this attempt: a refusal changes nothing and says so.
+  importRefused: (s, a) => withProblems({ ...s, doc: { ...s.doc, state: "import-refused", key: "house.import_refused", params: { n: a.messages.length } } }, a.messages, true),
+  /** A document read (custom.js `houseFromDocument`): its ruleset, house rules and table rules set. */
+  imported(s, a) {
+    const r = a.result;
+    let night = s.night;
+    for (const [k, v] of Object.entries(r.table)) night = withRule(night, k, v);
+    const doc = { ...s.doc, state: "imported", key: r.skipped.length ? "house.imported_skipped" : "house.imported", params: { keys: r.skipped.join(", ") } };
+    return { ...withInput(s, { ruleset: r.ruleset, house: r.house }), night: { ...night, rules: cleanRules(night.rules) }, errors: null, doc };
+  },
+
+  // ------------------------------------------------ what the server said
+  rulesetsLoaded(s, a) {
+    const info = { ...s.server.info };
+    for (const x of a.rulesets) info[x.id] = x;
+    return { ...s, server: { ...s.server, rulesets: a.rulesets, info, loaded: true } };
+  },
+  rulesetsFailed: (s) => ({ ...s, server: { ...s.server, failed: true, loaded: true } }),
+  detailLoaded: (s, a) => ({ ...s, server: { ...s.server, details: { ...s.server.details, [a.id]: a.detail } } }),
+  patternsLoaded: (s, a) => ({ ...s, server: { ...s.server, patterns: a.table } }),
+
+  requested: (s, a) => withStatus(s, "loading", a.loadingKey),
+  /**
+   * A view's answer (`res` to the request `key`, sent with the context
+   * `ctx`; `status` what the status line says of it). `night`: the night
+   * sent with a new hand, kept now the server has taken it.
+   */
+  answered(s, a) {
+    let next = { ...s, errors: null, shown: { view: a.view, res: a.res, ctx: a.ctx, key: a.key, document: a.document || null, seq: a.seq } };
+    if (a.night) next = { ...next, night: a.night };
+    if (a.view === "table") next = { ...next, tableAnswer: a.res };
+    if (a.view === "rules") next = { ...next, server: { ...next.server, details: { ...next.server.details, [a.res.id]: a.res } } };
+    if (a.night) next = nextHand(next);
+    return withStatus(next, "ok", a.status.key, a.status.params);
+  },
+  /** A view's request refused: its problems shown; the answer on screen goes, unless a hand was being added (the table stays). */
+  refused: (s, a) => withProblems(a.keepShown ? s : { ...s, shown: null }, a.messages, a.focus),
+  unreachable: (s) => withStatus(s, "error", "status.unreachable"),
+  problems: (s, a) => withProblems(s, a.messages, a.focus),
+  /** The hand is not ready for the view: nothing to show but what is on screen. */
+  waiting(s) {
+    const next = s.errors ? { ...s, errors: null } : s;
+    return next.shown ? next : withStatus(next, "idle", "status.idle");
+  },
+  previewed(s, a) {
+    const next = { ...s, errors: null, preview: { res: a.res, ctx: a.ctx, key: a.key, seq: a.seq } };
+    return withStatus(next, "ok", "status.next_hand", { player: s.tableWinner, faan: a.res.total_faan, name: a.name });
+  },
+  previewHidden: (s) => (s.preview ? { ...s, preview: null } : s),
+  previewRefused: (s, a) => withProblems({ ...s, preview: null }, a.messages, false),
+  tableRefreshed: (s, a) => ({ ...s, tableAnswer: a.answer }),
+
+  // ------------------------------------------------ the night
+  playerNamed(s, a) {
+    if (s.night.hands.length) return s;
+    const players = s.night.players.slice();
+    players[a.index] = a.name;
+    return { ...s, night: { ...s.night, players } };
+  },
+  /** The winner and discarder chosen by name: the calculator's seat wind and discarder follow. */
+  winnerChosen(s, a) {
+    const deal = tableDeal(s);
+    if (!deal) return s;
+    return withInput({ ...s, tableWinner: a.winner }, { context: contextFor(s.input.context, deal, a.winner, a.discarder) });
+  },
+  /** The calculator's seat wind and discarder as the coming deal seats its players (a win about to be added). */
+  winSeated(s) {
+    const deal = tableDeal(s);
+    return deal ? withInput(s, { context: seatedContext(s, deal) }) : s;
+  },
+  /**
+   * One more winner on the same discard (一炮雙響): the calculator's hand
+   * staged, the box cleared for the next winner's hand, seated at the next
+   * player after the discarder who has not won yet, on the same tile.
+   */
+  cowinnerStaged(s) {
+    const problems = winProblems(s);
+    if (!problems) return s;
+    if (problems.length) return withProblems(s, problems, true);
+    const deal = tableDeal(s);
+    const ctx = seatedContext(s, deal);
+    const seatedState = withInput(s, { context: ctx });
+    const r = stageWinner(s.night, seatedState.input, handOf(seatedState), deal);
+    if (r.problem) return withProblems(seatedState, [r.problem], true);
+    const won = r.night.pending.map((w) => w.player);
+    const k = SEATS.indexOf(ctx.discarder);
+    const next = [1, 2, 3].map((i) => SEATS[(k + i) % 4]).find((seat) => !won.includes(deal.seats[seat])) || ctx.seat_wind;
+    const input = { ...seatedState.input, text: "", winPick: r.night.pending[0].hand.winning_tile || "", flowers: [], context: { ...ctx, seat_wind: next } };
+    return withStatus({ ...s, input, night: r.night, errors: null, tableWinner: "", preview: null }, "idle", "table.staged", { player: won[won.length - 1], n: won.length });
+  },
+  unstaged: (s, a) => ({ ...s, night: unstage(s.night, a.index), errors: null }),
+  /**
+   * A table rule as chosen (`a.raw`, the control's value): kept with the
+   * night, whose answer is then out of date (the rules change the money and
+   * the coming deal); or its error shown at the control.
+   */
+  tableRuleSet(s, a) {
+    const key = a.key;
+    const parsed = key === "stake" ? parseStake(a.raw) : key === "dealer_multiplier" ? parseMultiplier(a.raw) : null;
+    if (parsed && parsed.error) return withProblems(s, [parsed.error], false);
+    let value;
+    if (parsed) value = parsed.value;
+    else if (key.startsWith("dealer_keeps") || key === "co_winners_pay") value = a.raw === "" ? undefined : a.raw === "true";
+    else value = a.raw || undefined;
+    let next = { ...s, night: withRule(s.night, key, value) };
+    if (s.errors) next = withStatus({ ...next, errors: null }, "idle", "status.idle");
+    if (seated(next.night) && next.night.hands.length) next = { ...next, tableAnswer: null };
+    return next;
+  },
+  handUndone: (s) => (s.night.hands.length ? { ...s, night: undo(s.night), tableAnswer: null } : s),
+  /** A new night: the same players and table rules, no hands. */
+  nightStarted: (s) => ({ ...s, night: { ...emptyNight(), players: s.night.players.slice(), rules: s.night.rules }, tableAnswer: null }),
+  /** The Table view with no hands yet: nothing to ask the server. */
+  tableEmpty(s) {
+    if (s.input.view !== "table") return s;
+    return withStatus({ ...s, shown: null }, "idle", seated(s.night) ? "status.table_empty" : "table.need_players");
+  },
+
+  // ------------------------------------------------ the page
+  /** Everything entered goes (the night stays). */
+  reset: (s) => ({ ...s, input: emptyInput(), target: "hand", said: null, shown: null, preview: null, errors: null, status: { state: "idle", key: "status.idle", params: undefined }, panel: { ...s.panel, pointsTable: false } }),
+  example: (s) => withInput(TRANSITIONS.reset(s), { text: "123456m78p23455s9p" })
+};
+
+/** The state after `action` (`{type, ...}`, `type` a transition's name). */
+export function reduce(state, action) {
+  const t = TRANSITIONS[action.type];
+  if (!t) throw new Error("no transition " + action.type);
+  return t(state, action);
+}
+
+/**
+ * The store: `get()`, `dispatch(action)` (the new state, given to each
+ * listener with the one before), `subscribe(listener)`.
+ */
+export function createStore(state) {
+  let current = state;
+  const listeners = [];
   return {
-    ...p,
-    counts,
-    over,
-    winning: picked || last,
-    winningFrom: picked ? "picked" : last ? "last" : "",
-    needWin,
-    needWaits,
-    missing: needWin - p.tiles.length
+    get: () => current,
+    dispatch(action) {
+      const prev = current;
+      current = reduce(current, action);
+      if (current !== prev) for (const l of listeners) l(current, prev);
+      return current;
+    },
+    subscribe(l) { listeners.push(l); }
   };
 }
 
-/** Whether the hand can go to POST /v1/score without a mistake the page can see. */
-export function readyToScore(state, d) {
-  if (d.errors.length || d.pending || d.over.length || d.melds.length > 4) return false;
-  if (d.tiles.length === d.needWin) return true;
-  return state.context.flower_win && d.tiles.length === d.needWin - 1;
-}
-
-/** Whether the hand is one tile short, for POST /v1/waits. */
-export function readyForWaits(d) {
-  return !d.errors.length && !d.pending && !d.over.length && d.tiles.length === d.needWaits;
-}
-
-// --------------------------------------------------------------- editing
-
-/** Adds a tile to the concealed tiles; refuses a fifth copy. */
-export function addTile(state, t) {
-  const d = derive(state);
-  if ((d.counts[t] || 0) >= 4) return { state, refused: { code: "fifth_copy", tile: t } };
-  let text;
-  if (d.errors.length) text = state.text.replace(/\s+$/, "") + " " + t;
-  else text = entryText(d.tiles.concat([t]), d.melds); // pending digits are dropped
-  return { state: { ...state, text, winPick: "" } };
-}
-
-/** Declares a meld from a palette tap (a chow from its lowest tile); refuses a fifth copy. */
-export function addMeld(state, kind, t, flags) {
-  const d = derive(state);
-  const r = buildMeld(kind, [t], flags || {});
-  if (r.error) return { state, refused: { code: r.error, tile: t, kind } };
-  const extra = countTiles(r.meld.tiles, []);
-  for (const u of Object.keys(extra)) {
-    if ((d.counts[u] || 0) + extra[u] > 4) return { state, refused: { code: "fifth_copy", tile: u } };
-  }
-  if (d.melds.length >= 4) return { state, refused: { code: "too_many_melds" } };
-  if (d.errors.length) return { state, refused: { code: "fix_box_first" } };
-  return { state: { ...state, text: entryText(d.tiles, d.melds.concat([r.meld])) }, meld: r.meld };
-}
-
-/** Removes the concealed tile at `index` (written order). */
-export function removeTile(state, index) {
-  const d = derive(state);
-  if (d.errors.length || index < 0 || index >= d.tiles.length) return state;
-  const tiles = d.tiles.slice();
-  tiles.splice(index, 1);
-  return { ...state, text: entryText(tiles, d.melds), winPick: tiles.includes(state.winPick) ? state.winPick : "" };
-}
-
-export function removeMeld(state, index) {
-  const d = derive(state);
-  if (d.errors.length) return state;
-  const melds = d.melds.slice();
-  melds.splice(index, 1);
-  return { ...state, text: entryText(d.tiles, melds) };
-}
-
-// -------------------------------------------------------------- the URL
-
-// Query keys. The hand box's text goes as written (melds included).
-const CTX_KEYS = { seat: "seat_wind", round: "round_wind", by: "win_by", from: "discarder", replacement: "replacement", liable: "liable" };
-
-/** The state as a query string (defaults left out). */
-export function toQuery(state) {
-  const q = new URLSearchParams();
-  const dflt = emptyContext();
-  if (state.text.trim()) q.set("hand", state.text.trim());
-  if (state.winPick) q.set("win", state.winPick);
-  if (state.flowers.length) q.set("flowers", state.flowers.join(","));
-  for (const [k, f] of Object.entries(CTX_KEYS)) {
-    if (state.context[f] !== dflt[f] && state.context[f]) q.set(k, state.context[f]);
-  }
-  const extras = EXTRAS.filter((e) => state.context[e]);
-  if (extras.length) q.set("extras", extras.join(","));
-  if (state.ruleset !== DEFAULT_RULESET) q.set("rules", state.ruleset);
-  const h = state.house || {};
-  if (h.min_faan != null) q.set("min_faan", String(h.min_faan));
-  if (h.limit != null) q.set("limit", String(h.limit));
-  if (h.flowers != null) q.set("bonus_tiles", String(h.flowers));
-  if (h.points != null) q.set("points", Array.isArray(h.points) ? h.points.join(",") : String(h.points));
-  if (h.discard_payment != null) q.set("discard_payment", h.discard_payment);
-  if (h.limits_add != null) q.set("limits_add", String(h.limits_add));
-  if (h.limits_pay != null) q.set("limits_pay", h.limits_pay);
-  if (h.patterns && Object.keys(h.patterns).length) q.set("patterns", Object.entries(h.patterns).map(([id, v]) => id + ":" + (v === null ? "off" : v)).join(","));
-  if (h.conditions && Object.keys(h.conditions).length) q.set("switches", Object.entries(h.conditions).map(([k, v]) => k + ":" + (v ? "on" : "off")).join(","));
-  // What contains what (`id:a.b`, `id:` for nothing) and exclusive pairs (`a.b`).
-  if (h.contains && Object.keys(h.contains).length) q.set("contains", Object.entries(h.contains).map(([id, l]) => id + ":" + l.join(".")).join(","));
-  if (h.exclusive && h.exclusive.length) q.set("exclusive", h.exclusive.map((p) => p.join(".")).join(","));
-  // Compare with the page's rules as their own ruleset: it changes the answer, so it is shared.
-  if (state.compareCustom) q.set("compare_custom", "1");
-  if (state.seen && state.seen.trim()) q.set("seen", state.seen.trim());
-  if (state.draws != null && state.draws !== "12") q.set("draws", state.draws === "" ? "none" : state.draws);
-  if (state.selfDrawOnly) q.set("self_draw_only", "true");
-  if (state.view !== "score") q.set("view", state.view);
-  return q.toString();
-}
-
-function nonNegInt(v) {
-  return /^\d{1,3}$/.test(v) ? Number(v) : null;
-}
-
-/** A state from a query string; unknown or malformed values are left at their defaults. */
-export function fromQuery(search) {
-  const q = new URLSearchParams(search);
-  const s = emptyState();
-  const one = (k, allowed) => { const v = q.get(k); return v != null && allowed.includes(v) ? v : null; };
-  if (q.get("hand")) s.text = q.get("hand").slice(0, 200);
-  const win = q.get("win");
-  if (isTile(win)) s.winPick = win;
-  if (q.get("flowers")) s.flowers = FLOWERS.filter((f) => q.get("flowers").split(",").includes(f));
-  s.context.seat_wind = one("seat", SEATS) || s.context.seat_wind;
-  s.context.round_wind = one("round", SEATS) || s.context.round_wind;
-  s.context.win_by = one("by", WIN_BY) || s.context.win_by;
-  s.context.discarder = one("from", SEATS) || "";
-  s.context.replacement = one("replacement", REPLACEMENT) || "none";
-  s.context.liable = one("liable", SEATS) || "";
-  const extras = (q.get("extras") || "").split(",");
-  for (const e of EXTRAS) s.context[e] = extras.includes(e);
-  const rules = q.get("rules");
-  if (rules && /^[a-z0-9-]{1,64}$/.test(rules)) s.ruleset = rules;
-  const h = {};
-  const min = nonNegInt(q.get("min_faan"));
-  if (min != null) h.min_faan = min;
-  const lim = nonNegInt(q.get("limit"));
-  if (lim != null) h.limit = lim;
-  const bonus = q.get("bonus_tiles");
-  if (bonus === "true" || bonus === "false") h.flowers = bonus === "true";
-  const pts = q.get("points");
-  if (pts && POINTS.includes(pts)) h.points = pts;
-  else if (pts && /^\d+(,\d+)*$/.test(pts)) h.points = pts.split(",").map(Number);
-  const dp = one("discard_payment", DISCARD_PAYMENT);
-  if (dp) h.discard_payment = dp;
-  const la = q.get("limits_add");
-  if (la === "true" || la === "false") h.limits_add = la === "true";
-  const lp = one("limits_pay", LIMITS_PAY);
-  if (lp) h.limits_pay = lp;
-  // Pattern overrides and switches: ids as the server names them (it refuses unknown ones).
-  const pairs = (k, re) => (q.get(k) || "").split(",").slice(0, 64).map((x) => re.exec(x)).filter(Boolean);
-  const pats = pairs("patterns", /^([a-z_]{1,40}):(off|limit|\d{1,2})$/);
-  if (pats.length) h.patterns = Object.fromEntries(pats.map((m) => [m[1], m[2] === "off" ? null : m[2] === "limit" ? "limit" : Number(m[2])]));
-  const sw = pairs("switches", /^([a-z_]{1,40}):(on|off)$/);
-  if (sw.length) h.conditions = Object.fromEntries(sw.map((m) => [m[1], m[2] === "on"]));
-  const co = pairs("contains", /^([a-z_]{1,40}):((?:[a-z_]{1,40})(?:\.[a-z_]{1,40}){0,47})?$/);
-  if (co.length) h.contains = Object.fromEntries(co.map((m) => [m[1], m[2] ? m[2].split(".") : []]));
-  const ex = pairs("exclusive", /^([a-z_]{1,40})\.([a-z_]{1,40})$/);
-  if (ex.length) h.exclusive = ex.map((m) => [m[1], m[2]]);
-  s.house = h;
-  if (q.get("seen")) s.seen = q.get("seen").slice(0, 200);
-  const draws = q.get("draws");
-  if (draws === "none") s.draws = "";
-  else if (draws && /^\d{1,2}$/.test(draws)) s.draws = draws;
-  s.selfDrawOnly = q.get("self_draw_only") === "true";
-  s.view = one("view", VIEWS) || "score";
-  if (q.get("compare_custom") === "1") s.compareCustom = true;
-  return s;
-}
-
-// ------------------------------------------------------------- requests
-
-export function handBody(state, d, waiting) {
-  const hand = { tiles: toMpsz(d.tiles) };
-  if (d.melds.length) {
-    hand.melds = d.melds.map((m) => {
-      const o = { kind: m.kind, tiles: toMpsz(m.tiles) };
-      if (m.concealed) o.concealed = true;
-      if (m.added) o.added = true;
-      return o;
-    });
-  }
-  if (!waiting && d.winning) hand.winning_tile = d.winning;
-  const fl = FLOWERS.filter((f) => state.flowers.includes(f));
-  if (fl.length) hand.flowers = fl;
-  return hand;
-}
-
-export function contextBody(state, waiting) {
-  const c = state.context;
-  const out = { seat_wind: c.seat_wind, round_wind: c.round_wind };
-  // POST /v1/waits takes only what holds whatever the winning tile is.
-  if (waiting) {
-    if (c.last_tile) out.last_tile = true;
-    return out;
-  }
-  out.win_by = c.win_by;
-  if (c.discarder && c.win_by !== "self_draw") out.discarder = c.discarder;
-  if (c.replacement !== "none") out.replacement = c.replacement;
-  for (const e of EXTRAS) if (c[e]) out[e] = true;
-  if (c.liable) out.liable = c.liable;
-  return out;
-}
-
-/** The request body of a view: score, compare or waits. */
-export function requestBody(kind, state, d) {
-  const waiting = kind === "waits";
-  const body = {};
-  if (kind === "compare") body.rulesets = "all";
-  else body.ruleset = state.ruleset;
-  body.hand = handBody(state, d, waiting);
-  body.context = contextBody(state, waiting);
-  if (Object.keys(state.house || {}).length) body.house_rules = { ...state.house };
-  return body;
+/** Whether the hand is ready for the table's preview (a seated night, a winner chosen, a scorable hand). */
+export function previewReady(state) {
+  const deal = tableDeal(state);
+  return state.input.view === "table" && !!deal && !deal.complete && !!state.tableWinner && readyToScore(state.input, handOf(state));
 }

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { catalogue, panelOrder, scoredAfter, conditionsShown, withPattern, withCondition, patternChoice, rulesetDocument, houseFromDocument, discardPayment, docPointer, compareWithCustom, documentFileName, defaultContains, effectiveContains, withContains, toggleContains, pruneContains, withExclusive, withoutExclusive, namedPatterns, limitsAdd, withLimits } from "../js/custom.js";
 import { mapApiError, mapProblem, describe, describeNested, rulesetSummary } from "../js/format.js";
 import { makeT } from "../js/i18n.js";
-import { emptyState, toQuery, fromQuery } from "../js/state.js";
+import { emptyInput, toQuery, fromQuery } from "../js/input.js";
 
 // A chart in the shape of GET /v1/rulesets/wisteria-court (the parts the page reads).
 const WISTERIA = {
@@ -82,7 +82,7 @@ test("pattern and switch choices make house rules, and go into the URL and back"
   assert.deepEqual(h, { patterns: { fully_concealed: 3, big_four_winds: "limit", concealed_hand: null }, conditions: { pure_only: true } }, "house rules");
   assert.deepEqual([patternChoice(h, "fully_concealed"), patternChoice(h, "concealed_hand"), patternChoice(h, "all_chows")], ["3", "off", ""], "choosers");
   assert.deepEqual(withCondition(withPattern(h, "fully_concealed", ""), "pure_only", null), { patterns: { big_four_winds: "limit", concealed_hand: null } }, "back to the ruleset's");
-  const s = { ...emptyState(), house: h };
+  const s = { ...emptyInput(), house: h };
   assert.deepEqual(fromQuery("?" + toQuery(s)).house, h, "through the URL");
   assert.deepEqual(fromQuery("?patterns=x:9999,Bad:1&switches=pure_only:maybe").house, {}, "malformed values dropped");
 });
@@ -202,7 +202,7 @@ test("contains and exclusive in the document, the URL, and imported back", () =>
   assert.deepEqual(houseFromDocument(JSON.parse(JSON.stringify(doc)), chart, cat), { ruleset: "wisteria-court", house, table: {}, skipped: [] }, "imported: the same house rules, the ruleset's pair left out");
   const added = rulesetDocument(chart, { patterns: { seven_pairs: 4 } }, {}, { catalogue: cat });
   assert.deepEqual(added.patterns, { seven_pairs: { faan: 4, contains: ["concealed_hand"] } }, "seven pairs added without a change: contains_when_added written out");
-  const s = { ...emptyState(), house };
+  const s = { ...emptyInput(), house };
   assert.equal(toQuery(s), "patterns=seven_pairs%3A4&contains=seven_pairs%3A%2Cbig_four_winds%3Aseat_wind&exclusive=all_chows.concealed_hand", "in the URL");
   assert.deepEqual(fromQuery("?" + toQuery(s)).house, house, "and back");
   assert.deepEqual(fromQuery("?contains=Bad:x,seven_pairs:a..b&exclusive=a,a.b.c").house, {}, "malformed entries dropped");
@@ -239,9 +239,9 @@ test("limits that add: the choice, how a total above the limit pays only where l
   assert.deepEqual(houseFromDocument(JSON.parse(JSON.stringify(doc)), WISTERIA, cat), { ruleset: "wisteria-court", house, table: {}, skipped: [] }, "imported back: the same house rules");
   assert.deepEqual(houseFromDocument({ extends: "wisteria-court", limits_add: "yes", limits_pay: "twice" }, WISTERIA, cat), { ruleset: "wisteria-court", house: {}, table: {}, skipped: ["limits_add", "limits_pay"] }, "values the panel cannot show are skipped and named");
 
-  const s = { ...emptyState(), house: { limits_add: false } };
+  const s = { ...emptyInput(), house: { limits_add: false } };
   assert.equal(toQuery(s), "limits_add=false", "limits that do not add, in the URL");
-  const both = { ...emptyState(), house: { limits_add: true, limits_pay: "per_limit" } };
+  const both = { ...emptyInput(), house: { limits_add: true, limits_pay: "per_limit" } };
   assert.equal(toQuery(both), "limits_add=true&limits_pay=per_limit", "both in the URL");
   assert.deepEqual(fromQuery("?" + toQuery(both)).house, both.house, "and back");
   assert.deepEqual(fromQuery("?limits_add=yes&limits_pay=twice").house, {}, "malformed values dropped");

@@ -2,12 +2,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { emptyState, derive, toQuery, fromQuery } from "../js/state.js";
+import { emptyInput, derive, toQuery, fromQuery } from "../js/input.js";
 import { readyForAnalysis, parseSeen, parseDraws, analyzeBody, bestWin, summarize, percent, chartGeometry } from "../js/discard.js";
 import { mapApiError, describe, CODES } from "../js/format.js";
 import { makeT } from "../js/i18n.js";
 
-const hand = (text) => { const s = { ...emptyState(), text, ruleset: "hkma" }; return { s, d: derive(s) }; };
+const hand = (text) => { const s = { ...emptyInput(), text, ruleset: "hkma" }; return { s, d: derive(s) }; };
 
 test("13 or 14 tiles (melds counted as three) go to POST /v1/analyze; 12 do not", () => {
   assert.equal(readyForAnalysis(hand("123m456m78p55s222z9s").d), true, "14 tiles");
@@ -45,7 +45,7 @@ test("the tiles seen and the draws left, as typed", () => {
 });
 
 test("the inputs go in the URL and read back; the default 12 draws is left out", () => {
-  const s = { ...emptyState(), text: "123m456m78p55s222z9s", seen: "1z1z9s", draws: "", selfDrawOnly: true, view: "discard" };
+  const s = { ...emptyInput(), text: "123m456m78p55s222z9s", seen: "1z1z9s", draws: "", selfDrawOnly: true, view: "discard" };
   const q = toQuery(s);
   assert.match(q, /seen=1z1z9s/);
   assert.match(q, /draws=none/);
@@ -55,7 +55,7 @@ test("the inputs go in the URL and read back; the default 12 draws is left out",
   assert.equal(back.draws, "");
   assert.equal(back.selfDrawOnly, true);
   assert.equal(back.view, "discard");
-  assert.doesNotMatch(toQuery({ ...emptyState() }), /draws/);
+  assert.doesNotMatch(toQuery({ ...emptyInput() }), /draws/);
 });
 
 // The answer of POST /v1/analyze for 123m456m78p55s222z9s at the south seat

@@ -4,7 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ALL_TILES, FLOWERS, glyph, flowerGlyph, fromGlyph, toMpsz, groupMpsz } from "../js/tiles.js";
 import { parseEntry, entryText } from "../js/entry.js";
-import { derive, emptyState } from "../js/state.js";
+import { derive, emptyInput } from "../js/input.js";
 
 test("every tile and bonus tile reads back from its glyph", () => {
   assert.equal(ALL_TILES.length, 34);
@@ -27,7 +27,7 @@ test("typed key by key, the winning tile is the last tile once its suit letter a
   const text = "123m456m789p234s55s";
   const winners = [];
   for (let i = 1; i <= text.length; i++) {
-    const d = derive({ ...emptyState(), text: text.slice(0, i) });
+    const d = derive({ ...emptyInput(), text: text.slice(0, i) });
     winners.push(d.winning);
   }
   // After "123m": 3m; after "...234s5" and "...234s55" the 5s are pending: still 4s.
@@ -35,10 +35,10 @@ test("typed key by key, the winning tile is the last tile once its suit letter a
   assert.equal(winners[text.length - 3], "4s", "after ...234s5 (pending)");
   assert.equal(winners[text.length - 2], "4s", "after ...234s55 (pending)");
   assert.equal(winners[text.length - 1], "5s", "after ...55s");
-  const d = derive({ ...emptyState(), text });
+  const d = derive({ ...emptyInput(), text });
   assert.equal(d.tiles.length, 14);
   assert.equal(d.pending, "");
-  assert.equal(derive({ ...emptyState(), text: "123m5" }).pending, "5");
+  assert.equal(derive({ ...emptyInput(), text: "123m5" }).pending, "5");
 });
 
 test("melds in brackets and in words", () => {

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
 import { makeT, detectLang, TABLES } from "../js/i18n.js";
 import { explainPayments, describe, mapProblem, mapApiError, controlLabel, localErrors, tileInMessage, lineName, CODES } from "../js/format.js";
-import { derive, emptyState } from "../js/state.js";
+import { derive, emptyInput } from "../js/input.js";
 
 const en = makeT("en");
 const zh = makeT("zh");
@@ -82,7 +82,8 @@ test("the page words every rule code the server has, but for those it cannot mee
   // (not_winning, unknown_ruleset), and context the page has no control for.
   const unworded = codes.filter((c) => !CODES[c]).sort();
   assert.deepEqual(unworded, [
-    "bonus_notation", "concealed_kong_robbed_not_orphan", "last_of_its_kind_flower_win", "not_winning",
+    "bonus_notation", "concealed_kong_robbed_not_orphan", "first_go_around_east", "first_go_around_melds",
+    "first_go_around_not_discard", "last_of_its_kind_flower_win", "not_winning",
     "robbed_kong_without_robbing", "second_replacement_not_flower", "tile_notation", "too_many_bonus_tiles", "too_many_tiles",
     "two_flower_replacements", "unknown_ruleset", "winning_tile_while_waiting"
   ]);
@@ -102,12 +103,12 @@ test("a pointer names an on-screen control", () => {
 });
 
 test("the page's own checks, in the same words as the server's", () => {
-  const d = derive({ ...emptyState(), text: "11111m234m456p789s" });
+  const d = derive({ ...emptyInput(), text: "11111m234m456p789s" });
   assert.deepEqual(say(localErrors(d, "score", false), en), ["South's hand has five 1m; a set has only four of each tile."]);
-  const short = derive({ ...emptyState(), text: "123m5" });
+  const short = derive({ ...emptyInput(), text: "123m5" });
   assert.deepEqual(localErrors(short, "score", false), [], "unfinished is not an error while typing");
   assert.deepEqual(say(localErrors(short, "score", true), en), ["The digits 5 at the end need a suit letter (m, p, s or z)."]);
-  const bad = derive({ ...emptyState(), text: "12x3m" });
+  const bad = derive({ ...emptyInput(), text: "12x3m" });
   assert.deepEqual(say(localErrors(bad, "score", false), zh), ["第 3 個字：「x」不是牌。"]);
 });
 

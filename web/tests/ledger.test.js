@@ -1,9 +1,8 @@
 // The table's night: seating, the ledger request built from the page, undo, storage.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { emptyState, derive } from "../js/state.js";
-import { emptyNight, playerProblems, seatsFor, currentDeal, winEntry, drawEntry, falseWinEntry, addHand, undo, ledgerRequest, ledgerMessages, loadNight, saveNight, stageWinner, unstage, parseStake, parseMultiplier, formatMoney, formatStake, withRule, cleanRules } from "../js/ledger.js";
-import { contextFor } from "../js/views/table.js";
+import { emptyInput, derive } from "../js/input.js";
+import { emptyNight, playerProblems, seatsFor, currentDeal, winEntry, drawEntry, falseWinEntry, addHand, undo, ledgerRequest, ledgerMessages, loadNight, saveNight, stageWinner, unstage, parseStake, parseMultiplier, formatMoney, formatStake, withRule, cleanRules, contextFor } from "../js/ledger.js";
 
 const PLAYERS = ["Ann", "Ben", "Cat", "Dan"];
 const night = () => ({ ...emptyNight(), players: PLAYERS.slice() });
@@ -46,7 +45,7 @@ test("a win on the calculator becomes a ledger hand naming players, seat and rou
   // Cat deals (seats: Cat E, Dan S, Ann W, Ben N); the calculator's winner sits West
   // and South discarded: Ann wins on Dan's discard, Ben liable (North).
   const deal = { round_wind: "south", dealer: "Cat", hand: 7, seats: seatsFor(PLAYERS, "Cat") };
-  const s = { ...emptyState(), text: "[777z] 123m456p 23455s", context: { ...emptyState().context, seat_wind: "west", round_wind: "south", win_by: "discard", discarder: "south", liable: "north", last_tile: true } };
+  const s = { ...emptyInput(), text: "[777z] 123m456p 23455s", context: { ...emptyInput().context, seat_wind: "west", round_wind: "south", win_by: "discard", discarder: "south", liable: "north", last_tile: true } };
   const e = winEntry(s, derive(s), deal);
   assert.deepEqual(e, {
     result: "win",
@@ -62,7 +61,7 @@ test("a win on the calculator becomes a ledger hand naming players, seat and rou
 
 test("choosing the winner and discarder by name sets the calculator's seats", () => {
   const deal = { round_wind: "west", dealer: "Ben", seats: seatsFor(PLAYERS, "Ben") };
-  const c0 = emptyState().context;
+  const c0 = emptyInput().context;
   const c = contextFor(c0, deal, "Dan", "Ann");
   assert.deepEqual([c.seat_wind, c.round_wind, c.win_by, c.discarder], ["west", "west", "discard", "north"], "Dan (West) on Ann's (North) discard");
   const d = contextFor({ ...c, win_by: "robbing_kong" }, deal, "Dan", "Cat");
@@ -75,12 +74,12 @@ test("the request: players, hands in order, the page's ruleset and house rules; 
   let n = night();
   n = addHand(n, drawEntry());
   n = addHand(n, falseWinEntry("Dan"));
-  const s = { ...emptyState(), ruleset: "hkma", house: { min_faan: 3 } };
+  const s = { ...emptyInput(), ruleset: "hkma", house: { min_faan: 3 } };
   assert.deepEqual(ledgerRequest(n, s), {
     ruleset: "hkma", house_rules: { min_faan: 3 }, players: PLAYERS,
     hands: [{ result: "draw" }, { result: "false_win", offender: "Dan" }]
   }, "two hands under hkma, minimum 3");
-  assert.equal("house_rules" in ledgerRequest(n, emptyState()), false, "no house rules: none sent");
+  assert.equal("house_rules" in ledgerRequest(n, emptyInput()), false, "no house rules: none sent");
   const u = undo(n);
   assert.deepEqual(u.hands, [{ result: "draw" }], "undo drops the false win");
   assert.equal(n.hands.length, 2, "undo leaves the night given unchanged");
@@ -129,7 +128,7 @@ test("the deal line and a hand's result in both languages", async () => {
 // Ann deals hand 1 (Ann E, Ben S, Cat W, Dan N). Dan (North) discards 5s;
 // Ben (South) and Cat (West) both win on it.
 const deal1 = () => ({ round_wind: "east", dealer: "Ann", hand: 1, seats: seatsFor(PLAYERS, "Ann") });
-const onDan = (seat, text) => ({ ...emptyState(), text, context: { ...emptyState().context, seat_wind: seat, win_by: "discard", discarder: "north" } });
+const onDan = (seat, text) => ({ ...emptyInput(), text, context: { ...emptyInput().context, seat_wind: seat, win_by: "discard", discarder: "north" } });
 
 test("a double win: the first winner staged, the second added: one ledger hand with both winners", () => {
   const ben = onDan("south", "123456m789p23455s");
@@ -145,13 +144,13 @@ test("a double win: the first winner staged, the second added: one ledger hand w
   ], "both winners, in the order added, each on Dan's 5s");
   const after = addHand(staged.night, entry);
   assert.deepEqual(after.pending, [], "nothing pending once the hand is added");
-  const body = ledgerRequest(after, { ...emptyState(), ruleset: "hkma" });
+  const body = ledgerRequest(after, { ...emptyInput(), ruleset: "hkma" });
   assert.equal(body.hands[0].winners.length, 2, "the request's hand has two winners");
   assert.deepEqual(unstage(staged.night, 0).pending, [], "a staged winner can be removed");
 });
 
 test("staging a winner: a self-draw, a winner twice and a fourth winner are refused at their controls", () => {
-  const self = { ...onDan("south", "123456m789p23455s"), context: { ...emptyState().context, seat_wind: "south", win_by: "self_draw" } };
+  const self = { ...onDan("south", "123456m789p23455s"), context: { ...emptyInput().context, seat_wind: "south", win_by: "self_draw" } };
   assert.deepEqual(stageWinner(night(), self, derive(self), deal1()).problem, { pointer: "/context/win_by", key: "table.err_cowinner_self_draw" }, "a self-draw has one winner");
   const ben = onDan("south", "123456m789p23455s");
   const one = stageWinner(night(), ben, derive(ben), deal1()).night;
@@ -194,13 +193,13 @@ test("the table's rules go into the ledger request beside the house rules, and a
   n = withRule(n, "dealer_keeps_on_win", false);
   n = withRule(n, "multiple_winners", "head_bump");
   n = withRule(withRule(n, "liable_discard", "pays_all"), "liable_discard", undefined);
-  const body = ledgerRequest(n, { ...emptyState(), ruleset: "hkma", house: { min_faan: 3 } });
+  const body = ledgerRequest(n, { ...emptyInput(), ruleset: "hkma", house: { min_faan: 3 } });
   assert.deepEqual(body.house_rules, { min_faan: 3, stake: 0.5, dealer_keeps_on_win: false, multiple_winners: "head_bump" }, "house rules and table rules together; one set back to the ruleset's");
   const st = new Store();
   saveNight(st, n);
   assert.deepEqual(loadNight(st).rules, { stake: 0.5, dealer_keeps_on_win: false, multiple_winners: "head_bump" }, "kept in local storage");
   assert.deepEqual(cleanRules({ stake: -1, dealer_multiplier: 1.1, multiple_winners: "some", dealer_keeps_on_draw: "yes" }), {}, "stored garbage dropped");
   // Whether winners on one discard pay each other is a table rule too.
-  assert.deepEqual(ledgerRequest(withRule(night(), "co_winners_pay", true), { ...emptyState(), ruleset: "mjtime" }).house_rules, { co_winners_pay: true }, "co_winners_pay sent with the night");
+  assert.deepEqual(ledgerRequest(withRule(night(), "co_winners_pay", true), { ...emptyInput(), ruleset: "mjtime" }).house_rules, { co_winners_pay: true }, "co_winners_pay sent with the night");
   assert.deepEqual(cleanRules({ co_winners_pay: "no" }), {}, "co_winners_pay must be a boolean");
 });

@@ -188,6 +188,18 @@ pub enum HandRule {
     FlowerWinCount { count: u32 },
     #[error("a flower win is drawn from the wall: win_by must be self_draw")]
     FlowerWinSelfDraw,
+    #[error("ruleset {ruleset} does not score {pattern}: {count} bonus tiles are no flower win under it")]
+    FlowerWinNotScored {
+        ruleset: String,
+        count: u32,
+        pattern: &'static str,
+    },
+    #[error("East deals and draws first: only another seat wins before a draw of its own")]
+    FirstGoAroundEast,
+    #[error("a win before a draw of one's own is on a discard: win_by must be discard")]
+    FirstGoAroundNotDiscard,
+    #[error("a win before a draw of one's own has no declared melds")]
+    FirstGoAroundMelds,
     // The table's rules (POST /v1/settle, POST /v1/ledger): a player named
     // by name (`player`, `name`), never by index.
     #[error("one to {max} winners on one discard, got {got}")]
@@ -364,12 +376,13 @@ mod tests {
 
     #[test]
     fn codes_are_listed_in_declaration_order() {
-        // 57 of a hand and its win, then the table's 18 (settle, ledger).
-        assert_eq!(HandRule::CODES.len(), 75, "rules");
+        // 61 of a hand and its win, then the table's 18 (settle, ledger).
+        assert_eq!(HandRule::CODES.len(), 79, "rules");
         assert_eq!(HandRule::CODES[0], "tile_notation");
         assert_eq!(HandRule::CODES[56], "flower_win_self_draw");
-        assert_eq!(HandRule::CODES[57], "winner_count");
-        assert_eq!(HandRule::CODES[74], "offender_required");
+        assert_eq!(HandRule::CODES[60], "first_go_around_melds");
+        assert_eq!(HandRule::CODES[61], "winner_count");
+        assert_eq!(HandRule::CODES[78], "offender_required");
         assert!(HandRule::CODES.contains(&"concealed_kong_robbed_not_orphan"));
         assert!(HandRule::CODES.contains(&"last_of_its_kind_flower_win"));
     }

@@ -124,6 +124,9 @@ pub struct ContextSpec {
     /// one drew a kong's fourth tile and the win is its kong replacement
     /// (`None`: a single draw).
     pub first_replacement: Replacement,
+    /// Won on a discard before a draw of the winner's own (a non-dealer, in
+    /// the first go-around).
+    pub first_go_around: bool,
 }
 
 impl ContextSpec {
@@ -149,6 +152,7 @@ impl ContextSpec {
             robbed_kong: RobbedKong::Added,
             last_of_its_kind: false,
             first_replacement: Replacement::None,
+            first_go_around: false,
         }
     }
 }

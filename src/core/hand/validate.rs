@@ -6,12 +6,57 @@ use super::{Meld, MeldKind, Replacement, RobbedKong, WinBy, MAX_BONUS_TILES};
 use crate::core::pointer::Pointer;
 use crate::core::tile::{format_tiles, parse_each, Bonus, Counts, ParseError, Tile, KINDS};
 
+/// The flower wins a ruleset scores (`docs/rules.md`, "Flowers"): seven
+/// bonus tiles win only where `seven_flowers` scores, eight only where
+/// `eight_flowers` does; each pattern's own
+/// `scores_the_draw` says whether its win also scores the draw.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FlowerWins {
+    pub seven: bool,
+    pub eight: bool,
+    pub seven_scores_the_draw: bool,
+    pub eight_scores_the_draw: bool,
+}
+
+impl FlowerWins {
+    /// No flower win (bonus tiles out of play, or neither pattern scored).
+    pub const NONE: FlowerWins = FlowerWins {
+        seven: false,
+        eight: false,
+        seven_scores_the_draw: false,
+        eight_scores_the_draw: false,
+    };
+
+    /// Some flower win exists.
+    pub const fn any(self) -> bool {
+        self.seven || self.eight
+    }
+
+    /// A flower win on `count` bonus tiles exists.
+    pub const fn on(self, count: u32) -> bool {
+        match count {
+            7 => self.seven,
+            8 => self.eight,
+            _ => false,
+        }
+    }
+
+    /// A flower win on `count` bonus tiles also scores the self-draw and the replacement.
+    pub const fn scores_the_draw(self, count: u32) -> bool {
+        match count {
+            7 => self.seven && self.seven_scores_the_draw,
+            8 => self.eight && self.eight_scores_the_draw,
+            _ => false,
+        }
+    }
+}
+
 /// What the ruleset in force allows, as far as validation needs to know.
 #[derive(Clone, Copy, Debug)]
 pub struct Allowances<'a> {
     pub ruleset_id: &'a str,
     pub bonus_tiles: bool,
-    pub flower_win: bool,
+    pub flower_wins: FlowerWins,
     /// The hand is one tile short of a win (for waits): no winning tile, 13 tiles plus one per kong.
     pub waiting: bool,
 }
@@ -468,6 +513,17 @@ fn validate_context(
     if ctx.heavenly && ctx.earthly {
         push(errs, "earthly", HandRule::HeavenlyAndEarthly);
     }
+    if ctx.first_go_around {
+        if ctx.seat_wind == crate::core::tile::Wind::East {
+            push(errs, "first_go_around", HandRule::FirstGoAroundEast);
+        }
+        if ctx.win_by != WinBy::Discard {
+            push(errs, "first_go_around", HandRule::FirstGoAroundNotDiscard);
+        }
+        if !melds.is_empty() {
+            push(errs, "first_go_around", HandRule::FirstGoAroundMelds);
+        }
+    }
     if ctx.win_by == WinBy::RobbingKong {
         if let Some(w) = winning {
             let n = all[w.index()];
@@ -485,7 +541,7 @@ fn validate_context(
     }
     if ctx.flower_win {
         let n = flowers.count_ones();
-        if !allow.flower_win {
+        if !allow.flower_wins.any() {
             push(
                 errs,
                 "flower_win",
@@ -495,6 +551,21 @@ fn validate_context(
             );
         } else if n < 7 {
             push(errs, "flower_win", HandRule::FlowerWinCount { count: n });
+        } else if !allow.flower_wins.on(n) {
+            // Its seat-flower and set lines never make a win of their own.
+            push(
+                errs,
+                "flower_win",
+                HandRule::FlowerWinNotScored {
+                    ruleset: allow.ruleset_id.to_string(),
+                    count: n,
+                    pattern: if n == 7 {
+                        "seven_flowers"
+                    } else {
+                        "eight_flowers"
+                    },
+                },
+            );
         }
         if ctx.win_by != WinBy::SelfDraw {
             push(errs, "flower_win", HandRule::FlowerWinSelfDraw);
@@ -512,7 +583,11 @@ mod tests {
         Allowances {
             ruleset_id: "test",
             bonus_tiles: true,
-            flower_win: true,
+            flower_wins: FlowerWins {
+                seven: true,
+                eight: true,
+                ..FlowerWins::NONE
+            },
             waiting: false,
         }
     }

@@ -1,7 +1,7 @@
 //! The canonical document of a ruleset (every key written, defaults too),
 //! its bytes and `ruleset_hash`; the translations, kept out of the hash.
 
-use super::super::pattern::{members, PatternId};
+use super::super::pattern::{members, Condition, PatternId};
 use super::model::{LimitsPay, PointsSpec, Rules, Ruleset, Value};
 use sha2::{Digest, Sha256};
 
@@ -90,6 +90,10 @@ fn document(r: &Rules) -> serde_json::Value {
         let contains: Vec<&str> = members(p.contains).map(PatternId::as_str).collect();
         m.insert("contains".into(), contains.into());
         for &c in p.id.info().conditions {
+            // Written only when set, so every ruleset_hash from before it stays.
+            if c == Condition::ScoresTheDraw && !p.conditions.get(c) {
+                continue;
+            }
             m.insert(c.key().into(), p.conditions.get(c).into());
         }
         for (k, v) in [

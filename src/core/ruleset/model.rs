@@ -2,6 +2,7 @@
 //! [`Ruleset::compile`] with the per-id tables scoring reads.
 
 use super::super::decompose::Special;
+use super::super::hand::FlowerWins;
 use super::super::pattern::{
     Condition, Conditions, PatternId, PatternSet, OPTIONAL, PATTERN_COUNT,
 };
@@ -207,7 +208,7 @@ pub enum MultipleWinners {
     HeadBump,
 }
 
-/// Who pays when the liable seat (包) discards the winning tile.
+/// Who pays a discard win (or a robbed kong) where a seat is liable (包).
 #[derive(
     Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, IntoStaticStr, VariantNames,
 )]
@@ -218,6 +219,9 @@ pub enum LiableDiscard {
     AsUsual,
     /// The liable discarder pays the whole hand alone.
     PaysAll,
+    /// The liable seat pays the whole hand alone, in the discarder's place
+    /// whoever discarded (the discarder pays nothing).
+    LiablePays,
 }
 
 /// How a total above the limit pays under `limits_add` (`limits_pay`; a
@@ -496,8 +500,7 @@ impl Ruleset {
             four_as_two_pairs: c.get(Condition::FourAsTwoPairs),
             thirteen_sided_only: c.get(Condition::ThirteenSidedOnly),
             thirteen_orphans: t.enabled & PatternId::ThirteenOrphans.bit() != 0,
-            flower_win: rules.bonus_tiles
-                && t.enabled & (PatternId::SevenFlowers.bit() | PatternId::EightFlowers.bit()) != 0,
+            flower_wins: flower_wins(&rules),
         };
         t.optional_rules = t.enabled & OPTIONAL != 0
             || c.any_extra()
@@ -683,4 +686,23 @@ impl Ruleset {
 /// What a limit pattern of value `v` scores under `rules`.
 fn limit_value(rules: &Rules, v: Option<u32>) -> u32 {
     v.unwrap_or(rules.limit_faan).min(rules.limit)
+}
+
+/// The flower wins `rules` scores, each with its own pattern's `scores_the_draw`.
+fn flower_wins(rules: &Rules) -> FlowerWins {
+    let on = |id: PatternId| {
+        let p = rules.patterns.iter().find(|p| p.id == id);
+        (
+            rules.bonus_tiles && p.is_some(),
+            p.is_some_and(|p| p.conditions.get(Condition::ScoresTheDraw)),
+        )
+    };
+    let (seven, seven_scores_the_draw) = on(PatternId::SevenFlowers);
+    let (eight, eight_scores_the_draw) = on(PatternId::EightFlowers);
+    FlowerWins {
+        seven,
+        eight,
+        seven_scores_the_draw,
+        eight_scores_the_draw,
+    }
 }

@@ -1,9 +1,9 @@
-// The compare view: POST /v1/compare under every ruleset; a one-line-per-
+// The compare view: POST /v1/compare's answer under every ruleset; a one-line-per-
 // ruleset summary table first, then each ruleset's lines and payments.
 
 import { $, el, fill } from "../dom.js";
 import { SEATS } from "../tiles.js";
-import { readyToScore } from "../state.js";
+import { tOf, urlFor } from "../state.js";
 import { mapProblem, describe, rulesetLabel, rulesetName } from "../format.js";
 import { lineRow } from "./score.js";
 
@@ -14,26 +14,24 @@ function isProblem(r) {
 }
 
 export const compareView = {
-  id: "compare",
-  section: "compare",
-  path: "/v1/compare",
-  loadingKey: "status.comparing",
-  ready: (app) => readyToScore(app.state, app.d),
-
-  render(app, res, ctx) {
-    const T = app.t;
+  deps: (s) => [s.lang, s.shown],
+  render(state) {
+    if (!state.shown || state.shown.view !== "compare") return;
+    const { res, ctx } = state.shown;
+    const T = tOf(state);
     const results = res.results || {};
     const ids = Object.keys(results);
-    const order = app.rulesets.map((r) => r.id).filter((id) => ids.includes(id));
+    const order = state.server.rulesets.map((r) => r.id).filter((id) => ids.includes(id));
     for (const id of ids) if (!order.includes(id)) order.push(id);
-    const selected = app.state.ruleset;
+    const selected = state.input.ruleset;
     if (order.indexOf(selected) > 0) { order.splice(order.indexOf(selected), 1); order.unshift(selected); }
     // The page's own ruleset (a document sent beside the built-in ones): its name, and a link to its base.
-    const custom = app.customDoc && ids.includes(app.customDoc.id) ? app.customDoc : null;
+    const sent = state.shown.document;
+    const custom = sent && ids.includes(sent.id) ? sent : null;
     // Without the page's own document, the house rules were sent with every built-in ruleset: each row says so.
-    const withHouse = !custom && Object.keys(app.state.house || {}).length > 0;
-    const name = (id) => (custom && id === custom.id ? rulesetName(custom, T) : rulesetLabel(rulesetName(app.rulesetInfo[id], T, id), withHouse, T));
-    const href = (id) => app.urlFor({ ruleset: custom && id === custom.id ? custom.extends : id, view: "score" });
+    const withHouse = !custom && Object.keys(state.input.house || {}).length > 0;
+    const name = (id) => (custom && id === custom.id ? rulesetName(custom, T) : rulesetLabel(rulesetName(state.server.info[id], T, id), withHouse, T));
+    const href = (id) => urlFor(state, { ruleset: custom && id === custom.id ? custom.extends : id, view: "score" });
     if (custom) { order.splice(order.indexOf(custom.id), 1); order.splice(order[0] === selected ? 1 : 0, 0, custom.id); }
 
     fill($("compare-summary"), order.map((id) => {
@@ -75,6 +73,5 @@ export const compareView = {
       })));
       return card;
     }));
-    return { key: "status.compared", params: { n: order.length } };
   }
 };

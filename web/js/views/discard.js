@@ -6,7 +6,8 @@
 
 import { $, el, fill, tileFace } from "../dom.js";
 import { rulesetName } from "../format.js";
-import { readyForAnalysis, parseSeen, parseDraws, analyzeBody, summarize, percent, chartGeometry } from "../discard.js";
+import { parseDraws, summarize, percent, chartGeometry } from "../discard.js";
+import { tOf } from "../state.js";
 
 // The SVG namespace as the HTML parser gives it (the page names no URL).
 let svgNs = null;
@@ -25,31 +26,19 @@ function svg(tag, attrs, children) {
   return e;
 }
 
-/** The inputs as the request takes them. */
-export function discardOptions(state) {
-  const d = parseDraws(state.draws);
-  return { seen: state.seen, draws: d.error ? null : d.value, selfDrawOnly: !!state.selfDrawOnly };
-}
-
 /** The card's inputs from the state (not the box being typed in). */
-export function renderDiscardInputs(app) {
-  const s = app.state;
-  const seen = $("seen-text");
-  if (document.activeElement !== seen) seen.value = s.seen || "";
-  const draws = $("draws");
-  if (document.activeElement !== draws) draws.value = s.draws == null ? "" : s.draws;
-  $("self-draw-only").checked = !!s.selfDrawOnly;
-  $("self-draw-only").disabled = parseDraws(s.draws).value == null;
-}
-
-/** The page's own checks of the card's inputs, as messages at their controls. */
-export function discardProblems(state) {
-  const out = [];
-  if (parseSeen(state.seen).errors.length) out.push({ pointer: "/seen", key: "err.seen_notation" });
-  const d = parseDraws(state.draws);
-  if (d.error) out.push(d.error);
-  return out;
-}
+export const discardInputsView = {
+  deps: (s) => [s.input.seen, s.input.draws, s.input.selfDrawOnly],
+  render(state) {
+    const s = state.input;
+    const seen = $("seen-text");
+    if (document.activeElement !== seen) seen.value = s.seen || "";
+    const draws = $("draws");
+    if (document.activeElement !== draws) draws.value = s.draws == null ? "" : s.draws;
+    $("self-draw-only").checked = !!s.selfDrawOnly;
+    $("self-draw-only").disabled = parseDraws(s.draws).value == null;
+  }
+};
 
 function waitsCell(waits, T) {
   if (!waits.length) return el("td", { className: "hint", text: "—" });
@@ -79,22 +68,18 @@ function chart(best, T) {
 }
 
 export const discardView = {
-  id: "discard",
-  section: "discard",
-  path: "/v1/analyze",
-  loadingKey: "status.analyzing",
-  ready: (app) => readyForAnalysis(app.d) && !discardProblems(app.state).length,
-  body: (app) => analyzeBody(app.state, app.d, discardOptions(app.state)),
-
-  render(app, res) {
-    const T = app.t;
+  deps: (s) => [s.lang, s.shown],
+  render(state) {
+    if (!state.shown || state.shown.view !== "discard") return;
+    const res = state.shown.res;
+    const T = tOf(state);
     const v = summarize(res);
     const sh = v.shanten;
     const forms = [T("discard.forms", { standard: sh.standard })];
     if (sh.seven_pairs != null) forms.push(T("discard.form_seven_pairs", { n: sh.seven_pairs }));
     if (sh.thirteen_orphans != null) forms.push(T("discard.form_orphans", { n: sh.thirteen_orphans }));
     const head = sh.best < 0 ? T("discard.complete_shanten") : sh.best === 0 ? T("discard.ready") : T("discard.shanten", { n: sh.best });
-    const info = app.rulesetInfo[res.ruleset];
+    const info = state.server.info[res.ruleset];
     $("discard-ruleset").textContent = "(" + rulesetName(info, T, res.ruleset) + ")";
     $("discard-shanten").textContent = head + " · " + forms.join(", ");
     $("discard-shanten").setAttribute("data-shanten", String(sh.best));
@@ -142,7 +127,7 @@ export const discardView = {
     $("discard-not-ready").hidden = best.waits.length > 0;
     // What the marks mean, for those on screen only.
     const used = new Set(v.rows.flatMap((r) => r.waits.map((w) => w.meets)));
-    const min = app.state.house && app.state.house.min_faan != null ? app.state.house.min_faan : info ? info.min_faan : "";
+    const min = state.input.house && state.input.house.min_faan != null ? state.input.house.min_faan : info ? info.min_faan : "";
     const notes = ["self_draw", "none"].filter((m) => used.has(m)).map((m) => T(m === "none" ? "discard.note_below" : "discard.note_self_draw", { min }));
     $("discard-marks-note").hidden = !notes.length;
     $("discard-marks-note").textContent = notes.join(" ");
@@ -157,6 +142,5 @@ export const discardView = {
       $("discard-chart-note").textContent = T("discard.no_chances");
     }
     $("discard-chart-box").setAttribute("data-chances", String(!!best.curve));
-    return v.discarding ? { key: "status.analyzed", params: { tile: best.tile } } : { key: "status.analyzed_hand", params: { n: best.count } };
   }
 };

@@ -3,12 +3,13 @@
 
 import { $, el, fill, tileFace, flowerFace, tileGroup } from "../dom.js";
 import { ALL_TILES, FLOWERS, SEATS, SUIT_LETTERS, compareTiles, suitOf } from "../tiles.js";
-import { WIN_BY, REPLACEMENT, EXTRAS } from "../state.js";
+import { WIN_BY, REPLACEMENT, EXTRAS } from "../input.js";
 import { countMessage, describe, meldKindLabel, tileInMessage, rulesetSummary, describeNested, rulesetName, tileName } from "../format.js";
 import { limitsAdd } from "../custom.js";
+import { tOf, handOf, urlFor, chartOf } from "../state.js";
 
-export function renderPalette(app) {
-  const T = app.t;
+function renderPalette(state) {
+  const T = tOf(state);
   fill($("palette"), SUIT_LETTERS.map((s) => el("div", { className: "palette-row", "data-suit": s }, [
     el("span", { className: "palette-label", text: T("suit." + s) }),
     el("div", { className: "tile-row" }, ALL_TILES.filter((t) => suitOf(t) === s).map((t) => tileFace(t, T, { tag: "button", attrs: { "data-count": "0" } })))
@@ -22,8 +23,8 @@ function options(select, items) {
 }
 
 /** Fills the selects whose options are translated (seats, win by, ...). */
-export function renderOptions(app) {
-  const T = app.t;
+function renderOptions(state) {
+  const T = tOf(state);
   const seats = SEATS.map((s) => [s, T("seat." + s)]);
   for (const sel of document.querySelectorAll("select[data-options]")) {
     const kind = sel.getAttribute("data-options");
@@ -36,8 +37,8 @@ export function renderOptions(app) {
 }
 
 /** The win and the rules controls from the state. */
-export function renderContext(app) {
-  const c = app.state.context;
+function renderContext(state) {
+  const c = state.input.context;
   $("seat-wind").value = c.seat_wind;
   $("round-wind").value = c.round_wind;
   $("win-by").value = c.win_by;
@@ -46,62 +47,65 @@ export function renderContext(app) {
   $("replacement").value = c.replacement;
   $("liable").value = c.liable;
   for (const e of EXTRAS) document.querySelector("[data-extra='" + e + "']").checked = !!c[e];
-  const h = app.state.house;
+  const h = state.input.house;
   $("hr-min-faan").value = h.min_faan != null ? String(h.min_faan) : "";
   $("hr-limit").value = h.limit != null ? String(h.limit) : "";
   $("hr-flowers").value = h.flowers != null ? String(h.flowers) : "";
   const table = Array.isArray(h.points);
-  $("hr-points").value = table ? "table" : h.points || (app.pointsTable ? "table" : "");
+  $("hr-points").value = table ? "table" : h.points || (state.panel.pointsTable ? "table" : "");
   $("hr-points-table").hidden = $("hr-points").value !== "table";
   if (table && document.activeElement !== $("hr-points-table")) $("hr-points-table").value = h.points.join(", ");
   $("hr-discard-payment").value = h.discard_payment || "";
-  renderLimits(app);
+  renderLimits(state);
   const n = Object.keys(h).length;
-  $("house-rules-count").textContent = n ? app.t("house.count", { n }) : app.t("house.none");
+  $("house-rules-count").textContent = n ? tOf(state)("house.count", { n }) : tOf(state)("house.none");
+  // House rules set (a shared link, an import): the panel shows them.
   if (n) $("house-rules").open = true;
+  $("cmp-custom").checked = state.input.compareCustom;
 }
 
 /** Limits that add: the choice, and how a total above the limit pays only where limits add (the house's or the chart's). */
-export function renderLimits(app) {
-  const h = app.state.house;
+function renderLimits(state) {
+  const h = state.input.house;
   $("hr-limits-add").value = h.limits_add != null ? String(h.limits_add) : "";
   $("hr-limits-pay").value = h.limits_pay || "";
-  $("hr-limits-pay-field").hidden = !limitsAdd(app.details[app.state.ruleset], h) && h.limits_pay == null;
+  $("hr-limits-pay-field").hidden = !limitsAdd(chartOf(state), h) && h.limits_pay == null;
 }
 
-export function renderRulesetSelect(app) {
+function renderRulesetSelect(state) {
   const sel = $("ruleset");
-  const list = app.rulesets;
-  if (list.length) fill(sel, list.map((r) => el("option", { value: r.id, text: rulesetName(r, app.t) })));
-  if (!list.some((r) => r.id === app.state.ruleset) && list.length) {
+  const list = state.server.rulesets;
+  if (list.length) fill(sel, list.map((r) => el("option", { value: r.id, text: rulesetName(r, tOf(state)) })));
+  if (!list.some((r) => r.id === state.input.ruleset) && list.length) {
     // An id the server does not know stays selectable, so its error shows.
-    sel.appendChild(el("option", { value: app.state.ruleset, text: app.state.ruleset }));
+    sel.appendChild(el("option", { value: state.input.ruleset, text: state.input.ruleset }));
   }
-  sel.value = app.state.ruleset;
-  renderRulesetSummary(app);
+  sel.value = state.input.ruleset;
+  if (state.server.loaded) document.body.setAttribute("data-rulesets-loaded", "true");
 }
 
-export function renderRulesetSummary(app) {
-  const T = app.t;
-  const r = app.rulesetInfo[app.state.ruleset];
-  const detail = app.details[app.state.ruleset];
+function renderRulesetSummary(state) {
+  const T = tOf(state);
+  const r = state.server.info[state.input.ruleset];
+  const detail = state.server.details[state.input.ruleset];
   const box = $("ruleset-summary");
-  if (!app.rulesets.length) { box.textContent = T(app.rulesetsFailed ? "rules.load_failed" : "rules.loading"); return; }
+  if (!state.server.rulesets.length) { box.textContent = T(state.server.failed ? "rules.load_failed" : "rules.loading"); return; }
   const lines = rulesetSummary(r, detail).map((m) => el("span", { className: "summary-line", text: describeNested(m, T) }));
   if (r && T.lang === "en" && r.summary) lines.push(el("span", { className: "summary-line prose", text: r.summary }));
   fill(box, lines);
   const link = $("ruleset-notes-link");
-  link.textContent = T("rules.notes_link", { name: rulesetName(r, T, app.state.ruleset) });
-  link.href = app.urlFor({ view: "rules" });
+  link.textContent = T("rules.notes_link", { name: rulesetName(r, T, state.input.ruleset) });
+  link.href = urlFor(state, { view: "rules" });
   $("hr-min-faan").placeholder = r ? String(r.min_faan) : "";
   $("hr-limit").placeholder = r ? String(r.limit) : "";
 }
 
 /** The hand box's companions: tiles, count, winning tile, melds, palette counts, flowers. */
-export function renderHand(app) {
-  const T = app.t, d = app.d, st = app.state;
+function renderHand(state) {
+  const T = tOf(state), d = handOf(state), st = state.input;
+  // Typing keeps the box and the state equal: a difference is a change from elsewhere (a tap, the next hand).
   const box = $("hand-text");
-  if (document.activeElement !== box && box.value !== st.text) box.value = st.text;
+  if (box.value !== st.text) box.value = st.text;
 
   // The concealed tiles, sorted for reading; the winning one marked.
   let winIndex = -1;
@@ -153,3 +157,33 @@ export function renderHand(app) {
   const waits = $("btn-waits");
   waits.textContent = T("btn.waits", { n: d.needWaits });
 }
+
+/** Where a palette tap goes: the radio and its label. */
+function renderTarget(state) {
+  for (const l of document.querySelectorAll("#target label")) {
+    const input = l.querySelector("input");
+    input.checked = input.value === state.target;
+    l.classList.toggle("on", input.checked);
+  }
+}
+
+/** The palette's last message. */
+function renderSaid(state) {
+  const node = $("palette-message");
+  const msg = state.said;
+  node.textContent = msg ? describe(msg, tOf(state), state.input.context) : "";
+  node.setAttribute("data-key", msg ? msg.key : "");
+}
+
+// In this order: the options before the values chosen among them, the
+// palette before its counts.
+export const entryViews = [
+  { deps: (s) => [s.lang], render: renderPalette },
+  { deps: (s) => [s.lang], render: renderOptions },
+  { deps: (s) => [s.lang, s.server, s.input.ruleset], render: renderRulesetSelect },
+  { deps: (s) => [s.target], render: renderTarget },
+  { deps: (s) => [s.lang, s.input, s.panel.pointsTable, s.server.details], render: renderContext },
+  { deps: (s) => [s.lang, s.input], render: renderHand },
+  { deps: (s) => [s.lang, s.server, s.input], render: renderRulesetSummary },
+  { deps: (s) => [s.lang, s.said, s.input.context], render: renderSaid }
+];

@@ -3,6 +3,7 @@
 
 import { $, el } from "../dom.js";
 import { describeNested, controlLabel } from "../format.js";
+import { tOf } from "../state.js";
 
 function byPointer(attr, pointer) {
   let p = pointer;
@@ -24,7 +25,7 @@ export function controlFor(pointer) {
   return field.querySelector("input:not([type=hidden]):not([disabled]),select:not([disabled]),button") || field.querySelector("input,select");
 }
 
-export function clearErrors() {
+function clearErrors() {
   $("error-summary").hidden = true;
   $("error-list").textContent = "";
   for (const e of document.querySelectorAll("[data-error-for]")) { e.textContent = ""; e.hidden = true; }
@@ -33,17 +34,21 @@ export function clearErrors() {
 }
 
 /**
- * Shows messages `{pointer, key, params}` in the player's language. With
- * `focus`, focus moves to the first error's control.
+ * The problems on screen (`{pointer, key, params}` each) in the player's
+ * language. Problems from a button move the focus to the first one's
+ * control, once: when they first show.
  */
-export function showErrors(app, messages, focus) {
+function renderErrors(state, prev) {
   clearErrors();
+  if (!state.errors) return;
+  const messages = state.errors.messages;
+  const focus = state.errors.focus && (!prev || prev.errors !== state.errors);
   if (!messages.length) return;
-  const T = app.t;
+  const T = tOf(state);
   const list = $("error-list");
   let first = null;
   messages.forEach((m, i) => {
-    const text = describeNested(m, T, app.state.context);
+    const text = describeNested(m, T, state.input.context);
     const slot = byPointer("data-error-for", m.pointer || "");
     if (slot) {
       slot.appendChild(el("span", { className: "msg", "data-error-pointer": m.pointer, text }));
@@ -69,3 +74,6 @@ export function showErrors(app, messages, focus) {
     if (first) { first.focus(); first.scrollIntoView({ block: "center" }); } else $("error-summary").focus();
   }
 }
+
+// Last in the list: the slots the other views draw are there by then.
+export const errorsView = { deps: (s) => [s.lang, s.errors], render: renderErrors };

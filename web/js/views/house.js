@@ -5,7 +5,8 @@
 
 import { $, el, fill } from "../dom.js";
 import { lineName } from "../format.js";
-import { catalogue, conditionsShown, patternChoice, panelOrder, scoredAfter, effectiveContains, defaultContains, PATTERN_VALUES } from "../custom.js";
+import { tOf, chartOf, catalogueOf } from "../state.js";
+import { conditionsShown, patternChoice, panelOrder, scoredAfter, effectiveContains, defaultContains, PATTERN_VALUES } from "../custom.js";
 
 // The switches' words (rulesets/README.md, "Conditions"); literal keys so
 // the i18n test finds them. A key the server adds later shows as itself.
@@ -30,15 +31,9 @@ const COND_WORDS = {
   self_draw_allowed: "cond.self_draw_allowed",
   pair_wait_only: "cond.pair_wait_only",
   more_than_one_suit: "cond.more_than_one_suit",
-  either_order: "cond.either_order"
+  either_order: "cond.either_order",
+  scores_the_draw: "cond.scores_the_draw"
 };
-
-/** Every pattern: the server's table, then any other of the charts the page holds (the current ruleset's first). */
-export function pageCatalogue(app) {
-  const first = app.details[app.state.ruleset];
-  const charts = [first].concat(Object.values(app.details).filter((c) => c !== first)).filter(Boolean);
-  return catalogue(app.patternTable, charts);
-}
 
 export function patternName(p, T) {
   if (!p || !p.name) return String((p && p.id) || "").replace(/_/g, " ");
@@ -50,11 +45,12 @@ function valueText(p, T) {
   return p.limit ? T("result.limit_value") + " (" + p.faan + ")" : String(p.faan);
 }
 
-export function renderHousePanel(app) {
-  const T = app.t;
-  const chart = app.details[app.state.ruleset];
-  const house = app.state.house || {};
-  const cat = pageCatalogue(app);
+function renderHousePanel(state) {
+  if (!state.panel.open) return;
+  const T = tOf(state);
+  const chart = chartOf(state);
+  const house = state.input.house || {};
+  const cat = catalogueOf(state);
   const inChart = new Map(((chart && chart.patterns) || []).map((p) => [p.id, p]));
   // Optional patterns first, then the ruleset's, then those of other rulesets.
   const heads = { 0: "house.group_optional", 1: "house.group_ruleset", 2: "house.group_other" };
@@ -96,12 +92,13 @@ export function renderHousePanel(app) {
     ]);
   }));
   $("hr-conditions-empty").hidden = conds.length > 0;
-  renderContains(app, chart, house, cat);
-  // A server without inline rulesets cannot compare a document.
-  $("cmp-custom").disabled = !!app.validateMissing;
-  if (app.validateMissing) $("cmp-custom").checked = false;
-  $("cmp-custom").title = app.validateMissing ? T("house.doc_unchecked") : "";
+  renderContains(state, chart, house, cat);
 }
+
+export const housePanelView = {
+  deps: (s) => [s.lang, s.panel, s.input.house, s.input.ruleset, s.server],
+  render: renderHousePanel
+};
 
 const nameOf = (cat, id, T) => patternName(cat.get(id) || { id }, T);
 const namesOf = (cat, ids, T) => (ids.length ? ids.map((id) => nameOf(cat, id, T)).join(", ") : T("house.contains_nothing"));
@@ -116,13 +113,13 @@ function options(sel, ids, cat, T, keep) {
  * with its own error slot) and the exclusive pairs (the ruleset's, then
  * the house's): among the patterns scored after the house rules.
  */
-function renderContains(app, chart, house, cat) {
-  const T = app.t;
+function renderContains(state, chart, house, cat) {
+  const T = tOf(state);
   const scored = chart ? scoredAfter(chart, house) : new Set();
   const ids = [...cat.keys()].filter((id) => scored.has(id));
   $("hr-contains-empty").hidden = ids.length > 0;
-  if (!ids.includes(app.containsEditing)) app.containsEditing = ids[0] || "";
-  const cur = app.containsEditing;
+  // The pattern chosen, while it is scored; else the first.
+  const cur = ids.includes(state.panel.editing) ? state.panel.editing : ids[0] || "";
   options($("hr-contains-pattern"), ids, cat, T, cur);
   $("hr-contains-edit").hidden = !cur;
   $("hr-contains-edit").setAttribute("data-pointer", "/house_rules/contains/" + cur);

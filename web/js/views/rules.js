@@ -1,24 +1,19 @@
-// The rules view: GET /v1/rulesets/{id}: the summary, the guide's notes,
+// The rules view: GET /v1/rulesets/{id}'s answer: the summary, the guide's notes,
 // every pattern with its names, and the pairs of patterns that exclude each
 // other where the chart has any (the page's link to "the ruleset's notes").
 
 import { $, el, fill } from "../dom.js";
 import { rulesetSummary, describeNested, lineName, rulesetName } from "../format.js";
+import { tOf, urlFor } from "../state.js";
 
 export const rulesView = {
-  id: "rules",
-  section: "rules",
-  method: "GET",
-  pathFor: (app) => "/v1/rulesets/" + encodeURIComponent(app.state.ruleset),
-  loadingKey: "rules.loading",
-  ready: () => true,
-  noBody: true,
-
-  render(app, res) {
-    const T = app.t;
-    app.details[res.id] = res;
+  deps: (s) => [s.lang, s.shown],
+  render(state) {
+    if (!state.shown || state.shown.view !== "rules") return;
+    const res = state.shown.res;
+    const T = tOf(state);
     $("rules-name").textContent = rulesetName(res, T);
-    const info = app.rulesetInfo[res.id] || res;
+    const info = state.server.info[res.id] || res;
     const lines = rulesetSummary(info, res).map((m) => el("span", { className: "summary-line", text: describeNested(m, T) }));
     if (T.lang === "en" && res.summary) lines.push(el("span", { className: "summary-line prose", text: res.summary }));
     fill($("rules-summary"), lines);
@@ -41,7 +36,6 @@ export const rulesView = {
     const pairs = Array.isArray(res.exclusive) ? res.exclusive.filter((p) => Array.isArray(p) && p.length === 2) : [];
     fill($("rules-exclusive"), pairs.map((p) => el("li", { "data-exclusive": p.join(",") , text: named(p[0]) + " ⟷ " + named(p[1]) })));
     $("rules-exclusive-box").hidden = !pairs.length;
-    $("rules-back").href = app.urlFor({ view: "score" });
-    return { key: "status.rules", params: { name: rulesetName(res, T) } };
+    $("rules-back").href = urlFor(state, { view: "score" });
   }
 };

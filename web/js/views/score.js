@@ -1,10 +1,10 @@
-// The score view: POST /v1/score, the total, who pays and why, the lines
-// and every reading considered.
+// The score view: POST /v1/score's answer, the total, who pays and why, the
+// lines and every reading considered; in the Table view, the next hand's.
 
 import { $, el, fill, tileGroup } from "../dom.js";
 import { SEATS } from "../tiles.js";
-import { readyToScore } from "../state.js";
-import { lineName, explainPayments, describe, rulesetLabel, rulesetName } from "../format.js";
+import { tOf, seatName, urlFor } from "../state.js";
+import { lineName, explainPayments, describe, rulesetName } from "../format.js";
 
 function signed(n) { return n > 0 ? "+" + n : String(n); }
 function dollars(x) { return (x > 0 ? "+" : x < 0 ? "-" : "") + "$" + Math.abs(x).toFixed(2); }
@@ -54,15 +54,19 @@ function reading(d, i, chosen, T) {
   ]);
 }
 
-export const scoreView = {
-  id: "score",
-  section: "result",
-  path: "/v1/score",
-  loadingKey: "status.scoring",
-  ready: (app) => readyToScore(app.state, app.d),
+/** What the score section shows: the next hand in the Table view, else the score on screen. */
+function scored(state) {
+  if (state.input.view === "table") return state.preview;
+  return state.shown && state.shown.view === "score" ? state.shown : null;
+}
 
-  render(app, res, ctx) {
-    const T = app.t;
+export const scoreView = {
+  deps: (s) => [s.lang, scored(s)],
+  render(state) {
+    const answer = scored(state);
+    if (!answer) return;
+    const { res, ctx } = answer;
+    const T = tOf(state);
     $("total-faan").textContent = String(res.total_faan);
     $("min-faan").textContent = String(res.min_faan);
     $("limit").textContent = String(res.limit);
@@ -82,7 +86,7 @@ export const scoreView = {
       box.setAttribute("data-role", role);
       box.className = "pay" + (v > 0 ? " gain" : v < 0 ? " loss" : "") + (role ? " " + role : "");
       // At a seated night the player's name comes first: "Cat · South · discarder".
-      const who = app.seatName ? app.seatName(seat) : "";
+      const who = seatName(state, seat);
       box.querySelector(".seat").textContent = (who ? who + " · " : "") + T("seat." + seat) + (role ? " · " + T("role." + role) : "");
       box.setAttribute("data-player", who);
       const m = res.money && res.money.payments ? res.money.payments[seat] : null;
@@ -92,9 +96,9 @@ export const scoreView = {
     explain.unshift({ key: "money.base", params: { faan: res.total_faan, base: res.base_points } });
     fill($("money-explain"), explain.map((m) => el("li", { "data-key": m.key, text: describe(m, T, ctx) })));
     const notes = $("result-notes-link");
-    const info = app.rulesetInfo[res.ruleset];
+    const info = state.server.info[res.ruleset];
     notes.textContent = T("rules.notes_link", { name: rulesetName(info, T, res.ruleset) });
-    notes.href = app.urlFor({ view: "rules", ruleset: res.ruleset });
+    notes.href = urlFor(state, { view: "rules", ruleset: res.ruleset });
 
     const lines = [];
     if (!res.lines.length) lines.push(el("tr", {}, [el("td", { colspan: "2", className: "hint", text: T("result.chicken") })]));
@@ -106,8 +110,5 @@ export const scoreView = {
     fill($("lines"), lines);
     fill($("readings"), res.decompositions.map((d, i) => reading(d, i, i === res.chosen, T)));
     $("readings-count").textContent = "(" + res.decompositions.length + ")";
-    // House rules sent with the hand: the name says so.
-    const house = Object.keys(app.state.house || {}).length > 0;
-    return { key: "status.scored", params: { name: rulesetLabel(rulesetName(info, T, res.ruleset), house, T) } };
   }
 };

@@ -1,4 +1,4 @@
-// The table view: the night's hands through POST /v1/ledger. The Table card
+// The table view: the night's hands through POST /v1/ledger (its answer). The Table card
 // (players, who won, who discarded, the add and undo buttons) sits with the
 // inputs; the answer (the coming deal, the running table, the standings and
 // who pays whom) shows in the output.
@@ -10,17 +10,14 @@
 import { $, el, fill } from "../dom.js";
 import { SEATS } from "../tiles.js";
 import { rulesetLabel, rulesetName } from "../format.js";
-import { currentDeal, ledgerRequest, seated, formatMoney, formatStake, cleanRules, MULTIPLE_WINNERS, LIABLE_DISCARD, MAX_WINNERS } from "../ledger.js";
+import { currentDeal, seated, formatMoney, formatStake, cleanRules, MULTIPLE_WINNERS, LIABLE_DISCARD, MAX_WINNERS } from "../ledger.js";
+import { tOf, chartOf } from "../state.js";
 
 function signed(n) { return n > 0 ? "+" + n : String(n); }
 
 function options(select, items, value) {
   fill(select, items.map(([v, text]) => el("option", { value: v, text })));
   if (items.some(([v]) => v === value)) select.value = value;
-}
-
-function seatOf(seats, player) {
-  return SEATS.find((s) => seats[s] === player) || "";
 }
 
 /** One line about the coming hand: its number, round and dealer (or the end of the match). */
@@ -54,17 +51,17 @@ function yesNo(v, T) { return T(v ? "table.yes" : "table.no"); }
 
 // The words of each choice (literal keys: the i18n test finds them).
 const MW_WORDS = { all: "table.mw_all", head_bump: "table.mw_head_bump" };
-const LD_WORDS = { as_usual: "table.ld_as_usual", pays_all: "table.ld_pays_all" };
+const LD_WORDS = { as_usual: "table.ld_as_usual", pays_all: "table.ld_pays_all", liable_pays: "table.ld_liable_pays" };
 
 /**
  * The table rules' controls: each select's first option is the ruleset's
  * own value (`GET /v1/rulesets/{id}`'s `table`), the others the choices;
  * the inputs show what the night keeps, the stake also in money.
  */
-export function renderTableRules(app) {
-  const T = app.t;
-  const rules = app.night.rules || {};
-  const detail = app.details[app.state.ruleset];
+function renderTableRules(state) {
+  const T = tOf(state);
+  const rules = state.night.rules || {};
+  const detail = chartOf(state);
   const dflt = detail && detail.table ? detail.table : null;
   const first = (text) => ["", dflt ? T("table.rule_default", { value: text }) : T("house.ruleset_default")];
   const bool = (k) => options($("tr-" + k.replace(/_/g, "-")), [first(dflt ? yesNo(dflt[k], T) : "")].concat([["true", T("table.yes")], ["false", T("table.no")]]), rules[k] == null ? "" : String(rules[k]));
@@ -87,9 +84,9 @@ export function renderTableRules(app) {
 }
 
 /** The Table card from the night and the calculator's context. */
-export function renderTableInputs(app) {
-  const T = app.t;
-  const night = app.night;
+function renderTableInputs(state) {
+  const T = tOf(state);
+  const night = state.night;
   const locked = night.hands.length > 0;
   night.players.forEach((p, i) => {
     const input = $("player-" + i);
@@ -97,7 +94,7 @@ export function renderTableInputs(app) {
     input.disabled = locked;
   });
   const ready = seated(night);
-  const deal = ready ? currentDeal(night, app.tableAnswer) : null;
+  const deal = ready ? currentDeal(night, state.tableAnswer) : null;
   $("table-deal").textContent = ready ? dealLine(deal, T) : T("table.need_players");
   $("table-deal").setAttribute("data-complete", String(!!(deal && deal.complete)));
   const seats = deal ? deal.seats : {};
@@ -107,9 +104,9 @@ export function renderTableInputs(app) {
 
   const players = night.players.map((p) => p.trim());
   const named = players.map((p) => [p, p]);
-  const c = app.state.context;
+  const c = state.input.context;
   // The winner first, by name: nobody until chosen (the seat wind's default would name whoever sits South).
-  options($("table-winner"), [["", T("table.winner_choose")]].concat(named), app.tableWinner || "");
+  options($("table-winner"), [["", T("table.winner_choose")]].concat(named), state.tableWinner || "");
   const byDiscard = c.win_by !== "self_draw";
   options($("table-discarder"), [["", T("discarder.none")]].concat(named), byDiscard ? seats[c.discarder] || "" : "");
   options($("table-offender"), named, $("table-offender").value);
@@ -118,7 +115,7 @@ export function renderTableInputs(app) {
   for (const id of ["seat-wind", "round-wind"]) $(id).disabled = open;
   const fromTable = $("winds-from-table");
   fromTable.hidden = !open;
-  fromTable.textContent = open ? T(app.tableWinner ? "table.winds_follow" : "table.winds_choose", { player: app.tableWinner, seat: T("seat." + c.seat_wind), round: T("seat." + deal.round_wind) }) : "";
+  fromTable.textContent = open ? T(state.tableWinner ? "table.winds_follow" : "table.winds_choose", { player: state.tableWinner, seat: T("seat." + c.seat_wind), round: T("seat." + deal.round_wind) }) : "";
   for (const id of ["table-winner", "table-discarder", "table-offender", "btn-add-win", "btn-add-draw", "btn-add-false-win", "btn-add-cowinner"]) $(id).disabled = !open;
   const pending = night.pending || [];
   if (pending.length + 1 >= MAX_WINNERS) $("btn-add-cowinner").disabled = true;
@@ -129,40 +126,31 @@ export function renderTableInputs(app) {
   ])));
   $("table-pending").hidden = !pending.length;
   $("btn-add-win").textContent = T(pending.length ? "table.add_win_with" : "table.add_win", { n: pending.length + 1 });
-  renderTableRules(app);
   $("btn-undo").disabled = !locked;
   $("btn-new-night").disabled = !locked && !players.some(Boolean);
   $("table-count").textContent = T("table.count", { n: night.hands.length });
 }
 
-/** The calculator's context after choosing a winner or a discarder by name. */
-export function contextFor(context, deal, winner, discarder) {
-  const c = { ...context, round_wind: deal.round_wind };
-  if (winner) c.seat_wind = seatOf(deal.seats, winner);
-  if (!discarder) { c.win_by = "self_draw"; c.discarder = ""; } else {
-    if (c.win_by === "self_draw") c.win_by = "discard";
-    c.discarder = seatOf(deal.seats, discarder);
-    c.replacement = "none";
-  }
-  return c;
-}
+export const tableInputsView = {
+  deps: (s) => [s.lang, s.night, s.tableAnswer, s.tableWinner, s.input.context],
+  render: renderTableInputs
+};
+
+export const tableRulesView = {
+  deps: (s) => [s.lang, s.night.rules, chartOf(s)],
+  render: renderTableRules
+};
 
 export const tableView = {
-  id: "table",
-  section: "table",
-  path: "/v1/ledger",
-  loadingKey: "status.tallying",
-  ready: (app) => seated(app.night) && app.night.hands.length > 0,
-  /** The request: the night (or the night with a hand being added). */
-  body: (app, night) => ledgerRequest(night || app.night, app.state),
-
-  render(app, res) {
-    const T = app.t;
-    const players = app.night.players.map((p) => p.trim());
-    app.tableAnswer = res;
-    $("table-now").textContent = dealLine(currentDeal(app.night, res), T);
-    const ruleset = rulesetName(app.rulesetInfo[app.state.ruleset], T, app.state.ruleset);
-    const house = Object.keys(app.state.house || {}).length + Object.keys(cleanRules(app.night.rules)).length > 0;
+  deps: (s) => [s.lang, s.shown],
+  render(state) {
+    if (!state.shown || state.shown.view !== "table") return;
+    const res = state.shown.res;
+    const T = tOf(state);
+    const players = state.night.players.map((p) => p.trim());
+    $("table-now").textContent = dealLine(currentDeal(state.night, res), T);
+    const ruleset = rulesetName(state.server.info[state.input.ruleset], T, state.input.ruleset);
+    const house = Object.keys(state.input.house || {}).length + Object.keys(cleanRules(state.night.rules)).length > 0;
     $("table-ruleset").textContent = rulesetLabel(ruleset, house, T);
     const money = res.money || null;
     // Compact: the hand's round and dealer in one column; each player a
@@ -220,7 +208,5 @@ export const tableView = {
         m ? T("table.pays_money", { from: t.from, to: t.to, amount: t.amount, money: formatMoney(m.amount).replace(/^\+/, "") }) : T("table.pays", { from: t.from, to: t.to, amount: t.amount })
       ]);
     }));
-    renderTableInputs(app);
-    return { key: "status.tallied", params: { n: (res.hands || []).length } };
   }
 };

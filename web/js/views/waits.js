@@ -1,9 +1,9 @@
-// The waits view: POST /v1/waits for a hand one tile short (melds counted:
+// The waits view: POST /v1/waits's answer for a hand one tile short (melds counted:
 // 13 tiles less three per declared meld).
 
 import { $, el, fill, tileFace } from "../dom.js";
 import { rulesetName } from "../format.js";
-import { readyForWaits } from "../state.js";
+import { tOf } from "../state.js";
 import { linesText } from "./score.js";
 
 function cell(w, T) {
@@ -16,14 +16,11 @@ function cell(w, T) {
 }
 
 export const waitsView = {
-  id: "waits",
-  section: "waits",
-  path: "/v1/waits",
-  loadingKey: "status.waiting",
-  ready: (app) => readyForWaits(app.d),
-
-  render(app, res) {
-    const T = app.t;
+  deps: (s) => [s.lang, s.shown],
+  render(state) {
+    if (!state.shown || state.shown.view !== "waits") return;
+    const res = state.shown.res;
+    const T = tOf(state);
     const waits = res.waits || [];
     fill($("waits-body"), waits.map((w) => el("tr", { "data-wait": w.tile }, [
       el("td", {}, [tileFace(w.tile, T, { mini: true })]),
@@ -32,8 +29,7 @@ export const waitsView = {
       cell(w.self_draw, T)
     ])));
     $("waits-empty").hidden = waits.length > 0;
-    const info = app.rulesetInfo[res.ruleset];
+    const info = state.server.info[res.ruleset];
     $("waits-ruleset").textContent = T("waits.count", { ruleset: rulesetName(info, T, res.ruleset), n: waits.length });
-    return waits.length ? { key: "status.waits", params: { tiles: waits.map((w) => w.tile).join(", ") } } : { key: "status.no_waits" };
   }
 };

@@ -1,0 +1,753 @@
+//! The shared tables' and groups' endpoints (api-contract.md, "Shared
+//! tables: /v1/tables", "Groups"). Thin: a change is the stored ledger
+//! request with one hand more or less, played by `service::Service::ledger`
+//! on the blocking pool; the store is called through `tables::Live`, on the
+//! store's own runtime.
+
+use super::body::read_json_body;
+use super::AppState;
+use crate::api::json::parse_checked;
+use crate::api::{ApiError, Problem, PROBLEM_JSON};
+use crate::store::{GroupRow, Refused, TableRow};
+use crate::tables::hub::{Event, Full, Subscription};
+use crate::tables::{self, json, Failure, Live, Tables};
+use actix_web::http::header::{self, HeaderValue};
+use actix_web::http::{Method, StatusCode};
+use actix_web::web::{self, Bytes};
+use actix_web::{guard, HttpRequest, HttpResponse, ResponseError};
+use serde_json::{Map, Value};
+use std::net::IpAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The longest title and group name, in characters.
+pub const MAX_NAME: usize = 64;
+/// A comment line this often keeps idle streams (and proxies) open.
+const KEEP_ALIVE: Duration = Duration::from_secs(15);
+/// A stream whose client has not taken a change this long after it was
+/// made has fallen behind, and is closed.
+const BEHIND: Duration = Duration::from_secs(30);
+
+/// What a table endpoint can answer besides the ledger's own problems.
+#[derive(Debug)]
+pub enum TableProblem {
+    Disabled,
+    NoSuchTable,
+    NoSuchGroup,
+    Unauthorized,
+    Forbidden,
+    PreconditionRequired,
+    /// The version moved: the current `TABLE`.
+    Conflict(Vec<u8>),
+    TablesFull,
+    GroupsFull,
+    RateLimited(u64),
+    Streams(Full),
+    Store,
+    Api(ApiError),
+}
+
+impl From<ApiError> for TableProblem {
+    fn from(e: ApiError) -> Self {
+        TableProblem::Api(e)
+    }
+}
+
+impl From<Failure> for TableProblem {
+    fn from(f: Failure) -> Self {
+        match f {
+            Failure::Store | Failure::Random => TableProblem::Store,
+        }
+    }
+}
+
+impl std::fmt::Display for TableProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (_, slug, title, detail) = self.parts();
+        write!(f, "{title} ({slug}): {detail}")
+    }
+}
+
+impl TableProblem {
+    /// Status, slug, title, detail.
+    fn parts(&self) -> (u16, &'static str, &'static str, String) {
+        match self {
+            TableProblem::Disabled => (404, "tables-disabled", "Shared tables are off",
+                "this server keeps no tables (--store none)".into()),
+            TableProblem::NoSuchTable => (404, "no-such-table", "No such table",
+                "no table has this id (it may have been deleted)".into()),
+            TableProblem::NoSuchGroup => (404, "no-such-group", "No such group",
+                "no group has this id (it may have been deleted)".into()),
+            TableProblem::Unauthorized => (401, "unauthorized", "A key is needed",
+                "a change needs the table's key: Authorization: Bearer {key}".into()),
+            TableProblem::Forbidden => (403, "forbidden", "Wrong key",
+                "the key given is not this one's key".into()),
+            TableProblem::PreconditionRequired => (428, "precondition-required", "If-Match is needed",
+                "a change needs If-Match: \"v{version}\", the version it was made from".into()),
+            TableProblem::Conflict(_) => (412, "version-conflict", "The table has changed",
+                "the table has moved on since that version; `table` is the current one".into()),
+            TableProblem::TablesFull => (503, "tables-full", "No room for another table",
+                "the server holds as many tables as it may (--tables-max)".into()),
+            TableProblem::GroupsFull => (503, "groups-full", "No room for another group",
+                "the server holds as many groups as it may (--groups-max)".into()),
+            TableProblem::RateLimited(s) => (429, "rate-limited", "Too many new tables",
+                format!("this address made as many as it may this hour (--tables-per-hour); retry after {s} s")),
+            TableProblem::Streams(Full::Table) => (503, "streams-full", "Too many streams on this table",
+                "this table has as many event streams as it may (--events-per-table)".into()),
+            TableProblem::Streams(Full::All) => (503, "streams-full", "Too many event streams",
+                "the server has as many event streams as it may (--events-max)".into()),
+            TableProblem::Store => (503, "store-unavailable", "The store does not answer",
+                "the table store could not be reached; nothing was changed".into()),
+            TableProblem::Api(e) => (e.status(), e.slug(), "", String::new()),
+        }
+    }
+
+    fn retry_after(&self) -> Option<u64> {
+        match self {
+            TableProblem::TablesFull | TableProblem::GroupsFull => Some(tables::RETRY_AFTER_FULL),
+            TableProblem::RateLimited(s) => Some(*s),
+            TableProblem::Streams(_) => Some(tables::RETRY_AFTER_STREAMS),
+            TableProblem::Store => Some(tables::RETRY_AFTER_STORE),
+            _ => None,
+        }
+    }
+}
+
+impl ResponseError for TableProblem {
+    fn status_code(&self) -> StatusCode {
+        StatusCode::from_u16(self.parts().0).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        if let TableProblem::Api(e) = self {
+            return e.error_response();
+        }
+        let (status, slug, title, detail) = self.parts();
+        let problem = Problem {
+            type_: format!("/problems/{slug}"),
+            title: title.into(),
+            status,
+            detail,
+            errors: vec![],
+        };
+        let mut body = serde_json::to_vec(&problem).unwrap_or_default();
+        // The current table as an extension member, after the problem's own.
+        if let (TableProblem::Conflict(table), Some(b'}')) = (self, body.last()) {
+            body.pop();
+            body.extend_from_slice(b",\"table\":");
+            body.extend_from_slice(table);
+            body.push(b'}');
+        }
+        let mut res = HttpResponse::build(self.status_code());
+        res.insert_header((header::CONTENT_TYPE, PROBLEM_JSON));
+        if let Some(s) = self.retry_after() {
+            res.insert_header((header::RETRY_AFTER, s.to_string()));
+        }
+        if let TableProblem::Unauthorized = self {
+            res.insert_header((header::WWW_AUTHENTICATE, "Bearer"));
+        }
+        res.body(body)
+    }
+}
+
+type Answer = Result<HttpResponse, TableProblem>;
+
+fn live(tables: &Tables) -> Result<Arc<Live>, TableProblem> {
+    tables.live.clone().ok_or(TableProblem::Disabled)
+}
+
+/// The id of the path, if it could be one (anything else is no table).
+fn path_id(req: &HttpRequest, missing: TableProblem) -> Result<String, TableProblem> {
+    match req.match_info().get("id") {
+        Some(id) if tables::is_token(id) => Ok(id.to_string()),
+        _ => Err(missing),
+    }
+}
+
+/// The client's address: the peer's, or with `--trust-forwarded-for` the
+/// last hop of `X-Forwarded-For`.
+fn client_addr(req: &HttpRequest, live: &Live) -> IpAddr {
+    let peer = req
+        .peer_addr()
+        .map_or(IpAddr::from([0, 0, 0, 0]), |a| a.ip());
+    if !live.args.trust_forwarded_for {
+        return peer;
+    }
+    req.headers()
+        .get_all("x-forwarded-for")
+        .last()
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.rsplit(',').next())
+        .and_then(|h| h.trim().parse().ok())
+        .unwrap_or(peer)
+}
+
+/// The bearer key given, if any.
+fn bearer(req: &HttpRequest) -> Option<&str> {
+    let v = req.headers().get(header::AUTHORIZATION)?.to_str().ok()?;
+    let (scheme, key) = v.split_once(' ')?;
+    scheme.eq_ignore_ascii_case("bearer").then(|| key.trim())
+}
+
+/// The key must be the stored one's.
+fn authorize(req: &HttpRequest, stored: &str) -> Result<(), TableProblem> {
+    match bearer(req) {
+        None => Err(TableProblem::Unauthorized),
+        Some(k) if tables::key_matches(k, stored) => Ok(()),
+        Some(_) => Err(TableProblem::Forbidden),
+    }
+}
+
+fn etag(version: i64) -> String {
+    format!("\"v{version}\"")
+}
+
+/// `If-Match` must name the current version.
+fn precondition(req: &HttpRequest, row: &TableRow) -> Result<(), TableProblem> {
+    let Some(given) = req.headers().get(header::IF_MATCH) else {
+        return Err(TableProblem::PreconditionRequired);
+    };
+    let want = etag(row.version);
+    let matches = given
+        .to_str()
+        .is_ok_and(|v| v.split(',').any(|t| t.trim() == want));
+    if matches {
+        Ok(())
+    } else {
+        Err(TableProblem::Conflict(json::table(row)))
+    }
+}
+
+fn table_answer(status: StatusCode, row: &TableRow, body: Vec<u8>) -> HttpResponse {
+    HttpResponse::build(status)
+        .insert_header((
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        ))
+        .insert_header((header::ETAG, etag(row.version)))
+        .insert_header((header::CACHE_CONTROL, "no-cache"))
+        .body(body)
+}
+
+/// A name or title: a string of 1 to 64 characters.
+fn name_at(v: &Value, pointer: &str) -> Result<String, ApiError> {
+    match v.as_str() {
+        Some(s) if (1..=MAX_NAME).contains(&s.chars().count()) => Ok(s.to_string()),
+        _ => Err(ApiError::field(
+            pointer,
+            format!("expected a string of 1 to {MAX_NAME} characters"),
+        )),
+    }
+}
+
+/// The ledger request (as stored), its answer and the night's summary, or
+/// the ledger's problem: on the blocking pool.
+async fn play(
+    state: &web::Data<AppState>,
+    request: Value,
+) -> Result<(String, String, String), ApiError> {
+    let s = state.clone();
+    state
+        .pool
+        .run(move || {
+            let bytes = serde_json::to_vec(&request).unwrap_or_default();
+            let ledger = s.service.ledger(&bytes)?;
+            let answer: Value = serde_json::from_slice(&ledger).unwrap_or_default();
+            let summary = json::summary(&request, &answer);
+            // Both are JSON written by serde or the ledger writer: UTF-8.
+            Ok((
+                String::from_utf8(bytes).unwrap_or_default(),
+                String::from_utf8(ledger).unwrap_or_default(),
+                summary,
+            ))
+        })
+        .await
+}
+
+/// Create a shared table.
+pub async fn create(
+    state: web::Data<AppState>,
+    tables: web::Data<Tables>,
+    req: HttpRequest,
+    payload: web::Payload,
+) -> Answer {
+    let live = live(&tables)?;
+    live.rate_tables
+        .take(client_addr(&req, &live))
+        .map_err(TableProblem::RateLimited)?;
+    let body = read_json_body(&req, &state, payload, state.limits.ledger_body).await?;
+    let mut request: Map<String, Value> = parse_checked(&body, state.service.limits().json_depth)?;
+    drop(body);
+    let title = match request.remove("title") {
+        None | Some(Value::Null) => None,
+        Some(t) => Some(name_at(&t, "/title")?),
+    };
+    let group_id = match request.remove("group") {
+        None | Some(Value::Null) => None,
+        Some(g) => {
+            let (Some(id), Some(key)) = (
+                g.get("id").and_then(Value::as_str),
+                g.get("key").and_then(Value::as_str),
+            ) else {
+                return Err(
+                    ApiError::field("/group", "expected {\"id\", \"key\"} of a group").into(),
+                );
+            };
+            let found = if tables::is_token(id) {
+                live.group(id).await?
+            } else {
+                None
+            };
+            let Some(found) = found else {
+                return Err(ApiError::field("/group/id", "no group has this id").into());
+            };
+            if !tables::key_matches(key, &found.key_hash) {
+                return Err(TableProblem::Forbidden);
+            }
+            Some(found.id)
+        }
+    };
+    request
+        .entry("hands")
+        .or_insert_with(|| Value::Array(vec![]));
+    let (request, ledger, summary) = play(&state, Value::Object(request)).await?;
+    let id = tables::random_token().map_err(|_| Failure::Random)?;
+    let key = tables::random_token().map_err(|_| Failure::Random)?;
+    let now = live.store.clock.now_ms();
+    let row = TableRow {
+        id: id.clone(),
+        key_hash: tables::key_hash(&key),
+        title,
+        group_id,
+        version: 1,
+        created_at: now,
+        updated_at: now,
+        touched_at: now,
+        request,
+        ledger,
+        summary,
+    };
+    match live.insert(row.clone()).await? {
+        Ok(()) => {}
+        Err(Refused::Full) => return Err(TableProblem::TablesFull),
+        Err(Refused::GroupFull) => {
+            return Err(ApiError::field(
+                "/group/id",
+                format!(
+                    "a group holds at most {} nights",
+                    crate::store::GROUP_NIGHTS
+                ),
+            )
+            .into())
+        }
+    }
+    let table = json::table(&row);
+    let mut out = Vec::with_capacity(table.len() + 200);
+    out.extend_from_slice(b"{\"id\":\"");
+    out.extend_from_slice(id.as_bytes());
+    out.extend_from_slice(b"\",\"key\":\"");
+    out.extend_from_slice(key.as_bytes());
+    out.extend_from_slice(b"\",\"version\":1,\"view_path\":\"/t/");
+    out.extend_from_slice(id.as_bytes());
+    out.extend_from_slice(b"\",\"score_path\":\"/t/");
+    out.extend_from_slice(id.as_bytes());
+    out.extend_from_slice(b"#key=");
+    out.extend_from_slice(key.as_bytes());
+    out.extend_from_slice(b"\",\"table\":");
+    out.extend_from_slice(&table);
+    out.push(b'}');
+    let mut res = table_answer(StatusCode::CREATED, &row, out);
+    if let Ok(v) = HeaderValue::from_str(&format!("/v1/tables/{id}")) {
+        res.headers_mut().insert(header::LOCATION, v);
+    }
+    Ok(res)
+}
+
+async fn existing(live: &Live, id: &str) -> Result<TableRow, TableProblem> {
+    live.read(id).await?.ok_or(TableProblem::NoSuchTable)
+}
+
+/// Read a shared table.
+pub async fn read(tables: web::Data<Tables>, req: HttpRequest) -> Answer {
+    let live = live(&tables)?;
+    let id = path_id(&req, TableProblem::NoSuchTable)?;
+    let row = existing(&live, &id).await?;
+    let tag = etag(row.version);
+    let fresh = req
+        .headers()
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(',').any(|t| t.trim() == tag || t.trim() == "*"));
+    if fresh {
+        return Ok(HttpResponse::NotModified()
+            .insert_header((header::ETAG, tag))
+            .finish());
+    }
+    let body = json::table(&row);
+    Ok(table_answer(StatusCode::OK, &row, body))
+}
+
+/// A change to a table's hands: checks the key and the version, plays the
+/// changed request, and stores it if the version has still not moved.
+async fn change(
+    state: web::Data<AppState>,
+    live: Arc<Live>,
+    id: String,
+    row: TableRow,
+    edit: impl FnOnce(&mut Vec<Value>) -> Result<(), ApiError>,
+) -> Answer {
+    let mut request: Value = serde_json::from_str(&row.request).unwrap_or_default();
+    let Some(hands) = request.get_mut("hands").and_then(Value::as_array_mut) else {
+        return Err(TableProblem::Store);
+    };
+    edit(hands)?;
+    let (request, ledger, summary) = play(&state, request).await?;
+    match live.update(&row, request, ledger, summary).await? {
+        Some(new) => Ok(table_answer(StatusCode::OK, &new, json::table(&new))),
+        // The version moved meanwhile, or the table is gone.
+        None => match live.read(&id).await? {
+            Some(current) => Err(TableProblem::Conflict(json::table(&current))),
+            None => Err(TableProblem::NoSuchTable),
+        },
+    }
+}
+
+/// Append a hand to a table.
+pub async fn append(
+    state: web::Data<AppState>,
+    tables: web::Data<Tables>,
+    req: HttpRequest,
+    payload: web::Payload,
+) -> Answer {
+    let live = live(&tables)?;
+    let id = path_id(&req, TableProblem::NoSuchTable)?;
+    let row = existing(&live, &id).await?;
+    authorize(&req, &row.key_hash)?;
+    precondition(&req, &row)?;
+    let body = read_json_body(&req, &state, payload, state.limits.body).await?;
+    let hand: Value = parse_checked(&body, state.service.limits().json_depth)?;
+    drop(body);
+    change(state, live, id, row, move |hands| {
+        hands.push(hand);
+        Ok(())
+    })
+    .await
+}
+
+/// Take back a table's last hand.
+pub async fn undo(
+    state: web::Data<AppState>,
+    tables: web::Data<Tables>,
+    req: HttpRequest,
+) -> Answer {
+    let live = live(&tables)?;
+    let id = path_id(&req, TableProblem::NoSuchTable)?;
+    let row = existing(&live, &id).await?;
+    authorize(&req, &row.key_hash)?;
+    precondition(&req, &row)?;
+    change(state, live, id, row, |hands| {
+        hands
+            .pop()
+            .map(|_| ())
+            .ok_or_else(|| ApiError::field("/hands", "the table has no hand to take back"))
+    })
+    .await
+}
+
+/// Delete a table.
+pub async fn delete(tables: web::Data<Tables>, req: HttpRequest) -> Answer {
+    let live = live(&tables)?;
+    let id = path_id(&req, TableProblem::NoSuchTable)?;
+    let row = existing(&live, &id).await?;
+    authorize(&req, &row.key_hash)?;
+    if !live.delete(&id).await? {
+        return Err(TableProblem::NoSuchTable);
+    }
+    Ok(HttpResponse::NoContent().finish())
+}
+
+struct Stream {
+    sub: Subscription,
+    /// The version last sent (or resumed from).
+    last: i64,
+    sent: bool,
+    done: bool,
+    tick: tokio::time::Interval,
+    /// The server's shutdown flag: a stream ends at its next keep-alive
+    /// once shutdown has begun, so that a drain is not held up by it.
+    closing: Arc<std::sync::atomic::AtomicBool>,
+}
+
+fn table_event(version: i64, json: &[u8]) -> Bytes {
+    let mut out = Vec::with_capacity(json.len() + 48);
+    out.extend_from_slice(b"event: table\nid: ");
+    out.extend_from_slice(itoa::Buffer::new().format(version).as_bytes());
+    out.extend_from_slice(b"\ndata: ");
+    out.extend_from_slice(json);
+    out.extend_from_slice(b"\n\n");
+    Bytes::from(out)
+}
+
+/// The next frame of a stream, or `None` to close it.
+async fn next_frame(mut st: Stream) -> Option<(Result<Bytes, std::convert::Infallible>, Stream)> {
+    loop {
+        if st.done {
+            return None;
+        }
+        let ev = st.sub.rx.borrow_and_update().clone();
+        match ev.as_deref() {
+            Some(Event::Deleted) => {
+                st.done = true;
+                return Some((Ok(Bytes::from_static(b"event: deleted\ndata: {}\n\n")), st));
+            }
+            Some(Event::Table { version, json, at }) if *version > st.last => {
+                // Not polled for a change made this long ago: the client
+                // does not keep up.
+                if st.sent && at.elapsed() > BEHIND {
+                    return None;
+                }
+                st.last = *version;
+                st.sent = true;
+                let frame = table_event(*version, json);
+                return Some((Ok(frame), st));
+            }
+            _ => {}
+        }
+        tokio::select! {
+            changed = st.sub.rx.changed() => if changed.is_err() { return None },
+            _ = st.tick.tick() => {
+                if st.closing.load(std::sync::atomic::Ordering::Relaxed) {
+                    return None;
+                }
+                return Some((Ok(Bytes::from_static(b": keep-alive\n\n")), st));
+            }
+        }
+    }
+}
+
+/// A table's changes as server-sent events.
+pub async fn events(
+    state: web::Data<AppState>,
+    tables: web::Data<Tables>,
+    req: HttpRequest,
+) -> Answer {
+    let live = live(&tables)?;
+    let id = path_id(&req, TableProblem::NoSuchTable)?;
+    // The place first, so that no change between the read and the
+    // subscription is missed.
+    let sub = live.hub.subscribe(&id).map_err(TableProblem::Streams)?;
+    let row = existing(&live, &id).await?;
+    live.hub.publish(&id, row.version, json::table(&row).into());
+    let last = req
+        .headers()
+        .get("last-event-id")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<i64>().ok())
+        .unwrap_or(0);
+    let st = Stream {
+        sub,
+        last,
+        sent: false,
+        done: false,
+        tick: tokio::time::interval_at(tokio::time::Instant::now() + KEEP_ALIVE, KEEP_ALIVE),
+        closing: state.shutting_down.clone(),
+    };
+    let stream = futures_util::stream::unfold(st, next_frame);
+    Ok(HttpResponse::Ok()
+        .insert_header((header::CONTENT_TYPE, "text/event-stream"))
+        .insert_header((header::CACHE_CONTROL, "no-cache"))
+        // Not compressed (the encoder would hold frames back) and not
+        // buffered by a proxy.
+        .insert_header((header::CONTENT_ENCODING, "identity"))
+        .insert_header(("x-accel-buffering", "no"))
+        .streaming(stream))
+}
+
+/// Create a group.
+pub async fn create_group(
+    state: web::Data<AppState>,
+    tables: web::Data<Tables>,
+    req: HttpRequest,
+    payload: web::Payload,
+) -> Answer {
+    let live = live(&tables)?;
+    live.rate_groups
+        .take(client_addr(&req, &live))
+        .map_err(TableProblem::RateLimited)?;
+    let body = read_json_body(&req, &state, payload, state.limits.body).await?;
+    let mut request: Map<String, Value> = parse_checked(&body, state.service.limits().json_depth)?;
+    drop(body);
+    let name = match request.remove("name") {
+        Some(n) => name_at(&n, "/name")?,
+        None => return Err(ApiError::field("/name", "missing field `name`").into()),
+    };
+    if let Some(k) = request.keys().next() {
+        return Err(
+            ApiError::field(format!("/{k}"), "unknown field; a group has only `name`").into(),
+        );
+    }
+    let id = tables::random_token().map_err(|_| Failure::Random)?;
+    let key = tables::random_token().map_err(|_| Failure::Random)?;
+    let row = GroupRow {
+        id: id.clone(),
+        key_hash: tables::key_hash(&key),
+        name,
+        created_at: live.store.clock.now_ms(),
+    };
+    if live.insert_group(row).await?.is_err() {
+        return Err(TableProblem::GroupsFull);
+    }
+    let body = serde_json::json!({"id": id, "key": key, "view_path": format!("/g/{id}")});
+    let mut res = HttpResponse::Created();
+    res.insert_header((header::CONTENT_TYPE, "application/json"));
+    res.insert_header((header::LOCATION, format!("/v1/groups/{id}")));
+    Ok(res.body(body.to_string()))
+}
+
+/// Read a group: its nights and their statistics summed.
+pub async fn read_group(tables: web::Data<Tables>, req: HttpRequest) -> Answer {
+    let live = live(&tables)?;
+    let id = path_id(&req, TableProblem::NoSuchGroup)?;
+    let group = live.group(&id).await?.ok_or(TableProblem::NoSuchGroup)?;
+    let nights = live.nights(&id).await?;
+    Ok(HttpResponse::Ok()
+        .insert_header((header::CONTENT_TYPE, "application/json"))
+        .insert_header((header::CACHE_CONTROL, "no-cache"))
+        .body(json::group(&group, &nights)))
+}
+
+/// Delete a group (its tables stay).
+pub async fn delete_group(tables: web::Data<Tables>, req: HttpRequest) -> Answer {
+    let live = live(&tables)?;
+    let id = path_id(&req, TableProblem::NoSuchGroup)?;
+    let group = live.group(&id).await?.ok_or(TableProblem::NoSuchGroup)?;
+    authorize(&req, &group.key_hash)?;
+    live.delete_group(&id).await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+fn method(m: Method) -> actix_web::Route {
+    web::route().guard(guard::fn_guard(move |ctx| ctx.head().method == m))
+}
+
+/// A resource of several methods; any other is a 405 problem.
+fn resource(
+    path: &'static str,
+    routes: Vec<actix_web::Route>,
+    allowed: &'static str,
+) -> actix_web::Resource {
+    let mut r = web::resource(path).app_data(super::metrics::RouteLabel::new(path));
+    for route in routes {
+        r = r.route(route);
+    }
+    r.default_service(web::to(move |req: HttpRequest| async move {
+        Err::<HttpResponse, _>(ApiError::MethodNotAllowed {
+            method: req.method().to_string(),
+            allowed,
+        })
+    }))
+}
+
+/// The tables' and groups' routes.
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.service(resource(
+        "/v1/tables",
+        vec![method(Method::POST).to(create)],
+        "POST",
+    ));
+    cfg.service(resource(
+        "/v1/tables/{id}",
+        vec![super::get().to(read), method(Method::DELETE).to(delete)],
+        "GET, HEAD, DELETE",
+    ));
+    cfg.service(resource(
+        "/v1/tables/{id}/hands",
+        vec![method(Method::POST).to(append)],
+        "POST",
+    ));
+    cfg.service(resource(
+        "/v1/tables/{id}/hands/last",
+        vec![method(Method::DELETE).to(undo)],
+        "DELETE",
+    ));
+    cfg.service(resource(
+        "/v1/tables/{id}/events",
+        vec![method(Method::GET).to(events)],
+        "GET",
+    ));
+    cfg.service(resource(
+        "/v1/groups",
+        vec![method(Method::POST).to(create_group)],
+        "POST",
+    ));
+    cfg.service(resource(
+        "/v1/groups/{id}",
+        vec![
+            super::get().to(read_group),
+            method(Method::DELETE).to(delete_group),
+        ],
+        "GET, HEAD, DELETE",
+    ));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tables::hub::Hub;
+    use std::time::Instant;
+
+    fn stream(hub: &Hub, last: i64) -> Stream {
+        Stream {
+            sub: hub.subscribe("t").unwrap(),
+            last,
+            sent: false,
+            done: false,
+            tick: tokio::time::interval_at(tokio::time::Instant::now() + KEEP_ALIVE, KEEP_ALIVE),
+            closing: Arc::new(std::sync::atomic::AtomicBool::new(false)),
+        }
+    }
+
+    fn text(frame: &Option<(Result<Bytes, std::convert::Infallible>, Stream)>) -> String {
+        match frame {
+            Some((Ok(b), _)) => String::from_utf8_lossy(b).into_owned(),
+            Some((Err(e), _)) => match *e {},
+            None => "(closed)".into(),
+        }
+    }
+
+    #[tokio::test]
+    async fn a_stream_that_falls_behind_is_closed() {
+        // Version 1 is sent; version 2 was made 31 s before the stream was
+        // next polled (past the 30 s it may lag): the stream closes instead
+        // of sending it late.
+        let hub = Hub::new(4, 4);
+        let st = stream(&hub, 0);
+        hub.publish("t", 1, Bytes::from_static(b"{}"));
+        let first = next_frame(st).await;
+        assert_eq!(text(&first), "event: table\nid: 1\ndata: {}\n\n");
+        let (_, st) = first.unwrap();
+        let long_ago = Instant::now() - Duration::from_secs(31);
+        hub.publish_at("t", 2, Bytes::from_static(b"{}"), long_ago);
+        assert_eq!(text(&next_frame(st).await), "(closed)");
+    }
+
+    #[tokio::test]
+    async fn a_resumed_stream_skips_what_it_has_and_ends_on_deletion() {
+        // Resumed from version 3 with the table at 3: nothing is sent until
+        // version 4; then the deletion, then the end.
+        let hub = Hub::new(4, 4);
+        let st = stream(&hub, 3);
+        hub.publish("t", 3, Bytes::from_static(b"{}"));
+        let waiting = tokio::time::timeout(Duration::from_millis(50), next_frame(st)).await;
+        assert!(waiting.is_err(), "nothing newer than 3 yet");
+        let st = stream(&hub, 3);
+        hub.publish("t", 4, Bytes::from_static(b"{}"));
+        let (_, st) = next_frame(st).await.unwrap();
+        assert_eq!(st.last, 4);
+        hub.deleted("t");
+        let deleted = next_frame(st).await;
+        assert_eq!(text(&deleted), "event: deleted\ndata: {}\n\n");
+        let (_, st) = deleted.unwrap();
+        assert!(next_frame(st).await.is_none());
+    }
+}

@@ -1,0 +1,260 @@
+// What the page asks the server, and when. Each flow reads the store, calls
+// the API (api.js) and dispatches what came back (state.js); nothing here
+// draws. A change of the inputs is rescored after a short pause, and only
+// when the hand is ready for the view; only the latest request's answer
+// counts (api.js `Latest`).
+
+import { call, isAbort, Latest } from "./api.js";
+import { $ } from "./dom.js";
+import { localErrors, mapProblem } from "./format.js";
+import { docPointer, houseFromDocument, importProblems } from "./custom.js";
+import { ledgerMessages, seated } from "./ledger.js";
+import { handOf, compareDocument, catalogueOf, previewReady, winProblems, winOf, nightWith } from "./state.js";
+import { REQUESTS, requestKey, previewBody } from "./requests.js";
+
+const DEBOUNCE_MS = 250;
+
+const asDocument = (messages) => messages.map((m) => ({ ...m, pointer: docPointer(m.pointer) }));
+
+export function createFlows(store) {
+  const get = store.get;
+  const dispatch = store.dispatch;
+  const latest = new Latest();
+  const previewLatest = new Latest();
+  let timer = 0;
+
+  // Problems shown: a rescore pending or in flight would clear them when it answers.
+  store.subscribe((s, prev) => {
+    if (s.errors && s.errors !== prev.errors) { clearTimeout(timer); latest.cancel(); }
+  });
+
+  /** A change from the player: dispatched, and rescored after a pause when the inputs moved. */
+  function act(action) {
+    const prev = get();
+    const next = dispatch(action);
+    if (next.input !== prev.input) schedule();
+    return next;
+  }
+
+  function schedule() {
+    clearTimeout(timer);
+    timer = setTimeout(auto, DEBOUNCE_MS);
+  }
+
+  function cancel() {
+    clearTimeout(timer);
+    latest.cancel();
+  }
+
+  // The rescore after typing: only when the hand is ready for the view; the
+  // page's own checks show at once, without moving the focus.
+  function auto() {
+    const s = get();
+    const id = s.input.view;
+    const r = REQUESTS[id];
+    const local = r.hand ? localErrors(handOf(s), id, false) : [];
+    if (local.length) { latest.cancel(); dispatch({ type: "problems", messages: local, focus: false }); return; }
+    // The table's request does not hang on the hand box: typing the next hand leaves it be.
+    // The next hand is scored beside it as soon as it is complete and its winner chosen.
+    if (!r.hand && !r.get && s.shown && s.shown.view === id && s.shown.key === requestKey(s, id)) { runPreview(); return; }
+    if (id === "table" && !r.ready(s)) { runPreview(); return; }
+    if (r.ready(s)) { run(id, false); return; }
+    latest.cancel();
+    dispatch({ type: "waiting" });
+  }
+
+  /**
+   * Sends the view's request; `submit` (a button): the page's checks first,
+   * focus to the first error. `pending` (the table): a night to send in place
+   * of the stored one, kept only when the server answers it.
+   */
+  async function run(view, submit, pending) {
+    clearTimeout(timer);
+    const r = REQUESTS[view];
+    let s = get();
+    // The winners staged before this hand: the calculator's is the next one.
+    const staged = s.night.pending.length;
+    if (s.input.view !== view) s = dispatch({ type: "viewChosen", view });
+    if (r.hand) {
+      const local = localErrors(handOf(s), view, submit);
+      if (local.length) { latest.cancel(); dispatch({ type: "problems", messages: local, focus: submit }); return; }
+    }
+    const body = r.get ? undefined : r.body(s, pending);
+    const ctx = { ...s.input.context };
+    const sentDocument = view === "compare" ? compareDocument(s) : null;
+    const { seq, signal } = latest.next();
+    dispatch({ type: "requested", loadingKey: r.loadingKey });
+    let res;
+    try {
+      res = r.get ? await call("GET", r.pathFor(s), undefined, signal) : await call("POST", r.path, body, signal);
+    } catch (e) {
+      if (isAbort(e) || !latest.isLatest(seq)) return;
+      dispatch({ type: "unreachable" });
+      return;
+    }
+    // A newer request was sent meanwhile: this answer is out of date.
+    if (!latest.isLatest(seq)) return;
+    if (!res.ok) {
+      let messages = asDocument(mapProblem(res.status, res.json));
+      // A refused hand is not kept: the table on screen stays as it was.
+      if (pending) messages = ledgerMessages(messages, pending.hands.length - 1, staged);
+      dispatch({ type: "refused", messages, focus: submit, keepShown: !!pending });
+      return;
+    }
+    const now = pending ? { ...get(), night: pending } : get();
+    dispatch({ type: "answered", view, res: res.json, ctx, key: requestKey(now, view), status: r.done(now, res.json), night: pending || null, document: sentDocument, seq });
+    if (view === "table") runPreview();
+    if (submit && window.matchMedia && window.matchMedia("(max-width: 899px)").matches) $("output").scrollIntoView({ block: "start" });
+  }
+
+  // In the Table view the next hand is scored as it is typed (POST /v1/score),
+  // its result shown above the night, once it is complete and its winner chosen.
+  async function runPreview() {
+    const s = get();
+    if (!previewReady(s)) { previewLatest.cancel(); dispatch({ type: "previewHidden" }); return; }
+    const body = previewBody(s);
+    const key = JSON.stringify(body);
+    if (s.preview && s.preview.key === key) return;
+    const ctx = { ...s.input.context };
+    const { seq, signal } = previewLatest.next();
+    let res;
+    try {
+      res = await call("POST", "/v1/score", body, signal);
+    } catch (e) {
+      if (isAbort(e) || !previewLatest.isLatest(seq)) return;
+      dispatch({ type: "unreachable" });
+      return;
+    }
+    // Out of date, or the hand is no longer the coming one (added, staged, another view).
+    if (!previewLatest.isLatest(seq) || !previewReady(get())) return;
+    if (!res.ok) { dispatch({ type: "previewRefused", messages: mapProblem(res.status, res.json) }); return; }
+    dispatch({ type: "previewed", res: res.json, ctx, key, name: REQUESTS.score.done(get(), res.json).params.name, seq });
+  }
+
+  // The coming deal without showing the table (another view is on screen).
+  function refreshTable() {
+    call("POST", REQUESTS.table.path, REQUESTS.table.body(get())).then((r) => {
+      if (r.ok && r.json) dispatch({ type: "tableRefreshed", answer: r.json });
+    }, () => {});
+  }
+
+  /** Adds a hand to the night: sent with the others, kept once the server answers. */
+  function addToNight(entry) {
+    const r = nightWith(get(), entry);
+    if (r.problems) { dispatch({ type: "problems", messages: r.problems, focus: true }); return; }
+    run("table", true, r.night);
+  }
+
+  function addWin() {
+    const problems = winProblems(get());
+    if (!problems) return;
+    if (problems.length) { dispatch({ type: "problems", messages: problems, focus: true }); return; }
+    addToNight(winOf(dispatch({ type: "winSeated" })));
+  }
+
+  function undoHand() {
+    if (!get().night.hands.length) return;
+    const s = dispatch({ type: "handUndone" });
+    if (s.night.hands.length) run("table", true);
+    else dispatch({ type: "tableEmpty" });
+  }
+
+  // A table rule changed: the night retallied (the rules change the money and the coming deal).
+  function setTableRule(key, raw) {
+    const prev = get();
+    const s = dispatch({ type: "tableRuleSet", key, raw });
+    if (s.night === prev.night || !seated(s.night) || !s.night.hands.length) return;
+    if (s.input.view === "table") run("table", false);
+    else refreshTable();
+  }
+
+  // ------------------------------------------------ what the server holds
+
+  async function loadRulesets() {
+    try {
+      const r = await call("GET", "/v1/rulesets");
+      dispatch({ type: "rulesetsLoaded", rulesets: (r.json && r.json.rulesets) || [] });
+    } catch (e) {
+      dispatch({ type: "rulesetsFailed" });
+    }
+    loadDetail(get().input.ruleset);
+  }
+
+  // Every pattern and condition (GET /v1/patterns), once; without it the
+  // panel lists the patterns of the charts it has.
+  async function loadPatterns() {
+    if (get().server.patterns) return;
+    try {
+      const r = await call("GET", "/v1/patterns");
+      if (r.ok && r.json && Array.isArray(r.json.patterns)) dispatch({ type: "patternsLoaded", table: r.json });
+    } catch (e) { /* the charts' patterns only */ }
+  }
+
+  // A ruleset's payments, notes and patterns, for its summary and the panel.
+  async function loadDetail(id) {
+    const s = get();
+    if (s.server.details[id] || !s.server.info[id]) return;
+    try {
+      const r = await call("GET", "/v1/rulesets/" + encodeURIComponent(id));
+      if (r.ok && r.json) dispatch({ type: "detailLoaded", id, detail: r.json });
+    } catch (e) { /* the summary keeps its first line */ }
+  }
+
+  // The panel opened: every ruleset's chart (each pattern's values and contains) and the pattern table.
+  function openHousePanel() {
+    return Promise.all(get().server.rulesets.map((r) => loadDetail(r.id)).concat([loadPatterns()]));
+  }
+
+  // ------------------------------------------------ the ruleset document
+
+  /** Shows the document; with `check`, asks the server whether it holds. */
+  async function showDocument(check) {
+    await Promise.all([loadDetail(get().input.ruleset), loadPatterns()]);
+    const doc = dispatch({ type: "documentShown" }).doc.document;
+    if (!doc || !check) return;
+    try {
+      const r = await call("POST", "/v1/rulesets/validate", { ruleset: doc });
+      if (r.ok && r.json) dispatch({ type: "documentChecked", hash: String(r.json.ruleset_hash || "") });
+      else dispatch({ type: "documentChecked", problems: asDocument(mapProblem(r.status, r.json)) });
+    } catch (e) {
+      dispatch({ type: "documentUnreachable" });
+    }
+  }
+
+  async function copyDocument() {
+    const box = $("hr-export-text");
+    try {
+      await navigator.clipboard.writeText(box.value);
+    } catch (e) {
+      box.hidden = false;
+      box.select();
+      document.execCommand("copy");
+    }
+    dispatch({ type: "documentCopied" });
+  }
+
+  // A pasted or uploaded document: checked by the page, then by the server
+  // (POST /v1/rulesets/validate), before anything is set.
+  async function importDocument(text) {
+    dispatch({ type: "importStarted" });
+    const refuse = (messages) => dispatch({ type: "importRefused", messages });
+    const at = (key, params) => refuse([{ pointer: "/ruleset_document", key, params }]);
+    let doc;
+    try { doc = JSON.parse(text); } catch (e) { at("house.import_not_json"); return; }
+    if (doc && typeof doc.extends === "string") await loadDetail(doc.extends);
+    await loadPatterns();
+    const s = get();
+    const cat = catalogueOf(s);
+    const r = houseFromDocument(doc, doc && s.server.details[doc.extends], cat);
+    if (r.problem) { at(r.problem); return; }
+    // Only patterns GET /v1/patterns lists (the page's catalogue from it).
+    const mine = importProblems(doc, s.server.details[doc.extends], s.server.patterns ? cat : null);
+    if (mine.length) { refuse(mine); return; }
+    let v;
+    try { v = await call("POST", "/v1/rulesets/validate", { ruleset: doc }); } catch (e) { at("status.unreachable"); return; }
+    if (!v.ok) { refuse(mapProblem(v.status, v.json).map((m) => ({ ...m, pointer: "/ruleset_document" }))); return; }
+    act({ type: "imported", result: r });
+  }
+
+  return { act, schedule, cancel, auto, run, runPreview, refreshTable, addToNight, addWin, undoHand, setTableRule, loadRulesets, loadDetail, loadPatterns, openHousePanel, showDocument, copyDocument, importDocument };
+}
