@@ -146,7 +146,17 @@ impl Variants {
         if let Some(v) = coding.header() {
             res.insert_header((header::CONTENT_ENCODING, v));
         }
-        res.body(Sliced(bytes.clone()))
+        res.body(sliced(bytes.clone()))
+    }
+}
+
+/// A body of `bytes`: as they are when short (actix writes them with the
+/// head, nothing allocated), else in slices ([`Sliced`]).
+pub fn sliced(bytes: Bytes) -> actix_web::body::BoxBody {
+    if bytes.len() <= SLICE {
+        actix_web::body::BoxBody::new(bytes)
+    } else {
+        actix_web::body::BoxBody::new(Sliced(bytes))
     }
 }
 
@@ -182,11 +192,6 @@ pub struct Compressors(Arc<Semaphore>);
 impl Compressors {
     pub fn new(max: usize) -> Self {
         Compressors(Arc::new(Semaphore::new(max.min(Semaphore::MAX_PERMITS))))
-    }
-
-    /// Compressors running now.
-    pub fn available(&self) -> usize {
-        self.0.available_permits()
     }
 }
 

@@ -59,11 +59,6 @@ impl<T> Guarded<T> {
             parked: false,
         }
     }
-
-    /// The wrapped socket.
-    pub fn get_ref(&self) -> &T {
-        &self.io
-    }
 }
 
 impl<T: AsyncRead + Unpin> AsyncRead for Guarded<T> {
@@ -144,14 +139,21 @@ impl<T: AsyncWrite + Unpin> AsyncWrite for Guarded<T> {
     fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         let this = &mut *self;
         let r = Pin::new(&mut this.io).poll_flush(cx);
+        if r.is_pending() {
+            return r;
+        }
         // actix flushes once all it had is written. When nothing at all was
         // written since the last flush, every request read has been
-        // answered (or is still being handled): reading may go on.
-        if r.is_ready() && !std::mem::take(&mut this.wrote) {
+        // answered (or is still being handled): reading may go on. A
+        // refused read is woken either way: the next turn writes more (and
+        // comes back here) or finds nothing to write and reads.
+        if !std::mem::take(&mut this.wrote) {
             this.read_ahead = 0;
             if std::mem::take(&mut this.parked) {
                 cx.waker().wake_by_ref();
             }
+        } else if this.parked {
+            cx.waker().wake_by_ref();
         }
         r
     }

@@ -45,15 +45,15 @@ pub fn answer(state: &AppState, body: impl Into<Bytes>) -> Result<HttpResponse, 
         .body(HeldBody::new(body, held)))
 }
 
-/// A `200 application/json` answer, handed to actix in slices
-/// ([`super::compress::Sliced`]).
+/// A `200 application/json` answer (a long one handed to actix in slices:
+/// [`super::compress::sliced`]).
 pub fn json(body: impl Into<Bytes>) -> HttpResponse {
     HttpResponse::Ok()
         .insert_header((
             header::CONTENT_TYPE,
             HeaderValue::from_static("application/json"),
         ))
-        .body(super::compress::Sliced(body.into()))
+        .body(super::compress::sliced(body.into()))
 }
 
 /// Score one hand.
