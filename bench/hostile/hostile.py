@@ -24,9 +24,10 @@ within 250 ms:
   pipelined      8 connections each pipeline 100,000 `GET /healthz`, and
                  16 each 5,000 `GET /openapi.json`, and never read
   blocked        128 connections each pipeline 12 `GET /openapi.json` and
-                 never read, and three never read a 4 MB ledger answer,
-                 while a client posts that ledger: after the write timeout
-                 (10 s) the API answers /healthz and the ledger again
+                 never read: after the write timeout (10 s) the API answers
+                 /healthz again; then three never read a 4 MB ledger
+                 answer while a client posts that ledger: 503 while they
+                 hold the byte budget, 200 after the write timeout
   idle           140 idle connections and 140 sending their headers a byte
                  a second, past the API's 128 connections
 
@@ -455,16 +456,17 @@ def pipelined(binary, seconds=6):
     try:
         probe = AdminProbe(srv, seconds + 1)
         sizes = {}
+        lock = threading.Lock()
         loads = [(8, b"GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n" * 100_000, "healthz"),
                  (16, b"GET /openapi.json HTTP/1.1\r\nHost: t\r\n\r\n" * 5_000, "openapi")]
         socks = []
 
         def one(load):
             s = narrow_socket(srv.port)
-            socks.append(s)
             n = send_for(s, load[1], seconds)
-            with threading.Lock():
+            with lock:
                 sizes.setdefault(load[2], []).append(n)
+                socks.append(s)
 
         jobs = [l for l in loads for _ in range(l[0])]
         parallel(len(jobs), lambda i: one(jobs[i]))
@@ -482,7 +484,8 @@ def pipelined(binary, seconds=6):
         srv.stop()
 
 
-def blocked(binary, seconds=16):
+def blocked(binary, seconds=15):
+    # 128 connections (the API's whole limit) that never read 12 answers each.
     srv = Server(binary)
     try:
         probe = AdminProbe(srv, seconds)
@@ -495,6 +498,30 @@ def blocked(binary, seconds=16):
                 socks.append(s)
             except OSError:
                 pass
+        api = []  # (seconds since the start, /healthz on the API address)
+        while time.time() - t0 < seconds - 1:
+            api.append((time.time() - t0, srv.get("/healthz", timeout=1)[0]))
+            time.sleep(0.25)
+        probe.done("blocked openapi")
+        late = 12.5  # the write timeout (10 s) after the last byte taken, with room
+        first = next((t for t, st in api if st == 200), None)
+        log(f"blocked openapi: {len(socks)} connections x 12 unread /openapi.json: API /healthz "
+            f"{sum(st == 200 for _, st in api)} of {len(api)} answered, the first at "
+            f"{'never' if first is None else f'{first:.1f} s'}")
+        check(any(t > late for t, _ in api) and all(st == 200 for t, st in api if t > late),
+              f"blocked openapi: the API answers /healthz after {late} s")
+        for s in socks:
+            s.close()
+        peak = srv.peak()
+        check(peak < POD_LIMIT, f"blocked openapi: peak RSS {mib(peak)} < 192 MiB")
+    finally:
+        srv.stop()
+    # Three connections that never read a 4 MB ledger answer: 12 MB of the
+    # 16 MiB budget, so another such ledger (1.2 MB in, 4 MB out) does not fit.
+    srv = Server(binary)
+    try:
+        probe = AdminProbe(srv, seconds)
+        t0 = time.time()
         body = ledger(TRIPLE, 2000)
         head = (b"POST /v1/ledger HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
                 + f"Content-Length: {len(body)}\r\n\r\n".encode())
@@ -504,26 +531,21 @@ def blocked(binary, seconds=16):
             s.sendall(head + body)
             stalled.append(s)
         time.sleep(1)
-        api = []  # (seconds since the start, /healthz on the API address)
         ledgers = []  # (seconds, status)
         while time.time() - t0 < seconds - 1:
-            api.append((time.time() - t0, srv.get("/healthz", timeout=1)[0]))
             st, _n, _t = srv.post("/v1/ledger", body, timeout=10)
             ledgers.append((time.time() - t0, st))
             time.sleep(0.3)
-        probe.done("blocked")
-        late = 12.5  # the write timeout (10 s) after the last write, with room
-        first_api = next((t for t, st in api if st == 200), None)
-        log(f"blocked: 128 x 12 unread /openapi.json and 3 unread ledgers: API /healthz "
-            f"{sum(st == 200 for _, st in api)} of {len(api)} answered, the first at "
-            f"{first_api if first_api is None else round(first_api, 1)} s")
-        log("blocked: ledgers " + ", ".join(f"{t:.1f}s:{st}" for t, st in ledgers))
-        check(all(st == 200 for t, st in api if t > late), f"blocked: the API answers /healthz after {late} s")
-        check(all(st == 200 for t, st in ledgers if t > late), f"blocked: ledgers answer 200 after {late} s")
-        for s in socks + stalled:
+        probe.done("blocked ledger")
+        late = 12.5
+        log("blocked ledger: 3 unread 4 MB answers; another ledger at " + ", ".join(f"{t:.1f}s:{st}" for t, st in ledgers))
+        check(any(st == 503 for t, st in ledgers if t < 9), "blocked ledger: the unread answers hold the budget at first")
+        check(any(t > late for t, _ in ledgers) and all(st == 200 for t, st in ledgers if t > late),
+              f"blocked ledger: ledgers answer 200 after {late} s")
+        for s in stalled:
             s.close()
         peak = srv.peak()
-        check(peak < POD_LIMIT, f"blocked: peak RSS {mib(peak)} < 192 MiB")
+        check(peak < POD_LIMIT, f"blocked ledger: peak RSS {mib(peak)} < 192 MiB")
     finally:
         srv.stop()
 

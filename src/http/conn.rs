@@ -24,11 +24,13 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 
-/// Bytes of requests read between two moments the connection had nothing
-/// left to write. Past it, reading waits: so one read of pipelined requests
-/// queues a bounded number of answers (actix itself stops filling its write
-/// buffer at 32 KiB, but queues every request it decodes).
-pub const READ_AHEAD: usize = 16 * 1024;
+/// Bytes of requests read while answers are being written. Past it,
+/// reading waits until the connection has written out all it had and
+/// nothing since. actix decodes and queues every request it has read
+/// (about 1.7 KB each while it waits, bench/hostile.md), though it stops
+/// filling its write buffer at 32 KiB: so a client that pipelines requests
+/// and takes its answers slowly or not at all queues a few dozen.
+pub const READ_AHEAD: usize = 2 * 1024;
 
 /// A socket with the connection's bounds.
 pub struct Guarded<T> {
@@ -39,9 +41,10 @@ pub struct Guarded<T> {
     stall: Option<Pin<Box<Sleep>>>,
     /// A write is blocked (the kernel took none of the last bytes offered).
     blocked: bool,
-    /// Bytes handed to the kernel since the last flush.
-    wrote: bool,
-    /// Bytes read since the connection last had nothing to write.
+    /// All that was written has been flushed, and nothing written or read
+    /// since.
+    settled: bool,
+    /// Bytes read since the connection last settled.
     read_ahead: usize,
     /// A read was refused: wake the task once reading may go on.
     parked: bool,
@@ -54,7 +57,7 @@ impl<T> Guarded<T> {
             timeout,
             stall: None,
             blocked: false,
-            wrote: false,
+            settled: true,
             read_ahead: 0,
             parked: false,
         }
@@ -68,9 +71,11 @@ impl<T: AsyncRead + Unpin> AsyncRead for Guarded<T> {
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
         let this = &mut *self;
+        if std::mem::take(&mut this.settled) {
+            this.read_ahead = 0;
+        }
         if this.blocked || this.read_ahead >= READ_AHEAD {
-            // Woken by the write that unblocks, or by the flush that finds
-            // nothing left to write.
+            // Woken by the write that unblocks, or by the next flush.
             this.parked = true;
             return Poll::Pending;
         }
@@ -104,7 +109,7 @@ impl<T: AsyncWrite + Unpin> AsyncWrite for Guarded<T> {
         match Pin::new(&mut this.io).poll_write(cx, buf) {
             Poll::Ready(Ok(n)) => {
                 if n > 0 {
-                    this.wrote = true;
+                    this.settled = false;
                     if std::mem::take(&mut this.blocked) && this.parked {
                         cx.waker().wake_by_ref();
                     }
@@ -142,17 +147,10 @@ impl<T: AsyncWrite + Unpin> AsyncWrite for Guarded<T> {
         if r.is_pending() {
             return r;
         }
-        // actix flushes once all it had is written. When nothing at all was
-        // written since the last flush, every request read has been
-        // answered (or is still being handled): reading may go on. A
-        // refused read is woken either way: the next turn writes more (and
-        // comes back here) or finds nothing to write and reads.
-        if !std::mem::take(&mut this.wrote) {
-            this.read_ahead = 0;
-            if std::mem::take(&mut this.parked) {
-                cx.waker().wake_by_ref();
-            }
-        } else if this.parked {
+        // actix flushes once all it had is written. Unless it writes more
+        // before its next read (more answers queued), reading may go on.
+        this.settled = true;
+        if std::mem::take(&mut this.parked) {
             cx.waker().wake_by_ref();
         }
         r
