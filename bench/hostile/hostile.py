@@ -25,7 +25,7 @@ within 250 ms:
                  16 each 5,000 `GET /openapi.json`, and never read
   blocked        128 connections each pipeline 12 `GET /openapi.json` and
                  never read: after the write timeout (10 s) the API answers
-                 /healthz again; then three never read a 4 MB ledger
+                 /healthz again; then four never read a 4 MB ledger
                  answer while a client posts that ledger: 503 while they
                  hold the byte budget, 200 after the write timeout
   idle           140 idle connections and 140 sending their headers a byte
@@ -378,10 +378,12 @@ class AdminProbe:
 
 
 def narrow_socket(port, timeout=5.0):
-    """A client socket with a 4 KiB receive buffer: the kernel holds little
-    of what the server writes to a client that does not read."""
+    """A client socket with a 4 KiB receive buffer and a 16 KiB send
+    buffer: the kernel holds little of what the server writes to a client
+    that does not read, or of what the client sends it."""
     s = socket.socket()
     s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 16384)
     s.settimeout(timeout)
     s.connect(("127.0.0.1", port))
     return s
@@ -473,7 +475,7 @@ def pipelined(binary, seconds=6):
         mid = srv.status("VmRSS")
         probe.done("pipelined")
         for name, ns in sizes.items():
-            log(f"pipelined {name}: {len(ns)} connections, the server took {min(ns):,} to {max(ns):,} bytes of requests each")
+            log(f"pipelined {name}: {len(ns)} connections, each sent {min(ns):,} to {max(ns):,} bytes of requests before the server stopped reading")
         for s in socks:
             s.close()
         peak = srv.peak()
@@ -516,8 +518,8 @@ def blocked(binary, seconds=15):
         check(peak < POD_LIMIT, f"blocked openapi: peak RSS {mib(peak)} < 192 MiB")
     finally:
         srv.stop()
-    # Three connections that never read a 4 MB ledger answer: 12 MB of the
-    # 16 MiB budget, so another such ledger (1.2 MB in, 4 MB out) does not fit.
+    # Four connections that never read a 4 MB ledger answer: 16 MB of the
+    # 16 MiB budget, so another such ledger (1.2 MB in) does not fit.
     srv = Server(binary)
     try:
         probe = AdminProbe(srv, seconds)
@@ -526,7 +528,7 @@ def blocked(binary, seconds=15):
         head = (b"POST /v1/ledger HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
                 + f"Content-Length: {len(body)}\r\n\r\n".encode())
         stalled = []
-        for _ in range(3):
+        for _ in range(4):
             s = narrow_socket(srv.port, timeout=10)
             s.sendall(head + body)
             stalled.append(s)
@@ -538,7 +540,7 @@ def blocked(binary, seconds=15):
             time.sleep(0.3)
         probe.done("blocked ledger")
         late = 12.5
-        log("blocked ledger: 3 unread 4 MB answers; another ledger at " + ", ".join(f"{t:.1f}s:{st}" for t, st in ledgers))
+        log("blocked ledger: 4 unread 4 MB answers; another ledger at " + ", ".join(f"{t:.1f}s:{st}" for t, st in ledgers))
         check(any(st == 503 for t, st in ledgers if t < 9), "blocked ledger: the unread answers hold the budget at first")
         check(any(t > late for t, _ in ledgers) and all(st == 200 for t, st in ledgers if t > late),
               f"blocked ledger: ledgers answer 200 after {late} s")
