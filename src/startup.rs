@@ -80,13 +80,16 @@ macro_rules! h1_service {
                 actix_web::dev::AppConfig::default()
             }));
         let write_timeout = conn.write_timeout;
-        actix_service::ServiceFactoryExt::and_then(actix_service::fn_service(move |io: actix_web::rt::net::TcpStream| {
-            let peer = io.peer_addr().ok();
-            std::future::ready(Ok::<_, actix_http::error::DispatchError>((
-                Guarded::new(io, write_timeout),
-                peer,
-            )))
-        }), h1)
+        actix_service::ServiceFactoryExt::and_then(
+            actix_service::fn_service(move |io: actix_web::rt::net::TcpStream| {
+                let peer = io.peer_addr().ok();
+                std::future::ready(Ok::<_, actix_http::error::DispatchError>((
+                    Guarded::new(io, write_timeout),
+                    peer,
+                )))
+            }),
+            h1,
+        )
     }};
 }
 

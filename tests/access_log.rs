@@ -30,7 +30,15 @@ fn status_of(addr: &str, request: &str) -> Option<u16> {
 fn each_request_writes_one_line_with_all_its_fields() {
     let addr = format!("127.0.0.1:{}", free_port());
     let mut child = Command::new(env!("CARGO_BIN_EXE_faan"))
-        .args(["serve", "--addr", &addr, "--admin-addr", "none", "--workers", "1"])
+        .args([
+            "serve",
+            "--addr",
+            &addr,
+            "--admin-addr",
+            "none",
+            "--workers",
+            "1",
+        ])
         .args(["--shutdown-delay", "0"])
         .env_remove("RUST_LOG")
         .env_remove("OTEL_EXPORTER_OTLP_ENDPOINT")

@@ -15,8 +15,8 @@
 use super::{AppState, Limits};
 use crate::api::ApiError;
 use actix_web::http::header;
-use actix_web::HttpMessage;
 use actix_web::rt::time::{sleep, Instant, Sleep};
+use actix_web::HttpMessage;
 use std::future::Future;
 use std::io;
 use std::pin::Pin;

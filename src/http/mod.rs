@@ -92,7 +92,11 @@ const ROUTES: [RouteEntry; 18] = [
     ("/v1/score", || post().to(scoring::score), "POST"),
     ("/healthz", || get().to(meta::healthz), "GET, HEAD"),
     ("/readyz", || get().to(meta::readyz), "GET, HEAD"),
-    ("/v1/score/batch", || post().to(scoring::score_batch), "POST"),
+    (
+        "/v1/score/batch",
+        || post().to(scoring::score_batch),
+        "POST",
+    ),
     ("/v1/compare", || post().to(scoring::compare), "POST"),
     ("/v1/settle", || post().to(scoring::settle), "POST"),
     ("/v1/ledger", || post().to(scoring::ledger), "POST"),
@@ -103,8 +107,16 @@ const ROUTES: [RouteEntry; 18] = [
         || post().to(scoring::false_win),
         "POST",
     ),
-    ("/v1/patterns", || get().to(meta::list_patterns), "GET, HEAD"),
-    ("/v1/rulesets", || get().to(meta::list_rulesets), "GET, HEAD"),
+    (
+        "/v1/patterns",
+        || get().to(meta::list_patterns),
+        "GET, HEAD",
+    ),
+    (
+        "/v1/rulesets",
+        || get().to(meta::list_rulesets),
+        "GET, HEAD",
+    ),
     // Before `{id}`, which would take these words for ids.
     (
         "/v1/rulesets/schema",

@@ -70,24 +70,51 @@ async fn finding_1_static_files_are_served_compressed_from_memory() {
             "{path}"
         );
         let br = get_coded(&app, path, BROWSER).await;
-        assert_eq!(br.header("content-encoding").as_deref(), Some("br"), "{path}");
-        assert_eq!(br.header("vary").as_deref(), Some("accept-encoding"), "{path}");
+        assert_eq!(
+            br.header("content-encoding").as_deref(),
+            Some("br"),
+            "{path}"
+        );
+        assert_eq!(
+            br.header("vary").as_deref(),
+            Some("accept-encoding"),
+            "{path}"
+        );
         let length: usize = br
             .header("content-length")
             .unwrap_or_else(|| panic!("{path}: no Content-Length: compressed per request"))
             .parse()
             .unwrap();
         assert_eq!(length, br.bytes.len(), "{path}");
-        assert_eq!(unbrotli(&br.bytes), plain.bytes, "{path}: brotli decodes to the file");
+        assert_eq!(
+            unbrotli(&br.bytes),
+            plain.bytes,
+            "{path}: brotli decodes to the file"
+        );
         let again = get_coded(&app, path, BROWSER).await;
         assert_eq!(again.bytes, br.bytes, "{path}: the same bytes each time");
         let gz = get_coded(&app, path, "gzip").await;
-        assert_eq!(gz.header("content-encoding").as_deref(), Some("gzip"), "{path}");
-        assert!(gz.header("content-length").is_some(), "{path}: gzip has a length");
-        assert_eq!(gunzip(&gz.bytes), plain.bytes, "{path}: gzip decodes to the file");
+        assert_eq!(
+            gz.header("content-encoding").as_deref(),
+            Some("gzip"),
+            "{path}"
+        );
+        assert!(
+            gz.header("content-length").is_some(),
+            "{path}: gzip has a length"
+        );
+        assert_eq!(
+            gunzip(&gz.bytes),
+            plain.bytes,
+            "{path}: gzip decodes to the file"
+        );
         // `br;q=0` refuses brotli: gzip then.
         let refused = get_coded(&app, path, "br;q=0, gzip").await;
-        assert_eq!(refused.header("content-encoding").as_deref(), Some("gzip"), "{path}");
+        assert_eq!(
+            refused.header("content-encoding").as_deref(),
+            Some("gzip"),
+            "{path}"
+        );
     }
 }
 
@@ -313,8 +340,14 @@ async fn finding_8_a_content_length_over_the_limit_gets_413_without_100_continue
         let mut rest = Vec::new();
         let _ = tokio::time::timeout(Duration::from_secs(5), s.read_to_end(&mut rest)).await;
         let text = head.clone() + &String::from_utf8_lossy(&rest);
-        assert!(text.contains("/problems/payload-too-large"), "{path}: {text}");
-        assert!(text.contains(&limit.to_string()), "{path} names its limit: {text}");
+        assert!(
+            text.contains("/problems/payload-too-large"),
+            "{path}: {text}"
+        );
+        assert!(
+            text.contains(&limit.to_string()),
+            "{path} names its limit: {text}"
+        );
     }
     let body = br#"{"ruleset": "hkma"}"#;
     let mut s = TcpStream::connect(addr(&app.base)).await.unwrap();
