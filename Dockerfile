@@ -34,12 +34,14 @@ VOLUME /data
 # Numeric, so that a pod with runAsNonRoot can be verified (a name cannot).
 USER 10001:10001
 ENV FAAN_ADDR=0.0.0.0:8080 \
+    FAAN_ADMIN_ADDR=0.0.0.0:9090 \
     FAAN_LOG_FORMAT=json \
     FAAN_STORE=sqlite:/data/tables.db
-EXPOSE 8080
-# The binary probes its own /readyz: no curl in the image.
+# 9090: /healthz, /readyz and /metrics on their own listener.
+EXPOSE 8080 9090
+# The binary probes its own /readyz, on the probes' listener: no curl in the image.
 HEALTHCHECK --interval=15s --timeout=5s --start-period=5s --retries=3 \
-    CMD ["faan", "healthcheck", "--addr", "127.0.0.1:8080"]
+    CMD ["faan", "healthcheck", "--addr", "127.0.0.1:9090"]
 # SIGTERM: stop accepting, finish in-flight requests (FAAN_SHUTDOWN_TIMEOUT seconds), exit.
 STOPSIGNAL SIGTERM
 ENTRYPOINT ["faan"]

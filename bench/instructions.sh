@@ -31,7 +31,7 @@ count() { # kind level n -> total instructions of the run
   port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
   [ "$1" = miss ] && cache=0
   valgrind --tool=callgrind --callgrind-out-file="$OUT/$1-$2-$3.out" "$BIN" serve \
-    --addr "127.0.0.1:$port" --workers 1 --cache-size "$cache" --log-level "$2" \
+    --addr "127.0.0.1:$port" --admin-addr none --workers 1 --cache-size "$cache" --log-level "$2" \
     2>"$OUT/$1-$2-$3.log" >/dev/null &
   local pid=$!
   for _ in $(seq 300); do

@@ -48,7 +48,7 @@ stop_server() {
 trap stop_server EXIT
 
 start_server() { # cache size
-  taskset -c "$SERVER_CPU" "$BIN" serve --addr "127.0.0.1:$PORT" --workers 1 \
+  taskset -c "$SERVER_CPU" "$BIN" serve --addr "127.0.0.1:$PORT" --admin-addr none --workers 1 \
     --cache-size "$1" --log-level "$LOG_LEVEL" 2>"$OUT/server-cache$1.log" &
   PID=$!
   for _ in $(seq 100); do

@@ -23,7 +23,7 @@ mkdir -p "$OUT"
 command -v wrk >/dev/null || { echo "wrk is missing (apt-get install wrk)" >&2; exit 1; }
 cargo build --release --quiet
 
-target/release/faan serve --addr "127.0.0.1:$PORT" --workers 2 --cache-size "$CACHE_SIZE" \
+target/release/faan serve --addr "127.0.0.1:$PORT" --admin-addr none --workers 2 --cache-size "$CACHE_SIZE" \
   --log-level warn 2>"$OUT/server.log" &
 PID=$!
 trap 'kill -TERM $PID 2>/dev/null || true' EXIT

@@ -53,6 +53,11 @@ pub const DEFAULT_MAX_CONNECTIONS: usize = 64;
 pub const DEFAULT_MAX_BUFFERED_BYTES: usize = 16 * 1024 * 1024;
 /// Heavy requests waiting for a blocking thread by default.
 pub const DEFAULT_BLOCKING_QUEUE: usize = 32;
+/// Answers being compressed at once by default (past it, answers go
+/// uncompressed): each compressor holds about 0.4 MiB (bench/hostile.md).
+pub const DEFAULT_MAX_COMPRESSORS: usize = 8;
+/// Where the probes listen by default.
+pub const DEFAULT_ADMIN_ADDR: &str = "0.0.0.0:9090";
 
 /// Everything `faan serve` needs.
 #[derive(Args, Debug, Clone)]
@@ -60,6 +65,10 @@ pub struct ServeArgs {
     /// Address to listen on (port 0 picks a free port).
     #[arg(long, env = "FAAN_ADDR", default_value = "0.0.0.0:8080")]
     pub addr: String,
+    /// Address of the probes' own listener (GET /healthz, /readyz, /metrics), outside the API's
+    /// connection limit; `none` turns it off (the API address answers them too).
+    #[arg(long, env = "FAAN_ADMIN_ADDR", default_value = DEFAULT_ADMIN_ADDR)]
+    pub admin_addr: String,
     /// Worker threads (default: the number of CPUs).
     #[arg(long, env = "FAAN_WORKERS")]
     pub workers: Option<usize>,
@@ -105,6 +114,14 @@ pub struct ServeArgs {
     /// Milliseconds a client has to send a request's whole body once its headers are in (408 problem after that).
     #[arg(long, env = "FAAN_BODY_TIMEOUT_MS", default_value_t = 10_000)]
     pub body_timeout_ms: u64,
+    /// Seconds a connection may go without the client taking a byte of its answers; then it is
+    /// closed and what it held (answers, the byte budget) is dropped (0 disables).
+    #[arg(long, env = "FAAN_WRITE_TIMEOUT", default_value_t = 10)]
+    pub write_timeout: u64,
+    /// Answers compressed at once (gzip or brotli, as the client asks); past it an answer goes
+    /// uncompressed. The page, /docs and /openapi.json are compressed once at start-up and not counted.
+    #[arg(long, env = "FAAN_MAX_COMPRESSORS", default_value_t = DEFAULT_MAX_COMPRESSORS)]
+    pub max_compressors: usize,
     /// Seconds an idle keep-alive connection stays open (0 disables keep-alive).
     #[arg(long, env = "FAAN_KEEP_ALIVE", default_value_t = 5)]
     pub keep_alive: u64,
@@ -148,6 +165,7 @@ impl Default for ServeArgs {
     fn default() -> Self {
         ServeArgs {
             addr: "0.0.0.0:8080".into(),
+            admin_addr: DEFAULT_ADMIN_ADDR.into(),
             workers: None,
             body_limit: 64 * 1024,
             batch_body_limit: 1024 * 1024,
@@ -163,6 +181,8 @@ impl Default for ServeArgs {
             json_depth_limit: 32,
             client_request_timeout_ms: 5000,
             body_timeout_ms: 10_000,
+            write_timeout: 10,
+            max_compressors: DEFAULT_MAX_COMPRESSORS,
             keep_alive: 5,
             max_connections: DEFAULT_MAX_CONNECTIONS,
             max_buffered_bytes: DEFAULT_MAX_BUFFERED_BYTES,
@@ -179,10 +199,12 @@ impl Default for ServeArgs {
 }
 
 impl ServeArgs {
-    /// Settings for tests: port 0 on localhost, one worker, everything else default.
+    /// Settings for tests: port 0 on localhost, one worker, no probe listener
+    /// (tests in parallel would share its port), everything else default.
     pub fn for_tests() -> Self {
         ServeArgs {
             addr: "127.0.0.1:0".into(),
+            admin_addr: "none".into(),
             workers: Some(1),
             // Tests that want tables give a store of their own.
             tables: crate::tables::TablesArgs {
@@ -207,6 +229,17 @@ impl ServeArgs {
         self.blocking_threads
             .filter(|&n| n > 0)
             .unwrap_or_else(|| self.workers().saturating_sub(1).max(1))
+    }
+
+    /// The probes' address, unless `--admin-addr none`.
+    pub fn admin_addr(&self) -> Option<&str> {
+        let a = self.admin_addr.trim();
+        (!a.is_empty() && !a.eq_ignore_ascii_case("none")).then_some(a)
+    }
+
+    /// `--write-timeout`, unless 0.
+    pub fn write_timeout(&self) -> Option<Duration> {
+        (self.write_timeout > 0).then(|| Duration::from_secs(self.write_timeout))
     }
 
     pub fn cache_ttl(&self) -> Duration {

@@ -4,12 +4,14 @@
 
 use crate::config::{HealthcheckArgs, LogFormat, ServeArgs};
 use crate::core::Registry;
+use crate::http::compress::{self, Compressors};
+use crate::http::conn::{Expect, Guarded};
 use crate::http::{self, meta, metrics::Metrics, observe, AppState, Limits};
 use crate::service::{self, cache::ScoreCache};
 use crate::{logging, telemetry};
 use actix_web::dev::Server;
 use actix_web::http::KeepAlive;
-use actix_web::{web, App, HttpServer};
+use actix_web::{web, App};
 use opentelemetry_sdk::trace::SdkTracerProvider;
 use std::net::TcpListener;
 use std::process::ExitCode;
@@ -35,12 +37,62 @@ pub enum StartupError {
     },
 }
 
-/// A bound, not yet running server.
+/// A bound, not yet running server: the API and, unless turned off, the
+/// probes' own listener.
 pub struct Application {
     port: u16,
+    admin_port: Option<u16>,
     server: Server,
+    admin: Option<Server>,
     shutting_down: Arc<AtomicBool>,
     shutdown_delay: Duration,
+}
+
+/// Connections the probes' listener serves at once: kubelet's two probes
+/// and a scraper, with room to spare (deploy/README.md, "Memory").
+pub const ADMIN_MAX_CONNECTIONS: usize = 16;
+
+/// The timeouts of a listener's connections.
+#[derive(Clone, Copy)]
+struct Conn {
+    keep_alive: KeepAlive,
+    client_request_timeout: Duration,
+    write_timeout: Option<Duration>,
+}
+
+/// An actix-http HTTP/1 service over [`Guarded`] sockets, as actix-web's
+/// `HttpServer` builds it over plain ones (which leaves no room for the
+/// socket wrapper or the `Expect` service): the app, the connection
+/// timeouts, and keep-alive connections closed on a graceful stop.
+macro_rules! h1_service {
+    ($app:expr, $conn:expr, $expect:expr, $addr:expr, $signal:expr) => {{
+        let conn: Conn = $conn;
+        let signal = $signal.clone();
+        let h1 = actix_http::HttpService::build()
+            .keep_alive(conn.keep_alive)
+            .client_request_timeout(conn.client_request_timeout)
+            .client_disconnect_timeout(Duration::from_secs(1))
+            .local_addr($addr)
+            .graceful_shutdown_signal(move || {
+                let signal = signal.clone();
+                async move { signal.notified().await }
+            })
+            .expect($expect)
+            .h1(actix_service::map_config($app, |_| {
+                actix_web::dev::AppConfig::default()
+            }));
+        let write_timeout = conn.write_timeout;
+        actix_service::ServiceFactoryExt::and_then(
+            actix_service::fn_service(move |io: actix_web::rt::net::TcpStream| {
+                let peer = io.peer_addr().ok();
+                std::future::ready(Ok::<_, actix_http::error::DispatchError>((
+                    Guarded::new(io, write_timeout),
+                    peer,
+                )))
+            }),
+            h1,
+        )
+    }};
 }
 
 impl Application {
@@ -55,12 +107,17 @@ impl Application {
         config: &ServeArgs,
         registry: Registry,
     ) -> Result<Application, StartupError> {
-        let bind_err = |source| StartupError::Bind {
-            addr: config.addr.clone(),
-            source,
+        let bind = |addr: &str| {
+            let err = |source| StartupError::Bind {
+                addr: addr.to_string(),
+                source,
+            };
+            let listener = TcpListener::bind(addr).map_err(err)?;
+            let local = listener.local_addr().map_err(err)?;
+            Ok::<_, StartupError>((listener, local))
         };
-        let listener = TcpListener::bind(&config.addr).map_err(bind_err)?;
-        let port = listener.local_addr().map_err(bind_err)?.port();
+        let (listener, local) = bind(&config.addr)?;
+        let admin_listener = config.admin_addr().map(bind).transpose()?;
         let shutting_down = Arc::new(AtomicBool::new(false));
         let tables = web::Data::new(crate::tables::Tables::open(&config.tables)?);
         let state = web::Data::new(AppState {
@@ -89,34 +146,90 @@ impl Application {
             pool: http::bounds::Pool::new(config.blocking_threads(), config.blocking_queue),
             shutting_down: shutting_down.clone(),
         });
-        let server = HttpServer::new(move || {
-            App::new()
-                .app_data(state.clone())
-                .app_data(tables.clone())
-                .configure(http::configure)
-                .default_service(web::to(meta::not_found))
-                // gzip or brotli when the client asks (Accept-Encoding): the page and JSON answers.
-                .wrap(actix_web::middleware::Compress::default())
-                .wrap_fn(observe::observe)
-                .wrap(tracing_actix_web::TracingLogger::<observe::RootSpan>::new())
-        })
-        .workers(config.workers())
-        .shutdown_timeout(config.shutdown_timeout)
-        .client_request_timeout(Duration::from_millis(config.client_request_timeout_ms))
-        .keep_alive(match config.keep_alive {
-            0 => KeepAlive::Disabled,
-            s => KeepAlive::Timeout(Duration::from_secs(s)),
-        })
-        .max_connections(config.max_connections.max(1))
-        .backlog(config.backlog)
-        // SIGTERM/SIGINT are handled by `run_until_signalled` (readiness first, then a graceful stop).
-        .disable_signals()
-        .listen(listener)
-        .map_err(bind_err)?
-        .run();
+        // The files served as built are compressed before the first request.
+        http::warm();
+        let conn = Conn {
+            keep_alive: match config.keep_alive {
+                0 => KeepAlive::Disabled,
+                s => KeepAlive::Timeout(Duration::from_secs(s)),
+            },
+            client_request_timeout: Duration::from_millis(config.client_request_timeout_ms),
+            write_timeout: config.write_timeout(),
+        };
+        let compressors = Compressors::new(config.max_compressors);
+        let bind_err = |source| StartupError::Bind {
+            addr: config.addr.clone(),
+            source,
+        };
+        let builder = actix_server::Server::build()
+            .workers(config.workers())
+            .max_concurrent_connections(config.max_connections.max(1))
+            .backlog(config.backlog)
+            .shutdown_timeout(config.shutdown_timeout)
+            // SIGTERM/SIGINT are handled by `run_until_signalled` (readiness first, then a graceful stop).
+            .disable_signals();
+        let signal = builder.graceful_shutdown_signal();
+        let api_state = state.clone();
+        let api_tables = tables.clone();
+        let server = builder
+            .listen("faan-api", listener, move || {
+                let compressors = compressors.clone();
+                let app = App::new()
+                    .app_data(api_state.clone())
+                    .app_data(api_tables.clone())
+                    .configure(http::configure)
+                    .default_service(web::to(meta::not_found))
+                    // gzip or brotli when the client asks, bounded (`http::compress`).
+                    .wrap_fn(move |req, srv| compress::compress(&compressors, req, srv))
+                    .wrap_fn(observe::observe)
+                    .wrap(tracing_actix_web::TracingLogger::<observe::RootSpan>::new());
+                let expect = Expect {
+                    state: api_state.clone(),
+                };
+                h1_service!(app, conn, expect, local, signal)
+            })
+            .map_err(bind_err)?
+            .run();
+        let mut admin_port = None;
+        let admin = match admin_listener {
+            None => None,
+            Some((listener, local)) => {
+                admin_port = Some(local.port());
+                let builder = actix_server::Server::build()
+                    .workers(1)
+                    .max_concurrent_connections(ADMIN_MAX_CONNECTIONS)
+                    .shutdown_timeout(1)
+                    .disable_signals();
+                let signal = builder.graceful_shutdown_signal();
+                let admin_err = |source| StartupError::Bind {
+                    addr: config.admin_addr.clone(),
+                    source,
+                };
+                Some(
+                    builder
+                        .listen("faan-admin", listener, move || {
+                            let app = App::new()
+                                .app_data(state.clone())
+                                .app_data(tables.clone())
+                                .configure(http::configure_probes)
+                                .default_service(web::to(meta::not_found))
+                                .wrap_fn(observe::observe)
+                                .wrap(tracing_actix_web::TracingLogger::<observe::RootSpan>::new());
+                            let expect = Expect {
+                                state: state.clone(),
+                            };
+                            h1_service!(app, conn, expect, local, signal)
+                        })
+                        .map_err(admin_err)?
+                        .run(),
+                )
+            }
+        };
         Ok(Application {
-            port,
+            port: local.port(),
+            admin_port,
             server,
+            admin,
             shutting_down,
             shutdown_delay: Duration::from_secs(config.shutdown_delay),
         })
@@ -127,14 +240,20 @@ impl Application {
         self.port
     }
 
+    /// The probes' port, unless `--admin-addr none`.
+    pub fn admin_port(&self) -> Option<u16> {
+        self.admin_port
+    }
+
     /// Serves until the server is stopped by a handle (no signal handling).
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
-        self.server.await
+        serve_both(self.server, self.admin).await
     }
 
     /// Serves until SIGTERM or SIGINT: /readyz turns 503 at once, the listener
     /// closes after the shutdown delay, and in-flight requests get the
-    /// shutdown timeout to finish. A second signal stops at once.
+    /// shutdown timeout to finish. A second signal stops at once. The
+    /// probes' listener stops last.
     pub async fn run_until_signalled(self) -> std::io::Result<()> {
         let handle = self.server.handle();
         let flag = self.shutting_down.clone();
@@ -169,13 +288,29 @@ impl Application {
                 _ = int.recv() => handle.stop(false).await,
             }
         });
-        self.server.await
+        serve_both(self.server, self.admin).await
     }
 
-    /// A handle to stop the server.
+    /// A handle to stop the server (the probes' listener follows it).
     pub fn handle(&self) -> actix_web::dev::ServerHandle {
         self.server.handle()
     }
+}
+
+/// Runs the API and the probes' listener; once the API has stopped, the
+/// probes' listener stops too.
+async fn serve_both(api: Server, admin: Option<Server>) -> std::io::Result<()> {
+    let Some(admin) = admin else {
+        return api.await;
+    };
+    let admin_handle = admin.handle();
+    let api = async move {
+        let r = api.await;
+        admin_handle.stop(false).await;
+        r
+    };
+    let (r, a) = futures_util::future::join(api, admin).await;
+    r.and(a)
 }
 
 /// What [`init_logging`] set up; keep it until exit.
@@ -285,7 +420,7 @@ pub fn serve(config: ServeArgs) -> ExitCode {
         }
     };
     tracing::info!(addr = %config.addr, port = app.port(), workers = config.workers(),
-        traces = logging.traces.is_some(), "listening");
+        admin_addr = config.admin_addr().unwrap_or("none"), traces = logging.traces.is_some(), "listening");
     let code = match actix_web::rt::System::new().block_on(app.run_until_signalled()) {
         Ok(()) => {
             tracing::info!("stopped");

@@ -32,7 +32,15 @@ fn each_request_writes_one_line_with_all_its_fields() {
     let mut child = Command::new(env!("CARGO_BIN_EXE_faan"))
         // Scoring only: no table store in the working directory.
         .env("FAAN_STORE", "none")
-        .args(["serve", "--addr", &addr, "--workers", "1"])
+        .args([
+            "serve",
+            "--addr",
+            &addr,
+            "--admin-addr",
+            "none",
+            "--workers",
+            "1",
+        ])
         .args(["--shutdown-delay", "0"])
         .env_remove("RUST_LOG")
         .env_remove("OTEL_EXPORTER_OTLP_ENDPOINT")

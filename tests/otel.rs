@@ -262,6 +262,8 @@ fn spans_reach_an_otlp_http_collector() {
                 "serve",
                 "--addr",
                 &addr,
+                "--admin-addr",
+                "none",
                 "--workers",
                 "1",
                 "--log-level",

@@ -44,6 +44,8 @@ fn start() -> Server {
             "serve",
             "--addr",
             &addr,
+            "--admin-addr",
+            "none",
             "--workers",
             "2",
             "--cache-size",

@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
-"""Issue 22's attacks on the release binary, on 127.0.0.1, under an
-address-space cap (`ulimit -v`). Standard library only.
+"""Attacks on the release binary, on 127.0.0.1, under an address-space cap
+(`ulimit -v`). Standard library only.
 
 Each attack gets a fresh server with the defaults (two workers, as the
-production pod), so its peak resident memory (VmHWM in /proc/PID/status)
-is the attack's own; each asserts that peak stays under the pod's 192 MiB
-limit and that /healthz still answers 200 afterwards:
+production pod; the probes on their own address), so its peak resident
+memory (VmHWM in /proc/PID/status) is the attack's own; each asserts that
+peak stays under the pod's 192 MiB limit and that /healthz still answers
+200 afterwards. The connection attacks also probe /healthz on the admin
+address every 20 ms throughout, and assert every probe answered 200
+within 250 ms:
 
   amplification  a ledger of four 32-character names and 2,000 draws
                  (and 2,000 wins), eight at once, three rounds
@@ -15,6 +18,18 @@ limit and that /healthz still answers 200 afterwards:
   starvation     four clients loop the most expensive request of each
                  endpoint (ledger, batch, compare, waits) while a probe
                  times /healthz: its p99 must stay under 250 ms
+  brotli         64, then 256, browser-like clients (`Accept-Encoding:
+                 gzip, deflate, br`) loop over the page's files,
+                 /openapi.json, /docs and a ruleset's chart
+  pipelined      8 connections each pipeline 100,000 `GET /healthz`, and
+                 16 each 5,000 `GET /openapi.json`, and never read
+  blocked        128 connections each pipeline 12 `GET /openapi.json` and
+                 never read: after the write timeout (10 s) the API answers
+                 /healthz again; then four never read a 4 MB ledger
+                 answer while a client posts that ledger: 503 while they
+                 hold the byte budget, 200 after the write timeout
+  idle           140 idle connections and 140 sending their headers a byte
+                 a second, past the API's 128 connections
 
 `--worst` instead measures each endpoint's worst request (answer bytes,
 server time, peak RSS) and prints the README's table rows.
@@ -66,7 +81,9 @@ def free_port():
 class Server:
     def __init__(self, binary, *args):
         self.port = free_port()
-        cmd = f'ulimit -v {ADDRESS_CAP_KIB} && exec "$0" serve --addr 127.0.0.1:{self.port} --workers 2 --log-level warn "$@"'
+        self.admin = free_port()
+        cmd = (f'ulimit -v {ADDRESS_CAP_KIB} && exec "$0" serve --addr 127.0.0.1:{self.port} '
+               f'--admin-addr 127.0.0.1:{self.admin} --workers 2 --log-level warn "$@"')
         self.proc = subprocess.Popen(["bash", "-c", cmd, binary, *args])
         for _ in range(100):
             if self.get("/healthz")[0] == 200:
@@ -84,9 +101,9 @@ class Server:
     def peak(self):
         return self.status("VmHWM")
 
-    def get(self, path, timeout=5.0):
+    def get(self, path, timeout=5.0, port=None):
         try:
-            c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
+            c = http.client.HTTPConnection("127.0.0.1", port or self.port, timeout=timeout)
             c.request("GET", path)
             r = c.getresponse()
             r.read()
@@ -257,7 +274,7 @@ def slow_log(binary, seconds=8, clients=8, path_bytes=60_000):
     class LogServer(Server):
         def __init__(self, binary):
             self.port = free_port()
-            cmd = f'ulimit -v {ADDRESS_CAP_KIB} && exec "$0" serve --addr 127.0.0.1:{self.port} --workers 2 --log-level info'
+            cmd = f'ulimit -v {ADDRESS_CAP_KIB} && exec "$0" serve --addr 127.0.0.1:{self.port} --admin-addr none --workers 2 --log-level info'
             self.proc = subprocess.Popen(["bash", "-c", cmd, binary], stderr=subprocess.PIPE)
             for _ in range(100):
                 if self.get("/healthz")[0] == 200:
@@ -413,6 +430,240 @@ def probe_main(port, seconds):
     print(json.dumps(lat))
 
 
+# --- connection attacks ---------------------------------------------------
+
+class AdminProbe:
+    """/healthz on the admin address every 20 ms, in a process of its own,
+    for `seconds`; `done()` checks every probe answered 200 within 250 ms."""
+
+    def __init__(self, srv, seconds):
+        self.proc = subprocess.Popen([sys.executable, __file__, "x", "--probe", str(srv.admin), str(seconds)],
+                                     stdout=subprocess.PIPE)
+
+    def done(self, name):
+        lat = [tuple(x) for x in json.loads(self.proc.communicate()[0])]
+        ms = sorted(l for l, _ in lat)
+        bad = [st for _, st in lat if st != 200]
+        log(f"{name}: admin /healthz {len(ms)} probes, p50 {ms[len(ms) // 2]:.1f} ms, max {ms[-1]:.1f} ms, not 200: {len(bad)}")
+        check(lat and not bad, f"{name}: every admin /healthz probe answered 200")
+        check(lat and ms[-1] < P99_LIMIT_MS, f"{name}: every admin /healthz probe within {P99_LIMIT_MS} ms (max {ms[-1]:.1f} ms)")
+
+
+def narrow_socket(port, timeout=5.0):
+    """A client socket with a 4 KiB receive buffer and a 16 KiB send
+    buffer: the kernel holds little of what the server writes to a client
+    that does not read, or of what the client sends it."""
+    s = socket.socket()
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 16384)
+    s.settimeout(timeout)
+    s.connect(("127.0.0.1", port))
+    return s
+
+
+def send_for(s, data, seconds):
+    """Sends as much of `data` as the server takes within `seconds`."""
+    s.settimeout(0.2)
+    sent, until = 0, time.time() + seconds
+    view = memoryview(data)
+    while sent < len(data) and time.time() < until:
+        try:
+            sent += s.send(view[sent:sent + 65536])
+        except socket.timeout:
+            continue
+        except OSError:
+            break
+    return sent
+
+
+BROWSER_PATHS = ["/", "/style.css", "/js/main.js", "/i18n/en.js", "/i18n/zh.js", "/js/state.js",
+                 "/openapi.json", "/docs", "/v1/rulesets/hkma"]
+
+
+def brotli(binary, seconds=8):
+    for clients in (64, 256):
+        srv = Server(binary)
+        try:
+            probe = AdminProbe(srv, seconds + 1)
+            stop = time.time() + seconds
+            counts = {}
+            coded = {}
+            lock = threading.Lock()
+
+            def client(k):
+                c = None
+                i = k
+                while time.time() < stop:
+                    path = BROWSER_PATHS[i % len(BROWSER_PATHS)]
+                    i += 1
+                    try:
+                        if c is None:
+                            c = http.client.HTTPConnection("127.0.0.1", srv.port, timeout=10)
+                        c.request("GET", path, headers={"Accept-Encoding": "gzip, deflate, br"})
+                        r = c.getresponse()
+                        r.read()
+                        st, enc = r.status, r.getheader("content-encoding", "none")
+                    except OSError:
+                        if c is not None:
+                            c.close()
+                        c, st, enc = None, None, None
+                    with lock:
+                        counts[st] = counts.get(st, 0) + 1
+                        if enc:
+                            coded[enc] = coded.get(enc, 0) + 1
+                if c is not None:
+                    c.close()
+
+            parallel(clients, client)
+            probe.done(f"brotli {clients}")
+            peak = srv.peak()
+            log(f"brotli {clients}: {clients} clients for {seconds} s: statuses {counts}, codings {coded}; peak RSS {mib(peak)}")
+            check(counts.get(200, 0) > 0, f"brotli {clients}: files answered")
+            check(peak < POD_LIMIT, f"brotli {clients}: peak RSS {mib(peak)} < 192 MiB")
+            check(srv.get("/healthz")[0] == 200, f"brotli {clients}: /healthz answers after")
+        finally:
+            srv.stop()
+
+
+def pipelined(binary, seconds=6):
+    srv = Server(binary)
+    try:
+        probe = AdminProbe(srv, seconds + 1)
+        sizes = {}
+        lock = threading.Lock()
+        loads = [(8, b"GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n" * 100_000, "healthz"),
+                 (16, b"GET /openapi.json HTTP/1.1\r\nHost: t\r\n\r\n" * 5_000, "openapi")]
+        socks = []
+
+        def one(load):
+            s = narrow_socket(srv.port)
+            n = send_for(s, load[1], seconds)
+            with lock:
+                sizes.setdefault(load[2], []).append(n)
+                socks.append(s)
+
+        jobs = [l for l in loads for _ in range(l[0])]
+        parallel(len(jobs), lambda i: one(jobs[i]))
+        mid = srv.status("VmRSS")
+        probe.done("pipelined")
+        for name, ns in sizes.items():
+            log(f"pipelined {name}: {len(ns)} connections, each sent {min(ns):,} to {max(ns):,} bytes of requests before the server stopped reading")
+        for s in socks:
+            s.close()
+        peak = srv.peak()
+        log(f"pipelined: RSS while held {mib(mid)}, peak {mib(peak)}")
+        check(peak < POD_LIMIT, f"pipelined: peak RSS {mib(peak)} < 192 MiB")
+        check(srv.get("/healthz")[0] == 200, "pipelined: /healthz answers after")
+    finally:
+        srv.stop()
+
+
+def blocked(binary, seconds=15):
+    # 128 connections (the API's whole limit) that never read 12 answers each.
+    srv = Server(binary)
+    try:
+        probe = AdminProbe(srv, seconds)
+        t0 = time.time()
+        socks = []
+        for _ in range(128):
+            try:
+                s = narrow_socket(srv.port, timeout=2)
+                s.sendall(b"GET /openapi.json HTTP/1.1\r\nHost: t\r\n\r\n" * 12)
+                socks.append(s)
+            except OSError:
+                pass
+        api = []  # (seconds since the start, /healthz on the API address)
+        while time.time() - t0 < seconds - 1:
+            api.append((time.time() - t0, srv.get("/healthz", timeout=1)[0]))
+            time.sleep(0.25)
+        probe.done("blocked openapi")
+        late = 12.5  # the write timeout (10 s) after the last byte taken, with room
+        first = next((t for t, st in api if st == 200), None)
+        log(f"blocked openapi: {len(socks)} connections x 12 unread /openapi.json: API /healthz "
+            f"{sum(st == 200 for _, st in api)} of {len(api)} answered, the first at "
+            f"{'never' if first is None else f'{first:.1f} s'}")
+        check(any(t > late for t, _ in api) and all(st == 200 for t, st in api if t > late),
+              f"blocked openapi: the API answers /healthz after {late} s")
+        for s in socks:
+            s.close()
+        peak = srv.peak()
+        check(peak < POD_LIMIT, f"blocked openapi: peak RSS {mib(peak)} < 192 MiB")
+    finally:
+        srv.stop()
+    # Four connections that never read a 4 MB ledger answer: 16 MB of the
+    # 16 MiB budget, so another such ledger (1.2 MB in) does not fit.
+    srv = Server(binary)
+    try:
+        probe = AdminProbe(srv, seconds)
+        t0 = time.time()
+        body = ledger(TRIPLE, 2000)
+        head = (b"POST /v1/ledger HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+                + f"Content-Length: {len(body)}\r\n\r\n".encode())
+        stalled = []
+        for _ in range(4):
+            s = narrow_socket(srv.port, timeout=10)
+            s.sendall(head + body)
+            stalled.append(s)
+        time.sleep(1)
+        ledgers = []  # (seconds, status)
+        while time.time() - t0 < seconds - 1:
+            st, _n, _t = srv.post("/v1/ledger", body, timeout=10)
+            ledgers.append((time.time() - t0, st))
+            time.sleep(0.3)
+        probe.done("blocked ledger")
+        late = 12.5
+        log("blocked ledger: 4 unread 4 MB answers; another ledger at " + ", ".join(f"{t:.1f}s:{st}" for t, st in ledgers))
+        check(any(st == 503 for t, st in ledgers if t < 9), "blocked ledger: the unread answers hold the budget at first")
+        check(any(t > late for t, _ in ledgers) and all(st == 200 for t, st in ledgers if t > late),
+              f"blocked ledger: ledgers answer 200 after {late} s")
+        for s in stalled:
+            s.close()
+        peak = srv.peak()
+        check(peak < POD_LIMIT, f"blocked ledger: peak RSS {mib(peak)} < 192 MiB")
+    finally:
+        srv.stop()
+
+
+def idle(binary, seconds=8):
+    srv = Server(binary)
+    try:
+        probe = AdminProbe(srv, seconds)
+        socks = []
+        for _ in range(140):
+            socks.append(socket.create_connection(("127.0.0.1", srv.port)))
+        slow = []
+        for _ in range(140):
+            s = socket.socket()
+            s.setblocking(False)
+            try:
+                s.connect(("127.0.0.1", srv.port))
+            except BlockingIOError:
+                pass
+            slow.append(s)
+        api = []
+        stop = time.time() + seconds - 1
+        header = b"GET /healthz HTTP/1.1\r\nHost: t\r\nX-Slow: " + b"a" * 100
+        k = 0
+        while time.time() < stop:
+            for s in slow:
+                try:
+                    s.send(header[k % len(header):k % len(header) + 1])
+                except OSError:
+                    pass
+            k += 1
+            api.append(srv.get("/healthz", timeout=0.5)[0])
+            time.sleep(0.5)
+        probe.done("idle")
+        log(f"idle: 140 idle and 140 slow-header connections: API /healthz answered {sum(st == 200 for st in api)} of {len(api)}")
+        for s in socks + slow:
+            s.close()
+        peak = srv.peak()
+        check(peak < POD_LIMIT, f"idle: peak RSS {mib(peak)} < 192 MiB")
+        check(srv.get("/healthz")[0] == 200, "idle: /healthz answers after")
+    finally:
+        srv.stop()
+
+
 # Chances for every discard of a hand three from ready (the model's bound),
 # the longest look ahead, the others' discards counted.
 ANALYZE = json.dumps({"ruleset": "mjtime",
@@ -468,8 +719,9 @@ def main():
     if a.worst:
         worst(a.binary)
         return
-    attacks = {"amplification": amplification, "stalled": stalled, "inline": inline, "starvation": starvation}
-    attacks["slow_log"] = slow_log
+    attacks = {"amplification": amplification, "stalled": stalled, "inline": inline, "starvation": starvation,
+               "brotli": brotli, "pipelined": pipelined, "blocked": blocked, "idle": idle,
+               "slow_log": slow_log}
     for name, fn in attacks.items():
         if a.only and a.only != name:
             continue

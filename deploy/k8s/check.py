@@ -36,6 +36,16 @@ PER_BLOCKING_THREAD = 26 * 2**20
 # and a 19.5 MB pass while they are built (src/core/shanten.rs; the worst
 # analyze request peaked 44 MiB over the process, bench/hostile.md).
 SHANTEN_TABLES = 45 * 2**20
+# The probes' listener (FAAN_ADMIN_ADDR): one worker of its own and at most
+# startup::ADMIN_MAX_CONNECTIONS (16) connections of PER_CONNECTION each.
+ADMIN_CONNECTIONS = 16
+# Answers compressed at once (FAAN_MAX_COMPRESSORS, default 8), each
+# compressor's state at most 0.5 MiB (brotli quality 1, a 64 KiB window;
+# gzip level 1: bench/hostile.md), and the files compressed once at start-up
+# (the page, /docs, /openapi.json in brotli and gzip: under 0.5 MiB).
+COMPRESSORS_DEFAULT = 8
+PER_COMPRESSOR = 2**19
+STATIC_VARIANTS = 2**19
 
 MEMORY_UNITS = {"Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "K": 10**3, "M": 10**6, "G": 10**9, "": 1}
 
@@ -86,9 +96,21 @@ def check_overlay(name, docs, image_uid):
     (c,) = [c for c in spec["containers"] if c["name"] == "faan"]
     config = cm["data"]
 
-    # Probes.
+    # Probes: on the admin listener, outside the API's connection limit.
     check(c["readinessProbe"]["httpGet"]["path"] == "/readyz", name, "readiness probe on /readyz")
     check(c["livenessProbe"]["httpGet"]["path"] == "/healthz", name, "liveness probe on /healthz")
+    ports = {p["name"]: p["containerPort"] for p in c["ports"]}
+    admin_addr = str(config.get("FAAN_ADMIN_ADDR", "0.0.0.0:9090"))
+    check(admin_addr != "none" and admin_addr.endswith(f":{ports.get('admin')}"), name,
+          "FAAN_ADMIN_ADDR listens on the container's admin port")
+    for probe in ("readinessProbe", "livenessProbe"):
+        check(c[probe]["httpGet"]["port"] == "admin", name, f"{probe} on the admin port")
+    ann = pod["metadata"].get("annotations", {})
+    check(ann.get("prometheus.io/scrape") == "true" and ann.get("prometheus.io/path") == "/metrics"
+          and str(ann.get("prometheus.io/port")) == str(ports.get("admin")), name,
+          "Prometheus scrapes /metrics on the admin port")
+    check(all(str(p.get("targetPort")) != "admin" and p.get("targetPort") != ports.get("admin")
+              for p in svc["spec"]["ports"]), name, "the Service does not expose the admin port")
 
     # The environment: the ConfigMap, and FAAN_WORKERS from the CPU limit.
     check([e["configMapRef"]["name"] for e in c.get("envFrom", [])] == [cm["metadata"]["name"]],
@@ -113,13 +135,16 @@ def check_overlay(name, docs, image_uid):
     workers = -(-cpu_cores(res["limits"]["cpu"]) // 1)  # FAAN_WORKERS rounds the limit up
     connections = int(config.get("FAAN_MAX_CONNECTIONS", CONNECTIONS_DEFAULT)) * workers
     threads = int(config.get("FAAN_BLOCKING_THREADS", max(1, workers - 1)))
+    compressors = int(config.get("FAAN_MAX_COMPRESSORS", COMPRESSORS_DEFAULT))
     need = (cache * CACHE_OVERHEAD + FRONT_MAX + PROCESS + buffered
-            + connections * PER_CONNECTION + threads * PER_BLOCKING_THREAD + SHANTEN_TABLES)
+            + (connections + ADMIN_CONNECTIONS) * PER_CONNECTION + threads * PER_BLOCKING_THREAD
+            + SHANTEN_TABLES + compressors * PER_COMPRESSOR + STATIC_VARIANTS)
     have = memory_bytes(res["limits"]["memory"])
     check(have >= need, name,
           f"memory limit {res['limits']['memory']} ({have / 2**20:.0f} MiB) covers the cache "
           f"bound {cache / 2**20:.0f} MiB x {CACHE_OVERHEAD} + front + process + bodies and "
-          f"answers {buffered / 2**20:.0f} MiB + {connections:.0f} connections + "
+          f"answers {buffered / 2**20:.0f} MiB + {connections:.0f} connections and "
+          f"{ADMIN_CONNECTIONS} on the admin listener + {compressors} compressors + "
           f"{threads:.0f} blocking threads + the shanten tables "
           f"({need / 2**20:.0f} MiB)")
 

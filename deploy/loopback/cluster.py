@@ -78,6 +78,7 @@ class Instance:
             [
                 self.binary, "serve",
                 "--addr", f"127.0.0.1:{self.port}",
+                "--admin-addr", "none",
                 "--workers", "1",
                 "--shutdown-delay", str(SHUTDOWN_DELAY_S),
                 "--shutdown-timeout", str(SHUTDOWN_TIMEOUT_S),

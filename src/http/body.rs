@@ -25,14 +25,15 @@ impl std::ops::Deref for Body {
     }
 }
 
-/// Checks the content type and coding and reads at most `limit` bytes
-/// within the body timeout, holding them against the shared budget.
+/// Checks the content type and coding and reads at most the path's limit
+/// ([`super::Limits::for_path`]) within the body timeout, holding the bytes
+/// against the shared budget.
 pub async fn read_json_body(
     req: &HttpRequest,
     state: &AppState,
     payload: web::Payload,
-    limit: usize,
 ) -> Result<Body, ApiError> {
+    let limit = state.limits.for_path(req.path());
     check_json_content_type(req)?;
     check_identity_encoding(req)?;
     let mut read = std::pin::pin!(read_body(req, state, payload, limit));

@@ -7,10 +7,13 @@
 //! `import` of anything else), so each file's type is set from its extension.
 //!
 //! Each file carries an ETag (its content's SHA-256, cut short): a reload
-//! revalidates and gets 304s with no body. Compression (gzip or brotli, as
-//! the browser asks) is the app-wide `Compress` middleware's (`startup.rs`).
+//! revalidates and gets 304s with no body. Each is compressed once, gzip and
+//! brotli, and served in the coding the browser asks for
+//! (`compress::Variants`).
 
-use actix_web::http::header;
+use super::compress::Variants;
+use actix_web::http::header::{self, HeaderValue};
+use actix_web::web::Bytes;
 use actix_web::{web, HttpRequest, HttpResponse};
 use sha2::{Digest, Sha256};
 use std::sync::OnceLock;
@@ -97,33 +100,41 @@ fn content_type(path: &str) -> &'static str {
     }
 }
 
-/// A file's validator: weak, since `Compress` may send it gzip, brotli or
-/// plain, each the same content.
+/// A file's validator: weak, since it is served gzip, brotli or plain,
+/// each the same content.
 fn etag_of(body: &[u8]) -> String {
     let digest = Sha256::digest(body);
     format!("W/\"{}\"", hex::encode(&digest[..8]))
 }
 
-/// Every served file's ETag, worked out once.
-fn etags() -> &'static [(&'static str, String)] {
-    static ETAGS: OnceLock<Vec<(&'static str, String)>> = OnceLock::new();
-    ETAGS.get_or_init(|| {
+/// A served file: its codings and its ETag.
+struct File {
+    path: &'static str,
+    variants: Variants,
+    etag: HeaderValue,
+}
+
+/// Every served file, compressed and tagged once per process
+/// ([`super::warm`] at start-up).
+fn files() -> &'static [File] {
+    static FILES: OnceLock<Vec<File>> = OnceLock::new();
+    FILES.get_or_init(|| {
         ASSETS
             .iter()
-            .map(|&(p, b)| (p, etag_of(b.as_bytes())))
-            .chain([
-                ("/", etag_of(INDEX_HTML.as_bytes())),
-                ("/favicon.ico", etag_of(FAVICON)),
-            ])
+            .map(|&(p, b)| (p, b.as_bytes()))
+            .chain([("/", INDEX_HTML.as_bytes()), ("/favicon.ico", FAVICON)])
+            .map(|(path, body)| File {
+                path,
+                variants: Variants::new(Bytes::from_static(body)),
+                etag: HeaderValue::from_str(&etag_of(body)).expect("hex is a header value"),
+            })
             .collect()
     })
 }
 
-fn etag(path: &str) -> &'static str {
-    etags()
-        .iter()
-        .find(|(p, _)| *p == path)
-        .map_or("", |(_, e)| e.as_str())
+/// Compresses the page's files (at start-up).
+pub fn warm() {
+    files();
 }
 
 /// Whether `If-None-Match` lists `tag` (or `*`); weak comparison, as for a GET.
@@ -136,28 +147,32 @@ fn not_modified(req: &HttpRequest, tag: &str) -> bool {
         .any(|t| t.trim() == "*" || strip(t) == strip(tag))
 }
 
-fn asset(req: &HttpRequest, path: &str, body: &'static [u8]) -> HttpResponse {
-    let tag = etag(path);
+fn asset(req: &HttpRequest, path: &str) -> HttpResponse {
+    let Some(file) = files().iter().find(|f| f.path == path) else {
+        return HttpResponse::NotFound().finish();
+    };
     // Embedded: revalidate each time (a new binary shows at once), but a
     // file unchanged answers 304 with no body.
-    let fresh = not_modified(req, tag);
-    let mut res = if fresh {
-        HttpResponse::NotModified()
+    let mut res = if not_modified(req, file.etag.to_str().unwrap_or_default()) {
+        let mut r = HttpResponse::NotModified();
+        r.insert_header((header::VARY, "accept-encoding"));
+        r.finish()
     } else {
-        HttpResponse::Ok()
+        file.variants.respond(req, content_type(path))
     };
-    res.insert_header((header::CACHE_CONTROL, "no-cache"))
-        .insert_header((header::ETAG, tag))
-        .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"));
-    if fresh {
-        return res.finish();
-    }
-    res.content_type(content_type(path)).body(body)
+    let h = res.headers_mut();
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    h.insert(header::ETAG, file.etag.clone());
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    res
 }
 
 /// `GET /`: the calculator.
 pub async fn index(req: HttpRequest) -> HttpResponse {
-    asset(&req, "/", INDEX_HTML.as_bytes())
+    asset(&req, "/")
 }
 
 /// Registers the page's routes (other methods answer 405 like the API's).
@@ -165,14 +180,13 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.service(super::resource("/", super::get().to(index), "GET, HEAD"));
     cfg.service(super::resource(
         "/favicon.ico",
-        super::get().to(|req: HttpRequest| async move { asset(&req, "/favicon.ico", FAVICON) }),
+        super::get().to(|req: HttpRequest| async move { asset(&req, "/favicon.ico") }),
         "GET, HEAD",
     ));
-    for &(path, body) in ASSETS {
+    for &(path, _) in ASSETS {
         cfg.service(super::resource(
             path,
-            super::get()
-                .to(move |req: HttpRequest| async move { asset(&req, path, body.as_bytes()) }),
+            super::get().to(move |req: HttpRequest| async move { asset(&req, path) }),
             "GET, HEAD",
         ));
     }

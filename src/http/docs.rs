@@ -4,3 +4,11 @@
 
 /// The page, embedded in the binary.
 pub const PAGE: &str = include_str!("docs.html");
+
+/// The page in each coding, compressed once per process.
+pub fn variants() -> &'static super::compress::Variants {
+    static CODED: std::sync::OnceLock<super::compress::Variants> = std::sync::OnceLock::new();
+    CODED.get_or_init(|| {
+        super::compress::Variants::new(actix_web::web::Bytes::from_static(PAGE.as_bytes()))
+    })
+}

@@ -143,7 +143,7 @@ pub async fn validate_ruleset(
     req: HttpRequest,
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
-    let body = read_json_body(&req, &state, payload, state.limits.body).await?;
+    let body = read_json_body(&req, &state, payload).await?;
     let out = state.service.validate(&body)?;
     drop(body);
     super::scoring::answer(&state, out)
@@ -156,10 +156,8 @@ pub async fn validate_ruleset(
     tag = "meta",
     responses((status = 200, description = "HTML page", content_type = "text/html", body = String))
 )]
-pub async fn docs() -> HttpResponse {
-    HttpResponse::Ok()
-        .content_type("text/html; charset=utf-8")
-        .body(super::docs::PAGE)
+pub async fn docs(req: HttpRequest) -> HttpResponse {
+    super::docs::variants().respond(&req, "text/html; charset=utf-8")
 }
 
 /// Liveness: the process answers.

@@ -16,6 +16,8 @@ pub mod scoring;
 pub mod tables;
 // The calculator page (`web/`).
 pub mod calculator;
+pub mod compress;
+pub mod conn;
 
 use crate::api::ApiError;
 use crate::service::Service;
@@ -83,55 +85,97 @@ fn post() -> actix_web::Route {
     web::route().guard(guard::fn_guard(|ctx| ctx.head().method == Method::POST))
 }
 
+/// Every route of the API: its pattern, its handler's route, and the methods
+/// its 405 names. actix tries the resources in this order, each one tried
+/// costing about 250 instructions: the most frequent requests first (a
+/// score, then the probes), then the rest.
+type RouteEntry = (&'static str, fn() -> actix_web::Route, &'static str);
+const ROUTES: [RouteEntry; 18] = [
+    ("/v1/score", || post().to(scoring::score), "POST"),
+    ("/healthz", || get().to(meta::healthz), "GET, HEAD"),
+    ("/readyz", || get().to(meta::readyz), "GET, HEAD"),
+    (
+        "/v1/score/batch",
+        || post().to(scoring::score_batch),
+        "POST",
+    ),
+    ("/v1/compare", || post().to(scoring::compare), "POST"),
+    ("/v1/settle", || post().to(scoring::settle), "POST"),
+    ("/v1/ledger", || post().to(scoring::ledger), "POST"),
+    ("/v1/waits", || post().to(scoring::waits), "POST"),
+    ("/v1/analyze", || post().to(scoring::analyze), "POST"),
+    (
+        "/v1/penalties/false-win",
+        || post().to(scoring::false_win),
+        "POST",
+    ),
+    (
+        "/v1/patterns",
+        || get().to(meta::list_patterns),
+        "GET, HEAD",
+    ),
+    (
+        "/v1/rulesets",
+        || get().to(meta::list_rulesets),
+        "GET, HEAD",
+    ),
+    // Before `{id}`, which would take these words for ids.
+    (
+        "/v1/rulesets/schema",
+        || get().to(meta::ruleset_schema),
+        "GET, HEAD",
+    ),
+    (
+        "/v1/rulesets/validate",
+        || post().to(meta::validate_ruleset),
+        "POST",
+    ),
+    (
+        "/v1/rulesets/{id}",
+        || get().to(meta::get_ruleset),
+        "GET, HEAD",
+    ),
+    (
+        "/openapi.json",
+        || get().to(openapi::openapi_json),
+        "GET, HEAD",
+    ),
+    ("/docs", || get().to(meta::docs), "GET, HEAD"),
+    ("/metrics", || get().to(meta::metrics), "GET, HEAD"),
+];
+
+/// The route label of a path that names a route as it is (no `{id}`), for
+/// what is answered before routing; else `unmatched`.
+pub fn route_label(path: &str) -> &'static str {
+    ROUTES
+        .iter()
+        .find(|(p, _, _)| *p == path)
+        .map_or(metrics::UNMATCHED, |(p, _, _)| p)
+}
+
+/// The probes, which the admin listener serves alone.
+pub const PROBES: [&str; 3] = ["/healthz", "/readyz", "/metrics"];
+
 /// Registers every route of the API.
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    // actix tries the resources in this order, each one tried costing about
-    // 250 instructions: the most frequent requests first (a score, then the
-    // probes), then the rest.
-    let routes: [(&str, actix_web::Route, &'static str); 18] = [
-        ("/v1/score", post().to(scoring::score), "POST"),
-        ("/healthz", get().to(meta::healthz), "GET, HEAD"),
-        ("/readyz", get().to(meta::readyz), "GET, HEAD"),
-        ("/v1/score/batch", post().to(scoring::score_batch), "POST"),
-        ("/v1/compare", post().to(scoring::compare), "POST"),
-        ("/v1/settle", post().to(scoring::settle), "POST"),
-        ("/v1/ledger", post().to(scoring::ledger), "POST"),
-        ("/v1/waits", post().to(scoring::waits), "POST"),
-        ("/v1/analyze", post().to(scoring::analyze), "POST"),
-        (
-            "/v1/penalties/false-win",
-            post().to(scoring::false_win),
-            "POST",
-        ),
-        ("/v1/patterns", get().to(meta::list_patterns), "GET, HEAD"),
-        ("/v1/rulesets", get().to(meta::list_rulesets), "GET, HEAD"),
-        // Before `{id}`, which would take these words for ids.
-        (
-            "/v1/rulesets/schema",
-            get().to(meta::ruleset_schema),
-            "GET, HEAD",
-        ),
-        (
-            "/v1/rulesets/validate",
-            post().to(meta::validate_ruleset),
-            "POST",
-        ),
-        (
-            "/v1/rulesets/{id}",
-            get().to(meta::get_ruleset),
-            "GET, HEAD",
-        ),
-        (
-            "/openapi.json",
-            get().to(openapi::openapi_json),
-            "GET, HEAD",
-        ),
-        ("/docs", get().to(meta::docs), "GET, HEAD"),
-        ("/metrics", get().to(meta::metrics), "GET, HEAD"),
-    ];
-    for (path, route, allowed) in routes {
-        cfg.service(resource(path, route, allowed));
+    for (path, route, allowed) in ROUTES {
+        cfg.service(resource(path, route(), allowed));
     }
     tables::configure(cfg);
     calculator::configure(cfg);
+}
+
+/// Registers the probes only (the admin listener).
+pub fn configure_probes(cfg: &mut web::ServiceConfig) {
+    for (path, route, allowed) in ROUTES.into_iter().filter(|(p, _, _)| PROBES.contains(p)) {
+        cfg.service(resource(path, route(), allowed));
+    }
+}
+
+/// Compresses the files served as they are built (the page, `/docs`,
+/// `/openapi.json`), once per process: at start-up, so no request pays it.
+pub fn warm() {
+    calculator::warm();
+    docs::variants();
+    openapi::variants();
 }

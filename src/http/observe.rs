@@ -188,3 +188,26 @@ where
         Ok(res)
     }
 }
+
+/// Counts and logs a request actix answers before routing it: a body refused
+/// by its `Content-Length` before `100 Continue` (the app never sees it).
+pub fn refused(state: &AppState, req: &actix_http::Request, status: u16) {
+    let method = method_label(req.method());
+    let path = req.path();
+    let route = super::route_label(path);
+    state
+        .metrics
+        .observe(route, method, status, std::time::Duration::ZERO);
+    let id = given_request_id(req.headers())
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default();
+    tracing::info!(
+        http.request.method = method,
+        url.path = path,
+        request_id = id,
+        status,
+        route,
+        latency_us = 0u64,
+        "request done"
+    );
+}

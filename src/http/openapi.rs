@@ -84,6 +84,12 @@ pub fn cached() -> &'static str {
     tag = "meta",
     responses((status = 200, description = "OpenAPI 3.1 document", content_type = "application/json", body = Object))
 )]
-pub async fn openapi_json() -> HttpResponse {
-    scoring::json(cached())
+pub async fn openapi_json(req: actix_web::HttpRequest) -> HttpResponse {
+    variants().respond(&req, "application/json")
+}
+
+/// The document in each coding, compressed once per process.
+pub fn variants() -> &'static super::compress::Variants {
+    static CODED: std::sync::OnceLock<super::compress::Variants> = std::sync::OnceLock::new();
+    CODED.get_or_init(|| super::compress::Variants::new(cached().as_bytes().into()))
 }

@@ -45,14 +45,15 @@ pub fn answer(state: &AppState, body: impl Into<Bytes>) -> Result<HttpResponse, 
         .body(HeldBody::new(body, held)))
 }
 
-/// A `200 application/json` answer.
+/// A `200 application/json` answer (a long one handed to actix in slices:
+/// [`super::compress::sliced`]).
 pub fn json(body: impl Into<Bytes>) -> HttpResponse {
     HttpResponse::Ok()
         .insert_header((
             header::CONTENT_TYPE,
             HeaderValue::from_static("application/json"),
         ))
-        .body(body.into())
+        .body(super::compress::sliced(body.into()))
 }
 
 /// Score one hand.
@@ -127,7 +128,7 @@ pub async fn score(
     req: HttpRequest,
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
-    let request = read_json_body(&req, &state, payload, state.limits.body).await?;
+    let request = read_json_body(&req, &state, payload).await?;
     let (body, status) = state.service.score_body(&request)?;
     drop(request);
     let mut res = answer(&state, body)?;
@@ -171,7 +172,7 @@ pub async fn score_batch(
     req: HttpRequest,
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
-    let body = read_json_body(&req, &state, payload, state.limits.batch_body).await?;
+    let body = read_json_body(&req, &state, payload).await?;
     on_pool(&state, body, Service::batch).await
 }
 
@@ -202,7 +203,7 @@ pub async fn compare(
     req: HttpRequest,
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
-    let body = read_json_body(&req, &state, payload, state.limits.batch_body).await?;
+    let body = read_json_body(&req, &state, payload).await?;
     on_pool(&state, body, Service::compare).await
 }
 
@@ -241,7 +242,7 @@ pub async fn settle(
     req: HttpRequest,
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
-    let body = read_json_body(&req, &state, payload, state.limits.body).await?;
+    let body = read_json_body(&req, &state, payload).await?;
     let out = state.service.settle(&body)?;
     drop(body);
     answer(&state, out)
@@ -281,7 +282,7 @@ pub async fn ledger(
     req: HttpRequest,
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
-    let body = read_json_body(&req, &state, payload, state.limits.ledger_body).await?;
+    let body = read_json_body(&req, &state, payload).await?;
     on_pool(&state, body, Service::ledger).await
 }
 
@@ -312,7 +313,7 @@ pub async fn waits(
     req: HttpRequest,
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
-    let body = read_json_body(&req, &state, payload, state.limits.body).await?;
+    let body = read_json_body(&req, &state, payload).await?;
     let out = state.service.waits(&body)?;
     drop(body);
     answer(&state, out)
@@ -359,7 +360,7 @@ pub async fn analyze(
     req: HttpRequest,
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
-    let body = read_json_body(&req, &state, payload, state.limits.body).await?;
+    let body = read_json_body(&req, &state, payload).await?;
     on_pool(&state, body, Service::analyze).await
 }
 
@@ -388,7 +389,7 @@ pub async fn false_win(
     req: HttpRequest,
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
-    let body = read_json_body(&req, &state, payload, state.limits.body).await?;
+    let body = read_json_body(&req, &state, payload).await?;
     let out = state.service.false_win(&body)?;
     drop(body);
     answer(&state, out)

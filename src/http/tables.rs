@@ -275,7 +275,7 @@ pub async fn create(
     live.rate_tables
         .take(client_addr(&req, &live))
         .map_err(TableProblem::RateLimited)?;
-    let body = read_json_body(&req, &state, payload, state.limits.ledger_body).await?;
+    let body = read_json_body(&req, &state, payload).await?;
     let mut request: Map<String, Value> = parse_checked(&body, state.service.limits().json_depth)?;
     drop(body);
     let title = match request.remove("title") {
@@ -424,7 +424,7 @@ pub async fn append(
     let row = existing(&live, &id).await?;
     authorize(&req, &row.key_hash)?;
     precondition(&req, &row)?;
-    let body = read_json_body(&req, &state, payload, state.limits.body).await?;
+    let body = read_json_body(&req, &state, payload).await?;
     let hand: Value = parse_checked(&body, state.service.limits().json_depth)?;
     drop(body);
     change(state, live, id, row, move |hands| {
@@ -574,7 +574,7 @@ pub async fn create_group(
     live.rate_groups
         .take(client_addr(&req, &live))
         .map_err(TableProblem::RateLimited)?;
-    let body = read_json_body(&req, &state, payload, state.limits.body).await?;
+    let body = read_json_body(&req, &state, payload).await?;
     let mut request: Map<String, Value> = parse_checked(&body, state.service.limits().json_depth)?;
     drop(body);
     let name = match request.remove("name") {

@@ -6,6 +6,8 @@ use serde_json::Value;
 
 pub struct TestApp {
     pub base: String,
+    /// The probes' listener, when the configuration gives it an address.
+    pub admin: Option<String>,
     pub client: reqwest::Client,
     handle: actix_web::dev::ServerHandle,
 }
@@ -49,10 +51,12 @@ pub async fn spawn_app() -> TestApp {
 pub async fn spawn_with(config: ServeArgs) -> TestApp {
     let app = Application::build(&config).expect("the server builds");
     let base = format!("http://127.0.0.1:{}", app.port());
+    let admin = app.admin_port().map(|p| format!("http://127.0.0.1:{p}"));
     let handle = app.handle();
     tokio::spawn(app.run_until_stopped());
     TestApp {
         base,
+        admin,
         client: reqwest::Client::new(),
         handle,
     }

@@ -7,6 +7,7 @@ mod cache;
 mod codes;
 #[path = "../common/mod.rs"]
 mod common;
+mod connections;
 mod errors;
 mod exact;
 mod helpers;

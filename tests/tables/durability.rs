@@ -38,7 +38,14 @@ pub async fn start(store: &str, log: &std::path::Path) -> Server {
         .open(log)
         .unwrap();
     let child = Command::new(env!("CARGO_BIN_EXE_faan"))
-        .args(["--addr", &format!("127.0.0.1:{port}"), "--workers", "1"])
+        .args([
+            "--addr",
+            &format!("127.0.0.1:{port}"),
+            "--admin-addr",
+            "none",
+            "--workers",
+            "1",
+        ])
         .args(["--store", store])
         .stdout(Stdio::null())
         .stderr(out)
