@@ -162,6 +162,13 @@ pub mod borrowed {
         Ok(Option::<Str<'a>>::deserialize(d)?.map(|s| s.0))
     }
 
+    /// An optional list of strings: absent or `null` is `None`.
+    pub fn option_vec<'de: 'a, 'a, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<Option<Vec<Cow<'a, str>>>, D::Error> {
+        Ok(Option::<Vec<Str<'a>>>::deserialize(d)?.map(|v| v.into_iter().map(|s| s.0).collect()))
+    }
+
     /// A list of strings.
     pub fn vec<'de: 'a, 'a, D: Deserializer<'de>>(d: D) -> Result<Vec<Cow<'a, str>>, D::Error> {
         Ok(Vec::<Str<'a>>::deserialize(d)?

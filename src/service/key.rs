@@ -8,6 +8,7 @@
 use crate::api::KeyHash;
 use crate::core::hand::{Context, Hand};
 use crate::core::tile::{Wind, KINDS};
+use crate::core::ruleset::FalseWin;
 use crate::core::{HouseRules, PatternOverride, PointsSpec, Ruleset};
 use sha2::{Digest, Sha256};
 use std::fmt::Write;
@@ -193,6 +194,16 @@ fn house_text(s: &mut String, house: &HouseRules) {
         s,
         "co_winners_pay",
         house.co_winners_pay.map(|v| v.to_string()),
+    );
+    opt(
+        s,
+        "false_win",
+        house.false_win.map(|f| match f {
+            FalseWin::Minimum => "minimum".to_string(),
+            FalseWin::Limit => "limit".to_string(),
+            FalseWin::Faan(n) => format!("faan={n}"),
+            FalseWin::Points(p) => format!("points={p}"),
+        }),
     );
     for (k, v) in &house.conditions {
         s.push_str("condition:");

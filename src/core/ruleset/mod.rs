@@ -37,7 +37,7 @@ pub use document::RawRuleset;
 pub use error::{escape_pointer, DocError, LoadError, PathSeg};
 pub use house::{HouseRules, Number, PatternOverride};
 pub use model::{
-    DiscardPayment, LiableDiscard, LimitsPay, Money, MultipleWinners, PatternRule, Payment,
+    DiscardPayment, FalseWin, LiableDiscard, LimitsPay, Money, MultipleWinners, PatternRule, Payment,
     PointsError, PointsSpec, RobbingKongPayment, Ruleset, Stake, TableRules, Value,
     MAX_BASE_POINTS, MAX_EIGHTHS,
 };
