@@ -411,7 +411,7 @@ mod tests {
         let w = &r.hands[0].winners[0];
         assert_eq!(
             (
-                borrowed(&w.hand.winning_tile),
+                borrowed(&w.hand.as_ref().unwrap().winning_tile),
                 borrowed(&w.context.discarder),
                 borrowed(&w.context.liable),
                 borrowed(&r.hands[1].offender),
@@ -430,7 +430,7 @@ mod tests {
             "case: players, one with an escape (owned, unescaped)"
         );
         assert!(
-            matches!(w.hand.flowers.as_slice(), [Cow::Borrowed("F1")]),
+            matches!(w.hand.as_ref().unwrap().flowers.as_slice(), [Cow::Borrowed("F1")]),
             "case: flowers"
         );
     }

@@ -405,6 +405,7 @@ mod tests {
             dealer_keeps_on_win: Some(false),
             dealer_keeps_on_draw: Some(true),
             co_winners_pay: Some(true),
+            false_win: Some(crate::core::ruleset::FalseWin::Faan(5)),
             conditions: vec![("four_as_two_pairs".into(), true)],
             contains: vec![
                 ("seven_pairs".into(), vec![]),
@@ -428,6 +429,7 @@ mod tests {
                 "discard_payment:discarder_pays_half;multiple_winners:head_bump;",
                 "dealer_multiplier:1.5;stake:0.05;liable_discard:pays_all;",
                 "dealer_keeps_on_win:false;dealer_keeps_on_draw:true;co_winners_pay:true;",
+                "false_win:faan=5;",
                 "condition:\"four_as_two_pairs\"=true;",
                 "contains:\"seven_pairs\"=[];",
                 "contains:\"all_chows\"=[\"concealed_hand\", \"self_draw\"];",
