@@ -313,16 +313,16 @@ fn declared_patterns_are_combined_as_a_scored_hands_lines() {
         "hkma exclusive",
     );
     assert_eq!(lines(&v), vec![("all_pungs".into(), 3)]);
-    // A limit pattern sets the total: the limit, nothing added.
+    // A limit pattern (all honours in hkma) sets the total: the limit, nothing added.
     let v = ok(
         &s,
         "/v1/settle",
         &settle(
             "hkma",
             json!({}),
-            json!([declared(json!({"patterns": ["great_three_dragons", "dragon_pung"]}), self_drawn("south"))]),
+            json!([declared(json!({"patterns": ["all_honors", "dragon_pung"]}), self_drawn("south"))]),
         ),
-        "hkma great dragons",
+        "hkma all honours",
     );
     assert_eq!(v["results"][0]["total_faan"], 10);
     assert_eq!(v["results"][0]["limit_hand"], true);
@@ -347,14 +347,14 @@ fn a_double_win_with_one_declared_and_one_scored_winner() {
     assert_eq!(payments(&v["payments"]), [-32, 32, 0, 0], "head_bump: South only");
     assert_eq!((&v["results"][0]["paid"], &v["results"][1]["paid"]), (&json!(true), &json!(false)));
     // wisteria-court, all, without co-winners paying: South (all pungs 3
-    // there, B 8) collects East 16 + West 8 (North, a winner, pays none);
-    // North (4 declared, B 16) collects East 32 + West 16.
+    // and no flowers 1 there, B 16) collects East 32 + West 16 (North, a
+    // winner, pays none); North (4 declared, B 16) the same.
     let winners = json!([
         {"hand": all_pungs(), "context": on_discard("south", "east")},
         declared(json!({"faan": 4}), on_discard("north", "east")),
     ]);
     let v = ok(&s, "/v1/settle", &settle("wisteria-court", json!({}), winners), "wisteria all");
-    assert_eq!(payments(&v["payments"]), [-48, 24, -24, 48]);
+    assert_eq!(payments(&v["payments"]), [-64, 48, -32, 48]);
 }
 
 const PLAYERS: [&str; 4] = ["阿美", "家豪", "Grandma", "Ka-ho, Jr."];
@@ -406,7 +406,8 @@ fn a_change_of_stake_and_points_at_hand_four_changes_no_earlier_hand() {
     assert_eq!(rules["result"], "rules");
     assert!(rules.get("deltas").is_none(), "a change has no deltas: {rules}");
     assert_eq!(rules["house_rules"], json!({"stake": 1, "points": "full_spicy"}));
-    assert_eq!(rules["in_force"], json!({"stake": 1.0, "points": "full_spicy"}));
+    // The night's stake 0.5, replaced by the change's 1 as sent.
+    assert_eq!(rules["in_force"], json!({"stake": 1, "points": "full_spicy"}));
     assert_eq!(rules["dealer"], "家豪", "the deal does not move");
     let h4 = &after["hands"][4];
     assert_eq!(by_player(&h4["deltas"]), [128, -128, 0, 0], "full spicy: B(5) 32");
@@ -418,7 +419,7 @@ fn a_change_of_stake_and_points_at_hand_four_changes_no_earlier_hand() {
     again.push(json!({"result": "rules", "house_rules": {"points": null}}));
     again.push(win("阿美", json!({"faan": 5}), dis("家豪")));
     let v = ok(&s, "/v1/ledger", &night("hkma", json!({"stake": 0.5}), again), "restored");
-    assert_eq!(v["hands"][4]["in_force"], json!({"stake": 1.0}));
+    assert_eq!(v["hands"][4]["in_force"], json!({"stake": 1}));
     assert_eq!(by_player(&v["hands"][5]["deltas"]), [96, -96, 0, 0]);
 }
 
@@ -470,6 +471,216 @@ fn each_false_win_option_under_two_rulesets() {
     );
     assert_eq!(payments(&v["payments"]), [1536, -3072, 768, 768]);
     // The chart states each ruleset's default.
-    let table: Value = serde_json::from_slice(&s.ruleset_body("hkma").unwrap()).unwrap();
-    assert_eq!(table["table"]["false_win"], "minimum");
+    let registry = Registry::builtin().unwrap();
+    for r in registry.all() {
+        let chart = serde_json::to_value(faan::api::RulesetDetail::from(r.as_ref())).unwrap();
+        assert_eq!(chart["table"]["false_win"], "minimum", "{}: its chart", r.id());
+    }
+}
+
+/// The worked night of ten hands under hkma at HK$0.50 a point (dealer
+/// keeps the deal on a win and a draw), every win declared. Seats move as
+/// the deal passes: 阿美 deals hands 0; 家豪 1-4; Grandma 5; Ka-ho 6-8;
+/// 阿美 9 (the south round, after four passes).
+fn ten_hands() -> Vec<Value> {
+    let dis = |d: &str| json!({"win_by": "discard", "discarder": d});
+    let own = || json!({"win_by": "self_draw"});
+    vec![
+        // 0: 家豪 5 on Grandma: B 24, 4B = 96.
+        win("家豪", json!({"faan": 5}), dis("Grandma")),
+        // 1: a draw; 家豪 deals again.
+        json!({"result": "draw"}),
+        // 2: 家豪, the dealer, self-draws 3: 2B = 16 from each.
+        win("家豪", json!({"faan": 3}), own()),
+        // 3: Ka-ho's false win: 3 x 2B = 48 to each of the three.
+        json!({"result": "false_win", "offender": "Ka-ho, Jr."}),
+        // 4: Grandma's limit on 阿美: 4 x 128 = 512.
+        win("Grandma", json!({"limit": true}), dis("阿美")),
+        // 5: 阿美 (4, 64) and Ka-ho (3, 32) on 家豪's discard.
+        json!({"result": "win", "winners": [
+            {"player": "阿美", "declared": {"faan": 4}, "context": dis("家豪")},
+            {"player": "Ka-ho, Jr.", "declared": {"faan": 3}, "context": dis("家豪")}
+        ]}),
+        // 6: Ka-ho, the dealer, self-draws 6: B 32, 64 from each.
+        win("Ka-ho, Jr.", json!({"faan": 6}), own()),
+        // 7: a draw.
+        json!({"result": "draw"}),
+        // 8: 阿美: mixed one suit 3 + two dragon pungs = 5 on Ka-ho: 96.
+        win("阿美", json!({"patterns": ["mixed_one_suit", "dragon_pung", "dragon_pung"]}), dis("Ka-ho, Jr.")),
+        // 9: 家豪 7 on Grandma: B 48, 4B = 192.
+        win("家豪", json!({"faan": 7}), dis("Grandma")),
+    ]
+}
+
+#[test]
+fn the_statistics_of_a_worked_night() {
+    let s = service();
+    let v = ok(&s, "/v1/ledger", &night("hkma", json!({"stake": 0.5}), ten_hands()), "ten hands");
+    // Balances: 阿美 -16 +48 -512 +64 -64 +96 = -384; 家豪 96 +48 +48 -96
+    // -64 +192 = 224; Grandma -96 -16 +48 +512 -64 -192 = 192; Ka-ho -16
+    // -144 +32 +192 -96 = -32.
+    assert_eq!(by_player(&v["balances"]), [-384, 224, 192, -32]);
+    assert_eq!(v["hands"][9]["round_wind"], "south");
+    assert_eq!(v["hands"][9]["dealer"], "阿美");
+    let want = json!([
+        {"player": "阿美", "hands_won": 2, "self_draws": 0, "wins_on_discard": 2, "dealt_in": 1,
+         "false_wins": 0, "biggest": {"hand": 8, "faan": 5}, "points": -384, "money": -192.0},
+        {"player": "家豪", "hands_won": 3, "self_draws": 1, "wins_on_discard": 2, "dealt_in": 1,
+         "false_wins": 0, "biggest": {"hand": 9, "faan": 7}, "points": 224, "money": 112.0},
+        {"player": "Grandma", "hands_won": 1, "self_draws": 0, "wins_on_discard": 1, "dealt_in": 2,
+         "false_wins": 0, "biggest": {"hand": 4, "faan": 10}, "points": 192, "money": 96.0},
+        {"player": "Ka-ho, Jr.", "hands_won": 2, "self_draws": 1, "wins_on_discard": 1, "dealt_in": 1,
+         "false_wins": 1, "biggest": {"hand": 6, "faan": 6}, "points": -32, "money": -16.0}
+    ]);
+    assert_eq!(v["stats"], want, "家豪 dealt in once at hand 5, two winners on one discard");
+    // Without a stake there is no money; a player who never won has no biggest.
+    let v = ok(&s, "/v1/ledger", &night("hkma", json!({}), vec![json!({"result": "draw"})]), "a draw");
+    assert_eq!(
+        v["stats"][0],
+        json!({"player": "阿美", "hands_won": 0, "self_draws": 0, "wins_on_discard": 0, "dealt_in": 0,
+               "false_wins": 0, "biggest": null, "points": 0})
+    );
+}
+
+#[test]
+fn the_csv_of_a_worked_night_keeps_its_chinese_names() {
+    let s = service();
+    let body = serde_json::to_vec(&night("hkma", json!({"stake": 0.5}), ten_hands())).unwrap();
+    let csv = s.ledger_csv(&body).expect("the night as CSV");
+    assert!(csv.starts_with(b"\xEF\xBB\xBF"), "a UTF-8 byte order mark first");
+    let text = std::str::from_utf8(&csv[3..]).expect("UTF-8");
+    let rows: Vec<&str> = text.split("\r\n").collect();
+    assert_eq!(rows.len(), 13, "a header, ten hands, the totals and the last CRLF: {text}");
+    assert_eq!(
+        rows[0],
+        "hand,round,dealer,result,winners,faan,阿美,家豪,Grandma,\"Ka-ho, Jr.\",阿美 money,家豪 money,Grandma money,\"Ka-ho, Jr. money\""
+    );
+    // The rows worked above; money is the points at HK$0.50.
+    assert_eq!(rows[1], "0,east,阿美,win,家豪,5,0,96,-96,0,0.0,48.0,-48.0,0.0");
+    assert_eq!(rows[2], "1,east,家豪,draw,,,0,0,0,0,0.0,0.0,0.0,0.0");
+    assert_eq!(rows[4], "3,east,家豪,false_win,\"Ka-ho, Jr.\",,48,48,48,-144,24.0,24.0,24.0,-72.0");
+    assert_eq!(rows[6], "5,east,Grandma,win,\"阿美 + Ka-ho, Jr.\",4 + 3,64,-96,0,32,32.0,-48.0,0.0,16.0");
+    assert_eq!(rows[10], "9,south,阿美,win,家豪,7,0,192,-192,0,0.0,96.0,-96.0,0.0");
+    assert_eq!(rows[11], "total,,,,,,-384,224,192,-32,-192.0,112.0,96.0,-16.0");
+    assert_eq!(rows[12], "");
+    // Read back as a spreadsheet reads RFC 4180: every row has fourteen fields.
+    let mut reader = csv::ReaderBuilder::new().from_reader(text.as_bytes());
+    let header = reader.headers().unwrap().clone();
+    assert_eq!(header.get(9), Some("Ka-ho, Jr."));
+    let records: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    assert_eq!(records.len(), 11);
+    assert!(records.iter().all(|r| r.len() == 14));
+    // A change of rules shows its house rules as sent, quoted.
+    let mut hands = ten_hands();
+    hands.insert(1, json!({"result": "rules", "house_rules": {"stake": 1, "false_win": "limit"}}));
+    let body = serde_json::to_vec(&night("hkma", json!({"stake": 0.5}), hands)).unwrap();
+    let csv = s.ledger_csv(&body).unwrap();
+    let text = std::str::from_utf8(&csv[3..]).unwrap();
+    assert_eq!(
+        text.split("\r\n").nth(2),
+        Some("1,east,家豪,rules,\"{\"\"false_win\"\":\"\"limit\"\",\"\"stake\"\":1}\",,,,,,,,,")
+    );
+}
+
+#[test]
+fn a_ten_hand_night_declared_gives_what_it_gives_from_tiles() {
+    let s = service();
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/table/ledger.json");
+    let fixture: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let hkma_night = &fixture["cases"][0]["request"];
+    for (case, request) in [
+        ("hkma", hkma_night.clone()),
+        ("wisteria-court", fixture["cases"][1]["request"].clone()),
+        // The hkma night's tiles under mjb (each of its wins reaches mjb's minimum of 3).
+        ("mjb", {
+            let mut r = hkma_night.clone();
+            r["ruleset"] = json!("mjb");
+            r
+        }),
+    ] {
+        let mut request = request;
+        let hands: Vec<Value> = request["hands"].as_array().unwrap()[..10].to_vec();
+        request["hands"] = json!(hands);
+        let tiles = ok(&s, "/v1/ledger", &request, case);
+        // The same night, each winner declaring the faan its tiles scored.
+        let mut declared_night = request.clone();
+        for (h, hand) in declared_night["hands"].as_array_mut().unwrap().iter_mut().enumerate() {
+            let Some(ws) = hand.get_mut("winners").and_then(Value::as_array_mut) else {
+                continue;
+            };
+            for (i, w) in ws.iter_mut().enumerate() {
+                let faan = tiles["hands"][h]["winners"][i]["total_faan"].clone();
+                let ctx = w["context"].as_object().unwrap();
+                let kept: serde_json::Map<String, Value> = ctx
+                    .iter()
+                    .filter(|(k, _)| ["win_by", "discarder", "liable"].contains(&k.as_str()))
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect();
+                *w = json!({"player": w["player"], "declared": {"faan": faan}, "context": kept});
+            }
+        }
+        let declared = ok(&s, "/v1/ledger", &declared_night, case);
+        for h in 0..10 {
+            assert_eq!(
+                declared["hands"][h]["deltas"], tiles["hands"][h]["deltas"],
+                "{case}: hand {h}"
+            );
+            assert_eq!(declared["hands"][h]["dealer"], tiles["hands"][h]["dealer"], "{case}: hand {h}'s dealer");
+        }
+        assert_eq!(declared["balances"], tiles["balances"], "{case}: the balances");
+        assert_eq!(declared["next"], tiles["next"], "{case}: the next deal");
+    }
+}
+
+#[test]
+fn bad_declared_wins_and_changes_each_at_its_pointer() {
+    let s = service();
+    let one = |w: Value| settle("hkma", json!({}), json!([w]));
+    let ctx = on_discard("south", "west");
+    let cases: Vec<(&str, Value, &str, &str)> = vec![
+        ("both hand and declared", one(json!({"hand": all_pungs(), "declared": {"faan": 5}, "context": ctx})), "/winners/0", "hand_or_declared"),
+        ("neither", one(json!({"context": ctx})), "/winners/0", "hand_or_declared"),
+        ("faan and limit", one(declared(json!({"faan": 5, "limit": true}), ctx.clone())), "/winners/0/declared", "declared_one_of"),
+        ("limit false", one(declared(json!({"limit": false}), ctx.clone())), "/winners/0/declared", "declared_one_of"),
+        ("faan 256", one(declared(json!({"faan": 256}), ctx.clone())), "/winners/0/declared/faan", ""),
+        ("an unknown pattern", one(declared(json!({"patterns": ["all_pungs", "seven_dwarfs"]}), ctx.clone())), "/winners/0/declared/patterns/1", "pattern_not_scored"),
+        ("a pattern hkma does not score", one(declared(json!({"patterns": ["thirteen_sided_orphans"]}), ctx.clone())), "/winners/0/declared/patterns/0", "pattern_not_scored"),
+        ("a repeat that cannot repeat", one(declared(json!({"patterns": ["mixed_one_suit", "all_pungs", "mixed_one_suit"]}), ctx.clone())), "/winners/0/declared/patterns/2", "pattern_repeated"),
+        ("a fourth dragon pung", one(declared(json!({"patterns": ["dragon_pung", "dragon_pung", "dragon_pung", "dragon_pung"]}), ctx.clone())), "/winners/0/declared/patterns/3", "pattern_repeated"),
+        ("an extra context field", one(declared(json!({"faan": 5}), json!({"win_by": "discard", "seat_wind": "south", "round_wind": "east", "discarder": "west", "last_tile": true}))), "/winners/0/context/last_tile", "declared_context_field"),
+        ("the winner discards", one(declared(json!({"faan": 5}), on_discard("south", "south"))), "/winners/0/context/discarder", "discarder_is_winner"),
+    ];
+    for (case, body, pointer, code) in cases {
+        assert_eq!(refused(&s, "/v1/settle", &body, case), (pointer.to_string(), code.to_string()), "{case}");
+    }
+    let draw = json!({"result": "draw"});
+    let ledger_cases: Vec<(&str, Value, &str, &str)> = vec![
+        ("a broken house rule", json!({"result": "rules", "house_rules": {"dealer_multiplier": 0.3}}), "/hands/1/house_rules/dealer_multiplier", ""),
+        ("a house rule of the wrong type", json!({"result": "rules", "house_rules": {"stake": "a lot"}}), "/hands/1/house_rules/stake", ""),
+        ("an unknown house rule", json!({"result": "rules", "house_rules": {"stak": null}}), "/hands/1/house_rules/stak", ""),
+        ("a broken false win", json!({"result": "rules", "house_rules": {"false_win": {"points": 0}}}), "/hands/1/house_rules/false_win", ""),
+        ("house rules on a draw", json!({"result": "draw", "house_rules": {"stake": 1}}), "/hands/1/house_rules", "house_rules_not_rules"),
+        ("winners on a change", json!({"result": "rules", "house_rules": {}, "winners": [{"player": "阿美", "declared": {"faan": 3}, "context": {"win_by": "self_draw"}}]}), "/hands/1/winners", "winners_not_win"),
+        ("a declared winner with tiles too", json!({"result": "win", "winners": [{"player": "阿美", "hand": all_pungs(), "declared": {"faan": 3}, "context": {"win_by": "self_draw"}}]}), "/hands/1/winners/0", "hand_or_declared"),
+    ];
+    for (case, hand, pointer, code) in ledger_cases {
+        let body = night("hkma", json!({}), vec![draw.clone(), hand]);
+        assert_eq!(refused(&s, "/v1/ledger", &body, case), (pointer.to_string(), code.to_string()), "{case}");
+    }
+}
+
+#[test]
+fn the_pattern_table_says_which_patterns_may_repeat() {
+    let table = faan::api::PatternTable::build();
+    let repeat: Vec<(String, u8)> = table
+        .patterns
+        .iter()
+        .filter(|p| p.max_count > 1)
+        .map(|p| (p.id.clone(), p.max_count))
+        .collect();
+    assert_eq!(
+        repeat,
+        vec![("dragon_pung".into(), 3), ("seat_flower".into(), 2), ("flower_set".into(), 2)],
+        "three dragon pungs, two seat flowers, two sets of flowers"
+    );
 }

@@ -8,7 +8,6 @@
 use crate::api::KeyHash;
 use crate::core::hand::{Context, Hand};
 use crate::core::tile::{Wind, KINDS};
-use crate::core::ruleset::FalseWin;
 use crate::core::{HouseRules, PatternOverride, PointsSpec, Ruleset};
 use sha2::{Digest, Sha256};
 use std::fmt::Write;
@@ -195,16 +194,7 @@ fn house_text(s: &mut String, house: &HouseRules) {
         "co_winners_pay",
         house.co_winners_pay.map(|v| v.to_string()),
     );
-    opt(
-        s,
-        "false_win",
-        house.false_win.map(|f| match f {
-            FalseWin::Minimum => "minimum".to_string(),
-            FalseWin::Limit => "limit".to_string(),
-            FalseWin::Faan(n) => format!("faan={n}"),
-            FalseWin::Points(p) => format!("points={p}"),
-        }),
-    );
+    // `false_win` is left out: no score answer depends on it.
     for (k, v) in &house.conditions {
         s.push_str("condition:");
         quoted(s, k);
@@ -429,7 +419,6 @@ mod tests {
                 "discard_payment:discarder_pays_half;multiple_winners:head_bump;",
                 "dealer_multiplier:1.5;stake:0.05;liable_discard:pays_all;",
                 "dealer_keeps_on_win:false;dealer_keeps_on_draw:true;co_winners_pay:true;",
-                "false_win:faan=5;",
                 "condition:\"four_as_two_pairs\"=true;",
                 "contains:\"seven_pairs\"=[];",
                 "contains:\"all_chows\"=[\"concealed_hand\", \"self_draw\"];",
