@@ -899,7 +899,7 @@ mod matches {
             // Rules in force after the change: the night's, some changed (a minimum of 0 kept).
             let mut in_force = house.clone();
             in_force.stake = [None, Some(Number(0.5)), Some(Number(2.0))][rng.below(3)];
-            in_force.points = [None, Some(PointsSpec::FullSpicy), Some(PointsSpec::HalfSpicy)][rng.below(3)];
+            in_force.points = [None, Some(PointsSpec::FullSpicy), Some(PointsSpec::HalfSpicy)][rng.below(3)].clone();
             in_force.dealer_multiplier = Some(Number([1.0, 2.0][rng.below(2)]));
             in_force.dealer_keeps_on_win = Some(rng.below(2) == 0);
             in_force.false_win = Some([FalseWin::Minimum, FalseWin::Limit][rng.below(2)]);
