@@ -734,7 +734,7 @@ pub fn render_ledger(answer: &LedgerResponse<'_>, ruleset_name: &str) -> String 
             .collect();
         transfers(&mut s, "Transfers in money", money);
     }
-    let _ = writeln!(s, "\nStatistics (won, self-drawn, on a discard, dealt in, false wins, biggest)");
+    let _ = writeln!(s, "\nStatistics");
     for st in &answer.stats {
         let biggest = st
             .biggest

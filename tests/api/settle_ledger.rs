@@ -609,8 +609,8 @@ async fn a_ledger_hand_that_does_not_win_names_its_winner() {
 }
 
 /// `Accept: text/csv`: the night as CSV (UTF-8 with its byte order mark);
-/// without it, JSON as before. hkma: Ben's all pungs self-drawn (3 faan,
-/// B 8: 16 from each), then a draw.
+/// without it, JSON as before. hkma: Ben's all pungs self-drawn (all
+/// pungs 3 + self-draw 1 = 4 faan, B 16: 2B = 32 from each), then a draw.
 #[tokio::test]
 async fn a_ledger_answers_csv_when_asked() {
     let app = spawn_app().await;
@@ -629,9 +629,9 @@ async fn a_ledger_answers_csv_when_asked() {
     assert_eq!(
         r.bytes,
         "\u{feff}hand,round,dealer,result,winners,faan,Ann,Ben,Cat,Dan\r\n\
-         0,east,Ann,win,Ben,3,-16,48,-16,-16\r\n\
+         0,east,Ann,win,Ben,4,-32,96,-32,-32\r\n\
          1,east,Ben,draw,,,0,0,0,0\r\n\
-         total,,,,,,-16,48,-16,-16\r\n"
+         total,,,,,,-32,96,-32,-32\r\n"
             .as_bytes()
     );
     let json = app.post("/v1/ledger", &body).await;
