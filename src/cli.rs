@@ -736,9 +736,9 @@ pub fn render_ledger(answer: &LedgerResponse<'_>, ruleset_name: &str) -> String 
     }
     let _ = writeln!(s, "\nStatistics");
     for st in &answer.stats {
-        let biggest = st
-            .biggest
-            .map_or("-".to_string(), |b| format!("{} faan (hand {})", b.faan, b.hand));
+        let biggest = st.biggest.map_or("-".to_string(), |b| {
+            format!("{} faan (hand {})", b.faan, b.hand)
+        });
         let _ = writeln!(
             s,
             "  {}: {} won, {} self-drawn, {} on a discard, dealt in {}, {} false win(s), biggest {biggest}",

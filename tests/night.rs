@@ -94,14 +94,26 @@ fn a_declared_five_faan_on_a_discard() {
         ),
         "hkma 5 faan",
     );
-    assert_eq!(payments(&v["payments"]), [0, 96, -96, 0], "hkma: West pays 4B");
+    assert_eq!(
+        payments(&v["payments"]),
+        [0, 96, -96, 0],
+        "hkma: West pays 4B"
+    );
     let r = &v["results"][0];
     assert_eq!(
-        (&r["source"], &r["declared_faan"], &r["total_faan"], &r["base_points"]),
+        (
+            &r["source"],
+            &r["declared_faan"],
+            &r["total_faan"],
+            &r["base_points"]
+        ),
         (&json!("declared"), &json!(5), &json!(5), &json!(24)),
         "hkma: the declared result"
     );
-    assert!(r.get("hand_hash").is_none() && r.get("decompositions").is_none(), "no tiles: {r}");
+    assert!(
+        r.get("hand_hash").is_none() && r.get("decompositions").is_none(),
+        "no tiles: {r}"
+    );
     // wisteria-court: B 24; West 2B = 48, East and North B = 24 each.
     let v = ok(
         &s,
@@ -113,7 +125,11 @@ fn a_declared_five_faan_on_a_discard() {
         ),
         "wisteria 5 faan",
     );
-    assert_eq!(payments(&v["payments"]), [-24, 96, -48, -24], "wisteria-court: classical");
+    assert_eq!(
+        payments(&v["payments"]),
+        [-24, 96, -48, -24],
+        "wisteria-court: classical"
+    );
     // mjb: B(5) 16; West 32 + 20, East and North 16 + 20 each: South +124.
     let v = ok(
         &s,
@@ -125,8 +141,16 @@ fn a_declared_five_faan_on_a_discard() {
         ),
         "mjb 5 faan",
     );
-    assert_eq!(payments(&v["payments"]), [-36, 124, -52, -36], "mjb: with its bonus");
-    assert_eq!(v["money"]["payments"]["south"], json!(12.4), "mjb: 10 cents a point");
+    assert_eq!(
+        payments(&v["payments"]),
+        [-36, 124, -52, -36],
+        "mjb: with its bonus"
+    );
+    assert_eq!(
+        v["money"]["payments"]["south"],
+        json!(12.4),
+        "mjb: 10 cents a point"
+    );
 }
 
 #[test]
@@ -186,7 +210,10 @@ fn a_declared_limit_and_a_faan_over_the_limit() {
     );
     assert_eq!(payments(&v["payments"]), [-256, -256, -256, 768]);
     let r = &v["results"][0];
-    assert_eq!((&r["total_faan"], &r["limit_hand"]), (&json!(10), &json!(true)));
+    assert_eq!(
+        (&r["total_faan"], &r["limit_hand"]),
+        (&json!(10), &json!(true))
+    );
     // 13 declared under a limit of 10: paid at 10, 4B = 512 from East.
     let v = ok(
         &s,
@@ -200,7 +227,10 @@ fn a_declared_limit_and_a_faan_over_the_limit() {
     );
     assert_eq!(payments(&v["payments"]), [-512, 512, 0, 0]);
     let r = &v["results"][0];
-    assert_eq!((&r["declared_faan"], &r["total_faan"]), (&json!(13), &json!(10)));
+    assert_eq!(
+        (&r["declared_faan"], &r["total_faan"]),
+        (&json!(13), &json!(10))
+    );
     // wisteria-court: the limit on West's discard: 2 x 128 and 128 each.
     let v = ok(
         &s,
@@ -250,7 +280,10 @@ fn a_declared_faan_under_the_minimum_is_refused_at_its_pointer() {
     ]});
     assert_eq!(
         refused(&s, "/v1/ledger", &body, "ledger"),
-        ("/hands/1/winners/0/declared/patterns".into(), "below_minimum".into())
+        (
+            "/hands/1/winners/0/declared/patterns".into(),
+            "below_minimum".into()
+        )
     );
     // wisteria-court's minimum is 0: a declared 0 is a win (2B of 1 each).
     let v = ok(
@@ -275,14 +308,23 @@ fn declared_patterns_are_combined_as_a_scored_hands_lines() {
             .as_array()
             .unwrap()
             .iter()
-            .map(|l| (l["pattern"].as_str().unwrap().to_string(), l["faan"].as_i64().unwrap()))
+            .map(|l| {
+                (
+                    l["pattern"].as_str().unwrap().to_string(),
+                    l["faan"].as_i64().unwrap(),
+                )
+            })
             .collect()
     };
     // wisteria-court: small three dragons (5) contains its dragon pungs: 5.
     let v = ok(
         &s,
         "/v1/settle",
-        &settle("wisteria-court", json!({}), json!([declared(three.clone(), on_discard("south", "west"))])),
+        &settle(
+            "wisteria-court",
+            json!({}),
+            json!([declared(three.clone(), on_discard("south", "west"))]),
+        ),
         "wisteria small dragons",
     );
     assert_eq!(lines(&v), vec![("small_three_dragons".into(), 5)]);
@@ -292,14 +334,26 @@ fn declared_patterns_are_combined_as_a_scored_hands_lines() {
     let v = ok(
         &s,
         "/v1/settle",
-        &settle("hkma", json!({}), json!([declared(three.clone(), on_discard("south", "west"))])),
+        &settle(
+            "hkma",
+            json!({}),
+            json!([declared(three.clone(), on_discard("south", "west"))]),
+        ),
         "hkma small dragons",
     );
     assert_eq!(
         lines(&v),
-        vec![("dragon_pung".into(), 1), ("dragon_pung".into(), 1), ("small_three_dragons".into(), 3)]
+        vec![
+            ("dragon_pung".into(), 1),
+            ("dragon_pung".into(), 1),
+            ("small_three_dragons".into(), 3)
+        ]
     );
-    assert_eq!(payments(&v["payments"]), [0, 96, -96, 0], "hkma: 5 faan, 4B = 96");
+    assert_eq!(
+        payments(&v["payments"]),
+        [0, 96, -96, 0],
+        "hkma: 5 faan, 4B = 96"
+    );
     // An exclusive pair by house rule keeps the higher: mixed one suit (3)
     // over all pungs (3 in hkma) on a tie keeps the first of the pair.
     let v = ok(
@@ -308,7 +362,10 @@ fn declared_patterns_are_combined_as_a_scored_hands_lines() {
         &settle(
             "hkma",
             json!({"exclusive": [["all_pungs", "mixed_one_suit"]]}),
-            json!([declared(json!({"patterns": ["mixed_one_suit", "all_pungs"]}), self_drawn("south"))]),
+            json!([declared(
+                json!({"patterns": ["mixed_one_suit", "all_pungs"]}),
+                self_drawn("south")
+            )]),
         ),
         "hkma exclusive",
     );
@@ -320,7 +377,10 @@ fn declared_patterns_are_combined_as_a_scored_hands_lines() {
         &settle(
             "hkma",
             json!({}),
-            json!([declared(json!({"patterns": ["all_honors", "dragon_pung"]}), self_drawn("south"))]),
+            json!([declared(
+                json!({"patterns": ["all_honors", "dragon_pung"]}),
+                self_drawn("south")
+            )]),
         ),
         "hkma all honours",
     );
@@ -336,16 +396,33 @@ fn a_double_win_with_one_declared_and_one_scored_winner() {
         {"hand": all_pungs(), "context": on_discard("south", "east")},
         declared(json!({"faan": 4}), on_discard("north", "east")),
     ]);
-    let v = ok(&s, "/v1/settle", &settle("hkma", json!({"multiple_winners": "all"}), winners.clone()), "all");
+    let v = ok(
+        &s,
+        "/v1/settle",
+        &settle("hkma", json!({"multiple_winners": "all"}), winners.clone()),
+        "all",
+    );
     assert_eq!(payments(&v["payments"]), [-96, 32, 0, 64], "all: each paid");
     assert_eq!(
         (&v["results"][0]["source"], &v["results"][1]["source"]),
         (&json!("tiles"), &json!("declared"))
     );
     // head_bump: South comes first after East: North is not paid.
-    let v = ok(&s, "/v1/settle", &settle("hkma", json!({"multiple_winners": "head_bump"}), winners), "head_bump");
-    assert_eq!(payments(&v["payments"]), [-32, 32, 0, 0], "head_bump: South only");
-    assert_eq!((&v["results"][0]["paid"], &v["results"][1]["paid"]), (&json!(true), &json!(false)));
+    let v = ok(
+        &s,
+        "/v1/settle",
+        &settle("hkma", json!({"multiple_winners": "head_bump"}), winners),
+        "head_bump",
+    );
+    assert_eq!(
+        payments(&v["payments"]),
+        [-32, 32, 0, 0],
+        "head_bump: South only"
+    );
+    assert_eq!(
+        (&v["results"][0]["paid"], &v["results"][1]["paid"]),
+        (&json!(true), &json!(false))
+    );
     // wisteria-court, all, without co-winners paying: South (all pungs 3
     // and no flowers 1 there, B 16) collects East 32 + West 16 (North, a
     // winner, pays none); North (4 declared, B 16) the same.
@@ -353,7 +430,12 @@ fn a_double_win_with_one_declared_and_one_scored_winner() {
         {"hand": all_pungs(), "context": on_discard("south", "east")},
         declared(json!({"faan": 4}), on_discard("north", "east")),
     ]);
-    let v = ok(&s, "/v1/settle", &settle("wisteria-court", json!({}), winners), "wisteria all");
+    let v = ok(
+        &s,
+        "/v1/settle",
+        &settle("wisteria-court", json!({}), winners),
+        "wisteria all",
+    );
     assert_eq!(payments(&v["payments"]), [-64, 48, -32, 48]);
 }
 
@@ -388,11 +470,21 @@ fn a_change_of_stake_and_points_at_hand_four_changes_no_earlier_hand() {
         // 4: 阿美 (North) 5 faan on 家豪's discard: full spicy B 32, 4B = 128, HK$128.
         win("阿美", json!({"faan": 5}), dis("家豪")),
     ];
-    let before = ok(&s, "/v1/ledger", &night("hkma", json!({"stake": 0.5}), first.clone()), "before");
+    let before = ok(
+        &s,
+        "/v1/ledger",
+        &night("hkma", json!({"stake": 0.5}), first.clone()),
+        "before",
+    );
     let mut all = first.clone();
     all.push(change.clone());
     all.extend(later);
-    let after = ok(&s, "/v1/ledger", &night("hkma", json!({"stake": 0.5}), all), "after");
+    let after = ok(
+        &s,
+        "/v1/ledger",
+        &night("hkma", json!({"stake": 0.5}), all),
+        "after",
+    );
     for h in 0..3 {
         assert_eq!(
             serde_json::to_string(&before["hands"][h]).unwrap(),
@@ -404,21 +496,43 @@ fn a_change_of_stake_and_points_at_hand_four_changes_no_earlier_hand() {
     assert_eq!(after["hands"][0]["money"]["家豪"], json!(48.0));
     let rules = &after["hands"][3];
     assert_eq!(rules["result"], "rules");
-    assert!(rules.get("deltas").is_none(), "a change has no deltas: {rules}");
-    assert_eq!(rules["house_rules"], json!({"stake": 1, "points": "full_spicy"}));
+    assert!(
+        rules.get("deltas").is_none(),
+        "a change has no deltas: {rules}"
+    );
+    assert_eq!(
+        rules["house_rules"],
+        json!({"stake": 1, "points": "full_spicy"})
+    );
     // The night's stake 0.5, replaced by the change's 1 as sent.
-    assert_eq!(rules["in_force"], json!({"stake": 1, "points": "full_spicy"}));
+    assert_eq!(
+        rules["in_force"],
+        json!({"stake": 1, "points": "full_spicy"})
+    );
     assert_eq!(rules["dealer"], "家豪", "the deal does not move");
     let h4 = &after["hands"][4];
-    assert_eq!(by_player(&h4["deltas"]), [128, -128, 0, 0], "full spicy: B(5) 32");
+    assert_eq!(
+        by_player(&h4["deltas"]),
+        [128, -128, 0, 0],
+        "full spicy: B(5) 32"
+    );
     assert_eq!(h4["money"]["阿美"], json!(128.0), "a dollar a point");
-    assert_eq!(after["money"]["stake"], json!(1.0), "the stake in force at the end");
+    assert_eq!(
+        after["money"]["stake"],
+        json!(1.0),
+        "the stake in force at the end"
+    );
     // null restores the ruleset's own value: half spicy again, B(5) 24.
     let mut again = first;
     again.push(change);
     again.push(json!({"result": "rules", "house_rules": {"points": null}}));
     again.push(win("阿美", json!({"faan": 5}), dis("家豪")));
-    let v = ok(&s, "/v1/ledger", &night("hkma", json!({"stake": 0.5}), again), "restored");
+    let v = ok(
+        &s,
+        "/v1/ledger",
+        &night("hkma", json!({"stake": 0.5}), again),
+        "restored",
+    );
     assert_eq!(v["hands"][4]["in_force"], json!({"stake": 1}));
     assert_eq!(by_player(&v["hands"][5]["deltas"]), [96, -96, 0, 0]);
 }
@@ -457,7 +571,11 @@ fn each_false_win_option_under_two_rulesets() {
         let l = ok(
             &s,
             "/v1/ledger",
-            &night(r, json!({"false_win": option}), vec![json!({"result": "false_win", "offender": PLAYERS[1]})]),
+            &night(
+                r,
+                json!({"false_win": option}),
+                vec![json!({"result": "false_win", "offender": PLAYERS[1]})],
+            ),
             &case,
         );
         assert_eq!(by_player(&l["hands"][0]["deltas"]), want, "{case}: ledger");
@@ -474,7 +592,12 @@ fn each_false_win_option_under_two_rulesets() {
     let registry = Registry::builtin().unwrap();
     for r in registry.all() {
         let chart = serde_json::to_value(faan::api::RulesetDetail::from(r.as_ref())).unwrap();
-        assert_eq!(chart["table"]["false_win"], "minimum", "{}: its chart", r.id());
+        assert_eq!(
+            chart["table"]["false_win"],
+            "minimum",
+            "{}: its chart",
+            r.id()
+        );
     }
 }
 
@@ -506,7 +629,11 @@ fn ten_hands() -> Vec<Value> {
         // 7: a draw.
         json!({"result": "draw"}),
         // 8: 阿美: mixed one suit 3 + two dragon pungs = 5 on Ka-ho: 96.
-        win("阿美", json!({"patterns": ["mixed_one_suit", "dragon_pung", "dragon_pung"]}), dis("Ka-ho, Jr.")),
+        win(
+            "阿美",
+            json!({"patterns": ["mixed_one_suit", "dragon_pung", "dragon_pung"]}),
+            dis("Ka-ho, Jr."),
+        ),
         // 9: 家豪 7 on Grandma: B 48, 4B = 192.
         win("家豪", json!({"faan": 7}), dis("Grandma")),
     ]
@@ -515,7 +642,12 @@ fn ten_hands() -> Vec<Value> {
 #[test]
 fn the_statistics_of_a_worked_night() {
     let s = service();
-    let v = ok(&s, "/v1/ledger", &night("hkma", json!({"stake": 0.5}), ten_hands()), "ten hands");
+    let v = ok(
+        &s,
+        "/v1/ledger",
+        &night("hkma", json!({"stake": 0.5}), ten_hands()),
+        "ten hands",
+    );
     // Balances: 阿美 -16 +48 -512 +64 -64 +96 = -384; 家豪 96 +48 +48 -96
     // -64 +192 = 224; Grandma -96 -16 +48 +512 -64 -192 = 192; Ka-ho -16
     // -144 +32 +192 -96 = -32.
@@ -532,9 +664,17 @@ fn the_statistics_of_a_worked_night() {
         {"player": "Ka-ho, Jr.", "hands_won": 2, "self_draws": 1, "wins_on_discard": 1, "dealt_in": 1,
          "false_wins": 1, "biggest": {"hand": 6, "faan": 6}, "points": -32, "money": -16.0}
     ]);
-    assert_eq!(v["stats"], want, "家豪 dealt in once at hand 5, two winners on one discard");
+    assert_eq!(
+        v["stats"], want,
+        "家豪 dealt in once at hand 5, two winners on one discard"
+    );
     // Without a stake there is no money; a player who never won has no biggest.
-    let v = ok(&s, "/v1/ledger", &night("hkma", json!({}), vec![json!({"result": "draw"})]), "a draw");
+    let v = ok(
+        &s,
+        "/v1/ledger",
+        &night("hkma", json!({}), vec![json!({"result": "draw"})]),
+        "a draw",
+    );
     assert_eq!(
         v["stats"][0],
         json!({"player": "阿美", "hands_won": 0, "self_draws": 0, "wins_on_discard": 0, "dealt_in": 0,
@@ -547,21 +687,43 @@ fn the_csv_of_a_worked_night_keeps_its_chinese_names() {
     let s = service();
     let body = serde_json::to_vec(&night("hkma", json!({"stake": 0.5}), ten_hands())).unwrap();
     let csv = s.ledger_csv(&body).expect("the night as CSV");
-    assert!(csv.starts_with(b"\xEF\xBB\xBF"), "a UTF-8 byte order mark first");
+    assert!(
+        csv.starts_with(b"\xEF\xBB\xBF"),
+        "a UTF-8 byte order mark first"
+    );
     let text = std::str::from_utf8(&csv[3..]).expect("UTF-8");
     let rows: Vec<&str> = text.split("\r\n").collect();
-    assert_eq!(rows.len(), 13, "a header, ten hands, the totals and the last CRLF: {text}");
+    assert_eq!(
+        rows.len(),
+        13,
+        "a header, ten hands, the totals and the last CRLF: {text}"
+    );
     assert_eq!(
         rows[0],
         "hand,round,dealer,result,winners,faan,阿美,家豪,Grandma,\"Ka-ho, Jr.\",阿美 money,家豪 money,Grandma money,\"Ka-ho, Jr. money\""
     );
     // The rows worked above; money is the points at HK$0.50.
-    assert_eq!(rows[1], "0,east,阿美,win,家豪,5,0,96,-96,0,0.0,48.0,-48.0,0.0");
+    assert_eq!(
+        rows[1],
+        "0,east,阿美,win,家豪,5,0,96,-96,0,0.0,48.0,-48.0,0.0"
+    );
     assert_eq!(rows[2], "1,east,家豪,draw,,,0,0,0,0,0.0,0.0,0.0,0.0");
-    assert_eq!(rows[4], "3,east,家豪,false_win,\"Ka-ho, Jr.\",,48,48,48,-144,24.0,24.0,24.0,-72.0");
-    assert_eq!(rows[6], "5,east,Grandma,win,\"阿美 + Ka-ho, Jr.\",4 + 3,64,-96,0,32,32.0,-48.0,0.0,16.0");
-    assert_eq!(rows[10], "9,south,阿美,win,家豪,7,0,192,-192,0,0.0,96.0,-96.0,0.0");
-    assert_eq!(rows[11], "total,,,,,,-384,224,192,-32,-192.0,112.0,96.0,-16.0");
+    assert_eq!(
+        rows[4],
+        "3,east,家豪,false_win,\"Ka-ho, Jr.\",,48,48,48,-144,24.0,24.0,24.0,-72.0"
+    );
+    assert_eq!(
+        rows[6],
+        "5,east,Grandma,win,\"阿美 + Ka-ho, Jr.\",4 + 3,64,-96,0,32,32.0,-48.0,0.0,16.0"
+    );
+    assert_eq!(
+        rows[10],
+        "9,south,阿美,win,家豪,7,0,192,-192,0,0.0,96.0,-96.0,0.0"
+    );
+    assert_eq!(
+        rows[11],
+        "total,,,,,,-384,224,192,-32,-192.0,112.0,96.0,-16.0"
+    );
     assert_eq!(rows[12], "");
     // Read back as a spreadsheet reads RFC 4180: every row has fourteen fields.
     let mut reader = csv::ReaderBuilder::new().from_reader(text.as_bytes());
@@ -572,7 +734,10 @@ fn the_csv_of_a_worked_night_keeps_its_chinese_names() {
     assert!(records.iter().all(|r| r.len() == 14));
     // A change of rules shows its house rules as sent, quoted.
     let mut hands = ten_hands();
-    hands.insert(1, json!({"result": "rules", "house_rules": {"stake": 1, "false_win": "limit"}}));
+    hands.insert(
+        1,
+        json!({"result": "rules", "house_rules": {"stake": 1, "false_win": "limit"}}),
+    );
     let body = serde_json::to_vec(&night("hkma", json!({"stake": 0.5}), hands)).unwrap();
     let csv = s.ledger_csv(&body).unwrap();
     let text = std::str::from_utf8(&csv[3..]).unwrap();
@@ -585,7 +750,8 @@ fn the_csv_of_a_worked_night_keeps_its_chinese_names() {
 #[test]
 fn a_ten_hand_night_declared_gives_what_it_gives_from_tiles() {
     let s = service();
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/table/ledger.json");
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/table/ledger.json");
     let fixture: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let hkma_night = &fixture["cases"][0]["request"];
     for (case, request) in [
@@ -604,7 +770,12 @@ fn a_ten_hand_night_declared_gives_what_it_gives_from_tiles() {
         let tiles = ok(&s, "/v1/ledger", &request, case);
         // The same night, each winner declaring the faan its tiles scored.
         let mut declared_night = request.clone();
-        for (h, hand) in declared_night["hands"].as_array_mut().unwrap().iter_mut().enumerate() {
+        for (h, hand) in declared_night["hands"]
+            .as_array_mut()
+            .unwrap()
+            .iter_mut()
+            .enumerate()
+        {
             let Some(ws) = hand.get_mut("winners").and_then(Value::as_array_mut) else {
                 continue;
             };
@@ -625,9 +796,15 @@ fn a_ten_hand_night_declared_gives_what_it_gives_from_tiles() {
                 declared["hands"][h]["deltas"], tiles["hands"][h]["deltas"],
                 "{case}: hand {h}"
             );
-            assert_eq!(declared["hands"][h]["dealer"], tiles["hands"][h]["dealer"], "{case}: hand {h}'s dealer");
+            assert_eq!(
+                declared["hands"][h]["dealer"], tiles["hands"][h]["dealer"],
+                "{case}: hand {h}'s dealer"
+            );
         }
-        assert_eq!(declared["balances"], tiles["balances"], "{case}: the balances");
+        assert_eq!(
+            declared["balances"], tiles["balances"],
+            "{case}: the balances"
+        );
         assert_eq!(declared["next"], tiles["next"], "{case}: the next deal");
     }
 }
@@ -638,34 +815,147 @@ fn bad_declared_wins_and_changes_each_at_its_pointer() {
     let one = |w: Value| settle("hkma", json!({}), json!([w]));
     let ctx = on_discard("south", "west");
     let cases: Vec<(&str, Value, &str, &str)> = vec![
-        ("both hand and declared", one(json!({"hand": all_pungs(), "declared": {"faan": 5}, "context": ctx})), "/winners/0", "hand_or_declared"),
-        ("neither", one(json!({"context": ctx})), "/winners/0", "hand_or_declared"),
-        ("faan and limit", one(declared(json!({"faan": 5, "limit": true}), ctx.clone())), "/winners/0/declared", "declared_one_of"),
-        ("limit false", one(declared(json!({"limit": false}), ctx.clone())), "/winners/0/declared", "declared_one_of"),
-        ("faan 256", one(declared(json!({"faan": 256}), ctx.clone())), "/winners/0/declared/faan", ""),
-        ("an unknown pattern", one(declared(json!({"patterns": ["all_pungs", "seven_dwarfs"]}), ctx.clone())), "/winners/0/declared/patterns/1", "pattern_not_scored"),
-        ("a pattern hkma does not score", one(declared(json!({"patterns": ["thirteen_sided_orphans"]}), ctx.clone())), "/winners/0/declared/patterns/0", "pattern_not_scored"),
-        ("a repeat that cannot repeat", one(declared(json!({"patterns": ["mixed_one_suit", "all_pungs", "mixed_one_suit"]}), ctx.clone())), "/winners/0/declared/patterns/2", "pattern_repeated"),
-        ("a fourth dragon pung", one(declared(json!({"patterns": ["dragon_pung", "dragon_pung", "dragon_pung", "dragon_pung"]}), ctx.clone())), "/winners/0/declared/patterns/3", "pattern_repeated"),
-        ("an extra context field", one(declared(json!({"faan": 5}), json!({"win_by": "discard", "seat_wind": "south", "round_wind": "east", "discarder": "west", "last_tile": true}))), "/winners/0/context/last_tile", "declared_context_field"),
-        ("the winner discards", one(declared(json!({"faan": 5}), on_discard("south", "south"))), "/winners/0/context/discarder", "discarder_is_winner"),
+        (
+            "both hand and declared",
+            one(json!({"hand": all_pungs(), "declared": {"faan": 5}, "context": ctx})),
+            "/winners/0",
+            "hand_or_declared",
+        ),
+        (
+            "neither",
+            one(json!({"context": ctx})),
+            "/winners/0",
+            "hand_or_declared",
+        ),
+        (
+            "faan and limit",
+            one(declared(json!({"faan": 5, "limit": true}), ctx.clone())),
+            "/winners/0/declared",
+            "declared_one_of",
+        ),
+        (
+            "limit false",
+            one(declared(json!({"limit": false}), ctx.clone())),
+            "/winners/0/declared",
+            "declared_one_of",
+        ),
+        (
+            "faan 256",
+            one(declared(json!({"faan": 256}), ctx.clone())),
+            "/winners/0/declared/faan",
+            "",
+        ),
+        (
+            "an unknown pattern",
+            one(declared(
+                json!({"patterns": ["all_pungs", "seven_dwarfs"]}),
+                ctx.clone(),
+            )),
+            "/winners/0/declared/patterns/1",
+            "pattern_not_scored",
+        ),
+        (
+            "a pattern hkma does not score",
+            one(declared(
+                json!({"patterns": ["thirteen_sided_orphans"]}),
+                ctx.clone(),
+            )),
+            "/winners/0/declared/patterns/0",
+            "pattern_not_scored",
+        ),
+        (
+            "a repeat that cannot repeat",
+            one(declared(
+                json!({"patterns": ["mixed_one_suit", "all_pungs", "mixed_one_suit"]}),
+                ctx.clone(),
+            )),
+            "/winners/0/declared/patterns/2",
+            "pattern_repeated",
+        ),
+        (
+            "a fourth dragon pung",
+            one(declared(
+                json!({"patterns": ["dragon_pung", "dragon_pung", "dragon_pung", "dragon_pung"]}),
+                ctx.clone(),
+            )),
+            "/winners/0/declared/patterns/3",
+            "pattern_repeated",
+        ),
+        (
+            "an extra context field",
+            one(declared(
+                json!({"faan": 5}),
+                json!({"win_by": "discard", "seat_wind": "south", "round_wind": "east", "discarder": "west", "last_tile": true}),
+            )),
+            "/winners/0/context/last_tile",
+            "declared_context_field",
+        ),
+        (
+            "the winner discards",
+            one(declared(json!({"faan": 5}), on_discard("south", "south"))),
+            "/winners/0/context/discarder",
+            "discarder_is_winner",
+        ),
     ];
     for (case, body, pointer, code) in cases {
-        assert_eq!(refused(&s, "/v1/settle", &body, case), (pointer.to_string(), code.to_string()), "{case}");
+        assert_eq!(
+            refused(&s, "/v1/settle", &body, case),
+            (pointer.to_string(), code.to_string()),
+            "{case}"
+        );
     }
     let draw = json!({"result": "draw"});
     let ledger_cases: Vec<(&str, Value, &str, &str)> = vec![
-        ("a broken house rule", json!({"result": "rules", "house_rules": {"dealer_multiplier": 0.3}}), "/hands/1/house_rules/dealer_multiplier", ""),
-        ("a house rule of the wrong type", json!({"result": "rules", "house_rules": {"stake": "a lot"}}), "/hands/1/house_rules/stake", ""),
-        ("an unknown house rule", json!({"result": "rules", "house_rules": {"stak": null}}), "/hands/1/house_rules/stak", ""),
-        ("a broken false win", json!({"result": "rules", "house_rules": {"false_win": {"points": 0}}}), "/hands/1/house_rules/false_win", ""),
-        ("house rules on a draw", json!({"result": "draw", "house_rules": {"stake": 1}}), "/hands/1/house_rules", "house_rules_not_rules"),
-        ("winners on a change", json!({"result": "rules", "house_rules": {}, "winners": [{"player": "阿美", "declared": {"faan": 3}, "context": {"win_by": "self_draw"}}]}), "/hands/1/winners", "winners_not_win"),
-        ("a declared winner with tiles too", json!({"result": "win", "winners": [{"player": "阿美", "hand": all_pungs(), "declared": {"faan": 3}, "context": {"win_by": "self_draw"}}]}), "/hands/1/winners/0", "hand_or_declared"),
+        (
+            "a broken house rule",
+            json!({"result": "rules", "house_rules": {"dealer_multiplier": 0.3}}),
+            "/hands/1/house_rules/dealer_multiplier",
+            "",
+        ),
+        (
+            "a house rule of the wrong type",
+            json!({"result": "rules", "house_rules": {"stake": "a lot"}}),
+            "/hands/1/house_rules/stake",
+            "",
+        ),
+        (
+            "an unknown house rule",
+            json!({"result": "rules", "house_rules": {"stak": null}}),
+            "/hands/1/house_rules/stak",
+            "",
+        ),
+        (
+            "a broken false win",
+            json!({"result": "rules", "house_rules": {"false_win": {"points": 0}}}),
+            "/hands/1/house_rules/false_win",
+            "",
+        ),
+        (
+            "house rules on a draw",
+            json!({"result": "draw", "house_rules": {"stake": 1}}),
+            "/hands/1/house_rules",
+            "house_rules_not_rules",
+        ),
+        (
+            "winners on a change",
+            json!({"result": "rules", "house_rules": {}, "winners": [{"player": "阿美", "declared": {"faan": 3}, "context": {"win_by": "self_draw"}}]}),
+            "/hands/1/winners",
+            "winners_not_win",
+        ),
+        (
+            "a declared winner with tiles too",
+            json!({"result": "win", "winners": [{"player": "阿美", "hand": all_pungs(), "declared": {"faan": 3}, "context": {"win_by": "self_draw"}}]}),
+            "/hands/1/winners/0",
+            "hand_or_declared",
+        ),
     ];
     for (case, hand, pointer, code) in ledger_cases {
         let body = night("hkma", json!({}), vec![draw.clone(), hand]);
-        assert_eq!(refused(&s, "/v1/ledger", &body, case), (pointer.to_string(), code.to_string()), "{case}");
+        assert_eq!(
+            refused(&s, "/v1/ledger", &body, case),
+            (pointer.to_string(), code.to_string()),
+            "{case}"
+        );
     }
 }
 
@@ -680,7 +970,11 @@ fn the_pattern_table_says_which_patterns_may_repeat() {
         .collect();
     assert_eq!(
         repeat,
-        vec![("dragon_pung".into(), 3), ("seat_flower".into(), 2), ("flower_set".into(), 2)],
+        vec![
+            ("dragon_pung".into(), 3),
+            ("seat_flower".into(), 2),
+            ("flower_set".into(), 2)
+        ],
         "three dragon pungs, two seat flowers, two sets of flowers"
     );
 }

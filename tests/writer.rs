@@ -239,10 +239,16 @@ fn declared_wins_and_changes_of_rules_are_written_as_serde_writes_them() {
     for (i, body) in settles.iter().enumerate() {
         let body = body.to_string();
         let req: SettleRequest = parse(body.as_bytes()).unwrap();
-        let parts = service.settle_request(&req).unwrap_or_else(|e| panic!("settle {i}: {e}"));
+        let parts = service
+            .settle_request(&req)
+            .unwrap_or_else(|e| panic!("settle {i}: {e}"));
         let written = service.settle(body.as_bytes()).unwrap();
         let schema = serde_json::to_string(&parts.response()).unwrap();
-        assert_eq!(String::from_utf8_lossy(&written), schema, "settle {i}: body bytes");
+        assert_eq!(
+            String::from_utf8_lossy(&written),
+            schema,
+            "settle {i}: body bytes"
+        );
     }
     let dis = |d: &str| json!({"win_by": "discard", "discarder": d});
     let night = json!({"ruleset": "hkma", "players": ["阿美", "家豪", "Grandma", "Ka-ho"], "hands": [
@@ -264,9 +270,15 @@ fn declared_wins_and_changes_of_rules_are_written_as_serde_writes_them() {
         }),
     ] {
         let req: LedgerRequest = parse(body.as_bytes()).unwrap();
-        let parts = service.ledger_request(&req).unwrap_or_else(|e| panic!("{how}: {e}"));
+        let parts = service
+            .ledger_request(&req)
+            .unwrap_or_else(|e| panic!("{how}: {e}"));
         let written = service.ledger(body.as_bytes()).unwrap();
         let schema = serde_json::to_string(&parts.response()).unwrap();
-        assert_eq!(String::from_utf8_lossy(&written), schema, "{how}: body bytes");
+        assert_eq!(
+            String::from_utf8_lossy(&written),
+            schema,
+            "{how}: body bytes"
+        );
     }
 }

@@ -430,7 +430,10 @@ mod tests {
             "case: players, one with an escape (owned, unescaped)"
         );
         assert!(
-            matches!(w.hand.as_ref().unwrap().flowers.as_slice(), [Cow::Borrowed("F1")]),
+            matches!(
+                w.hand.as_ref().unwrap().flowers.as_slice(),
+                [Cow::Borrowed("F1")]
+            ),
             "case: flowers"
         );
     }

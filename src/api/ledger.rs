@@ -6,16 +6,16 @@
 use super::common::{borrowed, object_only, Amount};
 use super::problem::{ApiError, ProblemError};
 use super::request::{HandDto, HouseRulesDto};
+use super::response::{lines_dto, HashHex, LineDto};
 use super::settle::DeclaredDto;
 use crate::core::evaluate::Declared;
-use crate::core::winners::ClaimSpec;
-use crate::core::HouseRules;
-use super::response::{lines_dto, HashHex, LineDto};
 use crate::core::hand::{FieldError, HandRule};
 use crate::core::ledger::{
     Ledger, LedgerContext, LedgerHandSpec, LedgerSpec, LedgerWinnerSpec, Outcome, StartSpec,
     Transfer, PLAYERS,
 };
+use crate::core::winners::ClaimSpec;
+use crate::core::HouseRules;
 use crate::core::{ContextSpec, Replacement, RobbedKong, WinBy, Wind};
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize, Serializer};
@@ -323,7 +323,12 @@ fn merge_change(
     let change = match sent {
         Value::Object(m) => m,
         Value::Null => &serde_json::Map::new(),
-        _ => return Err(ProblemError::new(at, "a change of rules is an object of house rules")),
+        _ => {
+            return Err(ProblemError::new(
+                at,
+                "a change of rules is an object of house rules",
+            ))
+        }
     };
     // The change alone, typed (its nulls are removals, not values).
     let set: serde_json::Map<String, Value> = change
@@ -337,7 +342,10 @@ fn merge_change(
         return Err(ProblemError::new(pointer, e.into_inner().to_string()));
     }
     // Unknown keys set to null are refused as the typed read refuses others.
-    if let Some(k) = change.keys().find(|k| !HOUSE_RULE_KEYS.contains(&k.as_str())) {
+    if let Some(k) = change
+        .keys()
+        .find(|k| !HOUSE_RULE_KEYS.contains(&k.as_str()))
+    {
         return Err(ProblemError::new(
             format!("{at}/{}", crate::core::ruleset::escape_pointer(k)),
             format!("unknown house rule {k:?}"),
@@ -610,10 +618,7 @@ impl<'a> LedgerResponse<'a> {
                                     player: names[w.player],
                                     seat: w.seat,
                                     paid: w.paid,
-                                    form: w
-                                        .declared
-                                        .is_none()
-                                        .then(|| best.reading.form.name()),
+                                    form: w.declared.is_none().then(|| best.reading.form.name()),
                                     lines: lines_dto(best),
                                     total_faan: best.total_faan,
                                     limit_hand: best.limit_hand,
@@ -724,7 +729,10 @@ impl<'a> LedgerResponse<'a> {
 }
 
 /// The change of rules at hand `index`, if `changes` has it.
-pub fn change_at<'c, 'a>(changes: &'c [RuleChange<'a>], index: usize) -> Option<&'c RuleChange<'a>> {
+pub fn change_at<'c, 'a>(
+    changes: &'c [RuleChange<'a>],
+    index: usize,
+) -> Option<&'c RuleChange<'a>> {
     changes
         .binary_search_by_key(&index, |c| c.hand)
         .ok()

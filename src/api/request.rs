@@ -506,22 +506,38 @@ pub fn house_rules_json(h: &HouseRules) -> serde_json::Map<String, serde_json::V
         put("patterns", Some(Value::Object(p)));
     }
     put("multiple_winners", h.multiple_winners.map(|v| word(&v)));
-    put("dealer_multiplier", h.dealer_multiplier.map(|n| number(n.0)));
+    put(
+        "dealer_multiplier",
+        h.dealer_multiplier.map(|n| number(n.0)),
+    );
     put("stake", h.stake.map(|n| number(n.0)));
     put("liable_discard", h.liable_discard.map(|v| word(&v)));
-    put("dealer_keeps_on_win", h.dealer_keeps_on_win.map(Value::from));
-    put("dealer_keeps_on_draw", h.dealer_keeps_on_draw.map(Value::from));
+    put(
+        "dealer_keeps_on_win",
+        h.dealer_keeps_on_win.map(Value::from),
+    );
+    put(
+        "dealer_keeps_on_draw",
+        h.dealer_keeps_on_draw.map(Value::from),
+    );
     put("co_winners_pay", h.co_winners_pay.map(Value::from));
     put(
         "false_win",
-        h.false_win.map(|f| serde_json::to_value(f).unwrap_or_default()),
+        h.false_win
+            .map(|f| serde_json::to_value(f).unwrap_or_default()),
     );
     if !h.conditions.is_empty() {
-        let c = h.conditions.iter().map(|(k, v)| (k.clone(), Value::from(*v)));
+        let c = h
+            .conditions
+            .iter()
+            .map(|(k, v)| (k.clone(), Value::from(*v)));
         put("conditions", Some(Value::Object(c.collect())));
     }
     if !h.contains.is_empty() {
-        let c = h.contains.iter().map(|(k, v)| (k.clone(), Value::from(v.clone())));
+        let c = h
+            .contains
+            .iter()
+            .map(|(k, v)| (k.clone(), Value::from(v.clone())));
         put("contains", Some(Value::Object(c.collect())));
     }
     if !h.exclusive.is_empty() {

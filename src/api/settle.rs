@@ -9,8 +9,8 @@ use super::request::{ContextDto, HandDto, HouseRulesDto};
 use super::response::{HashHex, LineDto, ScoreResponse};
 use crate::core::hand::{FieldError, HandRule};
 use crate::core::winners::{DeclaredSpec, WinnerSpec};
-use std::borrow::Cow;
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use utoipa::ToSchema;
 
 /// POST /v1/settle: the winners of one discard under one ruleset.

@@ -123,7 +123,9 @@ pub struct LedgerWinner {
 pub enum Outcome {
     Win(Vec<LedgerWinner>),
     Draw,
-    FalseWin { offender: usize },
+    FalseWin {
+        offender: usize,
+    },
     /// A change of rules: no payments, and the deal does not move.
     Rules,
 }
@@ -331,11 +333,7 @@ pub fn ledger_over<S: AsRef<str>>(
         };
         if let LedgerHandSpec::Rules { in_force } = hand {
             let next = base.with_house_rules(in_force).map_err(|errs| {
-                TableError::Invalid(
-                    errs.into_iter()
-                        .map(|e| e.under(&at.to_string()))
-                        .collect(),
-                )
+                TableError::Invalid(errs.into_iter().map(|e| e.under(&at.to_string())).collect())
             })?;
             any_money |= stake(&next).is_some();
             current = Cow::Owned(next);

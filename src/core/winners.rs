@@ -17,9 +17,9 @@ use super::evaluate::{allowances, score_declared, score_hand, Declared, Score, S
 use super::hand::{
     validate, validate_declared, Context, ContextSpec, FieldError, Hand, HandRule, HandSpec, WinBy,
 };
+use super::pattern::{PatternId, PATTERN_COUNT};
 use super::ruleset::{MultipleWinners, Ruleset};
 use super::settle::{add_cents, Overflow, Payments};
-use super::pattern::{PatternId, PATTERN_COUNT};
 use super::tile::Wind;
 use std::fmt;
 
@@ -302,7 +302,8 @@ pub(crate) fn settle_at<S: AsRef<str>>(
     let mut errs = Vec::new();
     let mut valid = Vec::with_capacity(n);
     for (i, (claim, ctx)) in winners.iter().enumerate() {
-        let under = |es: Vec<FieldError>| es.into_iter().map(move |e| e.under(&format!("{at}/{i}")));
+        let under =
+            |es: Vec<FieldError>| es.into_iter().map(move |e| e.under(&format!("{at}/{i}")));
         match claim {
             ClaimSpec::Tiles(hand) => match validate(hand, ctx, allowances(ruleset)) {
                 Ok((h, c)) => valid.push((Source::Tiles(h), c)),

@@ -288,10 +288,7 @@ pub async fn ledger(
         return on_pool(&state, body, Service::ledger).await;
     }
     let s = state.clone();
-    let out = state
-        .pool
-        .run(move || s.service.ledger_csv(&body))
-        .await?;
+    let out = state.pool.run(move || s.service.ledger_csv(&body)).await?;
     let mut answer = answer(&state, out)?;
     answer.headers_mut().insert(
         header::CONTENT_TYPE,

@@ -244,7 +244,10 @@ async fn a_ledger_of_one_hand_is_settle_is_score() {
     );
     let mut first = settled["results"][0].clone();
     first.as_object_mut().unwrap().remove("paid");
-    assert_eq!(first.as_object_mut().unwrap().remove("source"), Some(json!("tiles")));
+    assert_eq!(
+        first.as_object_mut().unwrap().remove("source"),
+        Some(json!("tiles"))
+    );
     assert_eq!(first, score, "settle results[0] is the score");
     assert_eq!(settled["payments"], score["payments"], "settle payments");
     assert_eq!(settled["money"], score["money"], "settle money");
@@ -625,7 +628,10 @@ async fn a_ledger_answers_csv_when_asked() {
         )
         .await;
     assert_eq!(r.status, 200, "{}", r.text());
-    assert_eq!(r.header("content-type").as_deref(), Some("text/csv; charset=utf-8"));
+    assert_eq!(
+        r.header("content-type").as_deref(),
+        Some("text/csv; charset=utf-8")
+    );
     assert_eq!(
         r.bytes,
         "\u{feff}hand,round,dealer,result,winners,faan,Ann,Ben,Cat,Dan\r\n\
@@ -635,6 +641,9 @@ async fn a_ledger_answers_csv_when_asked() {
             .as_bytes()
     );
     let json = app.post("/v1/ledger", &body).await;
-    assert_eq!(json.header("content-type").as_deref(), Some("application/json"));
+    assert_eq!(
+        json.header("content-type").as_deref(),
+        Some("application/json")
+    );
     assert_eq!(json.json()["stats"][1]["self_draws"], 1);
 }

@@ -248,7 +248,9 @@ pub enum HandRule {
     PatternNotScored { pattern: String, ruleset: String },
     #[error("{pattern} may be declared at most {max} time(s)")]
     PatternRepeated { pattern: &'static str, max: u8 },
-    #[error("a declared win takes win_by, discarder and liable only: {field} would change nothing")]
+    #[error(
+        "a declared win takes win_by, discarder and liable only: {field} would change nothing"
+    )]
     DeclaredContextField { field: &'static str },
     #[error("only a change of rules has house_rules")]
     HouseRulesNotRules { result: &'static str },

@@ -359,8 +359,14 @@ pub fn validate_declared(ctx: &ContextSpec) -> Result<Context, Vec<FieldError>> 
         ("earthly", ctx.earthly != d.earthly),
         ("flower_win", ctx.flower_win != d.flower_win),
         ("robbed_kong", ctx.robbed_kong != d.robbed_kong),
-        ("last_of_its_kind", ctx.last_of_its_kind != d.last_of_its_kind),
-        ("first_replacement", ctx.first_replacement != d.first_replacement),
+        (
+            "last_of_its_kind",
+            ctx.last_of_its_kind != d.last_of_its_kind,
+        ),
+        (
+            "first_replacement",
+            ctx.first_replacement != d.first_replacement,
+        ),
     ];
     for (field, _) in set.iter().filter(|(_, differs)| *differs) {
         errs.push(FieldError::rule(

@@ -9,8 +9,8 @@ use super::check::{self, Checked};
 use super::contains::contains_cycle;
 use super::error::{DocError, LoadError, PathSeg};
 use super::model::{
-    About, FalseWin, LiableDiscard, LimitsPay, Money, MultipleWinners, PatternRule, Payment, PointsSpec,
-    RobbingKongPayment, Rules, Ruleset, TableRules, Value,
+    About, FalseWin, LiableDiscard, LimitsPay, Money, MultipleWinners, PatternRule, Payment,
+    PointsSpec, RobbingKongPayment, Rules, Ruleset, TableRules, Value,
 };
 use serde::de::{DeserializeOwned, IntoDeserializer, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};

@@ -9,8 +9,8 @@ use super::check;
 use super::contains::{contains_cycle, contains_cycle_from, first_step};
 use super::error::escape_pointer;
 use super::model::{
-    DiscardPayment, FalseWin, LiableDiscard, LimitsPay, MultipleWinners, PatternRule, PointsSpec, Ruleset,
-    Value,
+    DiscardPayment, FalseWin, LiableDiscard, LimitsPay, MultipleWinners, PatternRule, PointsSpec,
+    Ruleset, Value,
 };
 use std::sync::Arc;
 

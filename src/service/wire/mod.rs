@@ -12,10 +12,10 @@ use super::pipeline::{overflow, with_house_rules, Analyzed, Played, Scored, Sett
 use super::{CacheStatus, Service};
 use crate::api::json::{check_depth, parse_checked};
 use crate::api::{
-    self, AnalyzeRequest, ApiError, BatchRequest, CompareRequest, FalseWinRequest,
+    self, AnalyzeRequest, ApiError, BatchRequest, CompareRequest, DeclaredResult, FalseWinRequest,
     FalseWinResponse, HouseRulesDto, LedgerRequest, LedgerResponse, RulesetDetail, RulesetRef,
-    DeclaredResult, RulesetsDto, ScoreRequest, ScoreResponse, SettleRequest, SettleResponse,
-    SettledOut, SettledResult, ValidateRequest, WaitsRequest, WaitsResponse, MAX_COMPARE,
+    RulesetsDto, ScoreRequest, ScoreResponse, SettleRequest, SettleResponse, SettledOut,
+    SettledResult, ValidateRequest, WaitsRequest, WaitsResponse, MAX_COMPARE,
 };
 use crate::core::hand::HandSpec;
 use crate::core::winners::WinnerSpec;
@@ -69,7 +69,13 @@ impl Settled {
                 .zip(&self.hashes)
                 .map(|(w, hash)| match hash {
                     Some(hash) => SettledOut::Tiles(SettledResult {
-                        score: ScoreResponse::new(ruleset.id(), ruleset, &w.context, &w.score, *hash),
+                        score: ScoreResponse::new(
+                            ruleset.id(),
+                            ruleset,
+                            &w.context,
+                            &w.score,
+                            *hash,
+                        ),
                         paid: w.paid,
                         source: w.source.name(),
                     }),

@@ -139,7 +139,12 @@ pub fn settle_json(
 
 /// A declared winner's result without `paid`, `source` and the closing
 /// brace (`api::DeclaredResult`).
-fn declared_fields<S: Sink>(out: &mut S, ruleset_id: &str, ruleset: &Ruleset, w: &SettledParts<'_>) {
+fn declared_fields<S: Sink>(
+    out: &mut S,
+    ruleset_id: &str,
+    ruleset: &Ruleset,
+    w: &SettledParts<'_>,
+) {
     let score = w.score;
     out.put(b"{\"ruleset\":");
     string(out, ruleset_id);

@@ -66,7 +66,11 @@ pub fn ledger_csv(names: &[&str; PLAYERS], l: &Ledger, changes: &[RuleChange<'_>
             faan,
         ];
         let rules = matches!(h.outcome, Outcome::Rules);
-        row.extend(h.deltas.iter().map(|d| if rules { String::new() } else { d.to_string() }));
+        row.extend(
+            h.deltas
+                .iter()
+                .map(|d| if rules { String::new() } else { d.to_string() }),
+        );
         if with_money {
             row.extend((0..PLAYERS).map(|p| {
                 h.money_deltas
@@ -85,7 +89,11 @@ pub fn ledger_csv(names: &[&str; PLAYERS], l: &Ledger, changes: &[RuleChange<'_>
     ];
     total.extend(l.balances.iter().map(i64::to_string));
     if let Some(m) = &l.money {
-        total.extend(m.balances.iter().map(|&c| Amount(c).text().as_str().to_string()));
+        total.extend(
+            m.balances
+                .iter()
+                .map(|&c| Amount(c).text().as_str().to_string()),
+        );
     }
     let _ = w.write_record(&total);
     w.into_inner().unwrap_or_default()

@@ -38,7 +38,9 @@ pub fn ledger_json(
     out.put(b"{\"ruleset\":");
     string(&mut out, ruleset_id);
     out.put(b",\"hands\":[");
-    separated(&mut out, &l.hands, |out, h| hand(out, &q, &hash, h, changes));
+    separated(&mut out, &l.hands, |out, h| {
+        hand(out, &q, &hash, h, changes)
+    });
     out.put(b"],\"next\":{\"round_wind\":");
     wind(&mut out, l.next.round_wind);
     out.put(b",\"dealer\":");
