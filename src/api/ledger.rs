@@ -272,7 +272,7 @@ impl LedgerRequest<'_> {
                                 claim,
                                 context: w.context.to_core(),
                             }),
-                            Err(e) => errs.push(e.into()),
+                            Err(e) => errs.push((*e).into()),
                         }
                     }
                     LedgerHandSpec::Win { winners }
@@ -300,11 +300,11 @@ pub(crate) fn claim<'a>(
     hand: Option<&'a HandDto<'_>>,
     declared: Option<&'a DeclaredDto<'_>>,
     at: &str,
-) -> Result<ClaimSpec<&'a str>, FieldError> {
+) -> Result<ClaimSpec<&'a str>, Box<FieldError>> {
     match (hand, declared) {
         (Some(h), None) => Ok(ClaimSpec::Tiles(h.to_core())),
         (None, Some(d)) => d.to_core(at).map(ClaimSpec::Declared),
-        _ => Err(FieldError::rule(at, HandRule::HandOrDeclared)),
+        _ => Err(Box::new(FieldError::rule(at, HandRule::HandOrDeclared))),
     }
 }
 
@@ -737,4 +737,26 @@ pub fn change_at<'c, 'a>(
         .binary_search_by_key(&index, |c| c.hand)
         .ok()
         .and_then(|i| changes.get(i))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The keys a change of rules may name are exactly `HouseRulesDto`'s
+    /// fields: serde's refusal of an unknown key lists them.
+    #[test]
+    fn the_house_rule_keys_are_the_dtos_fields() {
+        let err = serde_json::from_value::<HouseRulesDto>(serde_json::json!({"no_such_rule": 1}))
+            .expect_err("an unknown key");
+        let text = err.to_string();
+        let listed: Vec<&str> = text
+            .split("expected one of ")
+            .nth(1)
+            .expect("the fields listed")
+            .split(", ")
+            .map(|k| k.trim_matches('`'))
+            .collect();
+        assert_eq!(listed, HOUSE_RULE_KEYS, "{text}");
+    }
 }

@@ -46,7 +46,7 @@ impl WinnerDto<'_> {
     /// The core's winner spec, its strings borrowed from this DTO; `at` is
     /// where the winner is (`/winners/0`), for a winner with both or neither
     /// of `hand` and `declared`.
-    pub fn to_core(&self, at: &str) -> Result<WinnerSpec<&str>, FieldError> {
+    pub fn to_core(&self, at: &str) -> Result<WinnerSpec<&str>, Box<FieldError>> {
         Ok(WinnerSpec {
             claim: super::ledger::claim(self.hand.as_ref(), self.declared.as_ref(), at)?,
             context: self.context.to_core(),
@@ -72,15 +72,15 @@ pub struct DeclaredDto<'a> {
 
 impl DeclaredDto<'_> {
     /// The core's declared win; `at` is the winner's pointer.
-    pub fn to_core(&self, at: &str) -> Result<DeclaredSpec<&str>, FieldError> {
+    pub fn to_core(&self, at: &str) -> Result<DeclaredSpec<&str>, Box<FieldError>> {
         match (self.faan, self.limit, &self.patterns) {
             (Some(n), None, None) => Ok(DeclaredSpec::Faan(n.into())),
             (None, Some(true), None) => Ok(DeclaredSpec::Limit),
             (None, None, Some(p)) => Ok(DeclaredSpec::Patterns(p.iter().map(|x| &**x).collect())),
-            _ => Err(FieldError::rule(
+            _ => Err(Box::new(FieldError::rule(
                 format!("{at}/declared"),
                 HandRule::DeclaredOneOf,
-            )),
+            ))),
         }
     }
 }

@@ -383,7 +383,7 @@ impl Service {
         for (i, w) in r.winners.iter().enumerate() {
             match w.to_core(&format!("/winners/{i}")) {
                 Ok(w) => winners.push(w),
-                Err(e) => errs.push(e),
+                Err(e) => errs.push(*e),
             }
         }
         if !errs.is_empty() {
