@@ -36,7 +36,7 @@ fn winner(
 ) -> LedgerWinnerSpec {
     LedgerWinnerSpec {
         player: player.into(),
-        hand: hand.clone(),
+        claim: hand.clone().into(),
         context: LedgerContext {
             rest: ContextSpec::new(win_by, Wind::East, Wind::East, None),
             seat_wind: None,

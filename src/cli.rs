@@ -522,8 +522,11 @@ pub struct LedgerArgs {
     /// A ledger request as JSON (the body of POST /v1/ledger); `-` reads standard input.
     pub input: PathBuf,
     /// Print the JSON answer of POST /v1/ledger instead of the table.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "csv")]
     pub json: bool,
+    /// Print the night as CSV (what POST /v1/ledger answers with `Accept: text/csv`), for a spreadsheet.
+    #[arg(long)]
+    pub csv: bool,
 }
 
 /// `faan ledger`: the request read (its JSON is the input's format), played
@@ -548,14 +551,17 @@ pub fn run_ledger(args: &LedgerArgs) -> ExitCode {
         parse_checked::<LedgerRequest>(&text, service.limits().json_depth).and_then(|request| {
             let played = service.ledger_request(&request)?;
             Ok(if args.json {
-                String::from_utf8_lossy(&played.body()).into_owned() + "\n"
+                (String::from_utf8_lossy(&played.body()).into_owned() + "\n").into_bytes()
+            } else if args.csv {
+                played.csv()
             } else {
-                render_ledger(&played.response(), played.resolved.ruleset().name())
+                render_ledger(&played.response(), played.resolved.ruleset().name()).into_bytes()
             })
         });
     match played {
         Ok(out) => {
-            print!("{out}");
+            use std::io::Write as _;
+            let _ = std::io::stdout().write_all(&out);
             ExitCode::SUCCESS
         }
         Err(e) => {
@@ -593,10 +599,15 @@ pub fn render_ledger(answer: &LedgerResponse<'_>, ruleset_name: &str) -> String 
                         .winners
                         .iter()
                         .map(|w| {
-                            if w.paid {
-                                w.player.to_string()
+                            let declared = if w.source == "declared" {
+                                " (declared)"
                             } else {
-                                format!("{} (unpaid)", w.player)
+                                ""
+                            };
+                            if w.paid {
+                                format!("{}{declared}", w.player)
+                            } else {
+                                format!("{}{declared} (unpaid)", w.player)
                             }
                         })
                         .collect();
@@ -606,6 +617,10 @@ pub fn render_ledger(answer: &LedgerResponse<'_>, ruleset_name: &str) -> String 
                     format!("false win {}", h.offender.unwrap_or_default())
                 }
                 HandResultDto::Draw => "draw".to_string(),
+                HandResultDto::Rules => format!(
+                    "rules {}",
+                    h.house_rules.map_or(String::new(), |v| v.to_string())
+                ),
             };
             let faan: Vec<String> = h.winners.iter().map(|w| w.total_faan.to_string()).collect();
             [
@@ -633,11 +648,15 @@ pub fn render_ledger(answer: &LedgerResponse<'_>, ruleset_name: &str) -> String 
         .hands
         .iter()
         .map(|h| {
-            h.deltas
+            // A change of rules has no deltas: its balance alone.
+            h.balances
                 .values
                 .iter()
-                .zip(&h.balances.values)
-                .map(|(d, b)| format!("{:>5} {:>6}", signed(*d), b))
+                .enumerate()
+                .map(|(p, b)| match &h.deltas {
+                    Some(d) => format!("{:>5} {:>6}", signed(d.values[p]), b),
+                    None => format!("{:>5} {:>6}", "", b),
+                })
                 .collect()
         })
         .collect();
@@ -718,6 +737,24 @@ pub fn render_ledger(answer: &LedgerResponse<'_>, ruleset_name: &str) -> String 
             .map(|t| (t.from, t.to, t.amount.text().as_str().to_string()))
             .collect();
         transfers(&mut s, "Transfers in money", money);
+    }
+    let _ = writeln!(s, "\nStatistics");
+    for st in &answer.stats {
+        let biggest = st.biggest.map_or("-".to_string(), |b| {
+            format!("{} faan (hand {})", b.faan, b.hand)
+        });
+        let _ = writeln!(
+            s,
+            "  {}: {} won, {} self-drawn, {} on a discard, dealt in {}, {} false win(s), biggest {biggest}",
+            st.player, st.hands_won, st.self_draws, st.wins_on_discard, st.dealt_in, st.false_wins
+        );
+    }
+    if let Some(h) = answer.hands.iter().rev().find(|h| h.in_force.is_some()) {
+        let _ = writeln!(
+            s,
+            "\nHouse rules in force: {}",
+            h.in_force.map_or(String::new(), |v| v.to_string())
+        );
     }
     s
 }

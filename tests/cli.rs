@@ -887,3 +887,49 @@ fn analyze_bad_input_is_the_endpoints_problem() {
         "{err}"
     );
 }
+
+/// `faan ledger` reads declared wins and changes of rules and prints them;
+/// `--csv` prints the night as CSV. hkma: 家豪 (South) declares 5 faan on
+/// Grandma's discard (4B = 96, B 24); the stake becomes 1; 阿美, now North
+/// under 家豪's deal, declares 3 self-drawn (2B = 16 each, HK$16).
+#[test]
+fn ledger_reads_declared_wins_and_changes_of_rules() {
+    let dir = std::env::temp_dir().join(format!("faan-cli-night-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("night.json");
+    std::fs::write(
+        &file,
+        serde_json::json!({"ruleset": "hkma", "players": ["阿美", "家豪", "Grandma", "Ka-ho"], "hands": [
+            {"result": "win", "winners": [{"player": "家豪", "declared": {"faan": 5}, "context": {"win_by": "discard", "discarder": "Grandma"}}]},
+            {"result": "rules", "house_rules": {"stake": 1}},
+            {"result": "win", "winners": [{"player": "阿美", "declared": {"faan": 3}, "context": {"win_by": "self_draw"}}]}
+        ]})
+        .to_string(),
+    )
+    .unwrap();
+    let path = file.to_str().unwrap();
+    let (ok, out, err) = run(&["ledger", path]);
+    assert!(ok, "{err}");
+    for want in [
+        "win 家豪 (declared)",
+        "rules {\"stake\":1}",
+        "win 阿美 (declared)",
+        "家豪: 1 won, 0 self-drawn, 1 on a discard, dealt in 0, 0 false win(s), biggest 5 faan (hand 0)",
+        "Grandma: 0 won, 0 self-drawn, 0 on a discard, dealt in 1, 0 false win(s), biggest -",
+        "House rules in force: {\"stake\":1}",
+    ] {
+        assert!(out.contains(want), "{want:?} in:\n{out}");
+    }
+    let out = faan().args(["ledger", "--csv", path]).output().unwrap();
+    assert!(out.status.success());
+    let csv = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        csv,
+        "\u{feff}hand,round,dealer,result,winners,faan,阿美,家豪,Grandma,Ka-ho,阿美 money,家豪 money,Grandma money,Ka-ho money\r\n\
+         0,east,阿美,win,家豪,5,0,96,-96,0,,,,\r\n\
+         1,east,家豪,rules,\"{\"\"stake\"\":1}\",,,,,,,,,\r\n\
+         2,east,家豪,win,阿美,3,48,-16,-16,-16,48.0,-16.0,-16.0,-16.0\r\n\
+         total,,,,,,48,80,-112,-16,48.0,-16.0,-16.0,-16.0\r\n"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

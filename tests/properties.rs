@@ -565,10 +565,10 @@ mod matches {
     use super::{draws, random_hand, Rng, ALL_KINDS};
     use faan::core::evaluate::score;
     use faan::core::ledger::{
-        ledger, transfers, LedgerContext, LedgerHandSpec, LedgerSpec, LedgerWinnerSpec, Outcome,
-        StartSpec,
+        ledger, ledger_over, transfers, LedgerContext, LedgerHandSpec, LedgerSpec,
+        LedgerWinnerSpec, Outcome, StartSpec,
     };
-    use faan::core::ruleset::{LiableDiscard, MultipleWinners, Number};
+    use faan::core::ruleset::{FalseWin, LiableDiscard, MultipleWinners, Number, PointsSpec};
     use faan::core::tile::{parse_tiles, Counts, Tile, KINDS};
     use faan::core::winners::{settle_winners, WinnerSpec};
     use faan::core::{ContextSpec, HandSpec, HouseRules, Registry, Ruleset, WinBy, Wind};
@@ -579,6 +579,12 @@ mod matches {
     /// A random ruleset with random table rules, at a minimum of 0 (so every
     /// random winning hand may be declared).
     fn table_ruleset(registry: &Registry, rng: &mut Rng) -> Ruleset {
+        let (base, house) = table_rules(registry, rng);
+        base.with_house_rules(&house).expect("sensible house rules")
+    }
+
+    /// A random built-in ruleset and random table rules over it, at a minimum of 0.
+    fn table_rules(registry: &Registry, rng: &mut Rng) -> (Ruleset, HouseRules) {
         let all = registry.all();
         let base = &all[rng.below(all.len())];
         let house = HouseRules {
@@ -598,9 +604,17 @@ mod matches {
             dealer_keeps_on_win: Some(rng.below(2) == 0),
             dealer_keeps_on_draw: Some(rng.below(2) == 0),
             co_winners_pay: Some(rng.below(2) == 0),
+            false_win: Some(
+                [
+                    FalseWin::Minimum,
+                    FalseWin::Limit,
+                    FalseWin::Faan(5),
+                    FalseWin::Points(7),
+                ][rng.below(4)],
+            ),
             ..HouseRules::default()
         };
-        base.with_house_rules(&house).expect("sensible house rules")
+        (Ruleset::clone(base), house)
     }
 
     /// A winning hand this ruleset scores won this way (a random hand may not rob a kong of a tile it holds three of).
@@ -701,7 +715,7 @@ mod matches {
                     .enumerate()
                     .map(|(i, hand)| LedgerWinnerSpec {
                         player: NAMES[order[i]].into(),
-                        hand,
+                        claim: hand.into(),
                         context: LedgerContext {
                             rest: ContextSpec::new(win_by, Wind::East, Wind::East, None),
                             seat_wind: None,
@@ -818,7 +832,7 @@ mod matches {
             let specs: Vec<WinnerSpec> = winners
                 .iter()
                 .map(|w| WinnerSpec {
-                    hand: w.hand.clone(),
+                    claim: w.claim.clone(),
                     context: ContextSpec {
                         seat_wind: seat(&w.player),
                         round_wind: Wind::East,
@@ -842,7 +856,8 @@ mod matches {
             for (i, (w, s)) in ws.iter().zip(&settled.results).enumerate() {
                 prop_assert_eq!(&w.score, &s.score, "{}: winner {} as settled", r.id(), i);
                 prop_assert_eq!(w.paid, s.paid, "{}: winner {} paid", r.id(), i);
-                let mut alone = score(&r, &specs[i].hand, &specs[i].context).expect("scores");
+                let hand = specs[i].claim.hand().expect("tiles");
+                let mut alone = score(&r, hand, &specs[i].context).expect("scores");
                 if s.paid && !r.table().co_winners_pay {
                     // A winner never pays in a hand it won: the shares of the other
                     // paid winners are not paid, and the winner receives that much less.
@@ -867,10 +882,55 @@ mod matches {
             }
             prop_assert_eq!(settled.payments.iter().sum::<i64>(), 0, "{}: {} winner(s) sum to zero", r.id(), specs.len());
             if specs.len() == 1 {
-                let alone = score(&r, &specs[0].hand, &specs[0].context).unwrap();
+                let alone = score(&r, specs[0].claim.hand().expect("tiles"), &specs[0].context).unwrap();
                 prop_assert_eq!(settled.payments, alone.payments, "{}: one winner pays as one score", r.id());
                 prop_assert_eq!(settled.money_cents, alone.money_cents, "{}: and its money", r.id());
             }
+        }
+
+        #[test]
+        fn a_change_of_rules_never_changes_a_hand_before_it(choices in draws(256), before in 0usize..12, after in 0usize..12) {
+            let registry = Registry::builtin().unwrap();
+            let mut rng = Rng::new(choices);
+            let (base, house) = table_rules(&registry, &mut rng);
+            let night = base.with_house_rules(&house).expect("sensible house rules");
+            let players: Vec<String> = NAMES.iter().map(|n| n.to_string()).collect();
+            let first: Vec<LedgerHandSpec> = (0..before).map(|_| a_ledger_hand(&mut rng, &night)).collect();
+            // Rules in force after the change: the night's, some changed (a minimum of 0 kept).
+            let mut in_force = house.clone();
+            in_force.stake = [None, Some(Number(0.5)), Some(Number(2.0))][rng.below(3)];
+            in_force.points = [None, Some(PointsSpec::FullSpicy), Some(PointsSpec::HalfSpicy)][rng.below(3)].clone();
+            in_force.dealer_multiplier = Some(Number([1.0, 2.0][rng.below(2)]));
+            in_force.dealer_keeps_on_win = Some(rng.below(2) == 0);
+            in_force.false_win = Some([FalseWin::Minimum, FalseWin::Limit][rng.below(2)]);
+            let changed = base.with_house_rules(&in_force).expect("sensible rules in force");
+            let later: Vec<LedgerHandSpec> = (0..after).map(|_| a_ledger_hand(&mut rng, &changed)).collect();
+            let spec = |hands: Vec<LedgerHandSpec>| LedgerSpec { players: players.clone(), start: None, hands };
+            let alone = match ledger_over(&base, &night, &spec(first.clone()), 2000) {
+                Ok(l) => l,
+                Err(e) => {
+                    prop_assert!(e.to_string().contains("the match is complete"), "{}: {}", base.id(), e);
+                    return Ok(());
+                }
+            };
+            let mut all = first;
+            all.push(LedgerHandSpec::Rules { in_force });
+            all.extend(later);
+            let n = alone.hands.len();
+            let longer = match ledger_over(&base, &night, &spec(all), 2000) {
+                Ok(l) => l,
+                Err(e) => {
+                    prop_assert!(e.to_string().contains("the match is complete"), "{}: {}", base.id(), e);
+                    return Ok(());
+                }
+            };
+            for (a, b) in alone.hands.iter().zip(&longer.hands[..n]) {
+                prop_assert_eq!(a, b, "{}: hand {} as it was before the change", base.id(), a.index);
+            }
+            let rules = &longer.hands[n];
+            prop_assert_eq!(&rules.outcome, &Outcome::Rules);
+            prop_assert_eq!(rules.deltas, [0; 4], "a change of rules pays nothing");
+            prop_assert_eq!((rules.dealer, rules.round_wind), (alone.next.dealer, alone.next.round_wind), "nor moves the deal");
         }
     }
 }

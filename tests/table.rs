@@ -123,7 +123,7 @@ fn one_winner_settles_as_one_score() {
         let r = ruleset(&registry, req).unwrap();
         let winners = winners_of(req);
         let w = &winners[0];
-        let score = faan::core::score(&r, &w.hand, &w.context).unwrap();
+        let score = faan::core::score(&r, w.claim.hand().expect("tiles"), &w.context).unwrap();
         let s = settle_winners(&r, &winners).unwrap();
         assert_eq!(s.results[0].score, score, "{}", case["name"]);
         assert_eq!(
@@ -158,7 +158,13 @@ fn winners_of(req: &Value) -> Vec<WinnerSpec> {
     dto.winners
         .iter()
         .map(|w| WinnerSpec {
-            hand: w.hand.to_core().to_owned_spec(),
+            claim: w
+                .hand
+                .as_ref()
+                .expect("a hand")
+                .to_core()
+                .to_owned_spec()
+                .into(),
             context: w.context.to_core(),
         })
         .collect()

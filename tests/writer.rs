@@ -219,3 +219,66 @@ fn a_ledger_at_a_chip_rate_is_written_as_serde_writes_it() {
         "case mjb night: body bytes"
     );
 }
+
+/// Declared winners (alone, beside a scored one, a limit, patterns) in a
+/// settlement, and a night of declared wins and changes of rules (a stake
+/// set mid-night, one restored with null): the writers against serde.
+#[test]
+fn declared_wins_and_changes_of_rules_are_written_as_serde_writes_them() {
+    let service = Service::uncached(Registry::builtin().unwrap());
+    let pungs = json!({"tiles": "77755p", "winning_tile": "5p",
+        "melds": [{"kind": "pung", "tiles": "111m"}, {"kind": "pung", "tiles": "999s"}, {"kind": "pung", "tiles": "222p"}]});
+    let ctx = |seat: &str| json!({"win_by": "discard", "seat_wind": seat, "round_wind": "east", "discarder": "east"});
+    let settles = [
+        json!({"ruleset": "hkma", "winners": [{"declared": {"faan": 13}, "context": ctx("south")}]}),
+        json!({"ruleset": "mjb", "winners": [{"declared": {"limit": true}, "context": ctx("west")}]}),
+        json!({"ruleset": "wisteria-court", "house_rules": {"stake": 0.333}, "winners": [
+            {"hand": pungs, "context": ctx("south")},
+            {"declared": {"patterns": ["small_three_dragons", "dragon_pung", "dragon_pung"]}, "context": ctx("north")}]}),
+    ];
+    for (i, body) in settles.iter().enumerate() {
+        let body = body.to_string();
+        let req: SettleRequest = parse(body.as_bytes()).unwrap();
+        let parts = service
+            .settle_request(&req)
+            .unwrap_or_else(|e| panic!("settle {i}: {e}"));
+        let written = service.settle(body.as_bytes()).unwrap();
+        let schema = serde_json::to_string(&parts.response()).unwrap();
+        assert_eq!(
+            String::from_utf8_lossy(&written),
+            schema,
+            "settle {i}: body bytes"
+        );
+    }
+    let dis = |d: &str| json!({"win_by": "discard", "discarder": d});
+    let night = json!({"ruleset": "hkma", "players": ["阿美", "家豪", "Grandma", "Ka-ho"], "hands": [
+        {"result": "win", "winners": [{"player": "家豪", "declared": {"faan": 5}, "context": dis("Grandma")}]},
+        {"result": "rules", "house_rules": {"stake": 0.5, "false_win": {"faan": 5}}},
+        {"result": "false_win", "offender": "Ka-ho"},
+        {"result": "win", "winners": [
+            {"player": "阿美", "declared": {"faan": 4}, "context": dis("Ka-ho")},
+            {"player": "Grandma", "declared": {"patterns": ["mixed_one_suit", "dragon_pung"]}, "context": dis("Ka-ho")}]},
+        {"result": "rules", "house_rules": {"stake": null}},
+        {"result": "draw"}
+    ]});
+    for (how, body) in [
+        ("a stake set then restored", night.to_string()),
+        ("a stake all night", {
+            let mut n = night.clone();
+            n["house_rules"] = json!({"stake": 1.25});
+            n.to_string()
+        }),
+    ] {
+        let req: LedgerRequest = parse(body.as_bytes()).unwrap();
+        let parts = service
+            .ledger_request(&req)
+            .unwrap_or_else(|e| panic!("{how}: {e}"));
+        let written = service.ledger(body.as_bytes()).unwrap();
+        let schema = serde_json::to_string(&parts.response()).unwrap();
+        assert_eq!(
+            String::from_utf8_lossy(&written),
+            schema,
+            "{how}: body bytes"
+        );
+    }
+}

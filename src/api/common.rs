@@ -162,6 +162,13 @@ pub mod borrowed {
         Ok(Option::<Str<'a>>::deserialize(d)?.map(|s| s.0))
     }
 
+    /// An optional list of strings: absent or `null` is `None`.
+    pub fn option_vec<'de: 'a, 'a, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<Option<Vec<Cow<'a, str>>>, D::Error> {
+        Ok(Option::<Vec<Str<'a>>>::deserialize(d)?.map(|v| v.into_iter().map(|s| s.0).collect()))
+    }
+
     /// A list of strings.
     pub fn vec<'de: 'a, 'a, D: Deserializer<'de>>(d: D) -> Result<Vec<Cow<'a, str>>, D::Error> {
         Ok(Vec::<Str<'a>>::deserialize(d)?
@@ -404,7 +411,7 @@ mod tests {
         let w = &r.hands[0].winners[0];
         assert_eq!(
             (
-                borrowed(&w.hand.winning_tile),
+                borrowed(&w.hand.as_ref().unwrap().winning_tile),
                 borrowed(&w.context.discarder),
                 borrowed(&w.context.liable),
                 borrowed(&r.hands[1].offender),
@@ -423,7 +430,10 @@ mod tests {
             "case: players, one with an escape (owned, unescaped)"
         );
         assert!(
-            matches!(w.hand.flowers.as_slice(), [Cow::Borrowed("F1")]),
+            matches!(
+                w.hand.as_ref().unwrap().flowers.as_slice(),
+                [Cow::Borrowed("F1")]
+            ),
             "case: flowers"
         );
     }

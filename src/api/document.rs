@@ -221,7 +221,8 @@ pub fn document_schema() -> Value {
                     "liable_discard": {"type": "string", "enum": ["as_usual", "pays_all", "liable_pays"]},
                     "dealer_keeps_on_win": {"type": "boolean"},
                     "dealer_keeps_on_draw": {"type": "boolean"},
-                    "co_winners_pay": {"type": "boolean"}
+                    "co_winners_pay": {"type": "boolean"},
+                    "false_win": super::request::FalseWinDto::json()
                 }
             },
             "patterns": {

@@ -7,11 +7,15 @@ use super::common::{borrowed, object_only, Amount};
 use super::problem::{ApiError, ProblemError};
 use super::request::{HandDto, HouseRulesDto};
 use super::response::{lines_dto, HashHex, LineDto};
+use super::settle::DeclaredDto;
+use crate::core::evaluate::Declared;
 use crate::core::hand::{FieldError, HandRule};
 use crate::core::ledger::{
     Ledger, LedgerContext, LedgerHandSpec, LedgerSpec, LedgerWinnerSpec, Outcome, StartSpec,
     Transfer, PLAYERS,
 };
+use crate::core::winners::ClaimSpec;
+use crate::core::HouseRules;
 use crate::core::{ContextSpec, Replacement, RobbedKong, WinBy, Wind};
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize, Serializer};
@@ -79,9 +83,11 @@ pub enum HandResultDto {
     Draw,
     /// A false win (詐糊) by `offender`.
     FalseWin,
+    /// A change of rules (`house_rules`), from the next hand on.
+    Rules,
 }
 
-/// One hand of the match: a win with its `winners`, a draw, or a false win with its `offender`.
+/// One hand of the match: a win with its `winners`, a draw, a false win with its `offender`, or a change of rules with its `house_rules`.
 #[derive(Clone, Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LedgerHandDto<'a> {
@@ -93,9 +99,13 @@ pub struct LedgerHandDto<'a> {
     #[serde(borrow, default, deserialize_with = "borrowed::option")]
     #[schema(value_type = Option<String>, example = "Dan")]
     pub offender: Option<Cow<'a, str>>,
+    /// A change of rules: house rules merged key by key over those in force, from the next hand on; `null` restores the ruleset's own value of a key.
+    #[serde(default)]
+    #[schema(value_type = Option<HouseRulesDto>, example = json!({"stake": 1, "points": "half_spicy"}))]
+    pub house_rules: Option<serde_json::Value>,
 }
 
-/// A winner of a ledger hand.
+/// A winner of a ledger hand: its `hand`, or what the table `declared`.
 #[derive(Clone, Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LedgerWinnerDto<'a> {
@@ -103,8 +113,12 @@ pub struct LedgerWinnerDto<'a> {
     #[serde(borrow)]
     #[schema(value_type = String, example = "Ben")]
     pub player: Cow<'a, str>,
-    #[serde(borrow, deserialize_with = "object_only::deserialize")]
-    pub hand: HandDto<'a>,
+    /// The tiles (exactly one of `hand` and `declared`).
+    #[serde(borrow, default, deserialize_with = "object_only::option")]
+    pub hand: Option<HandDto<'a>>,
+    /// What the table counted, in place of the tiles.
+    #[serde(borrow, default, deserialize_with = "object_only::option")]
+    pub declared: Option<DeclaredDto<'a>>,
     #[serde(borrow, deserialize_with = "object_only::deserialize")]
     pub context: LedgerContextDto<'a>,
 }
@@ -180,12 +194,32 @@ impl LedgerContextDto<'_> {
     }
 }
 
+/// A change of rules as the answer shows it: the hand's index, its house
+/// rules as sent and every house rule in force after it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RuleChange<'a> {
+    pub hand: usize,
+    pub sent: &'a serde_json::Value,
+    pub in_force: serde_json::Value,
+}
+
 impl LedgerRequest<'_> {
     /// The core's match spec, strings borrowed. A hand whose fields do not
     /// fit its `result` is a 422 at the field; every such error is reported.
     pub fn to_core(&self) -> Result<LedgerSpec<&str>, ApiError> {
+        self.to_core_with_changes().map(|(spec, _)| spec)
+    }
+
+    /// [`LedgerRequest::to_core`] with each change of rules as the answer
+    /// shows it (in hand order).
+    pub fn to_core_with_changes(
+        &self,
+    ) -> Result<(LedgerSpec<&str>, Vec<RuleChange<'_>>), ApiError> {
         let mut errs = Vec::new();
         let mut hands = Vec::with_capacity(self.hands.len());
+        let mut changes = Vec::new();
+        // The house rules in force, as JSON: the night's, then each change.
+        let mut in_force: Option<serde_json::Map<String, serde_json::Value>> = None;
         for (h, hand) in self.hands.iter().enumerate() {
             let result = hand.result.into();
             let mut wrong = |field: &str, rule: HandRule| {
@@ -198,6 +232,9 @@ impl LedgerRequest<'_> {
             if hand.result != HandResultDto::FalseWin && hand.offender.is_some() {
                 wrong("offender", HandRule::OffenderNotFalseWin { result });
             }
+            if hand.result != HandResultDto::Rules && hand.house_rules.is_some() {
+                wrong("house_rules", HandRule::HouseRulesNotRules { result });
+            }
             hands.push(match hand.result {
                 HandResultDto::Draw => LedgerHandSpec::Draw,
                 HandResultDto::FalseWin => match hand.offender.as_deref() {
@@ -207,32 +244,162 @@ impl LedgerRequest<'_> {
                         continue;
                     }
                 },
-                HandResultDto::Win => LedgerHandSpec::Win {
-                    winners: hand
-                        .winners
-                        .iter()
-                        .map(|w| LedgerWinnerSpec {
-                            player: &*w.player,
-                            hand: w.hand.to_core(),
-                            context: w.context.to_core(),
-                        })
-                        .collect(),
-                },
+                HandResultDto::Rules => {
+                    const EMPTY: serde_json::Value = serde_json::Value::Null;
+                    let sent = hand.house_rules.as_ref().unwrap_or(&EMPTY);
+                    let night = in_force.get_or_insert_with(|| {
+                        super::request::house_rules_json(&super::house_rules(&self.house_rules))
+                    });
+                    match merge_change(night, sent, h) {
+                        Ok(core) => {
+                            changes.push(RuleChange {
+                                hand: h,
+                                sent,
+                                in_force: serde_json::Value::Object(night.clone()),
+                            });
+                            LedgerHandSpec::Rules { in_force: core }
+                        }
+                        Err(e) => {
+                            errs.push(e);
+                            continue;
+                        }
+                    }
+                }
+                HandResultDto::Win => {
+                    let mut winners = Vec::with_capacity(hand.winners.len());
+                    for (i, w) in hand.winners.iter().enumerate() {
+                        let at = format!("/hands/{h}/winners/{i}");
+                        match claim(w.hand.as_ref(), w.declared.as_ref(), &at) {
+                            Ok(claim) => winners.push(LedgerWinnerSpec {
+                                player: &*w.player,
+                                claim,
+                                context: w.context.to_core(),
+                            }),
+                            Err(e) => errs.push((*e).into()),
+                        }
+                    }
+                    LedgerHandSpec::Win { winners }
+                }
             });
         }
         if !errs.is_empty() {
             return Err(ApiError::invalid(errs));
         }
-        Ok(LedgerSpec {
+        let spec = LedgerSpec {
             players: self.players.iter().map(|p| &**p).collect(),
             start: self.start.as_ref().map(|s| StartSpec {
                 round_wind: s.round_wind,
                 dealer: s.dealer.as_deref(),
             }),
             hands,
-        })
+        };
+        Ok((spec, changes))
     }
 }
+
+/// A winner's claim: exactly one of its hand and what was declared (else
+/// a 422 at the winner, `at`).
+pub(crate) fn claim<'a>(
+    hand: Option<&'a HandDto<'_>>,
+    declared: Option<&'a DeclaredDto<'_>>,
+    at: &str,
+) -> Result<ClaimSpec<&'a str>, Box<FieldError>> {
+    match (hand, declared) {
+        (Some(h), None) => Ok(ClaimSpec::Tiles(h.to_core())),
+        (None, Some(d)) => d.to_core(at).map(ClaimSpec::Declared),
+        _ => Err(Box::new(FieldError::rule(at, HandRule::HandOrDeclared))),
+    }
+}
+
+/// Merges a change of rules (`sent`, hand `h`) into the rules in force
+/// `night`, key by key: a key replaces the one in force, `null` removes it
+/// (the ruleset's own value again), and the maps `patterns`, `conditions`
+/// and `contains` merge entry by entry. Answers the merged rules, typed;
+/// the key's type errors point under `/hands/{h}/house_rules`.
+fn merge_change(
+    night: &mut serde_json::Map<String, serde_json::Value>,
+    sent: &serde_json::Value,
+    h: usize,
+) -> Result<HouseRules, ProblemError> {
+    use serde_json::Value;
+    let at = format!("/hands/{h}/house_rules");
+    let change = match sent {
+        Value::Object(m) => m,
+        Value::Null => &serde_json::Map::new(),
+        _ => {
+            return Err(ProblemError::new(
+                at,
+                "a change of rules is an object of house rules",
+            ))
+        }
+    };
+    // The change alone, typed (its nulls are removals, not values).
+    let set: serde_json::Map<String, Value> = change
+        .iter()
+        .filter(|(_, v)| !v.is_null())
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    let set = Value::Object(set);
+    if let Err(e) = serde_path_to_error::deserialize::<_, HouseRulesDto>(&set) {
+        let pointer = format!("{at}{}", super::json::pointer_of(e.path()));
+        return Err(ProblemError::new(pointer, e.into_inner().to_string()));
+    }
+    // Unknown keys set to null are refused as the typed read refuses others.
+    if let Some(k) = change
+        .keys()
+        .find(|k| !HOUSE_RULE_KEYS.contains(&k.as_str()))
+    {
+        return Err(ProblemError::new(
+            format!("{at}/{}", crate::core::ruleset::escape_pointer(k)),
+            format!("unknown house rule {k:?}"),
+        ));
+    }
+    for (k, v) in change {
+        match (night.get_mut(k), v) {
+            (_, Value::Null) => {
+                night.remove(k);
+            }
+            (Some(Value::Object(old)), Value::Object(new))
+                if matches!(k.as_str(), "patterns" | "conditions" | "contains") =>
+            {
+                for (id, x) in new {
+                    // A later override of one pattern replaces the earlier, in request order.
+                    old.remove(id);
+                    old.insert(id.clone(), x.clone());
+                }
+            }
+            _ => {
+                night.insert(k.clone(), v.clone());
+            }
+        }
+    }
+    let merged: HouseRulesDto = serde_json::from_value(Value::Object(night.clone()))
+        .map_err(|e| ProblemError::new(at, e.to_string()))?;
+    Ok(merged.to_core())
+}
+
+/// Every key of `house_rules` (`HouseRulesDto`).
+const HOUSE_RULE_KEYS: &[&str] = &[
+    "min_faan",
+    "limit",
+    "flowers",
+    "points",
+    "discard_payment",
+    "patterns",
+    "multiple_winners",
+    "dealer_multiplier",
+    "stake",
+    "liable_discard",
+    "dealer_keeps_on_win",
+    "dealer_keeps_on_draw",
+    "co_winners_pay",
+    "false_win",
+    "conditions",
+    "contains",
+    "exclusive",
+    "limits_add",
+    "limits_pay",
+];
 
 // ---------------------------------------------------------------- answer
 
@@ -270,6 +437,40 @@ pub struct LedgerResponse<'a> {
     /// Where there is a stake or a chip rate: the balances and transfers in money.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub money: Option<LedgerMoneyDto<'a>>,
+    /// Each player's night in figures, in player order.
+    pub stats: Vec<StatsDto<'a>>,
+}
+
+/// A player's night in figures.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct StatsDto<'a> {
+    #[schema(value_type = String)]
+    pub player: &'a str,
+    /// Hands won and paid.
+    pub hands_won: u32,
+    pub self_draws: u32,
+    /// Paid wins on a discard or a robbed kong.
+    pub wins_on_discard: u32,
+    /// Hands in which this player's discard (or added kong) paid a winner, once a hand.
+    pub dealt_in: u32,
+    pub false_wins: u32,
+    /// The player's largest paid win (the first of equals), or null.
+    pub biggest: Option<BiggestDto>,
+    /// The player's balance in points.
+    pub points: i64,
+    /// The balance in money, where there is a stake or a chip rate.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<f64>)]
+    pub money: Option<Amount>,
+}
+
+/// A player's largest win.
+#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
+pub struct BiggestDto {
+    /// The hand's index.
+    pub hand: usize,
+    /// Its faan as paid.
+    pub faan: u32,
 }
 
 /// One hand of the answer.
@@ -292,9 +493,18 @@ pub struct LedgerHandOut<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<String>)]
     pub offender: Option<&'a str>,
-    /// The hand's payments by player (they sum to zero).
-    #[schema(value_type = HashMap<String, i64>)]
-    pub deltas: ByPlayer<'a, i64>,
+    /// A change of rules: its house rules as sent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Object>)]
+    pub house_rules: Option<&'a serde_json::Value>,
+    /// A change of rules: every house rule in force after it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Object>)]
+    pub in_force: Option<&'a serde_json::Value>,
+    /// The hand's payments by player (they sum to zero); none for a change of rules.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<HashMap<String, i64>>)]
+    pub deltas: Option<ByPlayer<'a, i64>>,
     /// The running sum of the deltas.
     #[schema(value_type = HashMap<String, i64>)]
     pub balances: ByPlayer<'a, i64>,
@@ -312,8 +522,9 @@ pub struct LedgerWinnerOut<'a> {
     pub seat: Wind,
     /// The winner is paid (under `head_bump` only the first after the discarder).
     pub paid: bool,
-    /// The chosen reading's form.
-    pub form: &'static str,
+    /// The chosen reading's form (none for a declared winner).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub form: Option<&'static str>,
     pub lines: Vec<LineDto<'a>>,
     pub total_faan: u32,
     pub limit_hand: bool,
@@ -321,6 +532,12 @@ pub struct LedgerWinnerOut<'a> {
     /// SHA-256 (hex) of the ruleset the hand was scored under (after `extends`, before house rules), as in a score result.
     #[schema(value_type = String)]
     pub ruleset_hash: HashHex,
+    /// `tiles` (scored from its hand) or `declared`.
+    #[schema(example = "tiles")]
+    pub source: &'static str,
+    /// The faan declared, as sent; `total_faan` is what was paid.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub declared_faan: Option<u32>,
 }
 
 /// The deal after the last hand.
@@ -377,12 +594,14 @@ pub struct LedgerMoneyDto<'a> {
 
 impl<'a> LedgerResponse<'a> {
     /// The answer to `l`, a match of the players `names` under `ruleset`
-    /// (house rules applied), requested as `ruleset_id`.
+    /// (house rules applied), requested as `ruleset_id`, with its changes
+    /// of rules as `changes` shows them.
     pub fn new(
         ruleset_id: &'a str,
         ruleset: &crate::core::Ruleset,
         names: &'a [&'a str; PLAYERS],
         l: &Ledger,
+        changes: &'a [RuleChange<'a>],
     ) -> Self {
         let by = |values| ByPlayer { names, values };
         let money = |c: [i64; PLAYERS]| ByPlayer {
@@ -402,19 +621,32 @@ impl<'a> LedgerResponse<'a> {
                                     player: names[w.player],
                                     seat: w.seat,
                                     paid: w.paid,
-                                    form: best.reading.form.name(),
+                                    form: w.declared.is_none().then(|| best.reading.form.name()),
                                     lines: lines_dto(best),
                                     total_faan: best.total_faan,
                                     limit_hand: best.limit_hand,
                                     base_points: w.score.base_points,
                                     ruleset_hash: HashHex(ruleset.hash()),
+                                    source: if w.declared.is_some() {
+                                        "declared"
+                                    } else {
+                                        "tiles"
+                                    },
+                                    declared_faan: match w.declared {
+                                        Some(Declared::Faan(n)) => Some(n),
+                                        _ => None,
+                                    },
                                 }
                             })
                             .collect(),
                         None,
                     ),
-                    Outcome::Draw => (Vec::new(), None),
+                    Outcome::Draw | Outcome::Rules => (Vec::new(), None),
                     Outcome::FalseWin { offender } => (Vec::new(), Some(names[*offender])),
+                };
+                let change = match h.outcome {
+                    Outcome::Rules => change_at(changes, h.index),
+                    _ => None,
                 };
                 LedgerHandOut {
                     index: h.index,
@@ -429,10 +661,13 @@ impl<'a> LedgerResponse<'a> {
                         Outcome::Win(_) => HandResultDto::Win,
                         Outcome::Draw => HandResultDto::Draw,
                         Outcome::FalseWin { .. } => HandResultDto::FalseWin,
+                        Outcome::Rules => HandResultDto::Rules,
                     },
                     winners,
                     offender,
-                    deltas: by(h.deltas),
+                    house_rules: change.map(|c| c.sent),
+                    in_force: change.map(|c| &c.in_force),
+                    deltas: (!matches!(h.outcome, Outcome::Rules)).then(|| by(h.deltas)),
                     balances: by(h.balances),
                     money: h.money_deltas.map(money),
                 }
@@ -464,7 +699,7 @@ impl<'a> LedgerResponse<'a> {
                 .collect(),
             transfers: l.transfers.iter().map(transfer).collect(),
             money: l.money.as_ref().map(|m| LedgerMoneyDto {
-                stake: ruleset.table().stake.map(|s| s.as_number()),
+                stake: m.stake.map(|s| s.as_number()),
                 balances: money(m.balances),
                 transfers: m
                     .transfers
@@ -476,6 +711,55 @@ impl<'a> LedgerResponse<'a> {
                     })
                     .collect(),
             }),
+            stats: l
+                .stats
+                .iter()
+                .enumerate()
+                .map(|(p, s)| StatsDto {
+                    player: names[p],
+                    hands_won: s.hands_won,
+                    self_draws: s.self_draws,
+                    wins_on_discard: s.wins_on_discard,
+                    dealt_in: s.dealt_in,
+                    false_wins: s.false_wins,
+                    biggest: s.biggest.map(|(hand, faan)| BiggestDto { hand, faan }),
+                    points: l.balances[p],
+                    money: l.money.as_ref().map(|m| Amount(m.balances[p])),
+                })
+                .collect(),
         }
+    }
+}
+
+/// The change of rules at hand `index`, if `changes` has it.
+pub fn change_at<'c, 'a>(
+    changes: &'c [RuleChange<'a>],
+    index: usize,
+) -> Option<&'c RuleChange<'a>> {
+    changes
+        .binary_search_by_key(&index, |c| c.hand)
+        .ok()
+        .and_then(|i| changes.get(i))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The keys a change of rules may name are exactly `HouseRulesDto`'s
+    /// fields: serde's refusal of an unknown key lists them.
+    #[test]
+    fn the_house_rule_keys_are_the_dtos_fields() {
+        let err = serde_json::from_value::<HouseRulesDto>(serde_json::json!({"no_such_rule": 1}))
+            .expect_err("an unknown key");
+        let text = err.to_string();
+        let listed: Vec<&str> = text
+            .split("expected one of ")
+            .nth(1)
+            .expect("the fields listed")
+            .split(", ")
+            .map(|k| k.trim_matches('`'))
+            .collect();
+        assert_eq!(listed, HOUSE_RULE_KEYS, "{text}");
     }
 }

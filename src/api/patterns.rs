@@ -33,6 +33,11 @@ pub struct PatternInfoDto {
     /// Off in every built-in ruleset (a pattern of other Hong Kong tables):
     /// scored only when a house rule or a document adds it.
     pub optional: bool,
+    /// How many times a declared win may list it (a hand can hold three
+    /// dragon pungs, two seat flowers, two sets of flowers; every other
+    /// pattern once): above 1, it may repeat.
+    #[schema(example = 1)]
+    pub max_count: u8,
 }
 
 /// One per-ruleset switch (`rulesets/README.md`, "Conditions").
@@ -73,6 +78,7 @@ impl PatternTable {
                 conditions: p.conditions.iter().map(|c| c.key().into()).collect(),
                 contains_when_added: ids(p.house_contains),
                 optional: OPTIONAL & p.id.bit() != 0,
+                max_count: p.id.max_declared(),
             })
             .collect();
         let conditions = Condition::ALL

@@ -3,7 +3,7 @@
 
 use super::common::{borrowed, object_only};
 use super::document::RulesetRef;
-use crate::core::ruleset::{LimitsPay, Number};
+use crate::core::ruleset::{FalseWin, LimitsPay, Number};
 use crate::core::{
     ContextSpec, DiscardPayment, HandSpec, HouseRules, LiableDiscard, MeldKind, MeldSpec,
     MultipleWinners, PatternOverride, PointsSpec, Replacement, RobbedKong, WinBy, Wind,
@@ -156,6 +156,10 @@ pub struct HouseRulesDto {
     /// Several winners on one discard, under a payment where the other players pay too (classical): `true`, one winner pays another's share; `false` (the default), a winner never pays in a hand it won.
     #[serde(default)]
     pub co_winners_pay: Option<bool>,
+    /// The false win's penalty: `"minimum"` (a self-drawn win at the minimum to each of the three), `"limit"` (a self-drawn limit hand to each, 賠三家滿糊), `{"faan": N}` (a self-drawn win of N faan to each) or `{"points": P}` (P points to each).
+    #[serde(default)]
+    #[schema(value_type = Option<FalseWinDto>)]
+    pub false_win: Option<FalseWin>,
     /// Condition key to true or false (`rulesets/README.md`, "Conditions"), set on every pattern it applies to.
     #[serde(default, deserialize_with = "super::common::unique::map")]
     #[schema(example = json!({"four_as_two_pairs": true, "discard_only_in_pair": true}))]
@@ -195,6 +199,34 @@ fn exact_stake<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error>
         .map(|s| Some(s.as_number()))
         .map_err(de::Error::custom)
 }
+
+/// The schema of a false win's penalty (`core::ruleset::FalseWin`, read by its own serde).
+pub struct FalseWinDto;
+
+impl FalseWinDto {
+    /// The schema as JSON (also a ruleset document's `table.false_win`).
+    pub(crate) fn json() -> serde_json::Value {
+        serde_json::json!({
+            "description": "The false win's penalty: `minimum` (the offender pays each of the three what a self-drawn win at the minimum would pay that player), `limit` (a self-drawn limit hand, 賠三家滿糊), `{\"faan\": N}` (a self-drawn win of N faan, 0 to 255) or `{\"points\": P}` (P points to each, 1 to 2^40).",
+            "oneOf": [
+                {"type": "string", "enum": ["minimum", "limit"]},
+                {"type": "object", "additionalProperties": false, "required": ["faan"],
+                 "properties": {"faan": {"type": "integer", "minimum": 0, "maximum": 255}}},
+                {"type": "object", "additionalProperties": false, "required": ["points"],
+                 "properties": {"points": {"type": "integer", "minimum": 1, "maximum": 1_099_511_627_776u64}}}
+            ],
+            "example": "limit"
+        })
+    }
+}
+
+impl utoipa::PartialSchema for FalseWinDto {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::Schema> {
+        super::document::schema_of(Self::json())
+    }
+}
+
+impl ToSchema for FalseWinDto {}
 
 /// The points curve of a house rule: a curve name, or base points by faan from 0.
 // Kept beside the core's `PointsSpec`: serde's untagged enum reads a unit
@@ -445,6 +477,7 @@ impl HouseRulesDto {
             dealer_keeps_on_win: self.dealer_keeps_on_win,
             dealer_keeps_on_draw: self.dealer_keeps_on_draw,
             co_winners_pay: self.co_winners_pay,
+            false_win: self.false_win,
             conditions: self
                 .conditions
                 .iter()
@@ -465,4 +498,99 @@ impl HouseRulesDto {
 /// House rules of an optional DTO (absent: none).
 pub fn house_rules(dto: &Option<HouseRulesDto>) -> HouseRules {
     dto.as_ref().map(HouseRulesDto::to_core).unwrap_or_default()
+}
+
+/// House rules as the JSON a request would send for them (the ledger's
+/// `in_force`): each rule set, by its key, in `HouseRulesDto`'s order.
+pub fn house_rules_json(h: &HouseRules) -> serde_json::Map<String, serde_json::Value> {
+    use serde_json::Value;
+    let mut m = serde_json::Map::new();
+    let word = |v: &dyn erased::Word| Value::from(v.word());
+    let number = |n: f64| serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number);
+    let mut put = |k: &str, v: Option<Value>| {
+        if let Some(v) = v {
+            m.insert(k.into(), v);
+        }
+    };
+    put("min_faan", h.min_faan.map(Value::from));
+    put("limit", h.limit.map(Value::from));
+    put("flowers", h.flowers.map(Value::from));
+    put(
+        "points",
+        h.points.as_ref().map(|p| match p {
+            PointsSpec::Table(t) | PointsSpec::TableThenLast(t) => Value::from(t.clone()),
+            other => Value::from(other.name()),
+        }),
+    );
+    put("discard_payment", h.discard_payment.map(|d| word(&d)));
+    if !h.patterns.is_empty() {
+        let mut p = serde_json::Map::new();
+        for (k, v) in &h.patterns {
+            let v = match v {
+                PatternOverride::Faan(n) => Value::from(*n),
+                PatternOverride::Limit => Value::from("limit"),
+                PatternOverride::Off => Value::Null,
+            };
+            p.remove(k);
+            p.insert(k.clone(), v);
+        }
+        put("patterns", Some(Value::Object(p)));
+    }
+    put("multiple_winners", h.multiple_winners.map(|v| word(&v)));
+    put(
+        "dealer_multiplier",
+        h.dealer_multiplier.map(|n| number(n.0)),
+    );
+    put("stake", h.stake.map(|n| number(n.0)));
+    put("liable_discard", h.liable_discard.map(|v| word(&v)));
+    put(
+        "dealer_keeps_on_win",
+        h.dealer_keeps_on_win.map(Value::from),
+    );
+    put(
+        "dealer_keeps_on_draw",
+        h.dealer_keeps_on_draw.map(Value::from),
+    );
+    put("co_winners_pay", h.co_winners_pay.map(Value::from));
+    put(
+        "false_win",
+        h.false_win
+            .map(|f| serde_json::to_value(f).unwrap_or_default()),
+    );
+    if !h.conditions.is_empty() {
+        let c = h
+            .conditions
+            .iter()
+            .map(|(k, v)| (k.clone(), Value::from(*v)));
+        put("conditions", Some(Value::Object(c.collect())));
+    }
+    if !h.contains.is_empty() {
+        let c = h
+            .contains
+            .iter()
+            .map(|(k, v)| (k.clone(), Value::from(v.clone())));
+        put("contains", Some(Value::Object(c.collect())));
+    }
+    if !h.exclusive.is_empty() {
+        put("exclusive", Some(Value::from(h.exclusive.clone())));
+    }
+    put("limits_add", h.limits_add.map(Value::from));
+    put("limits_pay", h.limits_pay.map(|v| word(&v)));
+    m
+}
+
+/// The words of the house rules' enums, as their serde writes them.
+mod erased {
+    pub trait Word {
+        fn word(&self) -> String;
+    }
+
+    impl<T: serde::Serialize> Word for T {
+        fn word(&self) -> String {
+            match serde_json::to_value(self) {
+                Ok(serde_json::Value::String(s)) => s,
+                _ => String::new(),
+            }
+        }
+    }
 }

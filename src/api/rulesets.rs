@@ -1,7 +1,7 @@
 //! `GET /v1/rulesets` and `GET /v1/rulesets/{id}`: the charts.
 
 use super::common::{money_of, MoneyDto};
-use crate::core::ruleset::{LiableDiscard, LimitsPay, MultipleWinners, TableRules};
+use crate::core::ruleset::{FalseWin, LiableDiscard, LimitsPay, MultipleWinners, TableRules};
 use crate::core::ruleset::{PatternRule, Value};
 use crate::core::Ruleset;
 use serde::{Deserialize, Serialize};
@@ -208,6 +208,9 @@ pub struct TableDto {
     pub dealer_keeps_on_draw: bool,
     /// Several winners on one discard, under a payment where the other players pay too: one winner pays another's share (`false`: a winner never pays in a hand it won).
     pub co_winners_pay: bool,
+    /// The false win's penalty (`minimum`, `limit`, `{"faan": N}` or `{"points": P}`).
+    #[schema(value_type = super::request::FalseWinDto)]
+    pub false_win: FalseWin,
 }
 
 impl From<&TableRules> for TableDto {
@@ -220,6 +223,7 @@ impl From<&TableRules> for TableDto {
             dealer_keeps_on_win: t.dealer_keeps_on_win,
             dealer_keeps_on_draw: t.dealer_keeps_on_draw,
             co_winners_pay: t.co_winners_pay,
+            false_win: t.false_win,
         }
     }
 }

@@ -12,7 +12,7 @@ use super::decompose::{each_reading, Form, Reading};
 use super::hand::{
     validate, Allowances, Context, ContextSpec, FieldError, Hand, HandSpec, RobbedKong,
 };
-use super::pattern::{count_all, Facts, PatternId, PatternSet, Shape, PATTERN_COUNT};
+use super::pattern::{count_all, Facts, Held, PatternId, PatternSet, Shape, PATTERN_COUNT};
 use super::ruleset::{HouseRules, Ruleset, Value};
 use super::settle::{money, settle, Overflow, Payments};
 use std::fmt;
@@ -276,6 +276,20 @@ fn evaluate_into<const OPTIONAL_RULES: bool>(
     {
         held.add_the_draw(&t.conditions);
     }
+    combine::<OPTIONAL_RULES>(ruleset, &held, out)
+}
+
+/// The lines and totals of `out` from the patterns that hold (`held`: a
+/// reading's, or what a table declared): the ruleset's values, then
+/// `contains`, the `exclusive` pairs, a limit pattern setting the total,
+/// and the cap. The one place patterns are combined, so a declared win
+/// counts as a scored hand would.
+fn combine<const OPTIONAL_RULES: bool>(
+    ruleset: &Ruleset,
+    held: &Held,
+    out: &mut ScoredReading,
+) -> Result<(), Overflow> {
+    let t = ruleset.tables();
     // Patterns this ruleset scores that hold, minus those another holding pattern contains.
     let holding: PatternSet = held.set & t.enabled;
     let mut suppressed: PatternSet = 0;
@@ -350,6 +364,72 @@ fn evaluate_into<const OPTIONAL_RULES: bool>(
     };
     out.limit_hand = limits_add && limits != 0;
     Ok(())
+}
+
+/// What a table counted for a win entered without tiles
+/// (`api-contract.md`, "Wins without tiles").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Declared {
+    /// A number of faan; above the limit it is paid at the limit.
+    Faan(u32),
+    /// A limit hand.
+    Limit,
+    /// How many times each pattern (by id index) was declared, each at most
+    /// [`PatternId::max_declared`] and each one the ruleset scores.
+    Patterns([u8; PATTERN_COUNT]),
+}
+
+/// The score of a declared win under `ruleset`: one reading of no tiles
+/// whose lines (for declared patterns) are combined as a scored hand's,
+/// settled as a scored hand is. The caller refuses a total below the minimum.
+pub fn score_declared(
+    ruleset: &Ruleset,
+    declared: &Declared,
+    ctx: &Context,
+) -> Result<Score, ScoreError> {
+    let mut out = ScoredReading::blank(Reading::blank(Form::Standard));
+    match declared {
+        Declared::Faan(n) => {
+            out.raw_faan = *n;
+            out.total_faan = (*n).min(ruleset.limit());
+        }
+        Declared::Limit => {
+            out.raw_faan = ruleset.limit();
+            out.total_faan = ruleset.limit();
+            out.limit_hand = true;
+        }
+        Declared::Patterns(counts) => {
+            let held = Held::declared(counts);
+            let combined = if ruleset.tables().optional_rules {
+                combine::<true>(ruleset, &held, &mut out)
+            } else {
+                combine::<false>(ruleset, &held, &mut out)
+            };
+            combined.map_err(ScoreError::Overflow)?;
+        }
+    }
+    let total = out.total_faan;
+    let meets_minimum = total >= ruleset.min_faan();
+    let Some(base_points) = ruleset.base_points(total) else {
+        return Err(ScoreError::Overflow(Overflow::BasePoints(largest_line(
+            &out.lines,
+        ))));
+    };
+    let payments = if meets_minimum {
+        settle(ruleset, ctx, base_points)
+    } else {
+        [0; 4]
+    };
+    Ok(Score {
+        readings: vec![out],
+        chosen: 0,
+        min_faan: ruleset.min_faan(),
+        meets_minimum,
+        missing_faan: ruleset.min_faan().saturating_sub(total),
+        base_points,
+        money_cents: money(ruleset, &payments).map_err(ScoreError::Overflow)?,
+        payments,
+    })
 }
 
 /// The pattern of the first of the largest lines (what to lower when a total overflows).

@@ -17,12 +17,13 @@
 //! [`TableRules::dealer_keeps_on_win`]: super::ruleset::TableRules::dealer_keeps_on_win
 //! [`TableRules::dealer_keeps_on_draw`]: super::ruleset::TableRules::dealer_keeps_on_draw
 
-use super::evaluate::Score;
-use super::hand::{ContextSpec, FieldError, HandRule, HandSpec};
-use super::ruleset::Ruleset;
+use super::evaluate::{Declared, Score};
+use super::hand::{ContextSpec, FieldError, HandRule, WinBy};
+use super::ruleset::{HouseRules, Ruleset, Stake};
 use super::settle::{add_cents, false_win, money, stake, Overflow};
 use super::tile::Wind;
-use super::winners::{settle_at, TableError};
+use super::winners::{settle_at, ClaimSpec, Source, TableError};
+use std::borrow::Cow;
 
 /// The longest player name, in characters: the answer repeats the four
 /// names in every hand (docs/api.md, "Bounds on what one request may cost").
@@ -58,13 +59,19 @@ pub enum LedgerHandSpec<S = String> {
     Draw,
     /// A false win (詐糊) by the named player.
     FalseWin { offender: S },
+    /// A change of rules, from the next hand on: `in_force` is every house
+    /// rule in force after it (the night's, then each change in order,
+    /// merged by the caller), applied over the ruleset as it was before
+    /// any house rule.
+    Rules { in_force: HouseRules },
 }
 
 /// A winner of a ledger hand.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LedgerWinnerSpec<S = String> {
     pub player: S,
-    pub hand: HandSpec<S>,
+    /// Its tiles, or what the table counted.
+    pub claim: ClaimSpec<S>,
     pub context: LedgerContext<S>,
 }
 
@@ -104,6 +111,11 @@ pub struct LedgerWinner {
     pub paid: bool,
     /// The score as `POST /v1/score` answers it (lines, totals, the winner's own payments).
     pub score: Score,
+    /// What the table declared, where the winner showed no tiles.
+    pub declared: Option<Declared>,
+    pub win_by: WinBy,
+    /// The player who discarded (or added the robbed kong).
+    pub discarder: Option<usize>,
 }
 
 /// What a hand came to.
@@ -111,7 +123,11 @@ pub struct LedgerWinner {
 pub enum Outcome {
     Win(Vec<LedgerWinner>),
     Draw,
-    FalseWin { offender: usize },
+    FalseWin {
+        offender: usize,
+    },
+    /// A change of rules: no payments, and the deal does not move.
+    Rules,
 }
 
 impl Outcome {
@@ -121,6 +137,7 @@ impl Outcome {
             Outcome::Win(_) => "win",
             Outcome::Draw => "draw",
             Outcome::FalseWin { .. } => "false_win",
+            Outcome::Rules => "rules",
         }
     }
 }
@@ -164,8 +181,27 @@ pub struct Transfer {
 /// Money at the end of the match, in cents.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LedgerMoney {
+    /// The stake in force at the end, where one is set.
+    pub stake: Option<Stake>,
     pub balances: [i64; PLAYERS],
     pub transfers: Vec<Transfer>,
+}
+
+/// A player's night in figures (`api-contract.md`, "A night's statistics").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PlayerStats {
+    /// Hands in which the player won and was paid.
+    pub hands_won: u32,
+    pub self_draws: u32,
+    /// Paid wins on a discard or a robbed kong.
+    pub wins_on_discard: u32,
+    /// Hands in which the player's discard (or added kong) paid a winner,
+    /// once a hand however many it paid.
+    pub dealt_in: u32,
+    pub false_wins: u32,
+    /// The player's largest paid win: (hand index, faan as paid), the
+    /// first of equals.
+    pub biggest: Option<(usize, u32)>,
 }
 
 /// The answer to a match.
@@ -181,14 +217,29 @@ pub struct Ledger {
     pub transfers: Vec<Transfer>,
     /// Where there is a stake or a money rate.
     pub money: Option<LedgerMoney>,
+    /// By player.
+    pub stats: [PlayerStats; PLAYERS],
 }
 
 /// Plays the match `spec` under `ruleset` (house rules already applied:
-/// [`Ruleset::with_house_rules`]), at most `max_hands` hands.
+/// [`Ruleset::with_house_rules`]), at most `max_hands` hands; a change of
+/// rules applies over `ruleset` itself ([`ledger_over`] takes the base).
 ///
 /// A bad hand fails the whole ledger: the error's pointer names it
 /// (`/hands/3/winners/0/hand/tiles`); nothing is answered for the others.
 pub fn ledger<S: AsRef<str>>(
+    ruleset: &Ruleset,
+    spec: &LedgerSpec<S>,
+    max_hands: usize,
+) -> Result<Ledger, TableError> {
+    ledger_over(ruleset, ruleset, spec, max_hands)
+}
+
+/// [`ledger`] for a night that starts under `ruleset` (the night's house
+/// rules over `base`); each change of rules applies its rules in force over
+/// `base`, from the next hand on. A hand once played is never scored again.
+pub fn ledger_over<S: AsRef<str>>(
+    base: &Ruleset,
     ruleset: &Ruleset,
     spec: &LedgerSpec<S>,
     max_hands: usize,
@@ -204,9 +255,12 @@ pub fn ledger<S: AsRef<str>>(
     }
     let players = players(spec)?;
     let mut deal = start(spec, &players)?;
-    let with_money = stake(ruleset).is_some();
+    // The rules in force: the night's, until a change replaces them.
+    let mut current: Cow<'_, Ruleset> = Cow::Borrowed(ruleset);
+    let mut any_money = stake(ruleset).is_some();
     let mut balances = [0i64; PLAYERS];
     let mut money_balances = [0i64; PLAYERS];
+    let mut stats = [PlayerStats::default(); PLAYERS];
     let mut hands = Vec::with_capacity(spec.hands.len());
     for (h, hand) in spec.hands.iter().enumerate() {
         let at = Pointer(h);
@@ -225,8 +279,11 @@ pub fn ledger<S: AsRef<str>>(
             what,
             pointer: Some(at.to_string()),
         };
+        let ruleset: &Ruleset = &current;
+        let with_money = stake(ruleset).is_some();
         let (outcome, by_seat, money_by_seat) = match hand {
             LedgerHandSpec::Draw => (Outcome::Draw, [0; PLAYERS], Some([0; PLAYERS])),
+            LedgerHandSpec::Rules { .. } => (Outcome::Rules, [0; PLAYERS], None),
             LedgerHandSpec::FalseWin { offender } => {
                 let o = find(&players, offender.as_ref())
                     .ok_or_else(|| unknown(&format!("{at}/offender"), offender.as_ref()))?;
@@ -262,17 +319,25 @@ pub fn ledger<S: AsRef<str>>(
             }
             None => None,
         };
+        count(&mut stats, h, &outcome);
         let dealer_won = match &outcome {
             Outcome::Win(ws) => ws.iter().any(|w| w.paid && w.player == deal.dealer),
             _ => false,
         };
         let before = deal;
         deal = match &outcome {
-            Outcome::FalseWin { .. } => deal,
+            Outcome::FalseWin { .. } | Outcome::Rules => deal,
             Outcome::Win(_) if dealer_won && ruleset.table().dealer_keeps_on_win => keep(deal),
             Outcome::Draw if ruleset.table().dealer_keeps_on_draw => keep(deal),
             _ => pass(deal, player_at(Wind::South)),
         };
+        if let LedgerHandSpec::Rules { in_force } = hand {
+            let next = base.with_house_rules(in_force).map_err(|errs| {
+                TableError::Invalid(errs.into_iter().map(|e| e.under(&at.to_string())).collect())
+            })?;
+            any_money |= stake(&next).is_some();
+            current = Cow::Owned(next);
+        }
         hands.push(LedgerHand {
             index: h,
             round_wind: before.round_wind,
@@ -291,11 +356,45 @@ pub fn ledger<S: AsRef<str>>(
         balances,
         standings: standings(&balances),
         transfers: transfers(&balances),
-        money: with_money.then(|| LedgerMoney {
+        money: any_money.then(|| LedgerMoney {
+            stake: current.table().stake,
             balances: money_balances,
             transfers: transfers(&money_balances),
         }),
+        stats,
     })
+}
+
+/// Adds hand `h`'s outcome to the players' figures
+/// (`rules-decisions.md`, "Fourth release": a discarder is dealt in once a
+/// hand; a robbed kong counts against the player robbed).
+fn count(stats: &mut [PlayerStats; PLAYERS], h: usize, outcome: &Outcome) {
+    match outcome {
+        Outcome::Win(ws) => {
+            let mut dealt_in = [false; PLAYERS];
+            for w in ws.iter().filter(|w| w.paid) {
+                let s = &mut stats[w.player];
+                s.hands_won += 1;
+                if w.win_by == WinBy::SelfDraw {
+                    s.self_draws += 1;
+                } else {
+                    s.wins_on_discard += 1;
+                }
+                let faan = w.score.total_faan();
+                if s.biggest.is_none_or(|(_, f)| faan > f) {
+                    s.biggest = Some((h, faan));
+                }
+                if let Some(d) = w.discarder {
+                    dealt_in[d] = true;
+                }
+            }
+            for (s, d) in stats.iter_mut().zip(dealt_in) {
+                s.dealt_in += u32::from(d);
+            }
+        }
+        Outcome::FalseWin { offender } => stats[*offender].false_wins += 1,
+        Outcome::Draw | Outcome::Rules => {}
+    }
 }
 
 /// A hand's outcome, payments by seat and money by seat.
@@ -323,6 +422,7 @@ fn win<S: AsRef<str>>(
 ) -> Result<Settled, TableError> {
     let mut errs = Vec::new();
     let mut who = Vec::with_capacity(winners.len());
+    let mut discarders = Vec::with_capacity(winners.len());
     let mut specs = Vec::with_capacity(winners.len());
     for (i, w) in winners.iter().enumerate() {
         let here = |field: &str| format!("{at}/winners/{i}/{field}");
@@ -381,6 +481,7 @@ fn win<S: AsRef<str>>(
         };
         let discarder = named("discarder", &c.discarder);
         let liable = named("liable", &c.liable);
+        discarders.push(c.discarder.as_ref().and_then(|n| find(players, n.as_ref())));
         let ctx = ContextSpec {
             seat_wind: seat,
             round_wind: round,
@@ -388,7 +489,7 @@ fn win<S: AsRef<str>>(
             liable,
             ..c.rest
         };
-        specs.push((&w.hand, ctx));
+        specs.push((&w.claim, ctx));
     }
     if !errs.is_empty() {
         return Err(TableError::Invalid(errs));
@@ -451,7 +552,7 @@ fn win<S: AsRef<str>>(
         .filter(|(_, r)| !r.score.meets_minimum)
         .map(|(i, r)| {
             FieldError::rule(
-                format!("{at}/winners/{i}/hand"),
+                format!("{at}/winners/{i}/{}", winners[i].claim.minimum_field()),
                 HandRule::BelowMinimum {
                     player: winners[i].player.as_ref().into(),
                     faan: r.score.total_faan(),
@@ -467,12 +568,18 @@ fn win<S: AsRef<str>>(
         settled
             .results
             .into_iter()
-            .zip(&who)
-            .map(|(r, &p)| LedgerWinner {
+            .zip(who.iter().zip(&discarders))
+            .map(|(r, (&p, &discarder))| LedgerWinner {
                 player: p,
                 seat: seats[p],
                 paid: r.paid,
+                win_by: r.context.win_by,
+                declared: match r.source {
+                    Source::Declared(d) => Some(d),
+                    Source::Tiles(_) => None,
+                },
                 score: r.score,
+                discarder,
             })
             .collect(),
     );

@@ -165,6 +165,17 @@ impl PatternId {
         self.info().name
     }
 
+    /// The most times a declared win may list it: as often as a hand can
+    /// hold it (three dragon pungs, two seat flowers, two sets of flowers;
+    /// `rules-decisions.md`, "Fourth release"), every other pattern once.
+    pub const fn max_declared(self) -> u8 {
+        match self {
+            PatternId::DragonPung => 3,
+            PatternId::SeatFlower | PatternId::FlowerSet => 2,
+            _ => 1,
+        }
+    }
+
     /// The Traditional Chinese name.
     pub const fn name_zh(self) -> &'static str {
         self.info().name_zh
@@ -577,6 +588,22 @@ impl Held {
     }
 
     #[inline]
+    /// The patterns a table declared, each id with how many times (at most
+    /// [`PatternId::max_declared`]: the caller has checked).
+    pub fn declared(counts: &[u8; PATTERN_COUNT]) -> Held {
+        let mut set = 0;
+        for (i, &n) in counts.iter().enumerate() {
+            set |= PatternSet::from(n > 0) << i;
+        }
+        Held {
+            set,
+            dragon_pungs: counts[PatternId::DragonPung.index()],
+            seat_flowers: counts[PatternId::SeatFlower.index()],
+            prevailing_flowers: counts[PatternId::PrevailingFlower.index()],
+            flower_sets: counts[PatternId::FlowerSet.index()],
+        }
+    }
+
     fn put(&mut self, id: PatternId, holds: bool) {
         self.set |= PatternSet::from(holds) << id.index();
     }

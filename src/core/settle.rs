@@ -11,7 +11,9 @@
 
 use super::hand::{Context, WinBy};
 use super::pattern::PatternId;
-use super::ruleset::{LiableDiscard, RobbingKongPayment, Ruleset, Stake, MAX_BASE_POINTS};
+use super::ruleset::{
+    FalseWin, LiableDiscard, RobbingKongPayment, Ruleset, Stake, MAX_BASE_POINTS,
+};
 use super::tile::Wind;
 
 /// Signed points by seat (East, South, West, North); positive for the winner.
@@ -94,18 +96,32 @@ fn dealt(x: i64, from: usize, to: usize, eighths: u32) -> i64 {
     }
 }
 
-/// The false-win penalty: the offender pays each other player what that
-/// player would collect on a self-drawn win at the ruleset's minimum (each
-/// payment to or from the dealer times the dealer multiplier).
+/// The false-win penalty (`false_win` of the table rules): the offender
+/// pays each other player what that player would collect on a self-drawn
+/// win at the minimum (the default), at the limit or at a number of faan,
+/// each payment to or from the dealer times the dealer multiplier; or a
+/// flat number of points to each.
 pub fn false_win(ruleset: &Ruleset, offender: Wind) -> Payments {
-    let base = ruleset.min_base_points();
-    let bonus = ruleset.money().map_or(0, |m| m.bonus_chips as i64);
-    let each = 3 * (share(base, ruleset.payment().self_draw) + bonus);
+    let self_drawn = |base: u64| {
+        let bonus = ruleset.money().map_or(0, |m| i64::from(m.bonus_chips));
+        (3 * (share(base, ruleset.payment().self_draw) + bonus), true)
+    };
+    let (each, dealt_in) = match ruleset.table().false_win {
+        FalseWin::Minimum => self_drawn(ruleset.min_base_points()),
+        FalseWin::Limit => self_drawn(ruleset.base_points(ruleset.limit()).unwrap_or(0)),
+        FalseWin::Faan(n) => self_drawn(ruleset.base_points(n.min(ruleset.limit())).unwrap_or(0)),
+        // At most 2^40 (checked): three of them fit.
+        FalseWin::Points(p) => (p as i64, false),
+    };
     let o = offender.index();
     let mut pay = [0; 4];
     for (i, p) in pay.iter_mut().enumerate() {
         if i != o {
-            *p = dealt(each, o, i, ruleset.table().dealer_multiplier);
+            *p = if dealt_in {
+                dealt(each, o, i, ruleset.table().dealer_multiplier)
+            } else {
+                each
+            };
         }
     }
     pay[o] = -pay.iter().sum::<i64>();

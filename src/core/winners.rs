@@ -13,8 +13,11 @@
 //! [`score`](super::evaluate::score) scores it, so one winner settles as one
 //! score does.
 
-use super::evaluate::{allowances, score_hand, Score, ScoreError};
-use super::hand::{validate, Context, ContextSpec, FieldError, Hand, HandRule, HandSpec, WinBy};
+use super::evaluate::{allowances, score_declared, score_hand, Declared, Score, ScoreError};
+use super::hand::{
+    validate, validate_declared, Context, ContextSpec, FieldError, Hand, HandRule, HandSpec, WinBy,
+};
+use super::pattern::{PatternId, PATTERN_COUNT};
 use super::ruleset::{MultipleWinners, Ruleset};
 use super::settle::{add_cents, Overflow, Payments};
 use super::tile::Wind;
@@ -24,11 +27,105 @@ use std::fmt;
 pub const MAX_WINNERS: usize = 3;
 
 /// One winner as the client wrote it: a hand and its context, exactly as
-/// `POST /v1/score` takes them.
+/// `POST /v1/score` takes them, or what the table counted in place of the hand.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WinnerSpec<S = String> {
-    pub hand: HandSpec<S>,
+    pub claim: ClaimSpec<S>,
     pub context: ContextSpec,
+}
+
+/// What a winner shows: its tiles, or what the table counted
+/// (`api-contract.md`, "Wins without tiles").
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ClaimSpec<S = String> {
+    Tiles(HandSpec<S>),
+    Declared(DeclaredSpec<S>),
+}
+
+impl<S> From<HandSpec<S>> for ClaimSpec<S> {
+    fn from(h: HandSpec<S>) -> Self {
+        ClaimSpec::Tiles(h)
+    }
+}
+
+impl<S> ClaimSpec<S> {
+    /// The hand, for a winner that shows its tiles.
+    pub fn hand(&self) -> Option<&HandSpec<S>> {
+        match self {
+            ClaimSpec::Tiles(h) => Some(h),
+            ClaimSpec::Declared(_) => None,
+        }
+    }
+
+    /// Where a total below the minimum is pointed, under the winner.
+    pub fn minimum_field(&self) -> &'static str {
+        match self {
+            ClaimSpec::Tiles(_) => "hand",
+            ClaimSpec::Declared(DeclaredSpec::Patterns(_)) => "declared/patterns",
+            ClaimSpec::Declared(_) => "declared/faan",
+        }
+    }
+}
+
+/// A declared win as sent: a number of faan (0 to 255, the wire's to
+/// bound), a limit hand, or pattern ids.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DeclaredSpec<S = String> {
+    Faan(u32),
+    Limit,
+    Patterns(Vec<S>),
+}
+
+/// The longest text of an unknown pattern id echoed back in a problem.
+const MAX_ECHO: usize = 40;
+
+impl<S: AsRef<str>> DeclaredSpec<S> {
+    /// The declared win checked under `ruleset`: each pattern one it scores,
+    /// repeated at most as a hand could hold it. Errors point under
+    /// `{at}/declared/patterns/{i}`.
+    fn check(&self, ruleset: &Ruleset, at: &str, errs: &mut Vec<FieldError>) -> Option<Declared> {
+        let list = match self {
+            DeclaredSpec::Faan(n) => return Some(Declared::Faan(*n)),
+            DeclaredSpec::Limit => return Some(Declared::Limit),
+            DeclaredSpec::Patterns(list) => list,
+        };
+        let mut counts = [0u8; PATTERN_COUNT];
+        let before = errs.len();
+        for (i, text) in list.iter().enumerate() {
+            let text = text.as_ref();
+            let here = format!("{at}/declared/patterns/{i}");
+            let id = match text.parse::<PatternId>() {
+                Ok(id) if ruleset.pattern(id).is_some() => id,
+                _ => {
+                    let pattern = if text.chars().count() > MAX_ECHO {
+                        text.chars().take(MAX_ECHO).collect::<String>() + "…"
+                    } else {
+                        text.to_string()
+                    };
+                    errs.push(FieldError::rule(
+                        here,
+                        HandRule::PatternNotScored {
+                            pattern,
+                            ruleset: ruleset.id().to_string(),
+                        },
+                    ));
+                    continue;
+                }
+            };
+            let n = &mut counts[id.index()];
+            *n = n.saturating_add(1);
+            if *n == id.max_declared() + 1 {
+                errs.push(FieldError::rule(
+                    here,
+                    HandRule::PatternRepeated {
+                        pattern: id.as_str(),
+                        max: id.max_declared(),
+                    },
+                ));
+            }
+        }
+        (errs.len() == before).then_some(Declared::Patterns(counts))
+    }
 }
 
 /// One winner's score, and whether the discarder pays it.
@@ -41,9 +138,35 @@ pub struct WinnerResult {
     /// This winner is paid: the hand meets the minimum and, under
     /// `head_bump`, it is the first such winner after the discarder.
     pub paid: bool,
-    /// The winner as validated (once, here): what its `hand_hash` is keyed from.
-    pub hand: Hand,
+    /// The winner as validated (once, here): its hand (what its
+    /// `hand_hash` is keyed from), or what the table declared.
+    pub source: Source,
     pub context: Context,
+}
+
+/// Where a winner's score came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Source {
+    Tiles(Hand),
+    Declared(Declared),
+}
+
+impl Source {
+    /// The contract's `source`.
+    pub const fn name(&self) -> &'static str {
+        match self {
+            Source::Tiles(_) => "tiles",
+            Source::Declared(_) => "declared",
+        }
+    }
+
+    /// The faan a winner declared, as sent (`declared_faan`).
+    pub fn declared_faan(&self) -> Option<u32> {
+        match self {
+            Source::Declared(Declared::Faan(n)) => Some(*n),
+            _ => None,
+        }
+    }
 }
 
 /// Several winners settled together.
@@ -131,16 +254,39 @@ pub fn settle_winners<S: AsRef<str>>(
     ruleset: &Ruleset,
     winners: &[WinnerSpec<S>],
 ) -> Result<Settlement, TableError> {
-    let specs: Vec<(&HandSpec<S>, ContextSpec)> =
-        winners.iter().map(|w| (&w.hand, w.context)).collect();
-    settle_at(ruleset, &specs, &"/winners")
+    let specs: Vec<(&ClaimSpec<S>, ContextSpec)> =
+        winners.iter().map(|w| (&w.claim, w.context)).collect();
+    let settled = settle_at(ruleset, &specs, &"/winners")?;
+    // A declared win below the minimum cannot be declared.
+    let short: Vec<FieldError> = settled
+        .results
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| !r.score.meets_minimum && matches!(r.source, Source::Declared(_)))
+        .map(|(i, r)| {
+            FieldError::rule(
+                format!("/winners/{i}/{}", winners[i].claim.minimum_field()),
+                HandRule::BelowMinimum {
+                    player: r.context.seat_wind.to_string(),
+                    faan: r.score.total_faan(),
+                    min: r.score.min_faan,
+                },
+            )
+        })
+        .collect();
+    if short.is_empty() {
+        Ok(settled)
+    } else {
+        Err(TableError::Invalid(short))
+    }
 }
 
 /// [`settle_winners`] for winners found at `{at}/{i}` of the request
-/// (`at` is written out only for an error).
+/// (`at` is written out only for an error). A winner below the minimum is
+/// settled unpaid: the caller says whether that may be.
 pub(crate) fn settle_at<S: AsRef<str>>(
     ruleset: &Ruleset,
-    winners: &[(&HandSpec<S>, ContextSpec)],
+    winners: &[(&ClaimSpec<S>, ContextSpec)],
     at: &dyn fmt::Display,
 ) -> Result<Settlement, TableError> {
     let n = winners.len();
@@ -155,10 +301,22 @@ pub(crate) fn settle_at<S: AsRef<str>>(
     }
     let mut errs = Vec::new();
     let mut valid = Vec::with_capacity(n);
-    for (i, (hand, ctx)) in winners.iter().enumerate() {
-        match validate(*hand, ctx, allowances(ruleset)) {
-            Ok(v) => valid.push(v),
-            Err(es) => errs.extend(es.into_iter().map(|e| e.under(&format!("{at}/{i}")))),
+    for (i, (claim, ctx)) in winners.iter().enumerate() {
+        let under =
+            |es: Vec<FieldError>| es.into_iter().map(move |e| e.under(&format!("{at}/{i}")));
+        match claim {
+            ClaimSpec::Tiles(hand) => match validate(hand, ctx, allowances(ruleset)) {
+                Ok((h, c)) => valid.push((Source::Tiles(h), c)),
+                Err(es) => errs.extend(under(es)),
+            },
+            ClaimSpec::Declared(d) => {
+                let declared = d.check(ruleset, &format!("{at}/{i}"), &mut errs);
+                match (validate_declared(ctx), declared) {
+                    (Ok(c), Some(d)) => valid.push((Source::Declared(d), c)),
+                    (Err(es), _) => errs.extend(under(es)),
+                    (Ok(_), None) => {}
+                }
+            }
         }
     }
     if n > 1 {
@@ -168,8 +326,12 @@ pub(crate) fn settle_at<S: AsRef<str>>(
         return Err(TableError::Invalid(errs));
     }
     let mut results = Vec::with_capacity(n);
-    for (i, (hand, context)) in valid.into_iter().enumerate() {
-        let score = score_hand(ruleset, &hand, &context).map_err(|e| match e {
+    for (i, (source, context)) in valid.into_iter().enumerate() {
+        let scored = match &source {
+            Source::Tiles(hand) => score_hand(ruleset, hand, &context),
+            Source::Declared(d) => score_declared(ruleset, d, &context),
+        };
+        let score = scored.map_err(|e| match e {
             ScoreError::NotWinning { tiles, detail } => TableError::NotWinning {
                 pointer: format!("{at}/{i}/hand"),
                 tiles,
@@ -190,7 +352,7 @@ pub(crate) fn settle_at<S: AsRef<str>>(
         results.push(WinnerResult {
             score,
             paid,
-            hand,
+            source,
             context,
         });
     }
@@ -240,7 +402,7 @@ pub(crate) fn settle_at<S: AsRef<str>>(
 /// players pay too has such a share: under discarder-pays-all it is already
 /// 0. A winner that is not paid (below the minimum, or bumped) did not win
 /// and pays as any other seat.
-fn spare_co_winners<S>(results: &mut [WinnerResult], winners: &[(&HandSpec<S>, ContextSpec)]) {
+fn spare_co_winners<S>(results: &mut [WinnerResult], winners: &[(&ClaimSpec<S>, ContextSpec)]) {
     let mut won = [false; 4];
     for (r, (_, c)) in results.iter().zip(winners) {
         won[c.seat_wind.index()] |= r.paid;
@@ -267,8 +429,8 @@ fn spare_co_winners<S>(results: &mut [WinnerResult], winners: &[(&HandSpec<S>, C
 /// (a discard or a robbed kong), discarder, round wind and winning tile, on
 /// different seats. Each rule reports the first winner that breaks it.
 fn agree<S: AsRef<str>>(
-    winners: &[(&HandSpec<S>, ContextSpec)],
-    valid: &[(Hand, Context)],
+    winners: &[(&ClaimSpec<S>, ContextSpec)],
+    valid: &[(Source, Context)],
     at: &dyn fmt::Display,
     errs: &mut Vec<FieldError>,
 ) {
@@ -310,18 +472,30 @@ fn agree<S: AsRef<str>>(
         };
         report(i, "context/seat_wind", rule);
     }
-    // The winning tile, where both hands parsed (the rules above compare the contexts as sent).
+    // The winning tile, where every winner was read; only winners that
+    // carry tiles have one to compare.
     if valid.len() == winners.len() {
-        let tile0 = valid[0].0.winning_tile;
-        if let Some(i) = (1..valid.len()).find(|&i| valid[i].0.winning_tile != tile0) {
+        let tiled: Vec<(usize, &Hand)> = valid
+            .iter()
+            .enumerate()
+            .filter_map(|(i, (s, _))| match s {
+                Source::Tiles(h) => Some((i, h)),
+                Source::Declared(_) => None,
+            })
+            .collect();
+        let Some(&(_, first_hand)) = tiled.first() else {
+            return;
+        };
+        let tile0 = first_hand.winning_tile;
+        if let Some(&(i, h)) = tiled.iter().skip(1).find(|(_, h)| h.winning_tile != tile0) {
             let shown = |t: Option<super::tile::Tile>| t.map_or("none".into(), |t| t.to_string());
             let rule = HandRule::CoWinnerWinningTile {
-                tile: shown(valid[i].0.winning_tile),
+                tile: shown(h.winning_tile),
                 first: shown(tile0),
             };
             report(i, "hand/winning_tile", rule);
         } else {
-            over_four(valid, tile0, at, errs);
+            over_four(&tiled, tile0, at, errs);
         }
     }
 }
@@ -330,15 +504,15 @@ fn agree<S: AsRef<str>>(
 /// winning tile counted once: the error names the winner that adds the
 /// fifth (each hand alone was checked by `validate`).
 fn over_four(
-    valid: &[(Hand, Context)],
+    tiled: &[(usize, &Hand)],
     shared: Option<super::tile::Tile>,
     at: &dyn fmt::Display,
     errs: &mut Vec<FieldError>,
 ) {
     let mut held = [0u8; super::tile::KINDS];
-    for (i, (hand, _)) in valid.iter().enumerate() {
+    for (nth, &(i, hand)) in tiled.iter().enumerate() {
         let mut counts = hand.all_counts();
-        if let (true, Some(t)) = (i > 0, shared) {
+        if let (true, Some(t)) = (nth > 0, shared) {
             counts[t.index()] = counts[t.index()].saturating_sub(1);
         }
         for (k, (h, c)) in held.iter_mut().zip(counts).enumerate() {

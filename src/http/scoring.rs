@@ -269,8 +269,10 @@ pub async fn settle(
         )
     ),
     responses(
-        (status = 200, description = "The match hand by hand, the next deal, balances, standings and transfers (the example answers the `four_hands` request)", body = LedgerResponse,
-            example = json!(example(include_str!("../../openapi/examples/ledger-200.json")))),
+        (status = 200, description = "The match hand by hand, the next deal, balances, standings, transfers and each player's statistics (the example answers the `four_hands` request). With `Accept: text/csv`: the night as CSV (UTF-8 with a byte order mark, RFC 4180): a header row, one row per hand (hand, round, dealer, result, winners, faan, each player's points and, where there is money, money), a last row of totals.", content(
+            (LedgerResponse = "application/json", example = json!(example(include_str!("../../openapi/examples/ledger-200.json")))),
+            (String = "text/csv"),
+        )),
         BodyProblems,
         RulesetProblem,
         (status = 422, description = "A hand or the players break a rule (pointer into the request: `/players/3`, `/hands/3/winners/0/hand/tiles`, `/hands/16` after the match is complete, `/hands` over the hand limit, 2,000 by default), or a winner's tiles are not a winning hand",
@@ -283,7 +285,30 @@ pub async fn ledger(
     payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     let body = read_json_body(&req, &state, payload).await?;
-    on_pool(&state, body, Service::ledger).await
+    if !wants_csv(&req) {
+        return on_pool(&state, body, Service::ledger).await;
+    }
+    let s = state.clone();
+    let out = state.pool.run(move || s.service.ledger_csv(&body)).await?;
+    let mut answer = answer(&state, out)?;
+    answer.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/csv; charset=utf-8"),
+    );
+    Ok(answer)
+}
+
+/// The client asks for CSV: `text/csv` is among the media ranges of `Accept`.
+fn wants_csv(req: &HttpRequest) -> bool {
+    req.headers()
+        .get_all(header::ACCEPT)
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .any(|m| {
+            m.split(';')
+                .next()
+                .is_some_and(|t| t.trim().eq_ignore_ascii_case("text/csv"))
+        })
 }
 
 /// Every tile that completes a hand one tile short.

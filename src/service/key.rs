@@ -199,6 +199,7 @@ fn house_text(s: &mut String, house: &HouseRules) {
         "co_winners_pay",
         house.co_winners_pay.map(|v| v.to_string()),
     );
+    // `false_win` is left out: no score answer depends on it.
     for (k, v) in &house.conditions {
         s.push_str("condition:");
         quoted(s, k);
@@ -399,6 +400,7 @@ mod tests {
             dealer_keeps_on_win: Some(false),
             dealer_keeps_on_draw: Some(true),
             co_winners_pay: Some(true),
+            false_win: Some(crate::core::ruleset::FalseWin::Faan(5)),
             conditions: vec![("four_as_two_pairs".into(), true)],
             contains: vec![
                 ("seven_pairs".into(), vec![]),

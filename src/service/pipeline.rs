@@ -70,8 +70,8 @@ pub struct Analyzed {
 pub struct Settled {
     pub resolved: Resolved,
     pub settlement: winners::Settlement,
-    /// Each winner's `hand_hash`, in request order.
-    pub hashes: Vec<api::KeyHash>,
+    /// Each winner's `hand_hash`, in request order (none for a declared winner).
+    pub hashes: Vec<Option<api::KeyHash>>,
 }
 
 /// A played match (`'r`: the request the names borrow from).
@@ -80,6 +80,8 @@ pub struct Played<'r> {
     pub ledger: ledger::Ledger,
     /// The players, in request order.
     pub names: [&'r str; ledger::PLAYERS],
+    /// Each change of rules as the answer shows it, in hand order.
+    pub changes: Vec<api::RuleChange<'r>>,
 }
 
 /// Rejects hands of impossible size before the core sees them.
@@ -296,21 +298,24 @@ impl Service {
         winners: &[WinnerSpec<&str>],
     ) -> Result<Settled, ApiError> {
         for (i, w) in winners.iter().enumerate() {
-            check_hand_size_at(&w.hand, &format_args!("/winners/{i}"))?;
+            if let Some(hand) = w.claim.hand() {
+                check_hand_size_at(hand, &format_args!("/winners/{i}"))?;
+            }
         }
         let settlement = winners::settle_winners(resolved.ruleset(), winners)
             .map_err(|e| table_error(&resolved, "/ruleset", e))?;
         let hashes = settlement
             .results
             .iter()
-            .map(|w| {
-                key::key_hash(
+            .map(|w| match &w.source {
+                winners::Source::Tiles(hand) => Some(key::key_hash(
                     &resolved.base,
                     resolved.key_by,
                     &resolved.house,
-                    &w.hand,
+                    hand,
                     &w.context,
-                )
+                )),
+                winners::Source::Declared(_) => None,
             })
             .collect();
         Ok(Settled {
@@ -330,19 +335,27 @@ impl Service {
             for (h, hand) in spec.hands.iter().enumerate() {
                 if let LedgerHandSpec::Win { winners } = hand {
                     for (i, w) in winners.iter().enumerate() {
-                        check_hand_size_at(&w.hand, &format_args!("/hands/{h}/winners/{i}"))?;
+                        if let Some(hand) = w.claim.hand() {
+                            check_hand_size_at(hand, &format_args!("/hands/{h}/winners/{i}"))?;
+                        }
                     }
                 }
             }
         }
-        let ledger = ledger::ledger(resolved.ruleset(), spec, self.limits.ledger_hands)
-            .map_err(|e| table_error(&resolved, "/ruleset", e))?;
+        let ledger = ledger::ledger_over(
+            &resolved.base,
+            resolved.ruleset(),
+            spec,
+            self.limits.ledger_hands,
+        )
+        .map_err(|e| table_error(&resolved, "/ruleset", e))?;
         // The core checked there are four players.
         let names = std::array::from_fn(|p| spec.players.get(p).copied().unwrap_or_default());
         Ok(Played {
             resolved,
             ledger,
             names,
+            changes: Vec::new(),
         })
     }
 
@@ -449,12 +462,22 @@ mod tests {
             .expect("hkma scores the hand");
         let resolved = service.resolve(&hkma, "/ruleset", &None).unwrap();
         let settled = service
-            .settle_winners(resolved, &[WinnerSpec { hand, context }])
+            .settle_winners(
+                resolved,
+                &[WinnerSpec {
+                    claim: hand.into(),
+                    context,
+                }],
+            )
             .expect("one winner settles");
         let winner = &settled.settlement.results[0];
-        assert_eq!(winner.hand, scored.hand, "the validated hand");
+        assert_eq!(
+            winner.source,
+            winners::Source::Tiles(scored.hand.clone()),
+            "the validated hand"
+        );
         assert_eq!(winner.context, scored.context, "the validated context");
-        assert_eq!(settled.hashes, vec![scored.hand_hash], "hand_hash");
+        assert_eq!(settled.hashes, vec![Some(scored.hand_hash)], "hand_hash");
         assert_eq!(winner.score, scored.score, "the score");
     }
 }

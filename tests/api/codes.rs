@@ -447,6 +447,53 @@ fn cases() -> Vec<Case> {
             "/hands/0/offender",
             json!({}),
         ),
+        // A win declared without tiles (wisteria-court).
+        ledger_case(
+            "hand_or_declared",
+            json!([{"result": "win", "winners": [{"player": "Ben", "context": {"win_by": "self_draw"}}]}]),
+            json!({}),
+            "/hands/0/winners/0",
+            json!({}),
+        ),
+        ledger_case(
+            "declared_one_of",
+            json!([{"result": "win", "winners": [{"player": "Ben", "declared": {"faan": 3, "limit": true},
+                "context": {"win_by": "self_draw"}}]}]),
+            json!({}),
+            "/hands/0/winners/0/declared",
+            json!({}),
+        ),
+        ledger_case(
+            "pattern_not_scored",
+            json!([{"result": "win", "winners": [{"player": "Ben", "declared": {"patterns": ["all_pungs", "human_touch"]},
+                "context": {"win_by": "self_draw"}}]}]),
+            json!({}),
+            "/hands/0/winners/0/declared/patterns/1",
+            json!({"pattern": "human_touch", "ruleset": "wisteria-court"}),
+        ),
+        ledger_case(
+            "pattern_repeated",
+            json!([{"result": "win", "winners": [{"player": "Ben", "declared": {"patterns": ["seat_flower", "seat_flower", "seat_flower"]},
+                "context": {"win_by": "self_draw"}}]}]),
+            json!({}),
+            "/hands/0/winners/0/declared/patterns/2",
+            json!({"pattern": "seat_flower", "max": 2}),
+        ),
+        ledger_case(
+            "declared_context_field",
+            json!([{"result": "win", "winners": [{"player": "Ben", "declared": {"faan": 3},
+                "context": {"win_by": "self_draw", "replacement": "kong"}}]}]),
+            json!({}),
+            "/hands/0/winners/0/context/replacement",
+            json!({"field": "replacement"}),
+        ),
+        ledger_case(
+            "house_rules_not_rules",
+            json!([{"result": "draw", "house_rules": {"stake": 1}}]),
+            json!({}),
+            "/hands/0/house_rules",
+            json!({"result": "draw"}),
+        ),
         // Waits want 13 tiles: 14 are a whole hand, 11 are 3 short of a win
         // (13 + 1 - 11), 15 are too many.
         // Analysis wants 13 or 14 tiles (a meld counting as three): 12 are

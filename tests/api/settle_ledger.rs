@@ -148,7 +148,9 @@ async fn one_winner_settles_as_one_score() {
         let settled = app.post("/v1/settle", req).await.json();
         let mut first = settled["results"][0].clone();
         assert_eq!(first["paid"], score["meets_minimum"], "{name}: paid");
+        assert_eq!(first["source"], "tiles", "{name}: scored from its tiles");
         first.as_object_mut().unwrap().remove("paid");
+        first.as_object_mut().unwrap().remove("source");
         assert_eq!(first, score, "{name}: results[0] is the score");
         assert_eq!(settled["payments"], score["payments"], "{name}: payments");
         assert_eq!(settled.get("money"), score.get("money"), "{name}: money");
@@ -242,6 +244,10 @@ async fn a_ledger_of_one_hand_is_settle_is_score() {
     );
     let mut first = settled["results"][0].clone();
     first.as_object_mut().unwrap().remove("paid");
+    assert_eq!(
+        first.as_object_mut().unwrap().remove("source"),
+        Some(json!("tiles"))
+    );
     assert_eq!(first, score, "settle results[0] is the score");
     assert_eq!(settled["payments"], score["payments"], "settle payments");
     assert_eq!(settled["money"], score["money"], "settle money");
@@ -450,7 +456,8 @@ async fn rulesets_show_their_table_defaults() {
     assert_eq!(
         hkma["table"],
         json!({"multiple_winners": "all", "dealer_multiplier": 1.0, "liable_discard": "as_usual",
-            "dealer_keeps_on_win": true, "dealer_keeps_on_draw": true, "co_winners_pay": false}),
+            "dealer_keeps_on_win": true, "dealer_keeps_on_draw": true, "co_winners_pay": false,
+            "false_win": "minimum"}),
         "hkma's [table]"
     );
     let wisteria = app.get("/v1/rulesets/wisteria-court").await.json();
@@ -602,4 +609,41 @@ async fn a_ledger_hand_that_does_not_win_names_its_winner() {
         .await;
     assert_eq!(r.status, 422);
     assert_eq!(r.json()["errors"][0]["params"], json!({"tiles": 14}));
+}
+
+/// `Accept: text/csv`: the night as CSV (UTF-8 with its byte order mark);
+/// without it, JSON as before. hkma: Ben's all pungs self-drawn (all
+/// pungs 3 + self-draw 1 = 4 faan, B 16: 2B = 32 from each), then a draw.
+#[tokio::test]
+async fn a_ledger_answers_csv_when_asked() {
+    let app = spawn_app().await;
+    let body = night("hkma", vec![a_win("Ben", None), draw()]);
+    let r = app
+        .send(
+            app.client
+                .post(format!("{}/v1/ledger", app.base))
+                .header("content-type", "application/json")
+                .header("accept", "text/csv, application/json;q=0.5")
+                .body(serde_json::to_vec(&body).unwrap()),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert_eq!(
+        r.header("content-type").as_deref(),
+        Some("text/csv; charset=utf-8")
+    );
+    assert_eq!(
+        r.bytes,
+        "\u{feff}hand,round,dealer,result,winners,faan,Ann,Ben,Cat,Dan\r\n\
+         0,east,Ann,win,Ben,4,-32,96,-32,-32\r\n\
+         1,east,Ben,draw,,,0,0,0,0\r\n\
+         total,,,,,,-32,96,-32,-32\r\n"
+            .as_bytes()
+    );
+    let json = app.post("/v1/ledger", &body).await;
+    assert_eq!(
+        json.header("content-type").as_deref(),
+        Some("application/json")
+    );
+    assert_eq!(json.json()["stats"][1]["self_draws"], 1);
 }

@@ -16,7 +16,7 @@ pub use rules::{FieldError, HandRule};
 pub use spec::HandSpec;
 pub use spec::{ContextSpec, MeldKind, MeldSpec, Replacement, RobbedKong, WinBy};
 pub(super) use validate::notation;
-pub use validate::{validate, Allowances, Claim, FlowerWins};
+pub use validate::{validate, validate_declared, Allowances, Claim, FlowerWins};
 
 use super::tile::{Counts, Tile};
 

@@ -252,6 +252,20 @@ pub enum HandRule {
     OffenderNotFalseWin { result: &'static str },
     #[error("a false win names its offender")]
     OffenderRequired,
+    #[error("a winner carries either its hand or what was declared, not both and not neither")]
+    HandOrDeclared,
+    #[error("a declared win gives exactly one of faan, limit (true) and patterns")]
+    DeclaredOneOf,
+    #[error("{ruleset} does not score the pattern {pattern:?}")]
+    PatternNotScored { pattern: String, ruleset: String },
+    #[error("{pattern} may be declared at most {max} time(s)")]
+    PatternRepeated { pattern: &'static str, max: u8 },
+    #[error(
+        "a declared win takes win_by, discarder and liable only: {field} would change nothing"
+    )]
+    DeclaredContextField { field: &'static str },
+    #[error("only a change of rules has house_rules")]
+    HouseRulesNotRules { result: &'static str },
 }
 
 impl HandRule {
@@ -376,8 +390,8 @@ mod tests {
 
     #[test]
     fn codes_are_listed_in_declaration_order() {
-        // 61 of a hand and its win, then the table's 18 (settle, ledger).
-        assert_eq!(HandRule::CODES.len(), 79, "rules");
+        // A hand's and its win's, then the table's (settle, ledger).
+        assert_eq!(HandRule::CODES.len(), 85, "rules");
         assert_eq!(HandRule::CODES[0], "tile_notation");
         assert_eq!(HandRule::CODES[56], "flower_win_self_draw");
         assert_eq!(HandRule::CODES[60], "first_go_around_melds");

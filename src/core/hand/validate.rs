@@ -389,15 +389,46 @@ fn meld_from_tiles(kind: MeldKind, tiles: &[Tile]) -> Result<Tile, HandRule> {
     }
 }
 
-fn validate_context(
-    ctx: &ContextSpec,
-    melds: &[Meld],
-    all: &Counts,
-    winning: Option<Tile>,
-    flowers: u8,
-    allow: Allowances<'_>,
-    errs: &mut Vec<FieldError>,
-) {
+/// The context of a win declared without tiles: who won, who discarded and
+/// who is liable, checked as a scored hand's are. Every other field is
+/// refused where it is set (it would change nothing: the table counted).
+pub fn validate_declared(ctx: &ContextSpec) -> Result<Context, Vec<FieldError>> {
+    let mut errs = Vec::new();
+    parties(ctx, &mut errs);
+    let d = ContextSpec::new(ctx.win_by, ctx.seat_wind, ctx.round_wind, ctx.discarder);
+    let set: [(&'static str, bool); 9] = [
+        ("replacement", ctx.replacement != d.replacement),
+        ("double_kong", ctx.double_kong != d.double_kong),
+        ("last_tile", ctx.last_tile != d.last_tile),
+        ("heavenly", ctx.heavenly != d.heavenly),
+        ("earthly", ctx.earthly != d.earthly),
+        ("flower_win", ctx.flower_win != d.flower_win),
+        ("robbed_kong", ctx.robbed_kong != d.robbed_kong),
+        (
+            "last_of_its_kind",
+            ctx.last_of_its_kind != d.last_of_its_kind,
+        ),
+        (
+            "first_replacement",
+            ctx.first_replacement != d.first_replacement,
+        ),
+    ];
+    for (field, _) in set.iter().filter(|(_, differs)| *differs) {
+        errs.push(FieldError::rule(
+            format!("/context/{field}"),
+            HandRule::DeclaredContextField { field },
+        ));
+    }
+    if errs.is_empty() {
+        Ok(Context(*ctx))
+    } else {
+        Err(errs)
+    }
+}
+
+/// The winner, the discarder and the liable seat: a discard names its
+/// discarder, a self-draw none, and neither is the winner.
+fn parties(ctx: &ContextSpec, errs: &mut Vec<FieldError>) {
     let push = |errs: &mut Vec<FieldError>, field: &str, rule: HandRule| {
         errs.push(FieldError::rule(format!("/context/{field}"), rule));
     };
@@ -425,6 +456,21 @@ fn validate_context(
             );
         }
     }
+}
+
+fn validate_context(
+    ctx: &ContextSpec,
+    melds: &[Meld],
+    all: &Counts,
+    winning: Option<Tile>,
+    flowers: u8,
+    allow: Allowances<'_>,
+    errs: &mut Vec<FieldError>,
+) {
+    let push = |errs: &mut Vec<FieldError>, field: &str, rule: HandRule| {
+        errs.push(FieldError::rule(format!("/context/{field}"), rule));
+    };
+    parties(ctx, errs);
     let kongs = melds.iter().filter(|m| m.kind == MeldKind::Kong).count();
     if ctx.replacement != Replacement::None && ctx.win_by != WinBy::SelfDraw {
         push(errs, "replacement", HandRule::ReplacementNotSelfDraw);

@@ -2,7 +2,7 @@
 //! its bytes and `ruleset_hash`; the translations, kept out of the hash.
 
 use super::super::pattern::{members, Condition, PatternId};
-use super::model::{LimitsPay, PointsSpec, Rules, Ruleset, Value};
+use super::model::{FalseWin, LimitsPay, PointsSpec, Rules, Ruleset, Value};
 use sha2::{Digest, Sha256};
 
 /// Keys that translate another key of the document, each beside the key it
@@ -75,6 +75,9 @@ fn document(r: &Rules) -> serde_json::Value {
     // Written only when set, so every ruleset_hash from before it stays.
     if r.table.co_winners_pay {
         table["co_winners_pay"] = true.into();
+    }
+    if r.table.false_win != FalseWin::Minimum {
+        table["false_win"] = serde_json::to_value(r.table.false_win).unwrap_or_default();
     }
     let mut patterns = Map::new();
     for p in r.patterns.iter() {

@@ -4,7 +4,7 @@
 //! `/house_rules/...`).
 
 use super::super::pattern::{PatternId, PatternSet};
-use super::model::{PointsSpec, Stake, MAX_EIGHTHS};
+use super::model::{FalseWin, PointsSpec, Stake, MAX_EIGHTHS};
 use crate::core::echo::{Echo, Quoted};
 use std::fmt;
 
@@ -86,6 +86,21 @@ fn stake_refused(v: impl fmt::Display) -> String {
         "the stake (money per point) must be above 0 and at most 1000000, with at most six decimal places, got {}",
         Echo(v)
     )
+}
+
+/// A false win's penalty: `faan` from 0 to 255, `points` from 1 to 2^40.
+pub(super) fn false_win(v: FalseWin) -> Checked<FalseWin> {
+    match v {
+        FalseWin::Faan(n) if n > FalseWin::MAX_FAAN => Err(format!(
+            "a false win paid as a self-drawn win takes 0 to {} faan, got {n}",
+            FalseWin::MAX_FAAN
+        )),
+        FalseWin::Points(p) if p == 0 || p > FalseWin::MAX_POINTS => Err(format!(
+            "a false win's points to each player are from 1 to 2^40 ({}), got {p}",
+            FalseWin::MAX_POINTS
+        )),
+        v => Ok(v),
+    }
 }
 
 /// A multiplier in eighths (8 is x1), for a number that is a multiple of 1/8

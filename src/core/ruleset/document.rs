@@ -9,8 +9,8 @@ use super::check::{self, Checked};
 use super::contains::contains_cycle;
 use super::error::{DocError, LoadError, PathSeg};
 use super::model::{
-    About, LiableDiscard, LimitsPay, Money, MultipleWinners, PatternRule, Payment, PointsSpec,
-    RobbingKongPayment, Rules, Ruleset, TableRules, Value,
+    About, FalseWin, LiableDiscard, LimitsPay, Money, MultipleWinners, PatternRule, Payment,
+    PointsSpec, RobbingKongPayment, Rules, Ruleset, TableRules, Value,
 };
 use crate::core::echo::{Echo, Quoted};
 use serde::de::{DeserializeOwned, IntoDeserializer, MapAccess, Visitor};
@@ -164,6 +164,10 @@ impl Ruleset {
             dealer_keeps_on_win: t.dealer_keeps_on_win,
             dealer_keeps_on_draw: t.dealer_keeps_on_draw,
             co_winners_pay: t.co_winners_pay.unwrap_or(false),
+            false_win: match t.false_win {
+                Some(v) => or(e, at!["table", "false_win"], check::false_win(v), v),
+                None => FalseWin::Minimum,
+            },
         };
         let mut patterns = Vec::with_capacity(raw.patterns.len());
         for (key, p) in raw.patterns {
@@ -423,6 +427,8 @@ struct RawTable {
     dealer_keeps_on_draw: bool,
     /// Optional (default `false`), so documents written before it still load.
     co_winners_pay: Option<bool>,
+    /// Optional (default `minimum`), so documents written before it still load.
+    false_win: Option<FalseWin>,
 }
 
 /// The words of `points.curve`.

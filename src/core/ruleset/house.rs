@@ -9,8 +9,8 @@ use super::check;
 use super::contains::{contains_cycle, contains_cycle_from, first_step};
 use super::error::escape_pointer;
 use super::model::{
-    DiscardPayment, LiableDiscard, LimitsPay, MultipleWinners, PatternRule, PointsSpec, Ruleset,
-    Value,
+    DiscardPayment, FalseWin, LiableDiscard, LimitsPay, MultipleWinners, PatternRule, PointsSpec,
+    Ruleset, Value,
 };
 use crate::core::echo::Quoted;
 use std::sync::Arc;
@@ -36,6 +36,7 @@ pub struct HouseRules {
     pub dealer_keeps_on_win: Option<bool>,
     pub dealer_keeps_on_draw: Option<bool>,
     pub co_winners_pay: Option<bool>,
+    pub false_win: Option<FalseWin>,
     /// Condition key to value, set on every pattern of the ruleset it applies
     /// to (a request's in key order).
     pub conditions: Vec<(String, bool)>,
@@ -157,6 +158,12 @@ impl Ruleset {
         }
         if let Some(k) = house.co_winners_pay {
             t.co_winners_pay = k;
+        }
+        if let Some(v) = house.false_win {
+            match check::false_win(v) {
+                Ok(v) => t.false_win = v,
+                Err(m) => errs.push(FieldError::new(p("false_win"), m)),
+            }
         }
         if !house.patterns.is_empty() || !house.conditions.is_empty() || !house.contains.is_empty()
         {

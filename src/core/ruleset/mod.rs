@@ -37,8 +37,8 @@ pub use document::RawRuleset;
 pub use error::{escape_pointer, DocError, LoadError, PathSeg};
 pub use house::{HouseRules, Number, PatternOverride};
 pub use model::{
-    DiscardPayment, LiableDiscard, LimitsPay, Money, MultipleWinners, PatternRule, Payment,
-    PointsError, PointsSpec, RobbingKongPayment, Ruleset, Stake, TableRules, Value,
+    DiscardPayment, FalseWin, LiableDiscard, LimitsPay, Money, MultipleWinners, PatternRule,
+    Payment, PointsError, PointsSpec, RobbingKongPayment, Ruleset, Stake, TableRules, Value,
     MAX_BASE_POINTS, MAX_EIGHTHS,
 };
 pub use source::{parse_document, resolve_document, toml_document, DOCUMENT_DEFAULTS};

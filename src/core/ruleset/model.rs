@@ -377,6 +377,32 @@ pub struct TableRules {
     /// on a shared discard pays another's share (`false`, the default: a
     /// winner never pays in a hand it won; `docs/rules.md`).
     pub co_winners_pay: bool,
+    /// What a false win (詐糊) costs its offender.
+    pub false_win: FalseWin,
+}
+
+/// The false win's penalty (`api-contract.md`, "The false win's penalty"):
+/// the offender pays each of the other three.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum FalseWin {
+    /// What that player would collect from a self-drawn win at the minimum.
+    #[default]
+    Minimum,
+    /// What that player would collect from a self-drawn limit hand (賠三家滿糊).
+    Limit,
+    /// What that player would collect from a self-drawn win of this many faan
+    /// (above the limit: the limit's).
+    Faan(u32),
+    /// This many points to each, flat.
+    Points(u64),
+}
+
+impl FalseWin {
+    /// The most points `Points` may name (a settlement's largest base points).
+    pub const MAX_POINTS: u64 = MAX_BASE_POINTS;
+    /// The most faan `Faan` may name.
+    pub const MAX_FAAN: u32 = 255;
 }
 
 /// What a ruleset says of itself. House rules never change it, so a

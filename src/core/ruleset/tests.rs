@@ -258,6 +258,7 @@ fn table_rules_apply_as_house_rules() {
             dealer_keeps_on_win: true,
             dealer_keeps_on_draw: false,
             co_winners_pay: true,
+            false_win: FalseWin::Minimum,
         },
         "house rules over wisteria-court's table"
     );

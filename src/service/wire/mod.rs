@@ -12,10 +12,10 @@ use super::pipeline::{overflow, with_house_rules, Analyzed, Played, Scored, Sett
 use super::{CacheStatus, Service};
 use crate::api::json::{check_depth, parse_checked};
 use crate::api::{
-    self, AnalyzeRequest, ApiError, BatchRequest, CompareRequest, FalseWinRequest,
+    self, AnalyzeRequest, ApiError, BatchRequest, CompareRequest, DeclaredResult, FalseWinRequest,
     FalseWinResponse, HouseRulesDto, LedgerRequest, LedgerResponse, RulesetDetail, RulesetRef,
-    RulesetsDto, ScoreRequest, ScoreResponse, SettleRequest, SettleResponse, SettledResult,
-    ValidateRequest, WaitsRequest, WaitsResponse, WinnerDto, MAX_COMPARE,
+    RulesetsDto, ScoreRequest, ScoreResponse, SettleRequest, SettleResponse, SettledOut,
+    SettledResult, ValidateRequest, WaitsRequest, WaitsResponse, MAX_COMPARE,
 };
 use crate::core::hand::HandSpec;
 use crate::core::winners::WinnerSpec;
@@ -67,9 +67,19 @@ impl Settled {
                 .results
                 .iter()
                 .zip(&self.hashes)
-                .map(|(w, hash)| SettledResult {
-                    score: ScoreResponse::new(ruleset.id(), ruleset, &w.context, &w.score, *hash),
-                    paid: w.paid,
+                .map(|(w, hash)| match hash {
+                    Some(hash) => SettledOut::Tiles(SettledResult {
+                        score: ScoreResponse::new(
+                            ruleset.id(),
+                            ruleset,
+                            &w.context,
+                            &w.score,
+                            *hash,
+                        ),
+                        paid: w.paid,
+                        source: w.source.name(),
+                    }),
+                    None => SettledOut::Declared(DeclaredResult::new(ruleset.id(), ruleset, w)),
                 })
                 .collect(),
             payments: self.settlement.payments.into(),
@@ -88,7 +98,8 @@ impl Settled {
             .map(|(w, hash)| render::SettledParts {
                 context: &w.context,
                 score: &w.score,
-                hand_hash: hash,
+                hand_hash: hash.as_ref(),
+                declared_faan: w.source.declared_faan(),
                 paid: w.paid,
             })
             .collect();
@@ -108,13 +119,30 @@ impl Played<'_> {
     /// `render::ledger_json`.
     pub fn response(&self) -> LedgerResponse<'_> {
         let ruleset = self.resolved.ruleset();
-        LedgerResponse::new(ruleset.id(), ruleset, &self.names, &self.ledger)
+        LedgerResponse::new(
+            ruleset.id(),
+            ruleset,
+            &self.names,
+            &self.ledger,
+            &self.changes,
+        )
     }
 
     /// The body of `POST /v1/ledger`, written by `render::ledger_json`.
     pub fn body(&self) -> Vec<u8> {
         let ruleset = self.resolved.ruleset();
-        render::ledger_json(ruleset.id(), ruleset, &self.names, &self.ledger)
+        render::ledger_json(
+            ruleset.id(),
+            ruleset,
+            &self.names,
+            &self.ledger,
+            &self.changes,
+        )
+    }
+
+    /// The night as CSV (`Accept: text/csv`), written by `render::ledger_csv`.
+    pub fn csv(&self) -> Vec<u8> {
+        render::ledger_csv(&self.names, &self.ledger, &self.changes)
     }
 }
 
@@ -353,7 +381,17 @@ impl Service {
     /// from (the ruleset and house rules resolved once).
     pub fn settle_request(&self, r: &SettleRequest<'_>) -> Result<Settled, ApiError> {
         let resolved = self.resolve(&r.ruleset, "/ruleset", &r.house_rules)?;
-        let winners: Vec<WinnerSpec<&str>> = r.winners.iter().map(WinnerDto::to_core).collect();
+        let mut winners: Vec<WinnerSpec<&str>> = Vec::with_capacity(r.winners.len());
+        let mut errs = Vec::new();
+        for (i, w) in r.winners.iter().enumerate() {
+            match w.to_core(&format!("/winners/{i}")) {
+                Ok(w) => winners.push(w),
+                Err(e) => errs.push(*e),
+            }
+        }
+        if !errs.is_empty() {
+            return Err(errs.into());
+        }
         self.settle_winners(resolved, &winners)
     }
 
@@ -363,11 +401,19 @@ impl Service {
         Ok(self.ledger_request(&r)?.body())
     }
 
+    /// `POST /v1/ledger` with `Accept: text/csv`: the night as CSV.
+    pub fn ledger_csv(&self, body: &[u8]) -> Result<Vec<u8>, ApiError> {
+        let r: LedgerRequest<'_> = parse_checked(body, self.limits.json_depth)?;
+        Ok(self.ledger_request(&r)?.csv())
+    }
+
     /// Plays a parsed match, keeping the parts its body is written from.
     pub fn ledger_request<'r>(&self, r: &'r LedgerRequest<'_>) -> Result<Played<'r>, ApiError> {
         let resolved = self.resolve(&r.ruleset, "/ruleset", &r.house_rules)?;
-        let spec = r.to_core()?;
-        self.play(resolved, &spec)
+        let (spec, changes) = r.to_core_with_changes()?;
+        let mut played = self.play(resolved, &spec)?;
+        played.changes = changes;
+        Ok(played)
     }
 
     /// `POST /v1/penalties/false-win`.

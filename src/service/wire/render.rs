@@ -12,8 +12,10 @@
 //! `POST /v1/score` closes the object, `POST /v1/settle` (`settle_json`)
 //! adds `paid` first. The ledger's answer is in [`ledger`].
 
+mod csv;
 mod ledger;
 
+pub use csv::ledger_csv;
 pub use ledger::ledger_json;
 
 use super::sink::{Cursor, Sink};
@@ -85,7 +87,10 @@ fn score_json_in(buf: &mut [u8], parts: &Parts<'_>) -> Vec<u8> {
 pub struct SettledParts<'a> {
     pub context: &'a Context,
     pub score: &'a Score,
-    pub hand_hash: &'a KeyHash,
+    /// The winner's `hand_hash`; none for a winner declared without tiles.
+    pub hand_hash: Option<&'a KeyHash>,
+    /// The faan a declared winner sent (`declared_faan`).
+    pub declared_faan: Option<u32>,
     pub paid: bool,
 }
 
@@ -104,25 +109,75 @@ pub fn settle_json(
     string(&mut out, ruleset_id);
     out.put(b",\"results\":[");
     separated(&mut out, winners, |out, w| {
-        score_fields(
-            out,
-            &Parts {
-                ruleset_id,
-                ruleset,
-                ctx: w.context,
-                score: w.score,
-                hand_hash: w.hand_hash,
-            },
-        );
+        match w.hand_hash {
+            Some(hand_hash) => score_fields(
+                out,
+                &Parts {
+                    ruleset_id,
+                    ruleset,
+                    ctx: w.context,
+                    score: w.score,
+                    hand_hash,
+                },
+            ),
+            None => declared_fields(out, ruleset_id, ruleset, w),
+        }
         out.put(b",\"paid\":");
         boolean(out, w.paid);
-        out.byte(b'}');
+        out.put(if w.hand_hash.is_some() {
+            b",\"source\":\"tiles\"}"
+        } else {
+            b",\"source\":\"declared\"}"
+        });
     });
     out.put(b"],\"payments\":");
     payments(&mut out, summed);
     money(&mut out, ruleset, money_cents);
     out.byte(b'}');
     out
+}
+
+/// A declared winner's result without `paid`, `source` and the closing
+/// brace (`api::DeclaredResult`).
+fn declared_fields<S: Sink>(
+    out: &mut S,
+    ruleset_id: &str,
+    ruleset: &Ruleset,
+    w: &SettledParts<'_>,
+) {
+    let score = w.score;
+    out.put(b"{\"ruleset\":");
+    string(out, ruleset_id);
+    out.put(b",\"ruleset_hash\":\"");
+    hex_to(out, &ruleset.hash());
+    out.byte(b'"');
+    if let Some(n) = w.declared_faan {
+        out.put(b",\"declared_faan\":");
+        uint(out, n.into());
+    }
+    out.put(b",\"lines\":");
+    match score.readings.get(score.chosen) {
+        Some(b) => {
+            lines(out, b);
+            totals(out, b);
+        }
+        None => out.put(b"[],\"raw_faan\":0,\"total_faan\":0,\"limit_hand\":false"),
+    }
+    out.put(b",\"limit\":");
+    uint(out, ruleset.limit().into());
+    out.put(b",\"min_faan\":");
+    uint(out, score.min_faan.into());
+    out.put(b",\"meets_minimum\":");
+    boolean(out, score.meets_minimum);
+    out.put(b",\"missing_faan\":");
+    uint(out, score.missing_faan.into());
+    out.put(b",\"base_points\":");
+    uint(out, score.base_points);
+    out.put(b",\"winner\":\"");
+    out.put(w.context.seat_wind.name().as_bytes());
+    out.put(b"\",\"payments\":");
+    payments(out, score.payments);
+    money(out, ruleset, score.money_cents);
 }
 
 fn write_score<S: Sink>(out: &mut S, parts: &Parts<'_>) {

@@ -6,17 +6,21 @@
 //! than playing the match (bench/ledger.md has the A/B).
 
 use super::{boolean, int, lines, separated, string, uint, Sink};
+use crate::api::{change_at, RuleChange};
+use crate::core::evaluate::Declared;
 use crate::core::ledger::{Ledger, LedgerHand, Outcome, Transfer, PLAYERS};
 use crate::core::{Ruleset, Wind};
 
 /// The answer to the match `l` of the players `names` under `ruleset`
-/// (house rules applied), requested as `ruleset_id`; as
-/// `serde_json::to_vec(&LedgerResponse::new(ruleset_id, ruleset, names, l))`.
+/// (house rules applied), requested as `ruleset_id`, its changes of rules
+/// shown as `changes`; as `serde_json::to_vec(&LedgerResponse::new(ruleset_id,
+/// ruleset, names, l, changes))`.
 pub fn ledger_json(
     ruleset_id: &str,
     ruleset: &Ruleset,
     names: &[&str; PLAYERS],
     l: &Ledger,
+    changes: &[RuleChange<'_>],
 ) -> Vec<u8> {
     // Each name as a JSON string, escaped once: a hand writes it ten times.
     let quoted: [Vec<u8>; PLAYERS] = names.map(|n| {
@@ -34,7 +38,9 @@ pub fn ledger_json(
     out.put(b"{\"ruleset\":");
     string(&mut out, ruleset_id);
     out.put(b",\"hands\":[");
-    separated(&mut out, &l.hands, |out, h| hand(out, &q, &hash, h));
+    separated(&mut out, &l.hands, |out, h| {
+        hand(out, &q, &hash, h, changes)
+    });
     out.put(b"],\"next\":{\"round_wind\":");
     wind(&mut out, l.next.round_wind);
     out.put(b",\"dealer\":");
@@ -59,7 +65,7 @@ pub fn ledger_json(
     transfers(&mut out, &q, &l.transfers, int);
     if let Some(m) = &l.money {
         out.put(b",\"money\":{");
-        if let Some(s) = ruleset.table().stake {
+        if let Some(s) = m.stake {
             out.put(b"\"stake\":");
             float(&mut out, s.as_number());
             out.byte(b',');
@@ -70,7 +76,40 @@ pub fn ledger_json(
         transfers(&mut out, &q, &m.transfers, amount);
         out.byte(b'}');
     }
-    out.byte(b'}');
+    out.put(b",\"stats\":[");
+    separated(&mut out, l.stats.iter().enumerate(), |out, (p, s)| {
+        out.put(b"{\"player\":");
+        out.put(q.of(p));
+        for (key, v) in [
+            (&b",\"hands_won\":"[..], s.hands_won),
+            (b",\"self_draws\":", s.self_draws),
+            (b",\"wins_on_discard\":", s.wins_on_discard),
+            (b",\"dealt_in\":", s.dealt_in),
+            (b",\"false_wins\":", s.false_wins),
+        ] {
+            out.put(key);
+            uint(out, v.into());
+        }
+        out.put(b",\"biggest\":");
+        match s.biggest {
+            Some((hand, faan)) => {
+                out.put(b"{\"hand\":");
+                uint(out, hand as u64);
+                out.put(b",\"faan\":");
+                uint(out, faan.into());
+                out.byte(b'}');
+            }
+            None => out.put(b"null"),
+        }
+        out.put(b",\"points\":");
+        int(out, l.balances.get(p).copied().unwrap_or(0));
+        if let Some(m) = &l.money {
+            out.put(b",\"money\":");
+            amount(out, m.balances.get(p).copied().unwrap_or(0));
+        }
+        out.byte(b'}');
+    });
+    out.put(b"]}");
     out
 }
 
@@ -84,7 +123,13 @@ impl Names<'_> {
     }
 }
 
-fn hand<S: Sink>(out: &mut S, q: &Names<'_>, hash: &[u8; 64], h: &LedgerHand) {
+fn hand<S: Sink>(
+    out: &mut S,
+    q: &Names<'_>,
+    hash: &[u8; 64],
+    h: &LedgerHand,
+    changes: &[RuleChange<'_>],
+) {
     out.put(b"{\"index\":");
     uint(out, h.index as u64);
     out.put(b",\"round_wind\":");
@@ -110,9 +155,12 @@ fn hand<S: Sink>(out: &mut S, q: &Names<'_>, hash: &[u8; 64], h: &LedgerHand) {
                 boolean(out, w.paid);
                 // The chosen reading, as `Score::best`.
                 let best = w.score.readings.get(w.score.chosen);
-                out.put(b",\"form\":\"");
-                out.put(best.map_or("", |b| b.reading.form.name()).as_bytes());
-                out.put(b"\",\"lines\":");
+                if w.declared.is_none() {
+                    out.put(b",\"form\":\"");
+                    out.put(best.map_or("", |b| b.reading.form.name()).as_bytes());
+                    out.byte(b'"');
+                }
+                out.put(b",\"lines\":");
                 match best {
                     Some(b) => lines(out, b),
                     None => out.put(b"[]"),
@@ -125,7 +173,17 @@ fn hand<S: Sink>(out: &mut S, q: &Names<'_>, hash: &[u8; 64], h: &LedgerHand) {
                 uint(out, w.score.base_points);
                 out.put(b",\"ruleset_hash\":\"");
                 out.put(hash);
-                out.put(b"\"}");
+                match w.declared {
+                    None => out.put(b"\",\"source\":\"tiles\"}"),
+                    Some(d) => {
+                        out.put(b"\",\"source\":\"declared\"");
+                        if let Declared::Faan(n) = d {
+                            out.put(b",\"declared_faan\":");
+                            uint(out, n.into());
+                        }
+                        out.byte(b'}');
+                    }
+                }
             });
             out.byte(b']');
         }
@@ -134,9 +192,20 @@ fn hand<S: Sink>(out: &mut S, q: &Names<'_>, hash: &[u8; 64], h: &LedgerHand) {
             out.put(b",\"offender\":");
             out.put(q.of(*offender));
         }
+        Outcome::Rules => {
+            if let Some(c) = change_at(changes, h.index) {
+                // Rare: serde writes the JSON values themselves.
+                out.put(b",\"house_rules\":");
+                out.put(&crate::service::wire::to_json(c.sent));
+                out.put(b",\"in_force\":");
+                out.put(&crate::service::wire::to_json(&c.in_force));
+            }
+        }
     }
-    out.put(b",\"deltas\":");
-    points(out, q, h.deltas);
+    if !matches!(h.outcome, Outcome::Rules) {
+        out.put(b",\"deltas\":");
+        points(out, q, h.deltas);
+    }
     out.put(b",\"balances\":");
     points(out, q, h.balances);
     if let Some(m) = h.money_deltas {
