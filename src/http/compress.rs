@@ -74,7 +74,7 @@ pub fn negotiate(headers: &HeaderMap) -> Coding {
             let q = parts
                 .filter_map(|p| p.trim().strip_prefix("q=").or(p.trim().strip_prefix("Q=")))
                 .next()
-                .map_or(true, |q| q.trim().parse::<f32>().map_or(false, |q| q > 0.0));
+                .is_none_or(|q| q.trim().parse::<f32>().is_ok_and(|q| q > 0.0));
             if name.eq_ignore_ascii_case("br") {
                 br = Some(q);
             } else if name.eq_ignore_ascii_case("gzip") || name.eq_ignore_ascii_case("x-gzip") {
