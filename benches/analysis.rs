@@ -13,6 +13,7 @@
 
 use criterion::{black_box, criterion_group, Criterion};
 use faan::core::analysis::{acceptance, analyze, Ask};
+use faan::core::hand_changes::Changes;
 use faan::core::shanten::{self, Forms};
 use faan::core::tile::{counts_of, parse_tiles, Counts};
 use faan::core::waits::WaitContext;
@@ -47,6 +48,28 @@ const CHANCES_13: [(&str, &str, bool); 6] = [
     ("three_from_ready_discards", "123m458p367s12z39s", true),
 ];
 
+/// Hand changes on (swaps; swaps and shanten-down), self-draw only: the
+/// cases mahjong-cpp's calculator is measured on beside them.
+const CHANGES_13: [(&str, &str, bool); 6] = [
+    ("one_from_ready_swaps", "123m456m789m11p5s7z", false),
+    ("two_from_ready_swaps", "123m456m78p5s1z2z2z9s", false),
+    ("three_from_ready_swaps", "123m458p367s12z39s", false),
+    ("one_from_ready_both", "123m456m789m11p5s7z", true),
+    ("two_from_ready_both", "123m456m78p5s1z2z2z9s", true),
+    ("three_from_ready_both", "123m458p367s12z39s", true),
+];
+
+fn changes(shanten_down: bool) -> Option<Ask> {
+    Some(Ask {
+        draws: 17,
+        discards: false,
+        changes: Changes {
+            swaps: true,
+            shanten_down,
+        },
+    })
+}
+
 fn counts(s: &str) -> Counts {
     counts_of(&parse_tiles(s).expect("bench tiles"))
 }
@@ -62,6 +85,7 @@ fn ask(discards: bool) -> Option<Ask> {
     Some(Ask {
         draws: 17,
         discards,
+        changes: Changes::default(),
     })
 }
 
@@ -114,6 +138,15 @@ fn bench(c: &mut Criterion) {
         });
     }
     g.finish();
+    let mut g = c.benchmark_group("changes_13");
+    g.sample_size(10);
+    for (name, t, down) in CHANGES_13 {
+        let h = spec(t);
+        g.bench_function(name, |b| {
+            b.iter(|| analyze(&mjtime, black_box(&h), &CTX, None, changes(down)))
+        });
+    }
+    g.finish();
 }
 
 /// One case `ANALYSIS_ITERS` times, for callgrind (see the module doc).
@@ -161,6 +194,22 @@ fn count(which: &str, iters: u64) {
                     &CTX,
                     None,
                     ask(discards),
+                )));
+            }
+        }
+        "changes_13" => {
+            let &(_, t, down) = CHANGES_13
+                .iter()
+                .find(|c| c.0 == name)
+                .unwrap_or_else(|| panic!("no case {name}"));
+            let h = spec(t);
+            for _ in 0..iters {
+                drop(black_box(analyze(
+                    &mjtime,
+                    black_box(&h),
+                    &CTX,
+                    None,
+                    changes(down),
                 )));
             }
         }

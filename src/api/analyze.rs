@@ -46,6 +46,13 @@ pub struct ChancesRequest {
     /// Whether wins on the three other players' discards count too.
     #[serde(default = "yes")]
     pub discards: bool,
+    /// Whether the player may keep a draw that does not lower shanten and
+    /// throw another tile instead (docs/analysis.md states the model).
+    #[serde(default)]
+    pub hand_changes: bool,
+    /// Whether the player may also throw a tile that raises shanten by one.
+    #[serde(default)]
+    pub shanten_down: bool,
 }
 
 fn yes() -> bool {

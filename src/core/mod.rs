@@ -18,6 +18,7 @@ pub mod analysis;
 pub mod chances;
 pub mod decompose;
 pub mod evaluate;
+pub mod hand_changes;
 pub mod hand;
 pub mod ledger;
 pub mod pattern;

@@ -180,3 +180,40 @@ async fn bad_inputs_are_422_at_their_pointers() {
         "thirteen orphans: seven from ready"
     );
 }
+
+/// `hand_changes` and `shanten_down` false are the request without them,
+/// byte for byte; with `hand_changes` the 13-tile hand's points expected do
+/// not fall (every draw may still be thrown back, as without).
+#[tokio::test]
+async fn hand_changes_off_is_todays_answer() {
+    let app = spawn_app().await;
+    let plain = app
+        .post(
+            "/v1/analyze",
+            &body("123m456m789m11p5s7z", json!({"chances": {"draws": 8}})),
+        )
+        .await;
+    let off = app
+        .post(
+            "/v1/analyze",
+            &body(
+                "123m456m789m11p5s7z",
+                json!({"chances": {"draws": 8, "hand_changes": false, "shanten_down": false}}),
+            ),
+        )
+        .await;
+    assert_eq!(plain.status, 200, "{}", plain.text());
+    assert_eq!(plain.text(), off.text());
+    let on = app
+        .post(
+            "/v1/analyze",
+            &body(
+                "123m456m789m11p5s7z",
+                json!({"chances": {"draws": 8, "hand_changes": true}}),
+            ),
+        )
+        .await;
+    assert_eq!(on.status, 200, "{}", on.text());
+    let e = |v: &Value| v["chances"]["expected_points"].as_f64().unwrap();
+    assert!(e(&on.json()) >= e(&plain.json()), "{}", on.text());
+}

@@ -130,6 +130,8 @@ pub enum HandRule {
     },
     #[error("the hand is {shanten} tiles from ready; chances are worked out for hands at most {max} from ready (the cost of the exact model grows with each step)")]
     ChancesTooFar { shanten: i64, max: i64 },
+    #[error("with hand changes the hand reaches more than {max} hands to weigh; ask without hand_changes and shanten_down, or for a hand nearer ready")]
+    ChancesTooLarge { max: i64 },
     #[error("expected {expected} concealed tiles with {melds} declared meld(s) (a hand holds 14 tiles plus one per kong), got {got}")]
     TileCount {
         expected: i64,
@@ -364,12 +366,12 @@ mod tests {
 
     #[test]
     fn codes_are_listed_in_declaration_order() {
-        // 57 of a hand and its win, then the table's 18 (settle, ledger).
-        assert_eq!(HandRule::CODES.len(), 75, "rules");
+        // 58 of a hand and its win, then the table's 18 (settle, ledger).
+        assert_eq!(HandRule::CODES.len(), 76, "rules");
         assert_eq!(HandRule::CODES[0], "tile_notation");
-        assert_eq!(HandRule::CODES[56], "flower_win_self_draw");
-        assert_eq!(HandRule::CODES[57], "winner_count");
-        assert_eq!(HandRule::CODES[74], "offender_required");
+        assert_eq!(HandRule::CODES[57], "flower_win_self_draw");
+        assert_eq!(HandRule::CODES[58], "winner_count");
+        assert_eq!(HandRule::CODES[75], "offender_required");
         assert!(HandRule::CODES.contains(&"concealed_kong_robbed_not_orphan"));
         assert!(HandRule::CODES.contains(&"last_of_its_kind_flower_win"));
     }

@@ -327,6 +327,10 @@ impl Service {
             Some(c) => Some(crate::core::analysis::Ask {
                 draws: c.draws,
                 discards: c.discards,
+                changes: crate::core::hand_changes::Changes {
+                    swaps: c.hand_changes,
+                    shanten_down: c.shanten_down,
+                },
             }),
             None => None,
         };
