@@ -59,6 +59,24 @@ const CHANGES_13: [(&str, &str, bool); 6] = [
     ("three_from_ready_both", "123m458p367s12z39s", true),
 ];
 
+/// The whole analysis of a 14-tile hand with chances (17 draws, self-draw
+/// only): every discard, or only those that keep shanten.
+const ANALYZE_CHANCES_14: [(&str, &str, bool); 4] = [
+    ("one_from_ready_every", "123m456m78p55s122z9s", true),
+    ("one_from_ready_keeping", "123m456m78p55s122z9s", false),
+    ("two_from_ready_every", "123m456m78p5s122z9s7z", true),
+    ("two_from_ready_keeping", "123m456m78p5s122z9s7z", false),
+];
+
+fn every(every_discard: bool) -> Option<Ask> {
+    Some(Ask {
+        draws: 17,
+        discards: false,
+        changes: Changes::default(),
+        every_discard,
+    })
+}
+
 fn changes(shanten_down: bool) -> Option<Ask> {
     Some(Ask {
         draws: 17,
@@ -67,6 +85,7 @@ fn changes(shanten_down: bool) -> Option<Ask> {
             swaps: true,
             shanten_down,
         },
+        every_discard: true,
     })
 }
 
@@ -86,6 +105,7 @@ fn ask(discards: bool) -> Option<Ask> {
         draws: 17,
         discards,
         changes: Changes::default(),
+        every_discard: true,
     })
 }
 
@@ -195,6 +215,16 @@ fn count(which: &str, iters: u64) {
                     None,
                     ask(discards),
                 )));
+            }
+        }
+        "analyze_chances_14" => {
+            let &(_, t, all) = ANALYZE_CHANCES_14
+                .iter()
+                .find(|c| c.0 == name)
+                .unwrap_or_else(|| panic!("no case {name}"));
+            let h = spec(t);
+            for _ in 0..iters {
+                drop(black_box(analyze(&mjtime, black_box(&h), &CTX, None, every(all))));
             }
         }
         "changes_13" => {

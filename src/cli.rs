@@ -829,6 +829,7 @@ pub fn run_analyze(args: &AnalyzeArgs) -> ExitCode {
             discards: !args.self_draw_only,
             hand_changes: args.hand_changes,
             shanten_down: args.shanten_down,
+            every_discard: true,
         }),
     };
     match service.analyze_typed(&request) {

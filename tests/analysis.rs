@@ -72,6 +72,7 @@ fn thirteen_sided_wait_wins_by_the_closed_form() {
         draws: 17,
         discards: false,
         changes: Changes::default(),
+        every_discard: true,
     };
     let (a, c) = chances_of(&r, &h, Some("1m9p5z"), ask);
     assert_eq!(a.shanten.best, 0);
@@ -102,6 +103,7 @@ fn thirteen_sided_wait_no_change_helps() {
             swaps: true,
             shanten_down: true,
         },
+        every_discard: true,
     };
     let (_, c) = chances_of(&r, &h, Some("1m9p5z"), ask);
     let (n, k) = (120.0, 36.0);
@@ -126,6 +128,7 @@ fn one_shanten_readies_by_the_closed_form() {
         draws: 12,
         discards: false,
         changes: Changes::default(),
+        every_discard: true,
     };
     let (a, c) = chances_of(&r, &h, None, ask);
     assert_eq!(a.shanten.best, 1);
@@ -159,6 +162,7 @@ fn nine_gates_wins_by_the_closed_form() {
         draws: 20,
         discards: false,
         changes: Changes::default(),
+        every_discard: true,
     };
     let (_, c) = chances_of(&r, &h, None, ask);
     let n = 136.0 - 13.0;
@@ -193,6 +197,7 @@ fn wins_below_the_minimum_count_for_nothing() {
         draws: 10,
         discards: true,
         changes: Changes::default(),
+        every_discard: true,
     };
     let (a, c) = chances_of(&r, &low, None, ask);
     assert_eq!(a.shanten.best, 0, "ready on 9s");
@@ -221,6 +226,7 @@ fn wins_below_the_minimum_count_for_nothing() {
             draws: 10,
             discards: false,
             changes: Changes::default(),
+            every_discard: true,
         },
     );
     // Own draws: the pool shrinks by one a turn alone, by four with the
@@ -278,6 +284,7 @@ fn monte_carlo_of_the_model_agrees() {
             draws,
             discards,
             changes: Changes::default(),
+            every_discard: true,
         };
         let (exact, policy) = chances::solve(start, values).expect("near enough");
         let plays = 200_000;

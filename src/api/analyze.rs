@@ -53,6 +53,10 @@ pub struct ChancesRequest {
     /// Whether the player may also throw a tile that raises shanten by one.
     #[serde(default)]
     pub shanten_down: bool,
+    /// With 14 tiles: whether the discards that raise shanten get chances
+    /// too; `false` leaves their `chances` out, for a fraction of the work.
+    #[serde(default = "yes")]
+    pub every_discard: bool,
 }
 
 fn yes() -> bool {

@@ -77,6 +77,8 @@ pub struct Ask {
     pub draws: u32,
     pub discards: bool,
     pub changes: Changes,
+    /// With 14 tiles, chances for the discards that raise shanten too.
+    pub every_discard: bool,
 }
 
 /// Analyses `hand` (no winning tile) under `ruleset`; `seen` are the tiles
@@ -145,6 +147,7 @@ pub fn analyze<S: AsRef<str>>(
                 acceptance: acceptance(&after, melds, forms, s, &unseen),
                 waits: (s == 0).then(|| waits_of(&after)).transpose()?,
                 chances: match ask {
+                    Some(a) if !a.every_discard && s > now.best => None,
                     // A discard that leaves the hand too far has none; one
                     // past the graph's bound fails the request.
                     Some(a) => match chances_of(&after, a) {

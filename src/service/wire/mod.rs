@@ -331,6 +331,7 @@ impl Service {
                     swaps: c.hand_changes,
                     shanten_down: c.shanten_down,
                 },
+                every_discard: c.every_discard,
             }),
             None => None,
         };
