@@ -224,7 +224,13 @@ fn count(which: &str, iters: u64) {
                 .unwrap_or_else(|| panic!("no case {name}"));
             let h = spec(t);
             for _ in 0..iters {
-                drop(black_box(analyze(&mjtime, black_box(&h), &CTX, None, every(all))));
+                drop(black_box(analyze(
+                    &mjtime,
+                    black_box(&h),
+                    &CTX,
+                    None,
+                    every(all),
+                )));
             }
         }
         "changes_13" => {

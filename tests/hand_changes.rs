@@ -51,7 +51,9 @@ fn counts(s: &str) -> Counts {
 fn flat(ready: &Counts) -> WinValues {
     let (_, need) = shanten::necessary(ready, 1, Forms::default());
     WinValues {
-        wins: shanten::kinds_of(need).map(|y| (y, Some(1.0), None)).collect(),
+        wins: shanten::kinds_of(need)
+            .map(|y| (y, Some(1.0), None))
+            .collect(),
     }
 }
 
@@ -151,7 +153,12 @@ fn the_default_model_is_below_the_graph_and_near_it() {
     for row in rows().iter().step_by(4) {
         let (_, c) = faan(row, None);
         let gap = row.off - c.win[16];
-        assert!((-1e-9..0.05).contains(&gap), "{} -{}: {gap}", row.tiles, row.discard);
+        assert!(
+            (-1e-9..0.05).contains(&gap),
+            "{} -{}: {gap}",
+            row.tiles,
+            row.discard
+        );
     }
 }
 
@@ -173,6 +180,10 @@ fn changes_never_lower_the_chance() {
         let (_, down) = faan(row, Some(both));
         assert!(on.win[16] >= off.win[16] - 1e-12, "{}", row.tiles);
         assert!(down.win[16] >= on.win[16] - 1e-12, "{}", row.tiles);
-        assert!(on.expected_points >= off.expected_points - 1e-12, "{}", row.tiles);
+        assert!(
+            on.expected_points >= off.expected_points - 1e-12,
+            "{}",
+            row.tiles
+        );
     }
 }

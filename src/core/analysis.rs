@@ -11,11 +11,11 @@
 //! forms; the model of nekobean/mahjong-cpp's `necessary tiles`.
 
 use super::chances::{self, Chances, ChancesError, Start, WinValues};
-use super::hand_changes::{self, Changes};
 use super::evaluate::{allowances, score_hand, Score, ScoreError};
 use super::hand::{
     validate, Allowances, ContextSpec, FieldError, HandRule, HandSpec, MeldSpec, WinBy,
 };
+use super::hand_changes::{self, Changes};
 use super::ruleset::Ruleset;
 use super::shanten::{self, Forms, Shanten};
 use super::tile::{format_tiles, parse_each, Counts, Tile, KINDS};

@@ -160,8 +160,8 @@ impl Builder<'_> {
             return;
         }
         d.linked |= 1 << y;
-        let w = f64::from(self.start.unseen[y]) + f64::from(self.start.hand[y])
-            - f64::from(d.hand[y]);
+        let w =
+            f64::from(self.start.unseen[y]) + f64::from(self.start.hand[y]) - f64::from(d.hand[y]);
         d.links.push((y as u8, b, w));
         self.g.discards[b as usize].sources.push(a);
     }
@@ -367,7 +367,13 @@ fn solve(g: &Graph, start: &Start<'_>, s0: i8) -> Chances {
                     won += m * p;
                     continue;
                 }
-                let keep = survive_of(&g.draws[to].hand, &g.draws[to].wins, left, start.discards, &weight);
+                let keep = survive_of(
+                    &g.draws[to].hand,
+                    &g.draws[to].wins,
+                    left,
+                    start.discards,
+                    &weight,
+                );
                 won += m * p * (1.0 - keep);
                 next[to] += m * p * keep;
                 if g.draws[to].shanten > 0 {

@@ -246,7 +246,10 @@ async fn every_discard_false_leaves_out_the_raising_discards() {
             assert!(same.get("chances").is_some(), "{same}");
         }
     }
-    let keeping: Vec<&str> = some[..3].iter().map(|d| d["tile"].as_str().unwrap()).collect();
+    let keeping: Vec<&str> = some[..3]
+        .iter()
+        .map(|d| d["tile"].as_str().unwrap())
+        .collect();
     let mut sorted = keeping.clone();
     sorted.sort();
     assert_eq!(sorted, ["5s", "7z", "9s"]);
