@@ -283,8 +283,6 @@ fn monte_carlo_of_the_model_agrees() {
             unseen: &unseen,
             draws,
             discards,
-            changes: Changes::default(),
-            every_discard: true,
         };
         let (exact, policy) = chances::solve(start, values).expect("near enough");
         let plays = 200_000;
