@@ -13,6 +13,7 @@
 
 use criterion::{black_box, criterion_group, Criterion};
 use faan::core::analysis::{acceptance, analyze, Ask};
+use faan::core::hand_changes::Changes;
 use faan::core::shanten::{self, Forms};
 use faan::core::tile::{counts_of, parse_tiles, Counts};
 use faan::core::waits::WaitContext;
@@ -47,6 +48,47 @@ const CHANCES_13: [(&str, &str, bool); 6] = [
     ("three_from_ready_discards", "123m458p367s12z39s", true),
 ];
 
+/// Hand changes on (swaps; swaps and shanten-down), self-draw only: the
+/// cases mahjong-cpp's calculator is measured on beside them.
+const CHANGES_13: [(&str, &str, bool); 6] = [
+    ("one_from_ready_swaps", "123m456m789m11p5s7z", false),
+    ("two_from_ready_swaps", "123m456m78p5s1z2z2z9s", false),
+    ("three_from_ready_swaps", "123m458p367s12z39s", false),
+    ("one_from_ready_both", "123m456m789m11p5s7z", true),
+    ("two_from_ready_both", "123m456m78p5s1z2z2z9s", true),
+    ("three_from_ready_both", "123m458p367s12z39s", true),
+];
+
+/// The whole analysis of a 14-tile hand with chances (17 draws, self-draw
+/// only): every discard, or only those that keep shanten.
+const ANALYZE_CHANCES_14: [(&str, &str, bool); 4] = [
+    ("one_from_ready_every", "123m456m78p55s122z9s", true),
+    ("one_from_ready_keeping", "123m456m78p55s122z9s", false),
+    ("two_from_ready_every", "123m456m78p5s122z9s7z", true),
+    ("two_from_ready_keeping", "123m456m78p5s122z9s7z", false),
+];
+
+fn every(every_discard: bool) -> Option<Ask> {
+    Some(Ask {
+        draws: 17,
+        discards: false,
+        changes: Changes::default(),
+        every_discard,
+    })
+}
+
+fn changes(shanten_down: bool) -> Option<Ask> {
+    Some(Ask {
+        draws: 17,
+        discards: false,
+        changes: Changes {
+            swaps: true,
+            shanten_down,
+        },
+        every_discard: true,
+    })
+}
+
 fn counts(s: &str) -> Counts {
     counts_of(&parse_tiles(s).expect("bench tiles"))
 }
@@ -62,6 +104,8 @@ fn ask(discards: bool) -> Option<Ask> {
     Some(Ask {
         draws: 17,
         discards,
+        changes: Changes::default(),
+        every_discard: true,
     })
 }
 
@@ -114,6 +158,15 @@ fn bench(c: &mut Criterion) {
         });
     }
     g.finish();
+    let mut g = c.benchmark_group("changes_13");
+    g.sample_size(10);
+    for (name, t, down) in CHANGES_13 {
+        let h = spec(t);
+        g.bench_function(name, |b| {
+            b.iter(|| analyze(&mjtime, black_box(&h), &CTX, None, changes(down)))
+        });
+    }
+    g.finish();
 }
 
 /// One case `ANALYSIS_ITERS` times, for callgrind (see the module doc).
@@ -161,6 +214,38 @@ fn count(which: &str, iters: u64) {
                     &CTX,
                     None,
                     ask(discards),
+                )));
+            }
+        }
+        "analyze_chances_14" => {
+            let &(_, t, all) = ANALYZE_CHANCES_14
+                .iter()
+                .find(|c| c.0 == name)
+                .unwrap_or_else(|| panic!("no case {name}"));
+            let h = spec(t);
+            for _ in 0..iters {
+                drop(black_box(analyze(
+                    &mjtime,
+                    black_box(&h),
+                    &CTX,
+                    None,
+                    every(all),
+                )));
+            }
+        }
+        "changes_13" => {
+            let &(_, t, down) = CHANGES_13
+                .iter()
+                .find(|c| c.0 == name)
+                .unwrap_or_else(|| panic!("no case {name}"));
+            let h = spec(t);
+            for _ in 0..iters {
+                drop(black_box(analyze(
+                    &mjtime,
+                    black_box(&h),
+                    &CTX,
+                    None,
+                    changes(down),
                 )));
             }
         }

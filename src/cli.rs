@@ -773,6 +773,12 @@ pub struct AnalyzeArgs {
     /// With --draws: count self-drawn wins only (not wins on the others' discards).
     #[arg(long, requires = "draws")]
     pub self_draw_only: bool,
+    /// With --draws: the player may keep a draw that does not lower shanten and throw another tile.
+    #[arg(long, requires = "draws")]
+    pub hand_changes: bool,
+    /// With --draws: the player may also throw a tile that raises shanten by one.
+    #[arg(long, requires = "draws")]
+    pub shanten_down: bool,
     /// Ruleset id (see `faan rulesets`), or a ruleset document: a .json or .toml file.
     #[arg(long, short = 'r', default_value = "hkma", value_name = "ID|FILE")]
     pub ruleset: String,
@@ -802,6 +808,9 @@ pub struct AnalyzeArgs {
     #[arg(long)]
     pub json: bool,
 }
+
+/// What the chances assume, said beside them.
+const ASSUMED: &str = "(assumes nobody else wins, calls or declares first; docs/analysis.md)";
 
 /// `faan analyze`: the typed request built from the flags, through
 /// `Service::analyze_typed` (no JSON body written or read on the way).
@@ -859,6 +868,9 @@ pub fn run_analyze(args: &AnalyzeArgs) -> ExitCode {
         chances: args.draws.map(|draws| ChancesRequest {
             draws,
             discards: !args.self_draw_only,
+            hand_changes: args.hand_changes,
+            shanten_down: args.shanten_down,
+            every_discard: true,
         }),
     };
     match service.analyze_typed(&request) {
@@ -1052,6 +1064,7 @@ pub fn render_analysis(
                 "食糊機會 win chance: within {} draws; 預計得分 expected points: the ruleset's points this seat collects.",
                 c.win.len()
             );
+            let _ = writeln!(s, "{ASSUMED}");
         }
     }
     if let (Some(acc), Some(count)) = (&resp.acceptance, resp.acceptance_count) {
@@ -1108,6 +1121,7 @@ pub fn render_analysis(
             c.ready.last().map_or_else(String::new, |p| percent(*p)),
             c.expected_points
         );
+        let _ = writeln!(s, "{ASSUMED}");
     }
     s
 }

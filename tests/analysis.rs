@@ -7,6 +7,7 @@ mod common;
 use common::Rng;
 use faan::core::analysis::{analyze, Analysis, Analyzed, Ask};
 use faan::core::chances::{self, Chances, Start, WinValues};
+use faan::core::hand_changes::Changes;
 use faan::core::shanten::Forms;
 use faan::core::tile::{counts_of, parse_tiles, Counts, KINDS};
 use faan::core::waits::WaitContext;
@@ -70,11 +71,42 @@ fn thirteen_sided_wait_wins_by_the_closed_form() {
     let ask = Ask {
         draws: 17,
         discards: false,
+        changes: Changes::default(),
+        every_discard: true,
     };
     let (a, c) = chances_of(&r, &h, Some("1m9p5z"), ask);
     assert_eq!(a.shanten.best, 0);
     let n = 136.0 - 13.0 - 3.0;
     let k = 39.0 - 3.0;
+    for t in 1..=17 {
+        close(
+            c.win[t - 1],
+            1.0 - none_of(k, n, t),
+            &format!("win within {t}"),
+        );
+        assert_eq!(c.ready[t - 1], 1.0, "ready from the start");
+    }
+}
+
+/// The same hand with hand changes on: no swap keeps it ready (throwing an
+/// orphan for a drawn simple leaves twelve kinds and no pair, one from
+/// ready), and it is never on course once changed, so no step back either:
+/// the same closed form, through the graph's recursion.
+#[test]
+fn thirteen_sided_wait_no_change_helps() {
+    let r = ruleset("hkma");
+    let h = hand("19m19p19s1234567z", &[]);
+    let ask = Ask {
+        draws: 17,
+        discards: false,
+        changes: Changes {
+            swaps: true,
+            shanten_down: true,
+        },
+        every_discard: true,
+    };
+    let (_, c) = chances_of(&r, &h, Some("1m9p5z"), ask);
+    let (n, k) = (120.0, 36.0);
     for t in 1..=17 {
         close(
             c.win[t - 1],
@@ -95,6 +127,8 @@ fn one_shanten_readies_by_the_closed_form() {
     let ask = Ask {
         draws: 12,
         discards: false,
+        changes: Changes::default(),
+        every_discard: true,
     };
     let (a, c) = chances_of(&r, &h, None, ask);
     assert_eq!(a.shanten.best, 1);
@@ -127,6 +161,8 @@ fn nine_gates_wins_by_the_closed_form() {
     let ask = Ask {
         draws: 20,
         discards: false,
+        changes: Changes::default(),
+        every_discard: true,
     };
     let (_, c) = chances_of(&r, &h, None, ask);
     let n = 136.0 - 13.0;
@@ -160,6 +196,8 @@ fn wins_below_the_minimum_count_for_nothing() {
     let ask = Ask {
         draws: 10,
         discards: true,
+        changes: Changes::default(),
+        every_discard: true,
     };
     let (a, c) = chances_of(&r, &low, None, ask);
     assert_eq!(a.shanten.best, 0, "ready on 9s");
@@ -187,6 +225,8 @@ fn wins_below_the_minimum_count_for_nothing() {
         Ask {
             draws: 10,
             discards: false,
+            changes: Changes::default(),
+            every_discard: true,
         },
     );
     // Own draws: the pool shrinks by one a turn alone, by four with the

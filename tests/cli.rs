@@ -824,6 +824,46 @@ fn analyze_json_is_what_the_endpoint_answers() {
     assert_eq!(v["discards"][0]["acceptance_count"], 8);
 }
 
+/// `--hand-changes` is the endpoint's `chances.hand_changes`, and a
+/// discard's chances only grow with it: the player may still throw every
+/// draw back, as without.
+#[test]
+fn analyze_with_hand_changes_is_the_endpoints_and_no_worse() {
+    let mut args = ANALYZE_14_ARGS.to_vec();
+    args.extend(["--hand-changes", "--json"]);
+    let (ok, out, err) = run(&args);
+    assert!(ok, "{err}");
+    let service = faan::service::Service::uncached(faan::core::Registry::builtin().unwrap());
+    let body = br#"{"ruleset":"hkma","hand":{"tiles":"123m456m78p55s2z2z2z9s"},"context":{"seat_wind":"south","round_wind":"east"},"seen":"1z1z9s","chances":{"draws":12,"hand_changes":true}}"#;
+    let answer = service.analyze(body).unwrap();
+    assert_eq!(out, format!("{}\n", String::from_utf8(answer).unwrap()));
+    let on: Value = serde_json::from_str(&out).unwrap();
+    let mut args = ANALYZE_14_ARGS.to_vec();
+    args.push("--json");
+    let (_, out, _) = run(&args);
+    let off: Value = serde_json::from_str(&out).unwrap();
+    let by_tile = |v: &Value, t: &str| -> (f64, f64) {
+        let d = v["discards"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|d| d["tile"] == t)
+            .unwrap()
+            .clone();
+        (
+            d["chances"]["win"][11].as_f64().unwrap(),
+            d["chances"]["expected_points"].as_f64().unwrap(),
+        )
+    };
+    for d in off["discards"].as_array().unwrap() {
+        let t = d["tile"].as_str().unwrap();
+        let (_, e0) = by_tile(&off, t);
+        let (w1, e1) = by_tile(&on, t);
+        assert!(e1 >= e0 - 1e-9, "{t}: expected {e1} < {e0}");
+        assert!((0.0..=1.0).contains(&w1), "{t}: win {w1}");
+    }
+}
+
 #[test]
 fn analyze_a_thirteen_tile_hand_shows_acceptance_and_waits() {
     // The hand above after throwing 9s: ready on 6p/9p, 2 faan on a

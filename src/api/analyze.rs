@@ -46,6 +46,17 @@ pub struct ChancesRequest {
     /// Whether wins on the three other players' discards count too.
     #[serde(default = "yes")]
     pub discards: bool,
+    /// Whether the player may keep a draw that does not lower shanten and
+    /// throw another tile instead (docs/analysis.md states the model).
+    #[serde(default)]
+    pub hand_changes: bool,
+    /// Whether the player may also throw a tile that raises shanten by one.
+    #[serde(default)]
+    pub shanten_down: bool,
+    /// With 14 tiles: whether the discards that raise shanten get chances
+    /// too; `false` leaves their `chances` out, for a fraction of the work.
+    #[serde(default = "yes")]
+    pub every_discard: bool,
 }
 
 fn yes() -> bool {

@@ -15,6 +15,7 @@ use super::evaluate::{allowances, score_hand, Score, ScoreError};
 use super::hand::{
     validate, Allowances, ContextSpec, FieldError, HandRule, HandSpec, MeldSpec, WinBy,
 };
+use super::hand_changes::{self, Changes};
 use super::ruleset::Ruleset;
 use super::shanten::{self, Forms, Shanten};
 use super::tile::{format_tiles, parse_each, Counts, Tile, KINDS};
@@ -69,12 +70,15 @@ pub struct Analysis {
 /// Unseen copies of each kind: four less the hand, its melds and `seen`.
 pub type Unseen = Counts;
 
-/// The chances asked for: draws still to come, and whether the others'
-/// discards count.
+/// The chances asked for: draws still to come, whether the others'
+/// discards count, and the hand changes the player may make.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Ask {
     pub draws: u32,
     pub discards: bool,
+    pub changes: Changes,
+    /// With 14 tiles, chances for the discards that raise shanten too.
+    pub every_discard: bool,
 }
 
 /// Analyses `hand` (no winning tile) under `ruleset`; `seen` are the tiles
@@ -107,12 +111,17 @@ pub fn analyze<S: AsRef<str>>(
             draws: ask.draws,
             discards: ask.discards,
         };
-        chances::chances(start, |ready| {
+        let values = |ready: &Counts| {
             memo.borrow_mut()
                 .entry(*ready)
                 .or_insert_with(|| win_values(&waits_of(ready), ctx))
                 .clone()
-        })
+        };
+        if ask.changes.any() {
+            hand_changes::chances(start, ask.changes, values)
+        } else {
+            chances::chances(start, values)
+        }
     };
     let analyzed = if drawing {
         let chances = match ask {
@@ -138,8 +147,14 @@ pub fn analyze<S: AsRef<str>>(
                 acceptance: acceptance(&after, melds, forms, s, &unseen),
                 waits: (s == 0).then(|| waits_of(&after)).transpose()?,
                 chances: match ask {
-                    // A discard that leaves the hand too far has none.
-                    Some(a) => chances_of(&after, a).ok(),
+                    Some(a) if !a.every_discard && s > now.best => None,
+                    // A discard that leaves the hand too far has none; one
+                    // past the graph's bound fails the request.
+                    Some(a) => match chances_of(&after, a) {
+                        Ok(c) => Some(c),
+                        Err(ChancesError::TooFar { .. }) => None,
+                        Err(e) => return Err(too_far(e)),
+                    },
                     None => None,
                 },
             });
@@ -193,14 +208,16 @@ fn win_values(waits: &Result<Vec<Wait>, ScoreError>, ctx: &WaitContext) -> WinVa
 
 /// A hand too far for the model's cost bound: a 422 at `/chances`.
 fn too_far(e: ChancesError) -> ScoreError {
-    let ChancesError::TooFar { shanten } = e;
-    ScoreError::Invalid(vec![FieldError::rule(
-        "/chances",
-        HandRule::ChancesTooFar {
+    let rule = match e {
+        ChancesError::TooFar { shanten } => HandRule::ChancesTooFar {
             shanten: i64::from(shanten),
             max: i64::from(chances::MAX_SHANTEN),
         },
-    )])
+        ChancesError::TooLarge { max } => HandRule::ChancesTooLarge {
+            max: i64::try_from(max).unwrap_or(i64::MAX),
+        },
+    };
+    ScoreError::Invalid(vec![FieldError::rule("/chances", rule)])
 }
 
 /// Every kind whose draw lowers `best` (the hand's shanten now), with its

@@ -58,6 +58,9 @@ pub struct Chances {
 pub enum ChancesError {
     /// Shanten past [`MAX_SHANTEN`].
     TooFar { shanten: i8 },
+    /// With hand changes, a graph past `max` states
+    /// ([`super::hand_changes::MAX_STATES`]).
+    TooLarge { max: usize },
 }
 
 /// The start: a 13-tile concealed hand and what is unseen.
@@ -271,14 +274,24 @@ fn draw_chances(st: &State, left: f64, weight: &impl Fn(&Counts, usize) -> f64) 
 /// The chance that none of the three others' discards wins for `st`, in a
 /// turn whose player drew from `left` tiles.
 fn survive(st: &State, left: f64, discards: bool, weight: &impl Fn(&Counts, usize) -> f64) -> f64 {
-    if !discards || st.wins.is_empty() {
+    survive_of(&st.hand, &st.wins, left, discards, weight)
+}
+
+/// [`survive`] of a hand and its wins.
+pub(super) fn survive_of(
+    hand: &Counts,
+    wins: &[(usize, Option<f64>, Option<f64>)],
+    left: f64,
+    discards: bool,
+    weight: &impl Fn(&Counts, usize) -> f64,
+) -> f64 {
+    if !discards || wins.is_empty() {
         return 1.0;
     }
-    let hits: f64 = st
-        .wins
+    let hits: f64 = wins
         .iter()
         .filter(|w| w.2.is_some())
-        .map(|&(y, _, _)| weight(&st.hand, y))
+        .map(|&(y, _, _)| weight(hand, y))
         .sum();
     let mut keep = 1.0;
     for j in 1..=3 {
@@ -300,7 +313,19 @@ fn others(
     weight: &impl Fn(&Counts, usize) -> f64,
     next: f64,
 ) -> f64 {
-    if !discards || st.wins.is_empty() {
+    others_of(&st.hand, &st.wins, left, discards, weight, next)
+}
+
+/// [`others`] of a hand and its wins.
+pub(super) fn others_of(
+    hand: &Counts,
+    wins: &[(usize, Option<f64>, Option<f64>)],
+    left: f64,
+    discards: bool,
+    weight: &impl Fn(&Counts, usize) -> f64,
+    next: f64,
+) -> f64 {
+    if !discards || wins.is_empty() {
         return next;
     }
     let mut e = 0.0;
@@ -311,9 +336,9 @@ fn others(
             break;
         }
         let mut hit = 0.0;
-        for &(y, _, points) in &st.wins {
+        for &(y, _, points) in wins {
             if let Some(pts) = points {
-                let p = weight(&st.hand, y) / pool;
+                let p = weight(hand, y) / pool;
                 hit += p;
                 e += alive * p * pts;
             }

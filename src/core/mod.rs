@@ -20,6 +20,7 @@ pub mod decompose;
 pub mod echo;
 pub mod evaluate;
 pub mod hand;
+pub mod hand_changes;
 pub mod ledger;
 pub mod pattern;
 pub mod pointer;

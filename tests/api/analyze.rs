@@ -180,3 +180,77 @@ async fn bad_inputs_are_422_at_their_pointers() {
         "thirteen orphans: seven from ready"
     );
 }
+
+/// `hand_changes` and `shanten_down` false are the request without them,
+/// byte for byte; with `hand_changes` the 13-tile hand's points expected do
+/// not fall (every draw may still be thrown back, as without).
+#[tokio::test]
+async fn hand_changes_off_is_todays_answer() {
+    let app = spawn_app().await;
+    let plain = app
+        .post(
+            "/v1/analyze",
+            &body("123m456m789m11p5s7z", json!({"chances": {"draws": 8}})),
+        )
+        .await;
+    let off = app
+        .post(
+            "/v1/analyze",
+            &body(
+                "123m456m789m11p5s7z",
+                json!({"chances": {"draws": 8, "hand_changes": false, "shanten_down": false}}),
+            ),
+        )
+        .await;
+    assert_eq!(plain.status, 200, "{}", plain.text());
+    assert_eq!(plain.text(), off.text());
+    let on = app
+        .post(
+            "/v1/analyze",
+            &body(
+                "123m456m789m11p5s7z",
+                json!({"chances": {"draws": 8, "hand_changes": true}}),
+            ),
+        )
+        .await;
+    assert_eq!(on.status, 200, "{}", on.text());
+    let e = |v: &Value| v["chances"]["expected_points"].as_f64().unwrap();
+    assert!(e(&on.json()) >= e(&plain.json()), "{}", on.text());
+}
+
+/// `every_discard: false` leaves out the chances of the discards that
+/// raise shanten and answers the others' as with it true. 123m 456m 789m
+/// 11p 5s 7z 9s: 7z, 9s and 5s keep one from ready, the rest raise it.
+#[tokio::test]
+async fn every_discard_false_leaves_out_the_raising_discards() {
+    let app = spawn_app().await;
+    let ask = |every: bool| {
+        body(
+            "123m456m789m11p5s7z9s",
+            json!({"chances": {"draws": 6, "discards": false, "every_discard": every}}),
+        )
+    };
+    let all = app.post("/v1/analyze", &ask(true)).await.json();
+    let some = app.post("/v1/analyze", &ask(false)).await.json();
+    let (all, some) = (
+        all["discards"].as_array().unwrap(),
+        some["discards"].as_array().unwrap(),
+    );
+    assert_eq!(all.len(), 13);
+    for d in some {
+        let same = all.iter().find(|a| a["tile"] == d["tile"]).unwrap();
+        if d["shanten"] == 1 {
+            assert_eq!(d["chances"], same["chances"], "{}", d["tile"]);
+        } else {
+            assert!(d.get("chances").is_none(), "{d}");
+            assert!(same.get("chances").is_some(), "{same}");
+        }
+    }
+    let keeping: Vec<&str> = some[..3]
+        .iter()
+        .map(|d| d["tile"].as_str().unwrap())
+        .collect();
+    let mut sorted = keeping.clone();
+    sorted.sort();
+    assert_eq!(sorted, ["5s", "7z", "9s"]);
+}

@@ -358,6 +358,11 @@ impl Service {
             Some(c) => Some(crate::core::analysis::Ask {
                 draws: c.draws,
                 discards: c.discards,
+                changes: crate::core::hand_changes::Changes {
+                    swaps: c.hand_changes,
+                    shanten_down: c.shanten_down,
+                },
+                every_discard: c.every_discard,
             }),
             None => None,
         };
