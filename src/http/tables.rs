@@ -264,6 +264,17 @@ async fn play(
         .await
 }
 
+/// A JSON body within the path's limit and the depth limit, read into `T`;
+/// the bytes are released as soon as it is parsed.
+async fn read_json<T: serde::de::DeserializeOwned>(
+    req: &HttpRequest,
+    state: &AppState,
+    payload: web::Payload,
+) -> Result<T, ApiError> {
+    let body = read_json_body(req, state, payload).await?;
+    parse_checked(&body, state.service.limits().json_depth)
+}
+
 /// Create a shared table.
 pub async fn create(
     state: web::Data<AppState>,
@@ -275,9 +286,7 @@ pub async fn create(
     live.rate_tables
         .take(client_addr(&req, &live))
         .map_err(TableProblem::RateLimited)?;
-    let body = read_json_body(&req, &state, payload).await?;
-    let mut request: Map<String, Value> = parse_checked(&body, state.service.limits().json_depth)?;
-    drop(body);
+    let mut request: Map<String, Value> = read_json(&req, &state, payload).await?;
     let title = match request.remove("title") {
         None | Some(Value::Null) => None,
         Some(t) => Some(name_at(&t, "/title")?),
@@ -424,9 +433,7 @@ pub async fn append(
     let row = existing(&live, &id).await?;
     authorize(&req, &row.key_hash)?;
     precondition(&req, &row)?;
-    let body = read_json_body(&req, &state, payload).await?;
-    let hand: Value = parse_checked(&body, state.service.limits().json_depth)?;
-    drop(body);
+    let hand: Value = read_json(&req, &state, payload).await?;
     change(state, live, id, row, move |hands| {
         hands.push(hand);
         Ok(())
@@ -574,9 +581,7 @@ pub async fn create_group(
     live.rate_groups
         .take(client_addr(&req, &live))
         .map_err(TableProblem::RateLimited)?;
-    let body = read_json_body(&req, &state, payload).await?;
-    let mut request: Map<String, Value> = parse_checked(&body, state.service.limits().json_depth)?;
-    drop(body);
+    let mut request: Map<String, Value> = read_json(&req, &state, payload).await?;
     let name = match request.remove("name") {
         Some(n) => name_at(&n, "/name")?,
         None => return Err(ApiError::field("/name", "missing field `name`").into()),
