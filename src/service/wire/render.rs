@@ -163,21 +163,7 @@ fn declared_fields<S: Sink>(
         }
         None => out.put(b"[],\"raw_faan\":0,\"total_faan\":0,\"limit_hand\":false"),
     }
-    out.put(b",\"limit\":");
-    uint(out, ruleset.limit().into());
-    out.put(b",\"min_faan\":");
-    uint(out, score.min_faan.into());
-    out.put(b",\"meets_minimum\":");
-    boolean(out, score.meets_minimum);
-    out.put(b",\"missing_faan\":");
-    uint(out, score.missing_faan.into());
-    out.put(b",\"base_points\":");
-    uint(out, score.base_points);
-    out.put(b",\"winner\":\"");
-    out.put(w.context.seat_wind.name().as_bytes());
-    out.put(b"\",\"payments\":");
-    payments(out, score.payments);
-    money(out, ruleset, score.money_cents);
+    result_tail(out, ruleset, score, w.context);
 }
 
 fn write_score<S: Sink>(out: &mut S, parts: &Parts<'_>) {
@@ -228,6 +214,14 @@ fn score_fields<S: Sink>(out: &mut S, parts: &Parts<'_>) {
         Some(b) => totals(out, b),
         None => out.put(b",\"raw_faan\":0,\"total_faan\":0,\"limit_hand\":false"),
     }
+    result_tail(out, ruleset, score, ctx);
+}
+
+/// Signed points by seat (`api::Payments`).
+/// The fields after a result's totals, alike for a scored and a declared
+/// winner: the ruleset's limit, the minimum, base points, winner, payments
+/// and money.
+fn result_tail<S: Sink>(out: &mut S, ruleset: &Ruleset, score: &Score, ctx: &Context) {
     out.put(b",\"limit\":");
     uint(out, ruleset.limit().into());
     out.put(b",\"min_faan\":");
@@ -245,7 +239,6 @@ fn score_fields<S: Sink>(out: &mut S, parts: &Parts<'_>) {
     money(out, ruleset, score.money_cents);
 }
 
-/// Signed points by seat (`api::Payments`).
 fn payments<S: Sink>(out: &mut S, by_seat: [i64; 4]) {
     for (key, v) in [
         &b"{\"east\":"[..],
