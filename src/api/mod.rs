@@ -15,6 +15,7 @@ pub mod request;
 pub mod response;
 pub mod rulesets;
 pub mod settle;
+pub mod tables;
 pub mod validate;
 pub mod waits;
 

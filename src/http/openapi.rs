@@ -4,7 +4,8 @@
 //! (`GET /openapi.json`): the document names the other handlers, so its own
 //! handler is here rather than in `meta`, and the imports run one way.
 
-use super::{meta, scoring};
+use super::{meta, scoring, tables};
+use crate::api::tables as api_tables;
 use crate::api::*;
 use crate::core::ruleset::{DiscardPayment, LiableDiscard, LimitsPay, MultipleWinners};
 use crate::core::{MeldKind, Replacement, RobbedKong, WinBy, Wind};
@@ -28,6 +29,15 @@ use utoipa::OpenApi;
         scoring::waits,
         scoring::analyze,
         scoring::false_win,
+        tables::create,
+        tables::read,
+        tables::append,
+        tables::undo,
+        tables::delete,
+        tables::events,
+        tables::create_group,
+        tables::read_group,
+        tables::delete_group,
         meta::list_patterns,
         meta::list_rulesets,
         meta::ruleset_schema,
@@ -55,9 +65,13 @@ use utoipa::OpenApi;
         MoneyTransferDto, LedgerMoneyDto, StatsDto, BiggestDto,
         RulesetRef, RulesetDocument, ValidateRequest,
         PatternTable, PatternInfoDto, ConditionInfoDto,
+        api_tables::TableCreateRequest, api_tables::GroupRef, api_tables::TableDoc, api_tables::TableCreated,
+        api_tables::TableConflict, api_tables::GroupCreateRequest, api_tables::GroupCreated, api_tables::GroupDoc,
+        api_tables::NightDoc, api_tables::GroupStatsDoc,
     )),
     tags(
         (name = "scoring", description = "Score hands, batches and comparisons; several winners; whole matches; penalties"),
+        (name = "tables", description = "Shared tables: a night kept by the server, followed live; groups of nights"),
         (name = "rulesets", description = "The rulesets and their charts"),
         (name = "meta", description = "Documentation, health and metrics"),
     )

@@ -299,7 +299,7 @@ pub async fn ledger(
 }
 
 /// The client asks for CSV: `text/csv` is among the media ranges of `Accept`.
-fn wants_csv(req: &HttpRequest) -> bool {
+pub(super) fn wants_csv(req: &HttpRequest) -> bool {
     req.headers()
         .get_all(header::ACCEPT)
         .filter_map(|v| v.to_str().ok())

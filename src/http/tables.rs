@@ -5,9 +5,14 @@
 //! store's own runtime.
 
 use super::body::read_json_body;
+use super::problem::BodyProblems;
 use super::AppState;
 use crate::api::json::parse_checked;
-use crate::api::{ApiError, Problem, PROBLEM_JSON};
+use crate::api::tables::{
+    GroupCreateRequest, GroupCreated, GroupDoc, TableConflict, TableCreateRequest, TableCreated,
+    TableDoc,
+};
+use crate::api::{ApiError, LedgerHandDto, Problem, PROBLEM_JSON};
 use crate::store::{GroupRow, Refused, TableRow};
 use crate::tables::hub::{Event, Full, Subscription};
 use crate::tables::{self, json, Failure, Live, Tables};
@@ -226,6 +231,7 @@ fn table_answer(status: StatusCode, row: &TableRow, body: Vec<u8>) -> HttpRespon
         ))
         .insert_header((header::ETAG, etag(row.version)))
         .insert_header((header::CACHE_CONTROL, "no-cache"))
+        .insert_header((header::VARY, "accept"))
         .body(body)
 }
 
@@ -276,6 +282,22 @@ async fn read_json<T: serde::de::DeserializeOwned>(
 }
 
 /// Create a shared table.
+#[utoipa::path(
+    post,
+    path = "/v1/tables",
+    tag = "tables",
+    request_body(content = TableCreateRequest, content_type = "application/json"),
+    responses(
+        (status = 201, description = "The table, its id and its key (shown this once)", body = TableCreated,
+            headers(("Location" = String, description = "/v1/tables/{id}"), ("ETag" = String, description = "\"v1\""))),
+        BodyProblems,
+        (status = 404, description = "Unknown ruleset (pointer `/ruleset`), or the server keeps no tables (`/problems/tables-disabled`)", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The group's key is wrong (`/problems/forbidden`)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "The ledger request breaks a rule (pointer into it), a bad `title` or `group`", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many new tables from this address this hour (`/problems/rate-limited`)", body = Problem, content_type = "application/problem+json",
+            headers(("Retry-After" = u64, description = "Seconds to wait"))),
+    )
+)]
 pub async fn create(
     state: web::Data<AppState>,
     tables: web::Data<Tables>,
@@ -376,12 +398,38 @@ async fn existing(live: &Live, id: &str) -> Result<TableRow, TableProblem> {
     live.read(id).await?.ok_or(TableProblem::NoSuchTable)
 }
 
-/// Read a shared table.
-pub async fn read(tables: web::Data<Tables>, req: HttpRequest) -> Answer {
+/// Read a shared table: its JSON, or with `Accept: text/csv` the night as
+/// the ledger's CSV.
+#[utoipa::path(
+    get,
+    path = "/v1/tables/{id}",
+    tag = "tables",
+    params(("id" = String, Path, description = "The table's id")),
+    responses(
+        (status = 200, description = "The table, with `ETag: \"v{version}\"`. With `Accept: text/csv`: the night as the ledger's CSV, tagged `\"v{version}.csv\"`", content(
+            (TableDoc = "application/json"),
+            (String = "text/csv"),
+        )),
+        (status = 304, description = "`If-None-Match` names the current version"),
+        (status = 404, description = "No table has this id (`/problems/no-such-table`), or the server keeps no tables (`/problems/tables-disabled`)", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "The store does not answer (`/problems/store-unavailable`), retry after `Retry-After`", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+pub async fn read(
+    state: web::Data<AppState>,
+    tables: web::Data<Tables>,
+    req: HttpRequest,
+) -> Answer {
     let live = live(&tables)?;
     let id = path_id(&req, TableProblem::NoSuchTable)?;
     let row = existing(&live, &id).await?;
-    let tag = etag(row.version);
+    let csv = super::scoring::wants_csv(&req);
+    // The CSV is another representation of the same version: its own tag.
+    let tag = if csv {
+        format!("\"v{}.csv\"", row.version)
+    } else {
+        etag(row.version)
+    };
     let fresh = req
         .headers()
         .get(header::IF_NONE_MATCH)
@@ -390,7 +438,25 @@ pub async fn read(tables: web::Data<Tables>, req: HttpRequest) -> Answer {
     if fresh {
         return Ok(HttpResponse::NotModified()
             .insert_header((header::ETAG, tag))
+            .insert_header((header::VARY, "accept"))
             .finish());
+    }
+    if csv {
+        let s = state.clone();
+        let request = row.request.clone().into_bytes();
+        let csv = state
+            .pool
+            .run(move || s.service.ledger_csv(&request))
+            .await?;
+        return Ok(HttpResponse::Ok()
+            .insert_header((
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("text/csv; charset=utf-8"),
+            ))
+            .insert_header((header::ETAG, tag))
+            .insert_header((header::CACHE_CONTROL, "no-cache"))
+            .insert_header((header::VARY, "accept"))
+            .body(csv));
     }
     let body = json::table(&row);
     Ok(table_answer(StatusCode::OK, &row, body))
@@ -422,6 +488,23 @@ async fn change(
 }
 
 /// Append a hand to a table.
+#[utoipa::path(
+    post,
+    path = "/v1/tables/{id}/hands",
+    tag = "tables",
+    params(("id" = String, Path, description = "The table's id")),
+    request_body(content = LedgerHandDto, description = "One ledger hand: a win, a draw, a false win or a change of rules", content_type = "application/json"),
+    responses(
+        (status = 200, description = "The new table, with its `ETag`", body = TableDoc),
+        BodyProblems,
+        (status = 401, description = "No key (`/problems/unauthorized`): `Authorization: Bearer {key}`", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "A key that is not this table's (`/problems/forbidden`)", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No table has this id (`/problems/no-such-table`), or the server keeps no tables (`/problems/tables-disabled`)", body = Problem, content_type = "application/problem+json"),
+        (status = 412, description = "The version has moved (`/problems/version-conflict`): the body carries the current table", body = TableConflict, content_type = "application/problem+json"),
+        (status = 428, description = "No `If-Match` (`/problems/precondition-required`)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "The hand breaks a rule (pointer `/hands/N/...`, the index it would have had); nothing is stored", body = Problem, content_type = "application/problem+json"),
+    )
+)]
 pub async fn append(
     state: web::Data<AppState>,
     tables: web::Data<Tables>,
@@ -442,6 +525,22 @@ pub async fn append(
 }
 
 /// Take back a table's last hand.
+#[utoipa::path(
+    delete,
+    path = "/v1/tables/{id}/hands/last",
+    tag = "tables",
+    params(("id" = String, Path, description = "The table's id")),
+    responses(
+        (status = 200, description = "The new table (one more version), with its `ETag`", body = TableDoc),
+        (status = 401, description = "No key (`/problems/unauthorized`): `Authorization: Bearer {key}`", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "A key that is not this table's (`/problems/forbidden`)", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No table has this id (`/problems/no-such-table`), or the server keeps no tables (`/problems/tables-disabled`)", body = Problem, content_type = "application/problem+json"),
+        (status = 412, description = "The version has moved (`/problems/version-conflict`): the body carries the current table", body = TableConflict, content_type = "application/problem+json"),
+        (status = 428, description = "No `If-Match` (`/problems/precondition-required`)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "The table has no hand to take back (pointer `/hands`)", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "The store does not answer (`/problems/store-unavailable`), retry after `Retry-After`", body = Problem, content_type = "application/problem+json"),
+    )
+)]
 pub async fn undo(
     state: web::Data<AppState>,
     tables: web::Data<Tables>,
@@ -461,7 +560,20 @@ pub async fn undo(
     .await
 }
 
-/// Delete a table.
+/// Delete a shared table.
+#[utoipa::path(
+    delete,
+    path = "/v1/tables/{id}",
+    tag = "tables",
+    params(("id" = String, Path, description = "The table's id")),
+    responses(
+        (status = 204, description = "The table is gone"),
+        (status = 401, description = "No key (`/problems/unauthorized`): `Authorization: Bearer {key}`", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "A key that is not this table's (`/problems/forbidden`)", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No table has this id (`/problems/no-such-table`), or the server keeps no tables (`/problems/tables-disabled`)", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "The store does not answer (`/problems/store-unavailable`), retry after `Retry-After`", body = Problem, content_type = "application/problem+json"),
+    )
+)]
 pub async fn delete(tables: web::Data<Tables>, req: HttpRequest) -> Answer {
     let live = live(&tables)?;
     let id = path_id(&req, TableProblem::NoSuchTable)?;
@@ -532,7 +644,18 @@ async fn next_frame(mut st: Stream) -> Option<(Result<Bytes, std::convert::Infal
     }
 }
 
-/// A table's changes as server-sent events.
+/// Follow a table: server-sent events.
+#[utoipa::path(
+    get,
+    path = "/v1/tables/{id}/events",
+    tag = "tables",
+    params(("id" = String, Path, description = "The table's id")),
+    responses(
+        (status = 200, description = "`text/event-stream`: an event `table` with the table on connecting (its SSE `id` the version), another after every change, a comment every 15 s; `Last-Event-ID` resumes; `deleted`, then the end, when the table is deleted. A stream that falls behind is closed", content_type = "text/event-stream", body = String),
+        (status = 404, description = "No table has this id (`/problems/no-such-table`), or the server keeps no tables (`/problems/tables-disabled`)", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "Too many streams on this table (`--events-per-table`) or in all (`--events-max`): `/problems/streams-full`, retry after `Retry-After`", body = Problem, content_type = "application/problem+json"),
+    )
+)]
 pub async fn events(
     state: web::Data<AppState>,
     tables: web::Data<Tables>,
@@ -571,6 +694,19 @@ pub async fn events(
 }
 
 /// Create a group.
+#[utoipa::path(
+    post,
+    path = "/v1/groups",
+    tag = "tables",
+    request_body(content = GroupCreateRequest, content_type = "application/json"),
+    responses(
+        (status = 201, description = "The group, its id and its key (shown this once)", body = GroupCreated),
+        BodyProblems,
+        (status = 404, description = "The server keeps no tables (`/problems/tables-disabled`)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "A bad `name` (1 to 64 characters)", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many new groups from this address this hour (`/problems/rate-limited`)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
 pub async fn create_group(
     state: web::Data<AppState>,
     tables: web::Data<Tables>,
@@ -609,7 +745,18 @@ pub async fn create_group(
     Ok(res.body(body.to_string()))
 }
 
-/// Read a group: its nights and their statistics summed.
+/// Read a group: its nights and statistics.
+#[utoipa::path(
+    get,
+    path = "/v1/groups/{id}",
+    tag = "tables",
+    params(("id" = String, Path, description = "The group's id")),
+    responses(
+        (status = 200, description = "The group's nights, newest first, and each player's statistics summed over them", body = GroupDoc),
+        (status = 404, description = "No group has this id (`/problems/no-such-group`), or the server keeps no tables (`/problems/tables-disabled`)", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "The store does not answer (`/problems/store-unavailable`), retry after `Retry-After`", body = Problem, content_type = "application/problem+json"),
+    )
+)]
 pub async fn read_group(tables: web::Data<Tables>, req: HttpRequest) -> Answer {
     let live = live(&tables)?;
     let id = path_id(&req, TableProblem::NoSuchGroup)?;
@@ -621,7 +768,20 @@ pub async fn read_group(tables: web::Data<Tables>, req: HttpRequest) -> Answer {
         .body(json::group(&group, &nights)))
 }
 
-/// Delete a group (its tables stay).
+/// Delete a group (not its tables).
+#[utoipa::path(
+    delete,
+    path = "/v1/groups/{id}",
+    tag = "tables",
+    params(("id" = String, Path, description = "The group's id")),
+    responses(
+        (status = 204, description = "The group is gone; its tables stay"),
+        (status = 401, description = "No key (`/problems/unauthorized`)", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "A key that is not this group's (`/problems/forbidden`)", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No group has this id, or the server keeps no tables", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "The store does not answer (`/problems/store-unavailable`), retry after `Retry-After`", body = Problem, content_type = "application/problem+json"),
+    )
+)]
 pub async fn delete_group(tables: web::Data<Tables>, req: HttpRequest) -> Answer {
     let live = live(&tables)?;
     let id = path_id(&req, TableProblem::NoSuchGroup)?;

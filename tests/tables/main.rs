@@ -66,6 +66,43 @@ async fn a_table_with_two_hands_has_their_balances() {
     assert_eq!(r.json()["type"], "/problems/no-such-table");
 }
 
+/// `GET /v1/tables/{id}` with `Accept: text/csv`: the night as the ledger's
+/// CSV. Ben's all pungs self-drawn (all pungs 3 + self-draw 1 = 4 faan under
+/// HKMA, 32 from each), then a draw with Ben dealing (the deal passed to
+/// him when he won as South).
+#[tokio::test]
+async fn a_table_reads_as_csv_with_a_tag_of_its_own() {
+    let app = spawn_sqlite("csv", |_| {}).await;
+    let (id, key, _) = app.create(night(vec![])).await;
+    assert_eq!(app.append(&id, &key, 1, ben_self_draw()).await.status, 200);
+    let r = app.append(&id, &key, 2, json!({"result": "draw"})).await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    let path = format!("/v1/tables/{id}");
+    let r = app.get(&path, &[("accept", "text/csv")]).await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert_eq!(
+        r.header("content-type").as_deref(),
+        Some("text/csv; charset=utf-8")
+    );
+    assert_eq!(r.header("etag").as_deref(), Some("\"v3.csv\""));
+    assert_eq!(r.header("vary").as_deref(), Some("accept"));
+    assert_eq!(
+        r.text(),
+        "\u{feff}hand,round,dealer,result,winners,faan,Ann,Ben,Cat,Dan\r\n\
+         0,east,Ann,win,Ben,4,-32,96,-32,-32\r\n\
+         1,east,Ben,draw,,,0,0,0,0\r\n\
+         total,,,,,,-32,96,-32,-32\r\n"
+    );
+    // Each representation is revalidated against its own tag.
+    let csv_tag = [("accept", "text/csv"), ("if-none-match", "\"v3.csv\"")];
+    assert_eq!(app.get(&path, &csv_tag).await.status, 304);
+    let json_tag = [("accept", "text/csv"), ("if-none-match", "\"v3\"")];
+    assert_eq!(app.get(&path, &json_tag).await.status, 200);
+    let r = app.get(&path, &[("if-none-match", "\"v3.csv\"")]).await;
+    assert_eq!(r.status, 200);
+    assert_eq!(r.header("etag").as_deref(), Some("\"v3\""));
+}
+
 #[tokio::test]
 async fn two_scorers_from_one_version_one_wins_one_gets_the_other_hand() {
     let app = spawn_sqlite("conflict", |_| {}).await;
