@@ -43,6 +43,15 @@ ADMIN_CONNECTIONS = 16
 # compressor's state at most 0.5 MiB (brotli quality 1, a 64 KiB window;
 # gzip level 1: bench/hostile.md), and the files compressed once at start-up
 # (the page, /docs, /openapi.json in brotli and gzip: under 0.5 MiB).
+# With a store (FAAN_STORE from a Secret), event streams: at most
+# min(FAAN_EVENTS_MAX, the connections) of them, each holding at most two
+# copies of its table (the one its connection is writing and, shared with
+# the table's other streams, the latest), a table at most FAAN_LEDGER_HANDS
+# hands of PER_TABLE_HAND (the worst ledger's 1.2 MB in and 4 MB out over
+# 2,000 hands: request and answer, both kept in a table).
+EVENTS_DEFAULT = 1024
+LEDGER_HANDS_DEFAULT = 2000
+PER_TABLE_HAND = 2600
 COMPRESSORS_DEFAULT = 8
 PER_COMPRESSOR = 2**19
 STATIC_VARIANTS = 2**19
@@ -136,7 +145,10 @@ def check_overlay(name, docs, image_uid):
     connections = int(config.get("FAAN_MAX_CONNECTIONS", CONNECTIONS_DEFAULT)) * workers
     threads = int(config.get("FAAN_BLOCKING_THREADS", max(1, workers - 1)))
     compressors = int(config.get("FAAN_MAX_COMPRESSORS", COMPRESSORS_DEFAULT))
-    need = (cache * CACHE_OVERHEAD + FRONT_MAX + PROCESS + buffered
+    stored = "secretKeyRef" in env.get("FAAN_STORE", {}).get("valueFrom", {})
+    streams = min(int(config.get("FAAN_EVENTS_MAX", EVENTS_DEFAULT)), connections) if stored else 0
+    hands = int(config.get("FAAN_LEDGER_HANDS", LEDGER_HANDS_DEFAULT))
+    need = (streams * 2 * hands * PER_TABLE_HAND + cache * CACHE_OVERHEAD + FRONT_MAX + PROCESS + buffered
             + (connections + ADMIN_CONNECTIONS) * PER_CONNECTION + threads * PER_BLOCKING_THREAD
             + SHANTEN_TABLES + compressors * PER_COMPRESSOR + STATIC_VARIANTS)
     have = memory_bytes(res["limits"]["memory"])
@@ -145,7 +157,7 @@ def check_overlay(name, docs, image_uid):
           f"bound {cache / 2**20:.0f} MiB x {CACHE_OVERHEAD} + front + process + bodies and "
           f"answers {buffered / 2**20:.0f} MiB + {connections:.0f} connections and "
           f"{ADMIN_CONNECTIONS} on the admin listener + {compressors} compressors + "
-          f"{threads:.0f} blocking threads + the shanten tables "
+          f"{threads:.0f} blocking threads + the shanten tables + {streams} event streams "
           f"({need / 2**20:.0f} MiB)")
 
     # Drain: the kubelet waits longer than faan's delay plus its timeout.

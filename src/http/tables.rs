@@ -597,16 +597,6 @@ struct Stream {
     closing: Arc<std::sync::atomic::AtomicBool>,
 }
 
-fn table_event(version: i64, json: &[u8]) -> Bytes {
-    let mut out = Vec::with_capacity(json.len() + 48);
-    out.extend_from_slice(b"event: table\nid: ");
-    out.extend_from_slice(itoa::Buffer::new().format(version).as_bytes());
-    out.extend_from_slice(b"\ndata: ");
-    out.extend_from_slice(json);
-    out.extend_from_slice(b"\n\n");
-    Bytes::from(out)
-}
-
 /// The next frame of a stream, or `None` to close it.
 async fn next_frame(mut st: Stream) -> Option<(Result<Bytes, std::convert::Infallible>, Stream)> {
     loop {
@@ -619,7 +609,7 @@ async fn next_frame(mut st: Stream) -> Option<(Result<Bytes, std::convert::Infal
                 st.done = true;
                 return Some((Ok(Bytes::from_static(b"event: deleted\ndata: {}\n\n")), st));
             }
-            Some(Event::Table { version, json, at }) if *version > st.last => {
+            Some(Event::Table { version, frame, at }) if *version > st.last => {
                 // Not polled for a change made this long ago: the client
                 // does not keep up.
                 if st.sent && at.elapsed() > BEHIND {
@@ -627,8 +617,7 @@ async fn next_frame(mut st: Stream) -> Option<(Result<Bytes, std::convert::Infal
                 }
                 st.last = *version;
                 st.sent = true;
-                let frame = table_event(*version, json);
-                return Some((Ok(frame), st));
+                return Some((Ok(frame.clone()), st));
             }
             _ => {}
         }
@@ -667,7 +656,7 @@ pub async fn events(
     // subscription is missed.
     let sub = live.hub.subscribe(&id).map_err(TableProblem::Streams)?;
     let row = existing(&live, &id).await?;
-    live.hub.publish(&id, row.version, json::table(&row).into());
+    live.hub.publish(&id, row.version, &json::table(&row));
     let last = req
         .headers()
         .get("last-event-id")
@@ -887,12 +876,12 @@ mod tests {
         // of sending it late.
         let hub = Hub::new(4, 4);
         let st = stream(&hub, 0);
-        hub.publish("t", 1, Bytes::from_static(b"{}"));
+        hub.publish("t", 1, b"{}");
         let first = next_frame(st).await;
         assert_eq!(text(&first), "event: table\nid: 1\ndata: {}\n\n");
         let (_, st) = first.unwrap();
         let long_ago = Instant::now() - Duration::from_secs(31);
-        hub.publish_at("t", 2, Bytes::from_static(b"{}"), long_ago);
+        hub.publish_at("t", 2, b"{}", long_ago);
         assert_eq!(text(&next_frame(st).await), "(closed)");
     }
 
@@ -902,11 +891,11 @@ mod tests {
         // version 4; then the deletion, then the end.
         let hub = Hub::new(4, 4);
         let st = stream(&hub, 3);
-        hub.publish("t", 3, Bytes::from_static(b"{}"));
+        hub.publish("t", 3, b"{}");
         let waiting = tokio::time::timeout(Duration::from_millis(50), next_frame(st)).await;
         assert!(waiting.is_err(), "nothing newer than 3 yet");
         let st = stream(&hub, 3);
-        hub.publish("t", 4, Bytes::from_static(b"{}"));
+        hub.publish("t", 4, b"{}");
         let (_, st) = next_frame(st).await.unwrap();
         assert_eq!(st.last, 4);
         hub.deleted("t");

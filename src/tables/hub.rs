@@ -13,10 +13,12 @@ use tokio::sync::watch;
 /// What a stream shows next.
 #[derive(Clone, Debug)]
 pub enum Event {
-    /// The table at `version` (the `TABLE` JSON), published at `at`.
+    /// The table at `version` as its whole server-sent event, published at
+    /// `at`. Built once and shared: every stream of the table writes the
+    /// same bytes, so streams cost no copy of a table each.
     Table {
         version: i64,
-        json: Bytes,
+        frame: Bytes,
         at: Instant,
     },
     /// The table is gone.
@@ -40,6 +42,17 @@ struct Entry {
 struct Inner {
     tables: HashMap<String, Entry>,
     total: usize,
+}
+
+/// The server-sent event of a table at `version`.
+fn table_event(version: i64, json: &[u8]) -> Bytes {
+    let mut out = Vec::with_capacity(json.len() + 48);
+    out.extend_from_slice(b"event: table\nid: ");
+    out.extend_from_slice(itoa::Buffer::new().format(version).as_bytes());
+    out.extend_from_slice(b"\ndata: ");
+    out.extend_from_slice(json);
+    out.extend_from_slice(b"\n\n");
+    Bytes::from(out)
 }
 
 /// Every watched table of this instance.
@@ -131,19 +144,20 @@ impl Hub {
 
     /// Offers the table at `version` to its streams, if it has any and the
     /// version is newer than what they hold.
-    pub fn publish(&self, id: &str, version: i64, json: Bytes) {
+    pub fn publish(&self, id: &str, version: i64, json: &[u8]) {
         self.publish_at(id, version, json, Instant::now());
     }
 
     /// [`Hub::publish`] of a change made at `at`.
-    pub fn publish_at(&self, id: &str, version: i64, json: Bytes, at: Instant) {
+    pub fn publish_at(&self, id: &str, version: i64, json: &[u8], at: Instant) {
         let inner = lock(&self.inner);
         if let Some(e) = inner.tables.get(id) {
             e.tx.send_if_modified(|cur| {
                 if cur.as_ref().is_some_and(|c| c.version() >= version) {
                     return false;
                 }
-                *cur = Some(Arc::new(Event::Table { version, json, at }));
+                let frame = table_event(version, json);
+                *cur = Some(Arc::new(Event::Table { version, frame, at }));
                 true
             });
         }
@@ -208,9 +222,9 @@ mod tests {
         // holds 3, never a queue and never an older one.
         let hub = Hub::new(4, 4);
         let s = hub.subscribe("t").unwrap();
-        hub.publish("t", 2, Bytes::from_static(b"{}"));
-        hub.publish("t", 3, Bytes::from_static(b"{}"));
-        hub.publish("t", 2, Bytes::from_static(b"{}"));
+        hub.publish("t", 2, b"{}");
+        hub.publish("t", 3, b"{}");
+        hub.publish("t", 2, b"{}");
         assert_eq!(version_of(&s), Some(3));
         assert!(!hub.wants("t", 3));
         assert!(hub.wants("t", 4));
@@ -223,7 +237,7 @@ mod tests {
     fn an_unwatched_table_costs_nothing() {
         // Publishing to a table nobody watches keeps no entry.
         let hub = Hub::new(4, 4);
-        hub.publish("t", 1, Bytes::from_static(b"{}"));
+        hub.publish("t", 1, b"{}");
         assert!(hub.watched().is_empty());
         let s = hub.subscribe("t").unwrap();
         drop(s);

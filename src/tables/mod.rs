@@ -357,7 +357,7 @@ impl Live {
     /// Reads a table and offers it to its streams.
     async fn refresh(&self, id: &str) {
         match self.store.table(id).await {
-            Ok(Some(row)) => self.hub.publish(id, row.version, json::table(&row).into()),
+            Ok(Some(row)) => self.hub.publish(id, row.version, &json::table(&row)),
             Ok(None) => self.hub.deleted(id),
             Err(e) => tracing::warn!(error = %e, "store listener: cannot read a table"),
         }
@@ -435,8 +435,7 @@ impl Live {
             .await?;
         match version {
             Some(v) if v == new.version => {
-                self.hub
-                    .publish(&new.id, new.version, json::table(&new).into());
+                self.hub.publish(&new.id, new.version, &json::table(&new));
                 Ok(Some(new))
             }
             Some(_) => Err(Failure::Store),
