@@ -223,6 +223,16 @@ def check_tables(docs, image_uid):
     ref = env.get("FAAN_STORE", {}).get("valueFrom", {}).get("secretKeyRef", {})
     check(ref.get("name") == "faan-store" and ref.get("key") == "url", name,
           "FAAN_STORE comes from the faan-store Secret (url)")
+    ings = [d for d in docs if d["kind"] == "Ingress"
+            and any(p["path"] == "/v1/tables" for r in d["spec"]["rules"]
+                    for p in r["http"]["paths"])]
+    check(len(ings) == 1, name, "an Ingress of its own for /v1/tables")
+    if ings:
+        ann = ings[0]["metadata"].get("annotations", {})
+        check("non_idempotent" not in ann.get("nginx.ingress.kubernetes.io/proxy-next-upstream", ""),
+              name, "a table's change is never retried once sent (no non_idempotent)")
+        check(ann.get("nginx.ingress.kubernetes.io/proxy-buffering") == "off", name,
+              "event streams unbuffered (proxy-buffering off)")
     sts = [d for d in docs if d["kind"] == "StatefulSet"]
     check(len(sts) == 1, name, "one PostgreSQL StatefulSet")
     if sts:
