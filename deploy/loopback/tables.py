@@ -112,7 +112,7 @@ class Stream:
             self.error = f"stream: {e!r}"
 
 
-async def scorer(nginx, table_id, key, interval, deadline, sent, appends, failures):
+async def scorer(nginx, table_id, key, interval, deadline, sent, appends, failures, retries):
     version = 1
     i = 0
     while time.monotonic() < deadline:
@@ -123,11 +123,17 @@ async def scorer(nginx, table_id, key, interval, deadline, sent, appends, failur
                                            {"Authorization": f"Bearer {key}",
                                             "If-Match": f'"v{version}"'})
         t1 = time.monotonic()
+        if status == 503 and "retry-after" in hdrs:
+            # Overloaded: wait as told and send the same hand again.
+            retries.append(1)
+            await asyncio.sleep(float(hdrs["retry-after"]))
+            continue
         if status != 200:
             failures.append(f"append to {table_id} at v{version}: {status} {body[:200]!r}")
             return
         appends.append(t1 - t0)
         version = int(hdrs["etag"].strip('"v'))
+        sent["last"] = version
         i += 1
         await asyncio.sleep(max(0.0, interval - (time.monotonic() - t0)))
 
@@ -177,9 +183,10 @@ async def main():
 
     deadline = time.monotonic() + a.seconds
     sent = {tid: {} for tid, _ in tables}
-    appends, failures = [], []
+    appends, failures, retries = [], [], []
     await asyncio.gather(*(scorer(a.nginx_port, tid, key, a.interval_ms / 1000, deadline,
-                                  sent[tid], appends, failures) for tid, key in tables))
+                                  sent[tid], appends, failures, retries)
+                           for tid, key in tables))
     # The last changes' events have a second to arrive.
     await asyncio.sleep(1.0)
     stop.set()
@@ -193,7 +200,7 @@ async def main():
     # changes that land closer together than that read are coalesced.
     deliveries, problems, coalesced = [], list(failures), 0
     for tid, ss in streams.items():
-        last = max(sent[tid], default=1)
+        last = sent[tid].pop("last", 1)
         for s in ss:
             if s.error:
                 problems.append(f"{tid} on :{s.port}: {s.error}")
@@ -211,7 +218,7 @@ async def main():
     out = {
         "instances": len(ports), "tables": a.tables, "streams_per_table": a.streams,
         "interval_ms": a.interval_ms, "seconds": a.seconds,
-        "appends": len(appends), "append_ms": {"p50": pct(appends, 50), "p99": pct(appends, 99)},
+        "appends": len(appends), "overloaded_retries": len(retries), "append_ms": {"p50": pct(appends, 50), "p99": pct(appends, 99)},
         "deliveries": len(deliveries), "coalesced": coalesced,
         "delivery_ms": {"p50": pct(deliveries, 50), "p99": pct(deliveries, 99),
                         "max": pct(deliveries, 100)},
