@@ -10,8 +10,8 @@
 import { $, el, fill } from "../dom.js";
 import { SEATS } from "../tiles.js";
 import { rulesetLabel, rulesetName } from "../format.js";
-import { currentDeal, seated, formatMoney, formatStake, cleanRules, MULTIPLE_WINNERS, LIABLE_DISCARD, MAX_WINNERS } from "../ledger.js";
-import { tOf, chartOf } from "../state.js";
+import { currentDeal, seated, formatMoney, formatStake, cleanRules, MULTIPLE_WINNERS, LIABLE_DISCARD, MAX_WINNERS, nightRules, isStarted, handRules, TABLE_RULES } from "../ledger.js";
+import { tOf, chartOf, nightRuleset, rulesInForce, houseChanges } from "../state.js";
 
 function signed(n) { return n > 0 ? "+" + n : String(n); }
 
@@ -28,8 +28,36 @@ export function dealLine(deal, T) {
   return T("table.deal", { n: deal.hand, round: T("seat." + deal.round_wind), dealer: deal.dealer }) + streak;
 }
 
+// The words of a house rule's name, for a change of rules and the rules in force.
+const RULE_NAMES = {
+  stake: "table.stake", dealer_keeps_on_win: "table.keeps_on_win", dealer_keeps_on_draw: "table.keeps_on_draw",
+  multiple_winners: "table.multiple_winners", co_winners_pay: "table.co_winners_pay", dealer_multiplier: "table.dealer_multiplier",
+  liable_discard: "table.liable_discard", min_faan: "house.min_faan", limit: "house.limit", flowers: "house.flowers", points: "house.points"
+};
+
+/** One house rule in words ("$0.50 a point", "Minimum faan 5"); null the ruleset's own again. */
+export function ruleText(key, value, T) {
+  const name = RULE_NAMES[key] ? T(RULE_NAMES[key]) : T("table.rule_other");
+  if (value === null || value === undefined) return T("table.rule_back", { rule: name });
+  let v;
+  if (key === "stake") return T("table.stake_shown", { money: formatStake(value) });
+  if (typeof value === "boolean") v = yesNo(value, T);
+  else if (key === "multiple_winners" && MW_WORDS[value]) v = T(MW_WORDS[value]);
+  else if (key === "liable_discard" && LD_WORDS[value]) v = T(LD_WORDS[value]);
+  else if (key === "points" && typeof value === "string") v = T("curve." + value);
+  else if (typeof value === "number" || typeof value === "string") v = String(value);
+  else return T("table.rule_changed", { rule: name });
+  return T("table.rule_value", { rule: name, value: v });
+}
+
+/** A set of house rules in words, one phrase each, joined. */
+export function rulesText(rules, T) {
+  return Object.entries(rules || {}).map(([k, v]) => ruleText(k, v, T)).join(T("table.rules_sep"));
+}
+
 /** What a hand of the answer came to, in words. */
 export function resultText(h, T) {
+  if (h.result === "rules") return T("table.result_rules", { rules: rulesText(h.house_rules, T) });
   if (h.result === "draw") return T("table.result_draw");
   if (h.result === "false_win") {
     // Why the row moves: the offender pays each other player (詐糊), in one line.
@@ -60,8 +88,9 @@ const LD_WORDS = { as_usual: "table.ld_as_usual", pays_all: "table.ld_pays_all",
  */
 function renderTableRules(state) {
   const T = tOf(state);
-  const rules = state.night.rules || {};
-  const detail = chartOf(state);
+  // Once the night has started, the rules in force (a change is a hand of its own).
+  const rules = nightRules(state.night);
+  const detail = state.server.details[nightRuleset(state)] || chartOf(state);
   const dflt = detail && detail.table ? detail.table : null;
   const first = (text) => ["", dflt ? T("table.rule_default", { value: text }) : T("house.ruleset_default")];
   const bool = (k) => options($("tr-" + k.replace(/_/g, "-")), [first(dflt ? yesNo(dflt[k], T) : "")].concat([["true", T("table.yes")], ["false", T("table.no")]]), rules[k] == null ? "" : String(rules[k]));
@@ -127,17 +156,20 @@ function renderTableInputs(state) {
   $("table-pending").hidden = !pending.length;
   $("btn-add-win").textContent = T(pending.length ? "table.add_win_with" : "table.add_win", { n: pending.length + 1 });
   $("btn-undo").disabled = !locked;
+  $("btn-redo").disabled = !state.undone.length;
+  $("btn-redo").textContent = state.undone.length ? T("table.redo_n", { n: state.undone.length }) : T("table.redo");
+  $("house-to-night-box").hidden = !Object.keys(houseChanges(state)).length;
   $("btn-new-night").disabled = !locked && !players.some(Boolean);
   $("table-count").textContent = T("table.count", { n: night.hands.length });
 }
 
 export const tableInputsView = {
-  deps: (s) => [s.lang, s.night, s.tableAnswer, s.tableWinner, s.input.context],
+  deps: (s) => [s.lang, s.night, s.tableAnswer, s.tableWinner, s.input.context, s.undone, s.input.house],
   render: renderTableInputs
 };
 
 export const tableRulesView = {
-  deps: (s) => [s.lang, s.night.rules, chartOf(s)],
+  deps: (s) => [s.lang, s.night.rules, s.night.hands, s.ruleAsk, chartOf(s), s.server.details[nightRuleset(s)]],
   render: renderTableRules
 };
 
@@ -149,9 +181,18 @@ export const tableView = {
     const T = tOf(state);
     const players = state.night.players.map((p) => p.trim());
     $("table-now").textContent = dealLine(currentDeal(state.night, res), T);
-    const ruleset = rulesetName(state.server.info[state.input.ruleset], T, state.input.ruleset);
-    const house = Object.keys(state.input.house || {}).length + Object.keys(cleanRules(state.night.rules)).length > 0;
-    $("table-ruleset").textContent = rulesetLabel(ruleset, house, T);
+    const id = nightRuleset(state);
+    const ruleset = rulesetName(state.server.info[id], T, id);
+    // "+ house rules" only for house rules that score (the table's customs are listed below it).
+    const inForce = rulesInForce(state);
+    const hand = handRules(inForce);
+    $("table-ruleset").textContent = rulesetLabel(ruleset, Object.keys(hand).length > 0, T);
+    const chart = state.server.details[id];
+    const head = chart ? [T("rules.summary_short", { min: inForce.min_faan != null ? inForce.min_faan : chart.min_faan, limit: inForce.limit != null ? inForce.limit : chart.limit })] : [];
+    const listed = Object.fromEntries(Object.entries(inForce).filter(([k]) => k !== "min_faan" && k !== "limit" && (TABLE_RULES.includes(k) || RULE_NAMES[k])));
+    const others = Object.keys(hand).filter((k) => !RULE_NAMES[k]).length;
+    const parts = head.concat(Object.keys(listed).length ? [rulesText(listed, T)] : [], others ? [T("table.rules_others", { n: others })] : []);
+    $("table-in-force").textContent = T(isStarted(state.night) ? "table.in_force" : "table.in_force_coming", { rules: parts.join(T("table.rules_sep")) });
     const money = res.money || null;
     // Compact: the hand's round and dealer in one column; each player a
     // captioned points column (this hand, then the running total) and, with
@@ -176,10 +217,10 @@ export const tableView = {
       el("td", { className: "deal", text: T("table.deal_cell", { round: T("seat." + h.round_wind), dealer: h.dealer }) }),
       el("td", { className: "result", text: resultText(h, T) })
     ].concat(...players.map((p, k) => {
-      const dv = h.deltas[p];
+      const dv = h.deltas ? h.deltas[p] : 0;
       const m = h.money ? h.money[p] : null;
-      const points = el("td", { className: "num points-col col-" + (k + 1), "data-player": p, "data-delta": String(dv), "data-balance": String(h.balances[p]), "data-money": m == null ? "" : formatMoney(m) }, [
-        el("span", { className: "delta " + (dv > 0 ? "gain" : dv < 0 ? "loss" : ""), text: signed(dv) }),
+      const points = el("td", { className: "num points-col col-" + (k + 1), "data-player": p, "data-delta": h.deltas ? String(dv) : "", "data-balance": String(h.balances[p]), "data-money": m == null ? "" : formatMoney(m) }, [
+        el("span", { className: "delta " + (dv > 0 ? "gain" : dv < 0 ? "loss" : ""), text: h.deltas ? signed(dv) : "" }),
         el("span", { className: "balance", text: String(h.balances[p]) })
       ]);
       if (!withMoney) return [points];
