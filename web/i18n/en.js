@@ -678,5 +678,14 @@ export default {
   "table.in_force_coming": "Rules for this night: {rules}",
   "table.rules_others": "{n} pattern changes",
   "table.rules_others.one": "{n} pattern change",
-  "rules.summary_short": "minimum {min} faan, limit {limit}"
+  "rules.summary_short": "minimum {min} faan, limit {limit}",
+  "err.hand_or_declared": "A winner is entered either by its tiles or by what the table counted, not both.",
+  "err.declared_one_of": "Give the winner's faan, a limit hand, or the patterns: one of them.",
+  "err.declared_context_field": "A win entered without tiles takes only how it was won and who discarded.",
+  "err.pattern_not_scored": "This ruleset does not score {pattern}: untick it.",
+  "err.pattern_repeated": "{pattern} counts at most {max} times in one hand.",
+  "err.house_rules_not_rules": "Only a change of rules carries house rules.",
+  "discard.chance_assumes": "These chances assume nobody else wins or claims a tile first.",
+  "error.title_discard": "This hand cannot be analysed yet",
+  "error.title_table": "This hand cannot be added yet"
 };

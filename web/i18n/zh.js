@@ -351,12 +351,12 @@ export default {
   "err.bonus_off": "這個規則組不計花牌；要計的話，請在自訂規則把花牌設為有計。",
   "err.flower_twice": "{flower} 揀選了兩次。",
   "err.unknown_ruleset": "伺服器沒有這個規則組。",
-  "err.house_rule": "這項自訂規則不適用於這個規則組：{detail}",
+  "err.house_rule": "這項自訂規則不適用於這個規則組，請改用其他設定。",
   "err.money_unrepresentable": "金額太大，無法準確到一分：請降低注碼。",
   "err.faan_overflow": "番數總和超出可準確計算的範圍：請降低 {pattern} 的番數。",
   "err.base_points_overflow": "這個總番的底分超過 2^40，超出結算所能支援：請降低 {pattern} 的番數、上限或底分表。",
-  "err.other": "這一項有誤（{detail}）",
-  "err.server": "伺服器未能回答（{detail}）。請再試。",
+  "err.other": "這一項有誤，請檢查後再試。",
+  "err.server": "伺服器未能回答。請再試。",
 
   "count.1": "一",
   "count.2": "兩",
@@ -678,5 +678,14 @@ export default {
   "table.in_force_coming": "今晚的規則：{rules}",
   "table.rules_others": "{n} 項番種更改",
   "table.rules_others.one": "{n} 項番種更改",
-  "rules.summary_short": "{min} 番起糊，上限 {limit} 番"
+  "rules.summary_short": "{min} 番起糊，上限 {limit} 番",
+  "err.hand_or_declared": "食糊只可以用手牌或者所計的番數其中一種方式輸入。",
+  "err.declared_one_of": "請輸入番數、滿糊或者番種，三者揀一。",
+  "err.declared_context_field": "唔輸入手牌的食糊，只需要講點樣食糊同邊個出銃。",
+  "err.pattern_not_scored": "這個規則組不計{pattern}：請取消剔選。",
+  "err.pattern_repeated": "{pattern}一副牌最多計 {max} 次。",
+  "err.house_rules_not_rules": "只有改規則的一局才可以附自訂規則。",
+  "discard.chance_assumes": "以上機會假設期間無人食糊、無人上牌或碰牌。",
+  "error.title_discard": "這副手牌暫時未能分析",
+  "error.title_table": "這一局暫時未能加入"
 };

@@ -271,6 +271,13 @@ export const CODES = {
   winners_not_win: ["table.err_winners_not_win"],
   offender_not_false_win: ["table.err_offender_not_false_win"],
   offender_required: ["table.err_offender_required"],
+  // Wins without tiles and changes of rules (the Table card's taps).
+  hand_or_declared: ["err.hand_or_declared"],
+  declared_one_of: ["err.declared_one_of"],
+  declared_context_field: ["err.declared_context_field"],
+  pattern_not_scored: ["err.pattern_not_scored"],
+  pattern_repeated: ["err.pattern_repeated"],
+  house_rules_not_rules: ["err.house_rules_not_rules"],
   // POST /v1/analyze (Which tile to discard)
   analysis_tile_count: ["err.count_analysis"],
   seen_over_four: ["err.seen_over"],

@@ -19,7 +19,7 @@ import { REQUESTS } from "./requests.js";
 import { createFlows } from "./flows.js";
 import { pageViews } from "./views/page.js";
 import { entryViews } from "./views/entry.js";
-import { tableInputsView, tableRulesView, tableView } from "./views/table.js";
+import { tableInputsView, tableRulesView, tableView, quickView } from "./views/table.js";
 import { discardInputsView, discardView } from "./views/discard.js";
 import { housePanelView } from "./views/house.js";
 import { scoreView } from "./views/score.js";
@@ -27,7 +27,6 @@ import { compareView } from "./views/compare.js";
 import { waitsView } from "./views/waits.js";
 import { rulesView } from "./views/rules.js";
 import { errorsView } from "./views/errors.js";
-import { quickView } from "./views/quick.js";
 
 /**
  * The views, in drawing order: each `{deps(state), render(state, prev)}`,

@@ -80,14 +80,12 @@ test("the page words every rule code the server has, but for those it cannot mee
   // sends (tile_notation, bonus_notation, too_many_tiles, the waiting
   // counts it never sends wrong, too_many_bonus_tiles: its picker holds eight), problem types it words by their type
   // (not_winning, unknown_ruleset), context the page has no control for, and
-  // the declared wins and changes of rules the page does not send yet, and
-  // the hand changes of an analysis, which the page does not ask for.
+  // and the hand changes of an analysis, which the page does not ask for.
   const unworded = codes.filter((c) => !CODES[c]).sort();
   assert.deepEqual(unworded, [
-    "bonus_notation", "chances_too_large", "concealed_kong_robbed_not_orphan", "declared_context_field", "declared_one_of",
+    "bonus_notation", "chances_too_large", "concealed_kong_robbed_not_orphan",
     "first_go_around_east", "first_go_around_melds", "first_go_around_not_discard",
-    "hand_or_declared", "house_rules_not_rules", "last_of_its_kind_flower_win", "not_winning",
-    "pattern_not_scored", "pattern_repeated",
+    "last_of_its_kind_flower_win", "not_winning",
     "robbed_kong_without_robbing", "second_replacement_not_flower", "tile_notation", "too_many_bonus_tiles", "too_many_tiles",
     "two_flower_replacements", "unknown_ruleset", "winning_tile_while_waiting"
   ]);
@@ -144,7 +142,9 @@ test("one table per language: the same keys and placeholders; every key the page
   assert.deepEqual(Object.keys(TABLES.zh).sort(), keysEn);
   // A tile in a Chinese sentence also gives its name (一萬（1m）); English writes just 1m.
   // English says "once" where Chinese keeps the count.
-  const differ = { "tile.in_message": ["code", "code,name"], "tile.in_label": ["code", "code,name"], "table.streak.one": ["", "n"] };
+  // A server's message the page has no wording for is shown in English only:
+  // the Chinese page says in Chinese that something is wrong, never the English text.
+  const differ = { "tile.in_message": ["code", "code,name"], "tile.in_label": ["code", "code,name"], "table.streak.one": ["", "n"], "err.house_rule": ["detail", ""], "err.other": ["detail", ""], "err.server": ["detail", ""] };
   for (const k of keysEn) {
     const [e, z] = differ[k] || [placeholders(TABLES.en[k]), placeholders(TABLES.en[k])];
     assert.equal(placeholders(TABLES.en[k]), e, k);
@@ -261,4 +261,19 @@ test("every settle and ledger problem in both languages, the players by name", (
   assert.match(describe(nw, zh), /^Cat 的牌未能食糊/);
   assert.deepEqual(mapProblem(422, { type: "/problems/not-a-winning-hand", errors: [{ pointer: "/hand/tiles", code: "not_winning", params: { tiles: 14 } }] }),
     [{ pointer: "/hand/tiles", key: "err.not_winning" }], "a score's hand: as before");
+});
+
+test("a server message the page has no wording for: never English in the Chinese page", () => {
+  const zhT = makeT("zh");
+  // The trial's case: a house rule's minimum above its limit (no code: worded by where it points).
+  const minAbove = mapApiError({ pointer: "/house_rules/min_faan", message: "the minimum (25 faan) is above the limit (10 faan)" });
+  const other = mapApiError({ pointer: "/context/x", message: "something new the page has never seen" });
+  const server = mapProblem(500, { title: "Internal error" })[0];
+  for (const m of [minAbove, other, server]) {
+    const text = describe(m, zhT, {});
+    assert.doesNotMatch(text, /[A-Za-z]/, "no English: " + text);
+    assert.match(text, /[\u4e00-\u9fff]/, "Chinese: " + text);
+  }
+  // The codes of wins without tiles, in Chinese with the pattern named in Chinese where the page knows it.
+  assert.equal(describe(mapApiError({ pointer: "/hands/0/winners/0/declared/patterns/1", code: "pattern_repeated", params: { pattern: "大三元", max: 1 } }), zhT, {}), "大三元一副牌最多計 1 次。");
 });

@@ -45,6 +45,8 @@ function renderErrors(state, prev) {
   const focus = state.errors.focus && (!prev || prev.errors !== state.errors);
   if (!messages.length) return;
   const T = tOf(state);
+  // Analysing a hand that is not a win is that view's purpose: its title says "analysed", not "scored".
+  $("error-title").textContent = T(state.input.view === "discard" ? "error.title_discard" : state.input.view === "table" ? "error.title_table" : "error.title");
   const list = $("error-list");
   let first = null;
   messages.forEach((m, i) => {
