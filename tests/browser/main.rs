@@ -2180,6 +2180,20 @@ async fn docs_flow(p: Page) {
         json!([]),
         "[{l}] no raw backticks in the docs' prose"
     );
+    // An index of the endpoints: one link per operation, each to its card.
+    let index = p
+        .js("var links = Array.from(document.querySelectorAll('#index a')); return [links.length, document.querySelectorAll('#ops .op').length, links.every(function (a) { return !!document.getElementById(a.getAttribute('href').slice(1)); })]")
+        .await;
+    assert!(
+        index[0].as_u64().unwrap_or(0) > 10 && index[0] == index[1] && index[2] == json!(true),
+        "[{l}] the index lists every operation and links to it: {index}"
+    );
+    // The responses' Status column holds its code on one line (not "S t a t u s").
+    let status = p
+        .js("return Array.from(document.querySelectorAll('#ops th.status, #ops td.status')).map(function (c) { return c.getBoundingClientRect().height < 30 && c.getBoundingClientRect().width >= 40; }).every(Boolean)")
+        .await;
+    assert_eq!(status, json!(true), "[{l}] every Status cell is one line, at least 40 px wide");
+    p.shot("docs-index-1280").await;
     let codes = p
         .js("return document.querySelectorAll('#ops p code').length")
         .await;
@@ -2235,6 +2249,39 @@ async fn axe_flow(p: Page) {
         json!(8),
         "[{l}] the table view checked with its night's money columns"
     );
+    // The hand empty (the rules and table views), and each question of a win by taps.
+    for view in ["rules", "table"] {
+        p.open(&format!("/?view={view}")).await;
+        for (w, h) in [(390, 844), (1366, 768)] {
+            p.viewport(w, h).await;
+            assert_eq!(
+                p.axe_serious().await,
+                json!([]),
+                "[{l}] axe-core: nothing serious in the {view} view with an empty hand at {w} px"
+            );
+        }
+    }
+    table_row_count(&p, 2, "the stored night shown").await;
+    p.click("#btn-quick-win").await;
+    for step in ["winner", "how", "faan"] {
+        p.wait_js(
+            "return document.getElementById('quick-panel').getAttribute('data-step')",
+            json!(step),
+            step,
+        )
+        .await;
+        for (w, h) in [(390, 844), (1366, 768)] {
+            p.viewport(w, h).await;
+            assert_eq!(
+                p.axe_serious().await,
+                json!([]),
+                "[{l}] axe-core: nothing serious at the {step} question at {w} px"
+            );
+        }
+        if step != "faan" {
+            p.click("#quick-choices button").await;
+        }
+    }
     p.js("window.localStorage.removeItem('faan.night'); return null")
         .await;
 }
@@ -2256,8 +2303,9 @@ async fn night_rows(p: &Page) -> Value {
 /// checked against payments worked from rulesets/hkma.toml: half-spicy base
 /// points B = 1, 2, 4, 8, 16, 24, 32, 48, 64, 96, 128 for 0..10 faan; on a
 /// discard the discarder pays 4B alone; a self-draw 2B from each; a limit
-/// hand 10 faan; the false win pays each other player a self-drawn win at
-/// the minimum (3 faan: 2 x 8 = 16).
+/// hand 10 faan; the false win pays each other player what that player
+/// would collect from a self-drawn win at the minimum (3 faan: 2B = 16 from
+/// each of three, 48).
 async fn table_taps_flow(p: Page) {
     let l = p.l();
     p.open_in_language().await;
@@ -2370,7 +2418,7 @@ async fn table_taps_flow(p: Page) {
     tap(&p, "data-quick-faan", "5").await;
     tap(&p, "data-quick-faan", "3").await;
     table_row_count(&p, 5, "hand 5, two winners").await;
-    // Hand 6: a draw, one tap. Hand 7: Dan's false win: who, then confirm (16 to each).
+    // Hand 6: a draw, one tap. Hand 7: Dan's false win: who, then confirm (48 to each).
     p.click("#btn-add-draw").await;
     table_row_count(&p, 6, "a draw").await;
     p.click("#btn-quick-false-win").await;
@@ -2383,7 +2431,7 @@ async fn table_taps_flow(p: Page) {
         Some(vec![
             json!(["win", "Ann 96 240", "Ben 0 -528", "Cat -128 -208", "Dan 32 496"]),
             json!(["draw", "Ann 0 240", "Ben 0 -528", "Cat 0 -208", "Dan 0 496"]),
-            json!(["false_win", "Ann 16 256", "Ben 16 -512", "Cat 16 -192", "Dan -48 448"])
+            json!(["false_win", "Ann 48 288", "Ben 48 -480", "Cat 48 -160", "Dan -144 352"])
         ]),
         "[{l}] hands 5-7 as worked (the stake in force from hand 5)"
     );
@@ -2399,7 +2447,8 @@ async fn table_taps_flow(p: Page) {
     p.js("window.__csv = null; var make = URL.createObjectURL; URL.createObjectURL = function (b) { b.arrayBuffer().then(function (a) { var u = new Uint8Array(a); window.__csv = Array.from(u.slice(0, 3)).join(' ') + '|' + new TextDecoder('utf-8', {ignoreBOM: false}).decode(u); }); return make.call(URL, b); }; return null")
         .await;
     p.click("#btn-csv").await;
-    // The rows as tests/night.rs and docs/api.md describe them: the byte
+    // The rows as tests/night.rs and docs/api.md describe them (money as the
+    // server writes it, 48.0): the byte
     // order mark, a header, one row per hand (from 0), the totals; the
     // deal passes to each non-dealer winner (Ben, Cat, Dan) and Dan keeps it
     // by winning and by the draw (HKMA's dealer keeps the deal).
@@ -2412,10 +2461,10 @@ async fn table_taps_flow(p: Page) {
                 "1,east,Ben,win,Ann,5,144,-48,-48,-48,,,,",
                 "2,east,Cat,win,Dan,10,0,-512,0,512,,,,",
                 "3,east,Dan,rules,\"{\"\"stake\"\":0.5}\",,,,,,,,,",
-                "4,east,Dan,win,Dan + Ann,3 + 5,96,0,-128,32,48.00,0.00,-64.00,16.00",
-                "5,east,Dan,draw,,,0,0,0,0,0.00,0.00,0.00,0.00",
-                "6,east,Dan,false_win,Dan,,16,16,16,-48,8.00,8.00,8.00,-24.00",
-                "total,,,,,,256,-512,-192,448,56.00,8.00,-56.00,-8.00",
+                "4,east,Dan,win,Dan + Ann,3 + 5,96,0,-128,32,48.0,0.0,-64.0,16.0",
+                "5,east,Dan,draw,,,0,0,0,0,0.0,0.0,0.0,0.0",
+                "6,east,Dan,false_win,Dan,,48,48,48,-144,24.0,24.0,24.0,-72.0",
+                "total,,,,,,288,-480,-160,352,72.0,24.0,-40.0,-56.0",
                 ""
             ]),
             "the night's CSV",

@@ -98,6 +98,9 @@ export function createFlows(store) {
       let messages = asDocument(mapProblem(res.status, res.json));
       // A refused hand is not kept: the table on screen stays as it was.
       if (pending) messages = ledgerMessages(messages, pending.hands.length - 1, staged);
+      // A win entered by taps: its problems belong to the taps' panel.
+      const last = pending && pending.hands[pending.hands.length - 1];
+      if (last && (last.winners || []).some((w) => w.declared)) messages = messages.map((m) => (/^\/(table|players|house_rules)/.test(m.pointer || "") ? m : { ...m, pointer: "/table/quick" }));
       dispatch({ type: "refused", messages, focus: submit, keepShown: !!pending });
       if (pending) dispatch({ type: "quickRefused" });
       return;

@@ -99,11 +99,17 @@ export function countMessage(d) {
 // ------------------------------------------------------------ rulesets
 
 /** The ruleset's summary as messages, from its structured fields (the same in both languages). */
-export function rulesetSummary(r, detail) {
+export function rulesetSummary(r, detail, house) {
   if (!r) return [];
-  const out = [{ key: "rules.summary", params: { min: r.min_faan, limit: r.limit, bonus: r.bonus_tiles } }];
+  // The house rules in force change what the summary says (the minimum, the limit, flowers, the points).
+  const h = house || {};
+  const min = Number.isInteger(h.min_faan) ? h.min_faan : r.min_faan;
+  const limit = Number.isInteger(h.limit) ? h.limit : r.limit;
+  const bonus = typeof h.flowers === "boolean" ? h.flowers : r.bonus_tiles;
+  const out = [{ key: "rules.summary", params: { min, limit, bonus } }];
   if (detail) {
-    const curve = detail.points && ["full_spicy", "half_spicy"].includes(detail.points.curve) ? detail.points.curve : "table";
+    const own = detail.points && ["full_spicy", "half_spicy"].includes(detail.points.curve) ? detail.points.curve : "table";
+    const curve = typeof h.points === "string" ? h.points : Array.isArray(h.points) ? "table" : own;
     out.push({ key: "rules.points", params: { curve } });
     const pay = detail.payment;
     if (pay) {
@@ -114,6 +120,25 @@ export function rulesetSummary(r, detail) {
     if (detail.limits_add) out.push({ key: "rules.limits_add", params: { pay: { key: detail.limits_pay === "once" ? "rules.limits_pay_once" : "rules.limits_pay_per_limit" } } });
   }
   return out;
+}
+
+/**
+ * How many house rules differ from the ruleset's own: each pattern,
+ * switch, contains list and exclusive pair one, and a value equal to the
+ * chart's (half spicy on a half-spicy ruleset) none.
+ */
+export function houseCount(house, r, detail) {
+  let n = 0;
+  for (const [k, v] of Object.entries(house || {})) {
+    if (k === "patterns" || k === "conditions" || k === "contains") n += Object.keys(v || {}).length;
+    else if (k === "exclusive") n += Array.isArray(v) ? v.length : 1;
+    else if (r && k === "min_faan" && v === r.min_faan) continue;
+    else if (r && k === "limit" && v === r.limit) continue;
+    else if (r && k === "flowers" && v === r.bonus_tiles) continue;
+    else if (detail && k === "points" && detail.points && v === detail.points.curve) continue;
+    else n += 1;
+  }
+  return n;
 }
 
 /** Like `describe`, with nested messages in params translated first. */

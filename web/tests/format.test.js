@@ -5,7 +5,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
 import { makeT, detectLang, TABLES } from "../js/i18n.js";
-import { explainPayments, describe, mapProblem, mapApiError, controlLabel, localErrors, tileInMessage, lineName, CODES } from "../js/format.js";
+import { explainPayments, describe, mapProblem, mapApiError, controlLabel, localErrors, tileInMessage, lineName, CODES, rulesetSummary, houseCount } from "../js/format.js";
 import { derive, emptyInput } from "../js/input.js";
 
 const en = makeT("en");
@@ -276,4 +276,17 @@ test("a server message the page has no wording for: never English in the Chinese
   }
   // The codes of wins without tiles, in Chinese with the pattern named in Chinese where the page knows it.
   assert.equal(describe(mapApiError({ pointer: "/hands/0/winners/0/declared/patterns/1", code: "pattern_repeated", params: { pattern: "大三元", max: 1 } }), zhT, {}), "大三元一副牌最多計 1 次。");
+});
+
+test("the summary and the count of house rules follow what was changed", () => {
+  // HKMA: minimum 3, limit 10, half spicy, flowers off (rulesets/hkma.toml).
+  const r = { id: "hkma", min_faan: 3, limit: 10, bonus_tiles: false };
+  const detail = { points: { curve: "half_spicy" } };
+  const s = rulesetSummary(r, detail, { min_faan: 5, points: "full_spicy" });
+  assert.deepEqual(s[0].params, { min: 5, limit: 10, bonus: false }, "the minimum changed shows");
+  assert.deepEqual(s[1].params, { curve: "full_spicy" });
+  // Half spicy on a half-spicy ruleset changes nothing.
+  assert.equal(houseCount({ points: "half_spicy" }, r, detail), 0);
+  // Six changes: three patterns, a switch, an exclusive pair and the minimum.
+  assert.equal(houseCount({ patterns: { a: 1, b: 2, c: null }, conditions: { x: true }, exclusive: [["a", "b"]], min_faan: 4 }, r, detail), 6);
 });
