@@ -230,6 +230,8 @@ export function createFlows(store) {
     }
     const prev = get();
     const s = dispatch({ type: "tableRuleSet", key, raw });
+    // The next hand's preview follows the stake and the other table rules at once.
+    if (s.night !== prev.night && s.input.view === "table") runPreview();
     if (s.night === prev.night || !seated(s.night) || !s.night.hands.length) return;
     if (s.input.view === "table") run("table", false);
     else refreshTable();
