@@ -816,6 +816,9 @@ async fn table_night_flow(p: Page) {
     // A draw, then undone: the deal goes back to Ben for hand 2.
     p.click("#btn-add-draw").await;
     table_row_count(&p, 2, "a draw added").await;
+    // Undo asks first: the player says yes.
+    p.js("window.confirm = function () { return true; }; return null")
+        .await;
     p.click("#btn-undo").await;
     table_row_count(&p, 1, "the draw undone").await;
     p.wait_text("#table-deal", "hand 2 again", |t| t == lang.table_hand2)
@@ -951,6 +954,9 @@ async fn table_night_flow(p: Page) {
     p.shot("table-1366").await;
     p.viewport(1920, 1080).await;
     p.shot("table-1920").await;
+    // Undo asks first: the player says yes.
+    p.js("window.confirm = function () { return true; }; return null")
+        .await;
     p.click("#btn-undo").await;
     table_row_count(&p, 2, "the false win undone").await;
 
@@ -1106,6 +1112,26 @@ async fn double_win_flow(p: Page) {
     )
     .await;
 
+    // The stake is set as the night starts (a change during the night is a
+    // hand of its own and leaves the hands before it as they were).
+    // A stake that is not money is refused at the stake control.
+    p.type_keys("#tr-stake", "abc\u{E004}").await;
+    let err = p
+        .wait_text(
+            "[data-error-for=\"/house_rules/stake\"]",
+            "the stake's error beside it",
+            |t| t.contains(lang.table_stake_error),
+        )
+        .await;
+    assert_player_words(&err, "a bad stake");
+    // A stake of fifty cents a point: the night in money.
+    p.js("var s = document.getElementById('tr-stake'); s.value = ''; return null")
+        .await;
+    p.type_keys("#tr-stake", "0.5\u{E004}").await;
+    p.wait_text("#tr-stake-shown", "the stake in money", |t| {
+        t == lang.table_stake_shown
+    })
+    .await;
     // Ben's hand, staged as the first winner on Dan's discard.
     p.type_keys("#hand-text", "123456m789p23455s").await;
     p.click("#table-winner option[value=\"Ben\"]").await;
@@ -1204,24 +1230,6 @@ async fn double_win_flow(p: Page) {
         "[{l}] one stored hand with two winners"
     );
 
-    // A stake that is not money is refused at the stake control.
-    p.type_keys("#tr-stake", "abc\u{E004}").await;
-    let err = p
-        .wait_text(
-            "[data-error-for=\"/house_rules/stake\"]",
-            "the stake's error beside it",
-            |t| t.contains(lang.table_stake_error),
-        )
-        .await;
-    assert_player_words(&err, "a bad stake");
-    // A stake of fifty cents a point: the night in money.
-    p.js("var s = document.getElementById('tr-stake'); s.value = ''; return null")
-        .await;
-    p.type_keys("#tr-stake", "0.5\u{E004}").await;
-    p.wait_text("#tr-stake-shown", "the stake in money", |t| {
-        t == lang.table_stake_shown
-    })
-    .await;
     p.wait_js(
         "return Array.from(document.querySelectorAll('#table-transfers li')).map(function (li) { return li.getAttribute('data-money'); }).sort().join(' ')",
         json!("+$12.00 +$40.00 +$8.00"),
@@ -1297,15 +1305,28 @@ async fn double_win_flow(p: Page) {
         p.shot(&format!("table-money-{w}")).await;
     }
     p.viewport(1280, 1000).await;
+    // Undo asks first: the player says yes.
+    p.js("window.confirm = function () { return true; }; return null")
+        .await;
     p.click("#btn-undo").await;
     table_row_count(&p, 1, "the false win undone").await;
     p.js("document.getElementById('table-section').scrollIntoView({block: 'start'}); return null")
         .await;
     p.shot("double-win").await;
 
-    // Head bump: only Ben, the first after Dan, is paid.
+    // Head bump: only Ben, the first after Dan, is paid. The night's rules
+    // are fixed once it starts, so the double win is undone, the rule set
+    // before the first hand, and the win redone under it.
+    p.click("#btn-undo").await;
+    p.wait_js(
+        "return JSON.parse(localStorage.getItem('faan.night')).hands.length",
+        json!(0),
+        "the double win undone",
+    )
+    .await;
     p.click("#tr-multiple-winners option[value=\"head_bump\"]")
         .await;
+    p.click("#btn-redo").await;
     p.wait_js(
         "var r = document.querySelector('#table-body tr'); return r ? r.querySelector('td.result').textContent : ''",
         json!(lang.table_double_win_head_bump),
@@ -2192,7 +2213,11 @@ async fn docs_flow(p: Page) {
     let status = p
         .js("return Array.from(document.querySelectorAll('#ops th.status, #ops td.status')).map(function (c) { return c.getBoundingClientRect().height < 30 && c.getBoundingClientRect().width >= 40; }).every(Boolean)")
         .await;
-    assert_eq!(status, json!(true), "[{l}] every Status cell is one line, at least 40 px wide");
+    assert_eq!(
+        status,
+        json!(true),
+        "[{l}] every Status cell is one line, at least 40 px wide"
+    );
     p.shot("docs-index-1280").await;
     let codes = p
         .js("return document.querySelectorAll('#ops p code').length")
@@ -2375,8 +2400,20 @@ async fn table_taps_flow(p: Page) {
         before,
         json!([
             ["win", "Ann 0 0", "Ben 32 32", "Cat -32 -32", "Dan 0 0"],
-            ["win", "Ann 144 144", "Ben -48 -16", "Cat -48 -80", "Dan -48 -48"],
-            ["win", "Ann 0 144", "Ben -512 -528", "Cat 0 -80", "Dan 512 464"]
+            [
+                "win",
+                "Ann 144 144",
+                "Ben -48 -16",
+                "Cat -48 -80",
+                "Dan -48 -48"
+            ],
+            [
+                "win",
+                "Ann 0 144",
+                "Ben -512 -528",
+                "Cat 0 -80",
+                "Dan 512 464"
+            ]
         ]),
         "[{l}] hands 1-3 by taps, as worked"
     );
@@ -2429,9 +2466,21 @@ async fn table_taps_flow(p: Page) {
     assert_eq!(
         rows.as_array().map(|a| a[4..].to_vec()),
         Some(vec![
-            json!(["win", "Ann 96 240", "Ben 0 -528", "Cat -128 -208", "Dan 32 496"]),
+            json!([
+                "win",
+                "Ann 96 240",
+                "Ben 0 -528",
+                "Cat -128 -208",
+                "Dan 32 496"
+            ]),
             json!(["draw", "Ann 0 240", "Ben 0 -528", "Cat 0 -208", "Dan 0 496"]),
-            json!(["false_win", "Ann 48 288", "Ben 48 -480", "Cat 48 -160", "Dan -144 352"])
+            json!([
+                "false_win",
+                "Ann 48 288",
+                "Ben 48 -480",
+                "Cat 48 -160",
+                "Dan -144 352"
+            ])
         ]),
         "[{l}] hands 5-7 as worked (the stake in force from hand 5)"
     );
