@@ -2211,7 +2211,7 @@ async fn docs_flow(p: Page) {
     );
     // The responses' Status column holds its code on one line (not "S t a t u s").
     let status = p
-        .js("return Array.from(document.querySelectorAll('#ops th.status, #ops td.status')).map(function (c) { return c.getBoundingClientRect().height < 30 && c.getBoundingClientRect().width >= 40; }).every(Boolean)")
+        .js("return Array.from(document.querySelectorAll('#ops th.status, #ops td.status')).map(function (c) { var r = document.createRange(); r.selectNodeContents(c); return r.getClientRects().length === 1 && c.getBoundingClientRect().width >= 40; }).every(Boolean)")
         .await;
     assert_eq!(
         status,
