@@ -2237,7 +2237,11 @@ async fn docs_flow(p: Page) {
                 if (b.right > r.right + 1) out.push(op.id + ' table ends at ' + Math.round(b.right) + ' past ' + Math.round(r.right));
               });
             });
-            if (document.documentElement.scrollWidth > window.innerWidth) out.push('page ' + document.documentElement.scrollWidth);
+            if (document.documentElement.scrollWidth > window.innerWidth) {
+              out.push('page ' + document.documentElement.scrollWidth);
+              // What sticks out, named: the first few elements past the window's edge.
+              Array.from(document.querySelectorAll('body *')).filter(function (e) { return e.getBoundingClientRect().right > window.innerWidth + 1; }).slice(0, 4).forEach(function (e) { out.push((e.id || e.tagName) + ' ' + (e.textContent || '').slice(0, 30) + ' ' + Math.round(e.getBoundingClientRect().right)); });
+            }
             return out;"#)
         .await;
     assert_eq!(wide, json!([]), "[{l}] every card fits a 390 px phone");
