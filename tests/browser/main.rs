@@ -538,6 +538,35 @@ async fn discard_flow(p: Page) {
         json!(true),
         "[{l}] the discard view fits 390px"
     );
+    // A 14-tile hand that is not a win, analysed: no problem shown (it is the view's purpose);
+    // on a phone each number under its own header, the waits as tiles, and
+    // the chances said to assume nobody else wins or claims first.
+    let phone = p
+        .js(r#"var visible = function (e) { return e.offsetParent !== null && getComputedStyle(e).display !== 'none'; };
+            var heads = Array.from(document.querySelectorAll('#discard-table thead th')).filter(visible);
+            var misplaced = [];
+            document.querySelectorAll('#discard-body tr').forEach(function (r) {
+              var cells = Array.from(r.children).filter(visible);
+              if (cells.length !== heads.length) misplaced.push(r.getAttribute('data-discard') + ' has ' + cells.length + ' cells for ' + heads.length + ' headers');
+              cells.forEach(function (c, i) {
+                var h = heads[i]; if (!h) return;
+                var a = c.getBoundingClientRect(), b = h.getBoundingClientRect();
+                if (Math.abs(a.left - b.left) > 2 || Math.abs(a.right - b.right) > 2) misplaced.push(r.getAttribute('data-discard') + ' cell ' + i);
+              });
+            });
+            return {
+              problems: document.getElementById('error-summary').hidden,
+              status: document.getElementById('status').getAttribute('data-state'),
+              tiles: document.querySelectorAll('#discard-body [data-wait] .tile').length > 0,
+              note: visible(document.getElementById('discard-table-note')),
+              misplaced: misplaced
+            };"#)
+        .await;
+    assert_eq!(
+        phone,
+        json!({"problems": true, "status": "ok", "tiles": true, "note": true, "misplaced": []}),
+        "[{l}] the analysis of a 14-tile hand that is not a win at 390 px"
+    );
     p.js("document.getElementById('discard').scrollIntoView({block: 'start'})")
         .await;
     p.shot("discard-390x844").await;
@@ -1287,7 +1316,7 @@ async fn double_win_flow(p: Page) {
     for (w, h) in [(1366, 768), (390, 844)] {
         p.viewport(w, h).await;
         let fit = p
-            .js("var t = document.querySelector('table.ledger'), s = t.closest('.table-scroll'), sr = s.getBoundingClientRect(); var inside = function (e) { var r = e.getBoundingClientRect(); return r.width > 0 && r.left >= sr.left - 1 && r.right <= sr.right + 1; }; return [t.scrollWidth <= s.clientWidth + 1, document.documentElement.scrollWidth <= window.innerWidth, Array.from(document.querySelectorAll('#table-head th[data-player]')).map(inside), Array.from(document.querySelectorAll('#table-body tr:last-child td.money-col .balance')).map(inside), document.querySelector('#table-head th.money-col').textContent]")
+            .js("var t = document.querySelector('table.ledger'), s = t.closest('.table-scroll'), sr = s.getBoundingClientRect(); var inside = function (e) { var r = e.getBoundingClientRect(); return r.width > 0 && r.left >= sr.left - 1 && r.right <= sr.right + 1; }; return [t.scrollWidth <= s.clientWidth + 1, document.documentElement.scrollWidth <= window.innerWidth, Array.from(document.querySelectorAll('#table-head th[data-player]')).map(inside), Array.from(document.querySelectorAll('#table-foot td.money-col')).map(inside), document.querySelector('#table-head th.money-col').textContent]")
             .await;
         assert_eq!(
             fit,

@@ -574,8 +574,8 @@ export default {
   "house.import_faan_over": "The document gives {id} {faan} faan, above the limit of {limit}: write \"limit\" for a limit hand, or a value up to {limit}.",
   "table.col_deal": "Round · dealer",
   "table.deal_cell": "{round} · {dealer}",
-  "table.cell_caption": "this hand / total",
-  "table.money_caption": "money: this hand / total",
+  "table.cell_caption": "this hand",
+  "table.money_caption": "money, this hand",
   "table.result_false_win_why": "False win by {player}: pays each other player {each}",
   "strip.score": "{faan} faan",
   "strip.more": "details below",
@@ -687,5 +687,8 @@ export default {
   "err.house_rules_not_rules": "Only a change of rules carries house rules.",
   "discard.chance_assumes": "These chances assume nobody else wins or claims a tile first.",
   "error.title_discard": "This hand cannot be analysed yet",
-  "error.title_table": "This hand cannot be added yet"
+  "error.title_table": "This hand cannot be added yet",
+  "list.sep": ", ",
+  "err.min_faan_settings": "This ruleset offers a minimum of {settings} faan only, not {min}.",
+  "table.total_row": "Total"
 };

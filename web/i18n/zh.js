@@ -574,8 +574,8 @@ export default {
   "house.import_faan_over": "文件把 {id} 定為 {faan} 番，超過上限 {limit} 番：要當爆棚計請改為上限，否則請寫 {limit} 番或以下。",
   "table.col_deal": "圈 · 莊家",
   "table.deal_cell": "{round}圈 · {dealer}",
-  "table.cell_caption": "今鋪／累計",
-  "table.money_caption": "錢：今鋪／累計",
+  "table.cell_caption": "今鋪",
+  "table.money_caption": "錢（今鋪）",
   "table.result_false_win_why": "{player} 詐糊：賠每位玩家 {each}",
   "strip.score": "{faan} 番",
   "strip.more": "詳情在下面",
@@ -687,5 +687,8 @@ export default {
   "err.house_rules_not_rules": "只有改規則的一局才可以附自訂規則。",
   "discard.chance_assumes": "以上機會假設期間無人食糊、無人上牌或碰牌。",
   "error.title_discard": "這副手牌暫時未能分析",
-  "error.title_table": "這一局暫時未能加入"
+  "error.title_table": "這一局暫時未能加入",
+  "list.sep": "、",
+  "err.min_faan_settings": "這個規則組只可以揀 {settings} 番起糊，不可以揀 {min} 番。",
+  "table.total_row": "累計"
 };

@@ -246,7 +246,9 @@ export function createFlows(store) {
     } catch (e) {
       dispatch({ type: "rulesetsFailed" });
     }
-    loadDetail(get().input.ruleset);
+    // Compare with the page's rules as their own ruleset needs the chart (and the patterns) first.
+    if (get().input.compareCustom) await Promise.all([loadDetail(get().input.ruleset), loadPatterns()]);
+    else loadDetail(get().input.ruleset);
   }
 
   // Every pattern and condition (GET /v1/patterns), once; without it the

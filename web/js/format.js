@@ -312,7 +312,8 @@ export const CODES = {
 // Problems of house rules carry no code: what contains what, by its text.
 const HOUSE_RULES = [
   [/^([a-z_]+) (?:would contain|contains) itself through (?:a chain of contains \(through )?([a-z_]+)/, "err.contains_cycle", (m) => ({ pattern: m[1], via: m[2] })],
-  [/^([a-z_]+) cannot contain itself/, "err.contains_self", (m) => ({ pattern: m[1] })]
+  [/^([a-z_]+) cannot contain itself/, "err.contains_self", (m) => ({ pattern: m[1] })],
+  [/offers minimum settings ([\d, ]+) only, not (\d+)/, "err.min_faan_settings", (m) => ({ settings: m[1].split(/,\s*/).join(" / "), min: m[2] })]
 ];
 
 // Field names and API words out of a message the page has no wording for.

@@ -90,7 +90,7 @@ function houseChanged(e) {
   else if (t.id === "hr-contains-pattern") dispatch({ type: "containsEditing", id: t.value });
   else if (t.id === "hr-exclusive-a" || t.id === "hr-exclusive-b") return;
   else if (t.hasAttribute("data-condition")) act({ type: "conditionSet", key: t.getAttribute("data-condition"), value: t.value === "" ? null : t.value === "true" });
-  else if (t.id === "cmp-custom") dispatch({ type: "compareCustomSet", on: t.checked });
+  else if (t.id === "cmp-custom") act({ type: "compareCustomSet", on: t.checked });
   else if (t.closest("#hr-export-box")) return;
   else act({ type: "houseControls", values: Object.fromEntries(Object.entries(HOUSE_CONTROLS).map(([k, id]) => [k, $(id).value])) });
 }

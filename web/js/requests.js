@@ -39,7 +39,7 @@ export const REQUESTS = {
     body: (s) => requestBody("waits", s.input, handOf(s)),
     done(s, res) {
       const waits = res.waits || [];
-      return waits.length ? { key: "status.waits", params: { tiles: waits.map((w) => w.tile).join(", ") } } : { key: "status.no_waits" };
+      return waits.length ? { key: "status.waits", params: { tiles: waits.map((w) => w.tile).join(tOf(s)("list.sep")) } } : { key: "status.no_waits" };
     }
   },
   rules: {

@@ -290,3 +290,12 @@ test("the summary and the count of house rules follow what was changed", () => {
   // Six changes: three patterns, a switch, an exclusive pair and the minimum.
   assert.equal(houseCount({ patterns: { a: 1, b: 2, c: null }, conditions: { x: true }, exclusive: [["a", "b"]], min_faan: 4 }, r, detail), 6);
 });
+
+test("a ruleset's minimum settings in words, and lists joined as each language joins them", () => {
+  // GET /v1/compare under house rules min_faan 1: sc-hk13 offers 3 and 0 only (its chart).
+  const m = mapApiError({ pointer: "/house_rules/min_faan", message: "sc-hk13 offers minimum settings 3, 0 only, not 1" });
+  assert.deepEqual(m, { pointer: "/house_rules/min_faan", key: "err.min_faan_settings", params: { settings: "3 / 0", min: "1" } });
+  assert.equal(describe(m, en, {}), "This ruleset offers a minimum of 3 / 0 faan only, not 1.");
+  assert.doesNotMatch(describe(m, makeT("zh"), {}), /[A-Za-z,]/);
+  assert.equal(makeT("zh")("list.sep"), "、");
+});

@@ -81,7 +81,7 @@ export const discardView = {
     const head = sh.best < 0 ? T("discard.complete_shanten") : sh.best === 0 ? T("discard.ready") : T("discard.shanten", { n: sh.best });
     const info = state.server.info[res.ruleset];
     $("discard-ruleset").textContent = "(" + rulesetName(info, T, res.ruleset) + ")";
-    $("discard-shanten").textContent = head + " · " + forms.join(", ");
+    $("discard-shanten").textContent = head + " · " + forms.join(T("list.sep"));
     $("discard-shanten").setAttribute("data-shanten", String(sh.best));
     const done = $("discard-complete");
     done.hidden = !v.complete;

@@ -232,6 +232,19 @@ export const tableView = {
         el("span", { className: "balance", text: total })
       ])];
     })))));
+    // One number a cell (this hand's); the running totals in a row of their own, below.
+    const lastHand = (res.hands || [])[(res.hands || []).length - 1];
+    const totals = res.balances || (lastHand ? lastHand.balances : {}) || {};
+    fill($("table-foot"), lastHand ? [el("tr", { className: "total-row" }, [
+      el("th", { scope: "row", colspan: "3", className: "total-label", text: T("table.total_row") })
+    ].concat(...players.map((p, k) => {
+      const points = el("td", { className: "num points-col col-" + (k + 1), "data-total-player": p, "data-balance": String(totals[p]) }, [
+        el("span", { className: "total-label-inline", text: p + " " }), el("b", { text: String(totals[p]) })
+      ]);
+      if (!withMoney) return [points];
+      const total = formatMoney(runningCents[p] / 100);
+      return [points, el("td", { className: "num money-col col-" + (k + 1), "data-total-money-player": p, "data-money-total": total }, [el("b", { text: total })])];
+    })))] : []);
     fill($("table-standings"), (res.standings || []).map((s) => {
       const m = money && money.balances ? money.balances[s.player] : null;
       return el("li", { "data-player": s.player, "data-rank": String(s.rank), "data-balance": String(s.balance), "data-money": m == null ? "" : formatMoney(m) }, [
