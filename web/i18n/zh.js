@@ -193,9 +193,9 @@ export default {
   "control./house_rules/limits_pay": "超出爆棚點計",
 
   "btn.score": "計番",
-  "btn.compare": "比較各規則組",
-  "btn.waits": "聽牌（{n} 張）",
-  "btn.waits.one": "聽牌（{n} 張）",
+  "btn.compare": "比較規則",
+  "btn.waits": "聽牌{n}張",
+  "btn.waits.one": "聽牌{n}張",
   "btn.example": "例子",
   "btn.reset": "重設",
 

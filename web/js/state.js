@@ -350,7 +350,11 @@ export const TRANSITIONS = {
   documentCopied: (s) => ({ ...s, doc: { ...s.doc, key: "house.copied", params: undefined } }),
   importStarted: (s) => ({ ...s, doc: { ...s.doc, state: "importing", key: "house.importing", params: undefined } }),
   // The status line always describes this attempt: a refusal changes nothing and says so.
-  importRefused: (s, a) => withProblems({ ...s, doc: { ...s.doc, state: "import-refused", key: "house.import_refused", params: { n: a.messages.length } } }, a.messages, true),
+  // The import's problems belong to the import: shown at its box, never as the hand's (the answer on screen and the status line stay).
+  importRefused(s, a) {
+    const refused = withProblems({ ...s, doc: { ...s.doc, state: "import-refused", key: "house.import_refused", params: { n: a.messages.length } } }, a.messages, true);
+    return { ...refused, status: s.status, errors: { ...refused.errors, scope: "import" } };
+  },
   /** A document read (custom.js `houseFromDocument`): its ruleset, house rules and table rules set. */
   imported(s, a) {
     const r = a.result;

@@ -178,7 +178,7 @@ test("counts read right in English: plural forms from the table", () => {
   assert.equal(en("btn.waits", { n: 10 }), "Waits (10 tiles)");
   assert.equal(en("status.problems", { n: 1 }), "1 problem: see the marked field.");
   assert.equal(en("status.problems", { n: 3 }), "3 problems: see the marked fields.");
-  assert.equal(zh("btn.waits", { n: 1 }), "聽牌（1 張）");
+  assert.equal(zh("btn.waits", { n: 1 }), "聽牌1張");
   assert.equal(zh("status.problems", { n: 1 }), "有 1 個問題：請看標示的欄位。");
   // The count under the hand box says only that the count is right, never that the hand wins.
   assert.equal(en("hand.count_win", { n: 14, more: en("hand.complete") }), "14 concealed tiles: the count for a win");

@@ -139,3 +139,13 @@ test("a change of rules in words, in both languages", () => {
   assert.equal(ruleText("points", null, zh), zh("house.points") + "：用返規則組原本的");
   assert.doesNotMatch(resultText({ result: "rules", house_rules: { min_faan: 5, dealer_keeps_on_win: false } }, zh), /[a-z]{3,}/);
 });
+
+test("an import's problems belong to the import: the answer on screen and the status line stay", () => {
+  const shown = { view: "score", res: { total_faan: 4 }, ctx: {}, key: "k", document: null, seq: 1 };
+  const s = { ...initialState(), shown, status: { state: "ok", key: "status.scored", params: { name: "HKMA" } } };
+  const t = reduce(s, { type: "importRefused", messages: [{ pointer: "/ruleset_document", key: "house.import_not_json" }] });
+  assert.equal(t.shown, shown);
+  assert.deepEqual(t.status, s.status, "not \"1 problem\"");
+  assert.equal(t.errors.scope, "import");
+  assert.equal(t.doc.key, "house.import_refused");
+});

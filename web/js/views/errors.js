@@ -71,7 +71,8 @@ function renderErrors(state, prev) {
     if (control) item.addEventListener("click", (e) => { e.preventDefault(); control.focus(); control.scrollIntoView({ block: "center" }); });
     list.appendChild(el("li", {}, [item]));
   });
-  $("error-summary").hidden = false;
+  // An import's problems: at the import box only (the summary is the hand's).
+  if (state.errors.scope !== "import") $("error-summary").hidden = false;
   if (focus) {
     if (first) { first.focus(); first.scrollIntoView({ block: "center" }); } else $("error-summary").focus();
   }

@@ -84,7 +84,7 @@ function renderStale(state) {
   const d = handOf(state);
   let tail;
   // Problems on screen (the page's or the server's): nothing is rescored until they are fixed.
-  if (d.errors.length || d.over.length || state.errors) tail = T("stale.fix");
+  if (d.errors.length || d.over.length || (state.errors && state.errors.scope !== "import")) tail = T("stale.fix");
   else if (!REQUESTS[state.input.view].ready(state)) {
     const cm = countMessage(d);
     tail = T("stale.incomplete", { why: cm.more ? describe(cm.more, T) : describe(cm, T) });
