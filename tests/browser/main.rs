@@ -2553,6 +2553,61 @@ async fn table_taps_flow(p: Page) {
         )
         .await;
     let _ = csv;
+
+    // Hand 8 by ticked patterns: Ben self-draws mixed one suit (3) and two
+    // dragon pungs (1 each), 5 faan: B = 24, each other pays 2B = 48.
+    p.click("#btn-quick-win").await;
+    tap(&p, "data-quick-player", "Ben").await;
+    tap(&p, "data-quick-how", "").await;
+    p.click("#btn-quick-patterns").await;
+    p.wait_js(
+        "return !!document.querySelector('[data-quick-tick=\"dragon_pung\"]')",
+        json!(true),
+        "the ruleset's patterns to tick",
+    )
+    .await;
+    tap(&p, "data-quick-tick", "mixed_one_suit").await;
+    tap(&p, "data-quick-tick", "dragon_pung").await;
+    tap(&p, "data-quick-tick", "dragon_pung").await;
+    assert_eq!(
+        p.js("return document.querySelector('#quick-choices [data-quick-tick=\"dragon_pung\"]').textContent.indexOf('×2') > 0")
+            .await,
+        json!(true),
+        "[{l}] a dragon pung ticked twice shows ×2"
+    );
+    p.shot("taps-patterns-1366").await;
+    p.click("#btn-quick-send-patterns").await;
+    table_row_count(&p, 8, "hand 8 by ticked patterns").await;
+    assert_eq!(
+        night_rows(&p).await[7],
+        json!([
+            "win",
+            "Ann -48 240",
+            "Ben 144 -336",
+            "Cat -48 -208",
+            "Dan -48 304"
+        ]),
+        "[{l}] hand 8: the ticked patterns' 5 faan, self-drawn"
+    );
+    assert_eq!(
+        p.js("return Array.from(document.querySelectorAll('#table-foot [data-total-player]')).map(function (c) { return c.getAttribute('data-total-player') + ' ' + c.getAttribute('data-balance'); })")
+            .await,
+        json!(["Ann 240", "Ben -336", "Cat -208", "Dan 304"]),
+        "[{l}] the running totals in their own row"
+    );
+
+    // The print view: the night's table alone (the print rules applied on screen for the picture).
+    p.js("var css = ''; Array.from(document.styleSheets).forEach(function (sh) { Array.from(sh.cssRules).forEach(function (r) { if (r.media && r.media.mediaText === 'print') Array.from(r.cssRules).forEach(function (x) { css += x.cssText + '\n'; }); }); }); var st = document.createElement('style'); st.id = 'as-printed'; st.textContent = css; document.head.appendChild(st); window.scrollTo(0, 0); return null")
+        .await;
+    assert_eq!(
+        p.js("return [getComputedStyle(document.getElementById('calc')).display, getComputedStyle(document.getElementById('table')).display !== 'none', getComputedStyle(document.querySelector('.take-home')).display]")
+            .await,
+        json!(["none", true, "none"]),
+        "[{l}] printed: the inputs and buttons left out, the night's table kept"
+    );
+    p.shot("taps-print-1366").await;
+    p.js("document.getElementById('as-printed').remove(); return null")
+        .await;
     p.viewport(390, 844).await;
     p.shot("taps-night-390").await;
 }

@@ -301,7 +301,9 @@ function choices(state, q, T) {
   }
   if (q.step === "patterns") {
     const chart = state.server.details[nightRuleset(state)];
-    const table = state.server.patterns && Array.isArray(state.server.patterns.patterns) ? state.server.patterns.patterns : [];
+    // Which patterns may repeat comes with GET /v1/patterns: the ticks wait for it.
+    if (!state.server.patterns || !chart) return [el("p", { className: "hint", text: T("quick.loading") })];
+    const table = Array.isArray(state.server.patterns.patterns) ? state.server.patterns.patterns : [];
     const maxOf = (id) => { const p = table.find((x) => x.id === id); return p && p.max_count > 1 ? p.max_count : 1; };
     return ((chart && chart.patterns) || []).map((p) => {
       const n = q.ticked.filter((id) => id === p.id).length;
