@@ -451,6 +451,11 @@ async fn every_built_in_ruleset_has_its_notes_in_chinese() {
                 "{id}: {z:?} is Chinese"
             );
             assert_ne!(Some(z), n.as_str(), "{id}: translated, not copied");
+            // A house rule is named in Chinese, never by its key ("multiple_winners: head_bump").
+            let key = z
+                .split(|c: char| !(c.is_ascii_lowercase() || c == '_'))
+                .find(|w| w.contains('_') && w.len() > 3);
+            assert_eq!(key, None, "{id}: {z:?} names a house rule by its key");
         }
     }
     let hkma = app.get("/v1/rulesets/hkma").await.json();

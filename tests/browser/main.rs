@@ -538,9 +538,34 @@ async fn discard_flow(p: Page) {
         json!(true),
         "[{l}] the discard view fits 390px"
     );
+    p.js("document.getElementById('discard').scrollIntoView({block: 'start'})")
+        .await;
+    p.shot("discard-390x844").await;
+    p.js("document.getElementById('discard-best').scrollIntoView({block: 'start'})")
+        .await;
+    p.shot("discard-390x844-best").await;
+    // Thirteen tiles (the 9s thrown): the hand's own acceptance and waits, no table.
+    p.viewport(1280, 1000).await;
+    p.click("#hand [data-hand-index=\"13\"]").await;
+    p.click("#btn-discard").await;
+    p.wait_js(
+        "return [document.getElementById('discard-table').hidden, document.getElementById('discard-accept-title').getAttribute('data-count'), Array.from(document.querySelectorAll('#discard-waits [data-wait]')).map(function (w) { return w.getAttribute('data-wait'); }).join(',')]",
+        json!([true, "8", "6p,9p"]),
+        "the 13-tile hand's acceptance and waits",
+    )
+    .await;
+    p.shot("discard-13").await;
     // A 14-tile hand that is not a win, analysed: no problem shown (it is the view's purpose);
     // on a phone each number under its own header, the waits as tiles, and
     // the chances said to assume nobody else wins or claims first.
+    p.viewport(390, 844).await;
+    p.click("#palette [data-tile=\"9s\"]").await;
+    p.wait_js(
+        "return [document.getElementById('discard-table').hidden, document.getElementById('discard-best-title').getAttribute('data-best')]",
+        json!([false, "9s"]),
+        "the 9s drawn again, analysed as it is typed",
+    )
+    .await;
     let phone = p
         .js(r#"var visible = function (e) { return e.offsetParent !== null && getComputedStyle(e).display !== 'none'; };
             var heads = Array.from(document.querySelectorAll('#discard-table thead th')).filter(visible);
@@ -567,23 +592,9 @@ async fn discard_flow(p: Page) {
         json!({"problems": true, "status": "ok", "tiles": true, "note": true, "misplaced": []}),
         "[{l}] the analysis of a 14-tile hand that is not a win at 390 px"
     );
-    p.js("document.getElementById('discard').scrollIntoView({block: 'start'})")
+    p.js("document.getElementById('discard').scrollIntoView({block: 'start'}); return null")
         .await;
-    p.shot("discard-390x844").await;
-    p.js("document.getElementById('discard-best').scrollIntoView({block: 'start'})")
-        .await;
-    p.shot("discard-390x844-best").await;
-    // Thirteen tiles (the 9s thrown): the hand's own acceptance and waits, no table.
-    p.viewport(1280, 1000).await;
-    p.click("#hand [data-hand-index=\"13\"]").await;
-    p.click("#btn-discard").await;
-    p.wait_js(
-        "return [document.getElementById('discard-table').hidden, document.getElementById('discard-accept-title').getAttribute('data-count'), Array.from(document.querySelectorAll('#discard-waits [data-wait]')).map(function (w) { return w.getAttribute('data-wait'); }).join(',')]",
-        json!([true, "8", "6p,9p"]),
-        "the 13-tile hand's acceptance and waits",
-    )
-    .await;
-    p.shot("discard-13").await;
+    p.shot("discard-390-typed").await;
 }
 
 /// Errors: a fifth copy of a tile refused, tapped or typed; the server's
