@@ -2608,7 +2608,7 @@ async fn table_taps_flow(p: Page) {
     );
 
     // The print view: the night's table alone (the print rules applied on screen for the picture).
-    p.js("var css = ''; Array.from(document.styleSheets).forEach(function (sh) { Array.from(sh.cssRules).forEach(function (r) { if (r.media && r.media.mediaText === 'print') Array.from(r.cssRules).forEach(function (x) { css += x.cssText + '\n'; }); }); }); var st = document.createElement('style'); st.id = 'as-printed'; st.textContent = css; document.head.appendChild(st); window.scrollTo(0, 0); return null")
+    p.js("var css = ''; Array.from(document.styleSheets).forEach(function (sh) { Array.from(sh.cssRules).forEach(function (r) { if (r.media && r.media.mediaText === 'print') Array.from(r.cssRules).forEach(function (x) { css += x.cssText + ' '; }); }); }); var st = document.createElement('style'); st.id = 'as-printed'; st.textContent = css; document.head.appendChild(st); window.scrollTo(0, 0); return null")
         .await;
     assert_eq!(
         p.js("return [getComputedStyle(document.getElementById('calc')).display, getComputedStyle(document.getElementById('table')).display !== 'none', getComputedStyle(document.querySelector('.take-home')).display]")
