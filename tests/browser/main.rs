@@ -2620,5 +2620,7 @@ async fn table_taps_flow(p: Page) {
     p.js("document.getElementById('as-printed').remove(); return null")
         .await;
     p.viewport(390, 844).await;
+    p.js("document.getElementById('table').scrollIntoView({block: 'start'}); return null")
+        .await;
     p.shot("taps-night-390").await;
 }
