@@ -90,6 +90,8 @@ export function createFlows(store) {
     } catch (e) {
       if (isAbort(e) || !latest.isLatest(seq)) return;
       dispatch({ type: "unreachable" });
+      // A hand by taps not kept: back to its last tap, to send again.
+      if (pending) dispatch({ type: "quickRefused" });
       return;
     }
     // A newer request was sent meanwhile: this answer is out of date.
@@ -145,7 +147,7 @@ export function createFlows(store) {
   /** Adds a hand to the night: sent with the others, kept once the server answers. */
   function addToNight(entry) {
     const r = nightWith(get(), entry);
-    if (r.problems) { dispatch({ type: "problems", messages: r.problems, focus: true }); return; }
+    if (r.problems) { dispatch({ type: "problems", messages: r.problems, focus: true }); dispatch({ type: "quickRefused" }); return; }
     run("table", true, r.night);
   }
 
