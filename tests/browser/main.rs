@@ -1524,7 +1524,25 @@ async fn house_patterns_flow(p: Page) {
             "4",
             "[{l}] Wisteria Court itself, without the house rule, at 4"
         );
+        // Reloaded, the comparison comes back with the page's own ruleset in it.
+        let here = p
+            .js_str("return window.location.pathname + window.location.search")
+            .await;
+        p.open(&here).await;
+        p.wait_js(
+            "var r = document.querySelector('#compare-summary tr[data-custom]'); return r ? r.getAttribute('data-total-faan') : null",
+            json!("7"),
+            "the custom ruleset compared again after a reload",
+        )
+        .await;
+        // Unticked, the open comparison is drawn again at once (no button pressed).
         p.click("#cmp-custom").await;
+        p.wait_js(
+            "return document.querySelectorAll('#compare-summary tr[data-custom]').length",
+            json!(0),
+            "the comparison redrawn without the page's own ruleset",
+        )
+        .await;
         // Back to the score view for the import below.
         p.click("#btn-score").await;
         p.wait_text("#total-faan", "7 faan scored again", |t| t == "7")
