@@ -1543,6 +1543,9 @@ async fn house_patterns_flow(p: Page) {
             "the comparison redrawn without the page's own ruleset",
         )
         .await;
+        // The reload closed the patterns' box: opened again for the steps below.
+        p.js("document.getElementById('hr-patterns-box').open = true; return null")
+            .await;
         // Back to the score view for the import below.
         p.click("#btn-score").await;
         p.wait_text("#total-faan", "7 faan scored again", |t| t == "7")
