@@ -322,22 +322,22 @@ async fn every_built_in_ruleset_has_a_chinese_name_and_keeps_its_hash() {
         ),
         (
             "l2",
-            "L2",
+            "L2 番制（三番起糊、十三番滿糊）",
             "4f976a01881d70ab45b5b5307150d479c55b07d39b38e46d3fc1d65bf1f7a54a",
         ),
         (
             "liu",
-            "LIU",
+            "LIU 番制（三番起糊、十三番滿糊、出銃者獨付）",
             "2e8ee327afacb38ab4e5b02fcf44ff2ac4576decd2fe9f2f8ca1a3ab4e562b45",
         ),
         (
             "mjb",
-            "MJB",
+            "MJB 番制（三番起糊、十番滿糊、每次找數加二十籌）",
             "f7be88348854f55fb8e826123b5e7ff1a957e407cfbef1c249557a1006079b25",
         ),
         (
             "mjtime",
-            "MJ Time",
+            "MJ Time 番制（三番起糊、十番滿糊、不計門前清）",
             "c858974b699c63acb3eecc43f5f680bdbb9d4ca878492708b4c58096807edef5",
         ),
         (
@@ -451,6 +451,11 @@ async fn every_built_in_ruleset_has_its_notes_in_chinese() {
                 "{id}: {z:?} is Chinese"
             );
             assert_ne!(Some(z), n.as_str(), "{id}: translated, not copied");
+            // A house rule is named in Chinese, never by its key ("multiple_winners: head_bump").
+            let key = z
+                .split(|c: char| !(c.is_ascii_lowercase() || c == '_'))
+                .find(|w| w.contains('_') && w.len() > 3);
+            assert_eq!(key, None, "{id}: {z:?} names a house rule by its key");
         }
     }
     let hkma = app.get("/v1/rulesets/hkma").await.json();

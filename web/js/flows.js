@@ -8,8 +8,8 @@ import { call, isAbort, Latest } from "./api.js";
 import { $ } from "./dom.js";
 import { localErrors, mapProblem } from "./format.js";
 import { docPointer, houseFromDocument, importProblems } from "./custom.js";
-import { ledgerMessages, seated } from "./ledger.js";
-import { handOf, compareDocument, catalogueOf, previewReady, winProblems, winOf, nightWith } from "./state.js";
+import { ledgerMessages, seated, isStarted, nightRules, tableRuleValue, rulesEntry, falseWinEntry, ledgerRequest } from "./ledger.js";
+import { handOf, compareDocument, catalogueOf, previewReady, winProblems, winOf, nightWith, quickEntry, houseChanges, tOf } from "./state.js";
 import { REQUESTS, requestKey, previewBody } from "./requests.js";
 
 const DEBOUNCE_MS = 250;
@@ -90,6 +90,8 @@ export function createFlows(store) {
     } catch (e) {
       if (isAbort(e) || !latest.isLatest(seq)) return;
       dispatch({ type: "unreachable" });
+      // A hand by taps not kept: back to its last tap, to send again.
+      if (pending) dispatch({ type: "quickRefused" });
       return;
     }
     // A newer request was sent meanwhile: this answer is out of date.
@@ -98,11 +100,15 @@ export function createFlows(store) {
       let messages = asDocument(mapProblem(res.status, res.json));
       // A refused hand is not kept: the table on screen stays as it was.
       if (pending) messages = ledgerMessages(messages, pending.hands.length - 1, staged);
+      // A win entered by taps: its problems belong to the taps' panel.
+      const last = pending && pending.hands[pending.hands.length - 1];
+      if (last && (last.winners || []).some((w) => w.declared)) messages = messages.map((m) => (/^\/(table|players|house_rules)/.test(m.pointer || "") ? m : { ...m, pointer: "/table/quick" }));
       dispatch({ type: "refused", messages, focus: submit, keepShown: !!pending });
+      if (pending) dispatch({ type: "quickRefused" });
       return;
     }
     const now = pending ? { ...get(), night: pending } : get();
-    dispatch({ type: "answered", view, res: res.json, ctx, key: requestKey(now, view), status: r.done(now, res.json), night: pending || null, document: sentDocument, seq });
+    dispatch({ type: "answered", view, res: res.json, ctx, key: requestKey(now, view), status: r.done(now, res.json), night: pending || null, document: sentDocument, seq, redo: !!(pending && redoing) });
     if (view === "table") runPreview();
     if (submit && window.matchMedia && window.matchMedia("(max-width: 899px)").matches) $("output").scrollIntoView({ block: "start" });
   }
@@ -141,7 +147,7 @@ export function createFlows(store) {
   /** Adds a hand to the night: sent with the others, kept once the server answers. */
   function addToNight(entry) {
     const r = nightWith(get(), entry);
-    if (r.problems) { dispatch({ type: "problems", messages: r.problems, focus: true }); return; }
+    if (r.problems) { dispatch({ type: "problems", messages: r.problems, focus: true }); dispatch({ type: "quickRefused" }); return; }
     run("table", true, r.night);
   }
 
@@ -159,10 +165,75 @@ export function createFlows(store) {
     else dispatch({ type: "tableEmpty" });
   }
 
+  // The hand undone last, added again.
+  let redoing = false;
+  async function redoHand() {
+    const undone = get().undone;
+    if (!undone.length) return;
+    const r = nightWith(get(), undone[undone.length - 1]);
+    if (r.problems) { dispatch({ type: "problems", messages: r.problems, focus: true }); return; }
+    redoing = true;
+    try { await run("table", true, r.night); } finally { redoing = false; }
+  }
+
+  /** A faan tapped (`{faan}`, `{limit: true}` or `{patterns}`): the win sent once its last winner is counted. */
+  function quickFaan(value) {
+    const s = dispatch({ type: "quickFaan", ...value });
+    const entry = quickEntry(s);
+    if (entry) addToNight(entry);
+  }
+
+  /** The false win entered by taps, confirmed. */
+  function quickFalseWin() {
+    const q = get().quick;
+    if (q && q.kind === "false_win" && q.step === "confirm" && q.offender) addToNight(falseWinEntry(q.offender));
+  }
+
+  // A change of rules during a night: asked, then a hand of its own from the next hand on.
+  function changeRules(changes) {
+    if (!Object.keys(changes).length) return;
+    if (!window.confirm(tOf(get())("table.confirm_rules"))) { dispatch({ type: "ruleChangeDeclined" }); return; }
+    addToNight(rulesEntry(changes));
+  }
+
+  /** The House rules panel's rules for the night, from the next hand on. */
+  function houseToNight() {
+    changeRules(houseChanges(get()));
+  }
+
+  // The night as the server writes it in CSV (POST /v1/ledger, Accept: text/csv), saved as a file.
+  async function downloadCsv() {
+    const s = get();
+    if (!seated(s.night) || !s.night.hands.length) return;
+    let res;
+    try {
+      res = await window.fetch(REQUESTS.table.path, { method: "POST", headers: { accept: "text/csv", "content-type": "application/json" }, body: JSON.stringify(ledgerRequest(s.night, s.input)) });
+    } catch (e) { dispatch({ type: "unreachable" }); return; }
+    if (!res.ok) { dispatch({ type: "unreachable" }); return; }
+    const blob = await res.blob();
+    const a = document.createElement("a");
+    a.href = URL.createObjectURL(blob);
+    a.download = "faan-night-" + new Date().toISOString().slice(0, 10) + ".csv";
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 60000);
+  }
+
   // A table rule changed: the night retallied (the rules change the money and the coming deal).
   function setTableRule(key, raw) {
+    if (isStarted(get().night)) {
+      const v = tableRuleValue(key, raw);
+      if (v.error) { dispatch({ type: "problems", messages: [v.error], focus: false }); return; }
+      const now = nightRules(get().night)[key];
+      if (v.value === now) return;
+      changeRules({ [key]: v.value === undefined ? null : v.value });
+      return;
+    }
     const prev = get();
     const s = dispatch({ type: "tableRuleSet", key, raw });
+    // The next hand's preview follows the stake and the other table rules at once.
+    if (s.night !== prev.night && s.input.view === "table") runPreview();
     if (s.night === prev.night || !seated(s.night) || !s.night.hands.length) return;
     if (s.input.view === "table") run("table", false);
     else refreshTable();
@@ -177,7 +248,9 @@ export function createFlows(store) {
     } catch (e) {
       dispatch({ type: "rulesetsFailed" });
     }
-    loadDetail(get().input.ruleset);
+    // Compare with the page's rules as their own ruleset needs the chart (and the patterns) first.
+    if (get().input.compareCustom) await Promise.all([loadDetail(get().input.ruleset), loadPatterns()]);
+    else loadDetail(get().input.ruleset);
   }
 
   // Every pattern and condition (GET /v1/patterns), once; without it the
@@ -256,5 +329,5 @@ export function createFlows(store) {
     act({ type: "imported", result: r });
   }
 
-  return { act, schedule, cancel, auto, run, runPreview, refreshTable, addToNight, addWin, undoHand, setTableRule, loadRulesets, loadDetail, loadPatterns, openHousePanel, showDocument, copyDocument, importDocument };
+  return { act, schedule, cancel, auto, run, runPreview, refreshTable, addToNight, addWin, undoHand, redoHand, quickFaan, quickFalseWin, houseToNight, downloadCsv, setTableRule, loadRulesets, loadDetail, loadPatterns, openHousePanel, showDocument, copyDocument, importDocument };
 }

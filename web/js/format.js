@@ -99,11 +99,17 @@ export function countMessage(d) {
 // ------------------------------------------------------------ rulesets
 
 /** The ruleset's summary as messages, from its structured fields (the same in both languages). */
-export function rulesetSummary(r, detail) {
+export function rulesetSummary(r, detail, house) {
   if (!r) return [];
-  const out = [{ key: "rules.summary", params: { min: r.min_faan, limit: r.limit, bonus: r.bonus_tiles } }];
+  // The house rules in force change what the summary says (the minimum, the limit, flowers, the points).
+  const h = house || {};
+  const min = Number.isInteger(h.min_faan) ? h.min_faan : r.min_faan;
+  const limit = Number.isInteger(h.limit) ? h.limit : r.limit;
+  const bonus = typeof h.flowers === "boolean" ? h.flowers : r.bonus_tiles;
+  const out = [{ key: "rules.summary", params: { min, limit, bonus } }];
   if (detail) {
-    const curve = detail.points && ["full_spicy", "half_spicy"].includes(detail.points.curve) ? detail.points.curve : "table";
+    const own = detail.points && ["full_spicy", "half_spicy"].includes(detail.points.curve) ? detail.points.curve : "table";
+    const curve = typeof h.points === "string" ? h.points : Array.isArray(h.points) ? "table" : own;
     out.push({ key: "rules.points", params: { curve } });
     const pay = detail.payment;
     if (pay) {
@@ -114,6 +120,25 @@ export function rulesetSummary(r, detail) {
     if (detail.limits_add) out.push({ key: "rules.limits_add", params: { pay: { key: detail.limits_pay === "once" ? "rules.limits_pay_once" : "rules.limits_pay_per_limit" } } });
   }
   return out;
+}
+
+/**
+ * How many house rules differ from the ruleset's own: each pattern,
+ * switch, contains list and exclusive pair one, and a value equal to the
+ * chart's (half spicy on a half-spicy ruleset) none.
+ */
+export function houseCount(house, r, detail) {
+  let n = 0;
+  for (const [k, v] of Object.entries(house || {})) {
+    if (k === "patterns" || k === "conditions" || k === "contains") n += Object.keys(v || {}).length;
+    else if (k === "exclusive") n += Array.isArray(v) ? v.length : 1;
+    else if (r && k === "min_faan" && v === r.min_faan) continue;
+    else if (r && k === "limit" && v === r.limit) continue;
+    else if (r && k === "flowers" && v === r.bonus_tiles) continue;
+    else if (detail && k === "points" && detail.points && v === detail.points.curve) continue;
+    else n += 1;
+  }
+  return n;
 }
 
 /** Like `describe`, with nested messages in params translated first. */
@@ -271,6 +296,13 @@ export const CODES = {
   winners_not_win: ["table.err_winners_not_win"],
   offender_not_false_win: ["table.err_offender_not_false_win"],
   offender_required: ["table.err_offender_required"],
+  // Wins without tiles and changes of rules (the Table card's taps).
+  hand_or_declared: ["err.hand_or_declared"],
+  declared_one_of: ["err.declared_one_of"],
+  declared_context_field: ["err.declared_context_field"],
+  pattern_not_scored: ["err.pattern_not_scored"],
+  pattern_repeated: ["err.pattern_repeated"],
+  house_rules_not_rules: ["err.house_rules_not_rules"],
   // POST /v1/analyze (Which tile to discard)
   analysis_tile_count: ["err.count_analysis"],
   seen_over_four: ["err.seen_over"],
@@ -280,7 +312,8 @@ export const CODES = {
 // Problems of house rules carry no code: what contains what, by its text.
 const HOUSE_RULES = [
   [/^([a-z_]+) (?:would contain|contains) itself through (?:a chain of contains \(through )?([a-z_]+)/, "err.contains_cycle", (m) => ({ pattern: m[1], via: m[2] })],
-  [/^([a-z_]+) cannot contain itself/, "err.contains_self", (m) => ({ pattern: m[1] })]
+  [/^([a-z_]+) cannot contain itself/, "err.contains_self", (m) => ({ pattern: m[1] })],
+  [/offers minimum settings ([\d, ]+) only, not (\d+)/, "err.min_faan_settings", (m) => ({ settings: m[1].split(/,\s*/).join(" / "), min: m[2] })]
 ];
 
 // Field names and API words out of a message the page has no wording for.

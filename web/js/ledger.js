@@ -26,6 +26,98 @@ export function emptyNight() {
   return { players: ["", "", "", ""], hands: [], pending: [], rules: {} };
 }
 
+// ------------------------------------------- the rules a night is played by
+
+/**
+ * The night as it starts (its first hand about to be added): its ruleset
+ * and house rules fixed (`ruleset`, `house`, the table rules inside), so
+ * that nothing chosen later on the page scores its hands again. A night
+ * already started is returned as it is.
+ */
+export function startedNight(night, input) {
+  if (night.ruleset) return night;
+  const house = { ...((input && input.house) || {}), ...cleanRules(night.rules) };
+  return { ...night, ruleset: input.ruleset, house };
+}
+
+/** Whether the night's rules are fixed (it has hands, and knows what it started under). */
+export function isStarted(night) {
+  return !!night.ruleset && night.hands.length > 0;
+}
+
+/** House rules `over` merged key by key onto `base` (a null restores the ruleset's own value). */
+export function mergeRules(base, over) {
+  const out = { ...(base || {}) };
+  for (const [k, v] of Object.entries(over || {})) {
+    if (v === null) delete out[k]; else out[k] = v;
+  }
+  return out;
+}
+
+/** The house rules in force for the coming hand: the night's, then each change of rules in order. */
+export function inForce(night) {
+  let rules = night.house || {};
+  for (const h of night.hands) if (h.result === "rules") rules = mergeRules(rules, h.house_rules);
+  return rules;
+}
+
+/** The table rules the Table card shows: the night's own before it starts, those in force after. */
+export function nightRules(night) {
+  if (!isStarted(night)) return night.rules || {};
+  const all = inForce(night);
+  return cleanRules(Object.fromEntries(TABLE_RULES.filter((k) => k in all).map((k) => [k, all[k]])));
+}
+
+/** The house rules in force that are not table rules (patterns, points, the minimum...). */
+export function handRules(rules) {
+  return Object.fromEntries(Object.entries(rules || {}).filter(([k]) => !TABLE_RULES.includes(k)));
+}
+
+/** A change of rules from the next hand on (`{result: "rules"}`): `changes` merged as house rules merge. */
+export function rulesEntry(changes) {
+  return { result: "rules", house_rules: changes };
+}
+
+/**
+ * A table rule's control value as the night keeps it: `{value}` (undefined:
+ * the ruleset's own) or `{error}`.
+ */
+export function tableRuleValue(key, raw) {
+  const parsed = key === "stake" ? parseStake(raw) : key === "dealer_multiplier" ? parseMultiplier(raw) : null;
+  if (parsed && parsed.error) return { error: parsed.error };
+  if (parsed) return { value: parsed.value };
+  if (key.startsWith("dealer_keeps") || key === "co_winners_pay") return { value: raw === "" ? undefined : raw === "true" };
+  return { value: raw || undefined };
+}
+
+// ------------------------------------------------- wins without tiles
+
+/**
+ * A win as the table counted it (no tiles): `winners` `[{player, faan}]`,
+ * `[{player, limit: true}]` or `[{player, patterns}]`, on `discarder`'s discard ("" a self-draw).
+ */
+export function declaredEntry(winners, discarder) {
+  const context = discarder ? { win_by: "discard", discarder } : { win_by: "self_draw" };
+  return {
+    result: "win",
+    winners: winners.map((w) => ({ player: w.player, declared: w.limit ? { limit: true } : w.patterns ? { patterns: w.patterns } : { faan: w.faan }, context: { ...context } }))
+  };
+}
+
+/**
+ * The faan pad's range: from the minimum to the limit of the ruleset's
+ * chart under the house rules in force (`rules`), or null while the chart
+ * is not loaded.
+ */
+export function faanRange(chart, rules) {
+  if (!chart) return null;
+  const r = rules || {};
+  const min = Number.isInteger(r.min_faan) ? r.min_faan : chart.min_faan;
+  const limit = Number.isInteger(r.limit) ? r.limit : chart.limit;
+  if (!Number.isInteger(min) || !Number.isInteger(limit) || limit < min) return null;
+  return { min, limit };
+}
+
 // ------------------------------------------------------------ table rules
 
 /** The table's house rules (rulesets/README.md, `[table]`), each a house rule of the same name. */
@@ -203,15 +295,18 @@ export function addHand(night, entry) {
   return { ...night, hands: night.hands.concat([entry]), pending: [] };
 }
 
-/** The night without its last hand. */
+/** The night without its last hand (no hands: not started, its rules free again). */
 export function undo(night) {
-  return { ...night, hands: night.hands.slice(0, -1) };
+  const out = { ...night, hands: night.hands.slice(0, -1) };
+  if (!out.hands.length) { delete out.ruleset; delete out.house; }
+  return out;
 }
 
 /** The POST /v1/ledger body: the night under the page's ruleset, house rules and the table's rules. */
 export function ledgerRequest(night, state) {
-  const body = { ruleset: state.ruleset };
-  const house = { ...(state.house || {}), ...cleanRules(night.rules) };
+  // A started night is played under the rules it started with (changes are hands of its own).
+  const body = { ruleset: night.ruleset || state.ruleset };
+  const house = night.ruleset ? { ...(night.house || {}) } : { ...(state.house || {}), ...cleanRules(night.rules) };
   if (Object.keys(house).length) body.house_rules = house;
   body.players = night.players.map((p) => p.trim());
   body.hands = night.hands;
@@ -248,6 +343,7 @@ function cleanHand(h) {
   if (h.result === "draw") return { result: "draw" };
   if (h.result === "false_win" && typeof h.offender === "string") return { result: "false_win", offender: h.offender };
   if (h.result === "win" && Array.isArray(h.winners) && h.winners.length) return h;
+  if (h.result === "rules" && h.house_rules && typeof h.house_rules === "object" && !Array.isArray(h.house_rules)) return { result: "rules", house_rules: h.house_rules };
   return null;
 }
 
@@ -263,6 +359,10 @@ export function loadNight(storage) {
   if (Array.isArray(v.hands)) night.hands = v.hands.slice(0, MAX_HANDS).map(cleanHand).filter(Boolean);
   if (Array.isArray(v.pending)) night.pending = v.pending.slice(0, MAX_WINNERS - 1).filter((w) => w && typeof w.player === "string" && w.hand && w.context);
   night.rules = cleanRules(v.rules);
+  if (night.hands.length && typeof v.ruleset === "string" && v.ruleset) {
+    night.ruleset = v.ruleset;
+    night.house = v.house && typeof v.house === "object" && !Array.isArray(v.house) ? v.house : {};
+  }
   return night;
 }
 

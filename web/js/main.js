@@ -19,7 +19,7 @@ import { REQUESTS } from "./requests.js";
 import { createFlows } from "./flows.js";
 import { pageViews } from "./views/page.js";
 import { entryViews } from "./views/entry.js";
-import { tableInputsView, tableRulesView, tableView } from "./views/table.js";
+import { tableInputsView, tableRulesView, tableView, quickView } from "./views/table.js";
 import { discardInputsView, discardView } from "./views/discard.js";
 import { housePanelView } from "./views/house.js";
 import { scoreView } from "./views/score.js";
@@ -37,7 +37,7 @@ import { errorsView } from "./views/errors.js";
 const VIEWS = [
   pageViews.language,
   ...entryViews,
-  tableInputsView, tableRulesView, discardInputsView, housePanelView, pageViews.document,
+  tableInputsView, tableRulesView, quickView, discardInputsView, housePanelView, pageViews.document,
   scoreView, compareView, waitsView, rulesView, tableView, discardView,
   pageViews.sections, pageViews.marks, pageViews.status, pageViews.strip, pageViews.stale,
   errorsView
@@ -90,7 +90,7 @@ function houseChanged(e) {
   else if (t.id === "hr-contains-pattern") dispatch({ type: "containsEditing", id: t.value });
   else if (t.id === "hr-exclusive-a" || t.id === "hr-exclusive-b") return;
   else if (t.hasAttribute("data-condition")) act({ type: "conditionSet", key: t.getAttribute("data-condition"), value: t.value === "" ? null : t.value === "true" });
-  else if (t.id === "cmp-custom") dispatch({ type: "compareCustomSet", on: t.checked });
+  else if (t.id === "cmp-custom") act({ type: "compareCustomSet", on: t.checked });
   else if (t.closest("#hr-export-box")) return;
   else act({ type: "houseControls", values: Object.fromEntries(Object.entries(HOUSE_CONTROLS).map(([k, id]) => [k, $(id).value])) });
 }
@@ -166,7 +166,29 @@ function wire() {
   }
   on("btn-add-draw", "click", () => flows.addToNight(drawEntry()));
   on("btn-add-false-win", "click", () => { const who = $("table-offender").value; if (who) flows.addToNight(falseWinEntry(who)); });
-  on("btn-undo", "click", flows.undoHand);
+  on("btn-undo", "click", () => { if (window.confirm(tOf(store.get())("table.confirm_undo"))) flows.undoHand(); });
+  on("btn-redo", "click", flows.redoHand);
+  // A hand by taps: who, how, the faan (views/quick.js).
+  on("btn-quick-win", "click", () => { dispatch({ type: "quickStarted" }); flows.loadDetail(store.get().night.ruleset || store.get().input.ruleset); });
+  on("btn-quick-false-win", "click", () => dispatch({ type: "falseWinStarted" }));
+  on("btn-quick-back", "click", () => dispatch({ type: "quickBack" }));
+  on("btn-quick-cancel", "click", () => dispatch({ type: "quickCancelled" }));
+  on("btn-quick-patterns", "click", () => { dispatch({ type: "quickPatterns" }); flows.loadPatterns(); });
+  on("btn-quick-send-patterns", "click", () => flows.quickFaan({ patterns: store.get().quick.ticked }));
+  on("quick-panel", "click", (e) => {
+    const b = e.target.closest("button");
+    if (!b || b.disabled) return;
+    if (b.hasAttribute("data-quick-player")) dispatch({ type: "quickPlayer", player: b.getAttribute("data-quick-player") });
+    else if (b.hasAttribute("data-quick-how")) dispatch({ type: "quickHow", discarder: b.getAttribute("data-quick-how") });
+    else if (b.hasAttribute("data-quick-also")) dispatch({ type: "quickAlso", player: b.getAttribute("data-quick-also") });
+    else if (b.hasAttribute("data-quick-faan")) flows.quickFaan({ faan: parseInt(b.getAttribute("data-quick-faan"), 10) });
+    else if (b.hasAttribute("data-quick-limit")) flows.quickFaan({ limit: true });
+    else if (b.hasAttribute("data-quick-tick")) dispatch({ type: "quickTicked", id: b.getAttribute("data-quick-tick"), max: parseInt(b.getAttribute("data-max"), 10) });
+    else if (b.hasAttribute("data-quick-confirm")) flows.quickFalseWin();
+  });
+  on("btn-house-to-night", "click", flows.houseToNight);
+  on("btn-csv", "click", flows.downloadCsv);
+  on("btn-print", "click", () => window.print());
   on("btn-new-night", "click", () => {
     if (store.get().night.hands.length && !window.confirm(tOf(store.get())("table.confirm_new"))) return;
     dispatch({ type: "nightStarted" });

@@ -10,7 +10,7 @@ import { rulesetLabel, rulesetName } from "./format.js";
 import { compareWithCustom } from "./custom.js";
 import { ledgerRequest, seated, cleanRules } from "./ledger.js";
 import { readyForAnalysis, analyzeBody, discardOptions, discardProblems, summarize } from "./discard.js";
-import { handOf, tOf, compareDocument } from "./state.js";
+import { handOf, tOf, compareDocument, rulesInForce, nightRuleset } from "./state.js";
 
 const hasHouse = (s) => Object.keys(s.input.house || {}).length > 0;
 const named = (s, id) => rulesetName(s.server.info[id], tOf(s), id);
@@ -39,7 +39,7 @@ export const REQUESTS = {
     body: (s) => requestBody("waits", s.input, handOf(s)),
     done(s, res) {
       const waits = res.waits || [];
-      return waits.length ? { key: "status.waits", params: { tiles: waits.map((w) => w.tile).join(", ") } } : { key: "status.no_waits" };
+      return waits.length ? { key: "status.waits", params: { tiles: waits.map((w) => w.tile).join(tOf(s)("list.sep")) } } : { key: "status.no_waits" };
     }
   },
   rules: {
@@ -79,7 +79,9 @@ export function sectionOf(view) {
 /** The calculator's hand as the Table view scores it (POST /v1/score): the night's table rules too. */
 export function previewBody(state) {
   const body = requestBody("score", state.input, handOf(state));
-  const house = { ...(state.input.house || {}), ...cleanRules(state.night.rules) };
-  if (Object.keys(house).length) body.house_rules = house;
+  // The rules the night's next hand is played under.
+  body.ruleset = nightRuleset(state);
+  const house = rulesInForce(state);
+  if (Object.keys(house).length) body.house_rules = house; else delete body.house_rules;
   return body;
 }

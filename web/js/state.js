@@ -13,7 +13,7 @@ import { seatBefore, SEATS } from "./tiles.js";
 import { makeT, translate } from "./i18n.js";
 import { meldKindLabel, localErrors } from "./format.js";
 import { catalogue, rulesetDocument, isCustom, withLimits, withPattern, withCondition, toggleContains, withContains, defaultContains, pruneContains, withExclusive, withoutExclusive, namedPatterns } from "./custom.js";
-import { emptyNight, seated, currentDeal, cleanRules, withRule, stageWinner, unstage, undo, parseStake, parseMultiplier, contextFor, winEntry, addHand, playerProblems, MAX_HANDS } from "./ledger.js";
+import { emptyNight, seated, currentDeal, cleanRules, withRule, stageWinner, unstage, undo, parseStake, parseMultiplier, contextFor, winEntry, addHand, playerProblems, MAX_HANDS, startedNight, inForce, isStarted, declaredEntry, faanRange, handRules } from "./ledger.js";
 
 export function initialState(opts) {
   const o = opts || {};
@@ -34,7 +34,12 @@ export function initialState(opts) {
     // The House rules panel: open, the points chooser on "a table", whose contains is shown.
     panel: { open: false, pointsTable: false, editing: "" },
     // The ruleset document box: the document shown (null: hidden) and its status line.
-    doc: { document: null, state: "", key: "", params: undefined, hash: "" }
+    doc: { document: null, state: "", key: "", params: undefined, hash: "" },
+    // A win or a false win being entered by taps (null: none): `kind` "win"
+    // or "false_win", its `step`, and what has been tapped so far.
+    quick: null,
+    undone: [],                       // the hands undone, the last first to come back (redo)
+    ruleAsk: 0                        // a change of rules declined: the controls show the rules again
   };
 }
 
@@ -147,7 +152,67 @@ export function nightWith(state, entry) {
   const problems = playerProblems(state.night.players);
   if (problems.length) return { problems };
   if (state.night.hands.length >= MAX_HANDS) return { problems: [{ pointer: "/table", key: "table.err_full", params: { max: MAX_HANDS } }] };
-  return { night: addHand(state.night, entry) };
+  // The first hand fixes the night's ruleset and house rules.
+  return { night: addHand(startedNight(state.night, state.input), entry) };
+}
+
+/** The ruleset a started night is played under, else the page's. */
+export function nightRuleset(state) {
+  return state.night.ruleset || state.input.ruleset;
+}
+
+/** The house rules in force for the coming hand: the night's (started), else the page's with the table rules. */
+export function rulesInForce(state) {
+  if (isStarted(state.night)) return inForce(state.night);
+  return { ...(state.input.house || {}), ...cleanRules(state.night.rules) };
+}
+
+/** The faan pad's range for the coming hand: the night's ruleset and the rules in force (null: its chart not loaded). */
+export function padRange(state) {
+  return faanRange(state.server.details[nightRuleset(state)], rulesInForce(state));
+}
+
+/** The players who may still be tapped as winners of the win being entered. */
+export function quickCandidates(state) {
+  const q = state.quick;
+  const players = state.night.players.map((p) => p.trim());
+  if (!q || q.kind !== "win") return players;
+  const taken = q.done.map((w) => w.player).concat(q.also, q.winner ? [q.winner] : []);
+  return players.filter((p) => !taken.includes(p) && p !== q.discarder);
+}
+
+/**
+ * The win entered by taps as a ledger hand (null until its last faan is
+ * tapped). Several winners on one discard in turn order after the
+ * discarder, so that a head bump pays the right one.
+ */
+export function quickEntry(state) {
+  const q = state.quick;
+  if (!q || q.kind !== "win" || q.step !== "ready") return null;
+  const players = state.night.players.map((p) => p.trim());
+  let winners = q.done;
+  if (q.discarder) {
+    const k = players.indexOf(q.discarder);
+    const turn = (p) => (players.indexOf(p) - k + 4) % 4;
+    winners = winners.slice().sort((a, b) => turn(a.player) - turn(b.player));
+  }
+  return declaredEntry(winners, q.discarder);
+}
+
+/**
+ * What the House rules panel would change in a started night, as a change
+ * of rules (`{}`: nothing): each house rule (not a table rule) that differs
+ * from the one in force, a removed one as null.
+ */
+export function houseChanges(state) {
+  if (!isStarted(state.night)) return {};
+  const now = handRules(inForce(state.night));
+  const want = handRules(state.input.house || {});
+  const out = {};
+  for (const k of new Set(Object.keys(now).concat(Object.keys(want)))) {
+    if (JSON.stringify(now[k]) !== JSON.stringify(want[k])) out[k] = k in want ? want[k] : null;
+  }
+  return out;
 }
 
 // ------------------------------------------------------------- transitions
@@ -285,7 +350,11 @@ export const TRANSITIONS = {
   documentCopied: (s) => ({ ...s, doc: { ...s.doc, key: "house.copied", params: undefined } }),
   importStarted: (s) => ({ ...s, doc: { ...s.doc, state: "importing", key: "house.importing", params: undefined } }),
   // The status line always describes this attempt: a refusal changes nothing and says so.
-  importRefused: (s, a) => withProblems({ ...s, doc: { ...s.doc, state: "import-refused", key: "house.import_refused", params: { n: a.messages.length } } }, a.messages, true),
+  // The import's problems belong to the import: shown at its box, never as the hand's (the answer on screen and the status line stay).
+  importRefused(s, a) {
+    const refused = withProblems({ ...s, doc: { ...s.doc, state: "import-refused", key: "house.import_refused", params: { n: a.messages.length } } }, a.messages, true);
+    return { ...refused, status: s.status, errors: { ...refused.errors, scope: "import" } };
+  },
   /** A document read (custom.js `houseFromDocument`): its ruleset, house rules and table rules set. */
   imported(s, a) {
     const r = a.result;
@@ -317,6 +386,8 @@ export const TRANSITIONS = {
     if (a.view === "table") next = { ...next, tableAnswer: a.res };
     if (a.view === "rules") next = { ...next, server: { ...next.server, details: { ...next.server.details, [a.res.id]: a.res } } };
     if (a.night) next = nextHand(next);
+    // A hand kept: the taps are done; a hand redone comes off the undone list, any other clears it.
+    if (a.night) next = { ...next, quick: null, undone: a.redo ? s.undone.slice(0, -1) : [] };
     return withStatus(next, "ok", a.status.key, a.status.params);
   },
   /** A view's request refused: its problems shown; the answer on screen goes, unless a hand was being added (the table stays). */
@@ -393,14 +464,87 @@ export const TRANSITIONS = {
     if (seated(next.night) && next.night.hands.length) next = { ...next, tableAnswer: null };
     return next;
   },
-  handUndone: (s) => (s.night.hands.length ? { ...s, night: undo(s.night), tableAnswer: null } : s),
+  handUndone: (s) => (s.night.hands.length ? { ...s, night: undo(s.night), tableAnswer: null, undone: s.undone.concat([s.night.hands[s.night.hands.length - 1]]) } : s),
   /** A new night: the same players and table rules, no hands. */
-  nightStarted: (s) => ({ ...s, night: { ...emptyNight(), players: s.night.players.slice(), rules: s.night.rules }, tableAnswer: null }),
+  nightStarted: (s) => ({ ...s, night: { ...emptyNight(), players: s.night.players.slice(), rules: s.night.rules }, tableAnswer: null, quick: null, undone: [] }),
   /** The Table view with no hands yet: nothing to ask the server. */
   tableEmpty(s) {
     if (s.input.view !== "table") return s;
     return withStatus({ ...s, shown: null }, "idle", seated(s.night) ? "status.table_empty" : "table.need_players");
   },
+
+  // ------------------------------------------------ a hand by taps
+  /** "Add a win": who won comes first. */
+  quickStarted: (s) => (tableDeal(s) && !tableDeal(s).complete ? { ...s, quick: { kind: "win", step: "winner", winner: "", discarder: null, done: [], also: [], ticked: [] } } : s),
+  /** "False win": who, then confirm. */
+  falseWinStarted: (s) => (tableDeal(s) && !tableDeal(s).complete ? { ...s, quick: { kind: "false_win", step: "who", offender: "" } } : s),
+  quickCancelled: (s) => (s.quick ? { ...s, quick: null } : s),
+  /** A player tapped: the winner (then how, or the faan of a further winner on the same discard), or the false win's offender. */
+  quickPlayer(s, a) {
+    const q = s.quick;
+    if (!q) return s;
+    if (q.kind === "false_win") return q.step === "who" ? { ...s, quick: { ...q, step: "confirm", offender: a.player } } : s;
+    if (q.step !== "winner" || !quickCandidates(s).includes(a.player)) return s;
+    return { ...s, quick: { ...q, winner: a.player, step: q.done.length ? "faan" : "how" } };
+  },
+  /** How it was won: `a.discarder` "" a self-draw, else who discarded. */
+  quickHow(s, a) {
+    const q = s.quick;
+    if (!q || q.kind !== "win" || q.step !== "how" || a.discarder === q.winner) return s;
+    return { ...s, quick: { ...q, discarder: a.discarder, step: "faan", ticked: [] } };
+  },
+  /** One more winner on this discard (its faan asked after this winner's). */
+  quickAlso(s, a) {
+    const q = s.quick;
+    if (!q || q.kind !== "win" || q.step !== "faan" || !q.discarder) return s;
+    if (q.also.includes(a.player)) return { ...s, quick: { ...q, also: q.also.filter((p) => p !== a.player) } };
+    if (q.done.length + q.also.length + 1 >= 3 || !quickCandidates(s).includes(a.player)) return s;
+    return { ...s, quick: { ...q, also: q.also.concat([a.player]) } };
+  },
+  /**
+   * The faan tapped (`a.faan`, or `a.limit`, or `a.patterns` ticked): this
+   * winner counted; the next one on the same discard, or the hand ready.
+   */
+  quickFaan(s, a) {
+    const q = s.quick;
+    if (!q || q.kind !== "win" || (q.step !== "faan" && q.step !== "patterns")) return s;
+    const declared = a.limit ? { player: q.winner, limit: true } : a.patterns ? { player: q.winner, patterns: a.patterns } : { player: q.winner, faan: a.faan };
+    const done = q.done.concat([declared]);
+    if (q.also.length) return { ...s, quick: { ...q, done, winner: q.also[0], also: q.also.slice(1), step: "faan", ticked: [] } };
+    return { ...s, quick: { ...q, done, step: "ready" } };
+  },
+  /** "Tick the patterns" in place of the faan pad, and each pattern ticked (`a.id`; a pattern that repeats counts up to `a.max`). */
+  quickPatterns: (s) => (s.quick && s.quick.step === "faan" ? { ...s, quick: { ...s.quick, step: "patterns", ticked: [] } } : s),
+  quickTicked(s, a) {
+    const q = s.quick;
+    if (!q || q.step !== "patterns") return s;
+    const n = q.ticked.filter((id) => id === a.id).length;
+    const ticked = n >= (a.max || 1) ? q.ticked.filter((id) => id !== a.id) : q.ticked.concat([a.id]);
+    return { ...s, quick: { ...q, ticked } };
+  },
+  /** One step back (from the first: cancelled). */
+  quickBack(s) {
+    const q = s.quick;
+    if (!q) return s;
+    if (q.kind === "false_win") return { ...s, quick: q.step === "confirm" ? { ...q, step: "who", offender: "" } : null };
+    if (q.step === "patterns") return { ...s, quick: { ...q, step: "faan", ticked: [] } };
+    if (q.step === "faan" && q.done.length) {
+      const last = q.done[q.done.length - 1];
+      return { ...s, quick: { ...q, done: q.done.slice(0, -1), winner: last.player, also: [q.winner].concat(q.also), step: "faan" } };
+    }
+    if (q.step === "faan") return { ...s, quick: { ...q, step: "how", discarder: null, also: [] } };
+    if (q.step === "how") return { ...s, quick: { ...q, step: "winner", winner: "" } };
+    return { ...s, quick: null };
+  },
+  /** The server refused the hand entered by taps: back to its last faan, nothing kept. */
+  quickRefused(s) {
+    const q = s.quick;
+    if (!q || q.step !== "ready") return s;
+    const last = q.done[q.done.length - 1];
+    return { ...s, quick: { ...q, done: q.done.slice(0, -1), winner: last.player, step: "faan" } };
+  },
+  /** A change of rules during a night declined: the controls show the rules in force again. */
+  ruleChangeDeclined: (s) => ({ ...s, ruleAsk: s.ruleAsk + 1 }),
 
   // ------------------------------------------------ the page
   /** Everything entered goes (the night stays). */

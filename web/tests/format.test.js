@@ -5,7 +5,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
 import { makeT, detectLang, TABLES } from "../js/i18n.js";
-import { explainPayments, describe, mapProblem, mapApiError, controlLabel, localErrors, tileInMessage, lineName, CODES } from "../js/format.js";
+import { explainPayments, describe, mapProblem, mapApiError, controlLabel, localErrors, tileInMessage, lineName, CODES, rulesetSummary, houseCount } from "../js/format.js";
 import { derive, emptyInput } from "../js/input.js";
 
 const en = makeT("en");
@@ -80,14 +80,12 @@ test("the page words every rule code the server has, but for those it cannot mee
   // sends (tile_notation, bonus_notation, too_many_tiles, the waiting
   // counts it never sends wrong, too_many_bonus_tiles: its picker holds eight), problem types it words by their type
   // (not_winning, unknown_ruleset), context the page has no control for, and
-  // the declared wins and changes of rules the page does not send yet, and
-  // the hand changes of an analysis, which the page does not ask for.
+  // and the hand changes of an analysis, which the page does not ask for.
   const unworded = codes.filter((c) => !CODES[c]).sort();
   assert.deepEqual(unworded, [
-    "bonus_notation", "chances_too_large", "concealed_kong_robbed_not_orphan", "declared_context_field", "declared_one_of",
+    "bonus_notation", "chances_too_large", "concealed_kong_robbed_not_orphan",
     "first_go_around_east", "first_go_around_melds", "first_go_around_not_discard",
-    "hand_or_declared", "house_rules_not_rules", "last_of_its_kind_flower_win", "not_winning",
-    "pattern_not_scored", "pattern_repeated",
+    "last_of_its_kind_flower_win", "not_winning",
     "robbed_kong_without_robbing", "second_replacement_not_flower", "tile_notation", "too_many_bonus_tiles", "too_many_tiles",
     "two_flower_replacements", "unknown_ruleset", "winning_tile_while_waiting"
   ]);
@@ -144,7 +142,9 @@ test("one table per language: the same keys and placeholders; every key the page
   assert.deepEqual(Object.keys(TABLES.zh).sort(), keysEn);
   // A tile in a Chinese sentence also gives its name (一萬（1m）); English writes just 1m.
   // English says "once" where Chinese keeps the count.
-  const differ = { "tile.in_message": ["code", "code,name"], "tile.in_label": ["code", "code,name"], "table.streak.one": ["", "n"] };
+  // A server's message the page has no wording for is shown in English only:
+  // the Chinese page says in Chinese that something is wrong, never the English text.
+  const differ = { "tile.in_message": ["code", "code,name"], "tile.in_label": ["code", "code,name"], "table.streak.one": ["", "n"], "err.house_rule": ["detail", ""], "err.other": ["detail", ""], "err.server": ["detail", ""] };
   for (const k of keysEn) {
     const [e, z] = differ[k] || [placeholders(TABLES.en[k]), placeholders(TABLES.en[k])];
     assert.equal(placeholders(TABLES.en[k]), e, k);
@@ -178,7 +178,7 @@ test("counts read right in English: plural forms from the table", () => {
   assert.equal(en("btn.waits", { n: 10 }), "Waits (10 tiles)");
   assert.equal(en("status.problems", { n: 1 }), "1 problem: see the marked field.");
   assert.equal(en("status.problems", { n: 3 }), "3 problems: see the marked fields.");
-  assert.equal(zh("btn.waits", { n: 1 }), "聽牌（1 張）");
+  assert.equal(zh("btn.waits", { n: 1 }), "聽牌1張");
   assert.equal(zh("status.problems", { n: 1 }), "有 1 個問題：請看標示的欄位。");
   // The count under the hand box says only that the count is right, never that the hand wins.
   assert.equal(en("hand.count_win", { n: 14, more: en("hand.complete") }), "14 concealed tiles: the count for a win");
@@ -261,4 +261,41 @@ test("every settle and ledger problem in both languages, the players by name", (
   assert.match(describe(nw, zh), /^Cat 的牌未能食糊/);
   assert.deepEqual(mapProblem(422, { type: "/problems/not-a-winning-hand", errors: [{ pointer: "/hand/tiles", code: "not_winning", params: { tiles: 14 } }] }),
     [{ pointer: "/hand/tiles", key: "err.not_winning" }], "a score's hand: as before");
+});
+
+test("a server message the page has no wording for: never English in the Chinese page", () => {
+  const zhT = makeT("zh");
+  // The trial's case: a house rule's minimum above its limit (no code: worded by where it points).
+  const minAbove = mapApiError({ pointer: "/house_rules/min_faan", message: "the minimum (25 faan) is above the limit (10 faan)" });
+  const other = mapApiError({ pointer: "/context/x", message: "something new the page has never seen" });
+  const server = mapProblem(500, { title: "Internal error" })[0];
+  for (const m of [minAbove, other, server]) {
+    const text = describe(m, zhT, {});
+    assert.doesNotMatch(text, /[A-Za-z]/, "no English: " + text);
+    assert.match(text, /[\u4e00-\u9fff]/, "Chinese: " + text);
+  }
+  // The codes of wins without tiles, in Chinese with the pattern named in Chinese where the page knows it.
+  assert.equal(describe(mapApiError({ pointer: "/hands/0/winners/0/declared/patterns/1", code: "pattern_repeated", params: { pattern: "大三元", max: 1 } }), zhT, {}), "大三元一副牌最多計 1 次。");
+});
+
+test("the summary and the count of house rules follow what was changed", () => {
+  // HKMA: minimum 3, limit 10, half spicy, flowers off (rulesets/hkma.toml).
+  const r = { id: "hkma", min_faan: 3, limit: 10, bonus_tiles: false };
+  const detail = { points: { curve: "half_spicy" } };
+  const s = rulesetSummary(r, detail, { min_faan: 5, points: "full_spicy" });
+  assert.deepEqual(s[0].params, { min: 5, limit: 10, bonus: false }, "the minimum changed shows");
+  assert.deepEqual(s[1].params, { curve: "full_spicy" });
+  // Half spicy on a half-spicy ruleset changes nothing.
+  assert.equal(houseCount({ points: "half_spicy" }, r, detail), 0);
+  // Six changes: three patterns, a switch, an exclusive pair and the minimum.
+  assert.equal(houseCount({ patterns: { a: 1, b: 2, c: null }, conditions: { x: true }, exclusive: [["a", "b"]], min_faan: 4 }, r, detail), 6);
+});
+
+test("a ruleset's minimum settings in words, and lists joined as each language joins them", () => {
+  // GET /v1/compare under house rules min_faan 1: sc-hk13 offers 3 and 0 only (its chart).
+  const m = mapApiError({ pointer: "/house_rules/min_faan", message: "sc-hk13 offers minimum settings 3, 0 only, not 1" });
+  assert.deepEqual(m, { pointer: "/house_rules/min_faan", key: "err.min_faan_settings", params: { settings: "3 / 0", min: "1" } });
+  assert.equal(describe(m, en, {}), "This ruleset offers a minimum of 3 / 0 faan only, not 1.");
+  assert.doesNotMatch(describe(m, makeT("zh"), {}), /[A-Za-z,]/);
+  assert.equal(makeT("zh")("list.sep"), "、");
 });

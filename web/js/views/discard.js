@@ -45,7 +45,7 @@ function waitsCell(waits, T) {
   return el("td", {}, waits.map((w) => el("span", {
     className: "wait-chip meets-" + w.meets, "data-wait": w.tile,
     title: w.meets === "discard" ? "" : T(w.meets === "self_draw" ? "discard.mark_self_draw" : "discard.mark_below")
-  }, [w.tile + " ", el("b", { text: String(w.faan) }), w.meets === "discard" ? "" : w.meets === "self_draw" ? "+" : "*"])));
+  }, [tileFace(w.tile, T, { mini: true }), el("b", { text: String(w.faan) }), w.meets === "discard" ? "" : w.meets === "self_draw" ? "+" : "*"])));
 }
 
 function chart(best, T) {
@@ -81,7 +81,7 @@ export const discardView = {
     const head = sh.best < 0 ? T("discard.complete_shanten") : sh.best === 0 ? T("discard.ready") : T("discard.shanten", { n: sh.best });
     const info = state.server.info[res.ruleset];
     $("discard-ruleset").textContent = "(" + rulesetName(info, T, res.ruleset) + ")";
-    $("discard-shanten").textContent = head + " · " + forms.join(", ");
+    $("discard-shanten").textContent = head + " · " + forms.join(T("list.sep"));
     $("discard-shanten").setAttribute("data-shanten", String(sh.best));
     const done = $("discard-complete");
     done.hidden = !v.complete;
@@ -91,6 +91,7 @@ export const discardView = {
     const table = $("discard-table");
     table.hidden = !v.discarding;
     table.setAttribute("data-chances", String(v.chances));
+    $("discard-table-note").hidden = !(v.discarding && v.chances);
     fill($("discard-body"), v.discarding ? v.rows.map((r, i) => el("tr", {
       "data-discard": r.tile, "data-shanten": String(r.shanten), "data-acceptance": String(r.count), className: i === 0 ? "best" : ""
     }, [
@@ -136,7 +137,8 @@ export const discardView = {
     const box = $("discard-chart");
     if (best.curve && best.curve.length) {
       fill(box, [chart(best, T)]);
-      $("discard-chart-note").textContent = T("discard.chart_note", { n: best.curve.length, ready: percent(best.ready), win: percent(best.win), points: best.expected.toFixed(1) });
+      // The figures are the hand's alone: said beside them, so that a high chance never reads as a promise.
+      $("discard-chart-note").textContent = T("discard.chart_note", { n: best.curve.length, ready: percent(best.ready), win: percent(best.win), points: best.expected.toFixed(1) }) + " " + T("discard.chance_assumes");
     } else {
       fill(box, []);
       $("discard-chart-note").textContent = T("discard.no_chances");

@@ -4,7 +4,7 @@
 import { $, el, fill, tileFace, flowerFace, tileGroup } from "../dom.js";
 import { ALL_TILES, FLOWERS, SEATS, SUIT_LETTERS, compareTiles, suitOf } from "../tiles.js";
 import { WIN_BY, REPLACEMENT, EXTRAS } from "../input.js";
-import { countMessage, describe, meldKindLabel, tileInMessage, rulesetSummary, describeNested, rulesetName, tileName } from "../format.js";
+import { countMessage, describe, meldKindLabel, tileInMessage, rulesetSummary, houseCount, describeNested, rulesetName, tileName } from "../format.js";
 import { limitsAdd } from "../custom.js";
 import { tOf, handOf, urlFor, chartOf } from "../state.js";
 
@@ -57,10 +57,10 @@ function renderContext(state) {
   if (table && document.activeElement !== $("hr-points-table")) $("hr-points-table").value = h.points.join(", ");
   $("hr-discard-payment").value = h.discard_payment || "";
   renderLimits(state);
-  const n = Object.keys(h).length;
+  const n = houseCount(h, state.server.info[state.input.ruleset], state.server.details[state.input.ruleset]);
   $("house-rules-count").textContent = n ? tOf(state)("house.count", { n }) : tOf(state)("house.none");
   // House rules set (a shared link, an import): the panel shows them.
-  if (n) $("house-rules").open = true;
+  if (Object.keys(h).length) $("house-rules").open = true;
   $("cmp-custom").checked = state.input.compareCustom;
 }
 
@@ -90,7 +90,7 @@ function renderRulesetSummary(state) {
   const detail = state.server.details[state.input.ruleset];
   const box = $("ruleset-summary");
   if (!state.server.rulesets.length) { box.textContent = T(state.server.failed ? "rules.load_failed" : "rules.loading"); return; }
-  const lines = rulesetSummary(r, detail).map((m) => el("span", { className: "summary-line", text: describeNested(m, T) }));
+  const lines = rulesetSummary(r, detail, state.input.house).map((m) => el("span", { className: "summary-line", text: describeNested(m, T) }));
   if (r && T.lang === "en" && r.summary) lines.push(el("span", { className: "summary-line prose", text: r.summary }));
   fill(box, lines);
   const link = $("ruleset-notes-link");

@@ -45,6 +45,8 @@ function renderErrors(state, prev) {
   const focus = state.errors.focus && (!prev || prev.errors !== state.errors);
   if (!messages.length) return;
   const T = tOf(state);
+  // Analysing a hand that is not a win is that view's purpose: its title says "analysed", not "scored".
+  $("error-title").textContent = T(state.input.view === "discard" ? "error.title_discard" : state.input.view === "table" ? "error.title_table" : "error.title");
   const list = $("error-list");
   let first = null;
   messages.forEach((m, i) => {
@@ -69,7 +71,8 @@ function renderErrors(state, prev) {
     if (control) item.addEventListener("click", (e) => { e.preventDefault(); control.focus(); control.scrollIntoView({ block: "center" }); });
     list.appendChild(el("li", {}, [item]));
   });
-  $("error-summary").hidden = false;
+  // An import's problems: at the import box only (the summary is the hand's).
+  if (state.errors.scope !== "import") $("error-summary").hidden = false;
   if (focus) {
     if (first) { first.focus(); first.scrollIntoView({ block: "center" }); } else $("error-summary").focus();
   }

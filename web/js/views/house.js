@@ -84,7 +84,7 @@ function renderHousePanel(state) {
       el("option", { value: "false", text: T("house.off") })
     ]);
     sel.value = set == null ? "" : String(set);
-    const owners = c.patterns.map((id) => patternName(cat.get(id), T)).join(", ");
+    const owners = c.patterns.map((id) => patternName(cat.get(id), T)).join(T("list.sep"));
     const words = COND_WORDS[c.key] ? T(COND_WORDS[c.key]) : c.key;
     return el("div", { className: "field", "data-pointer": "/house_rules/conditions/" + c.key, "data-condition-key": c.key }, [
       el("label", {}, [el("span", { text: words + " (" + owners + ")" }), " ", sel]),
@@ -101,7 +101,7 @@ export const housePanelView = {
 };
 
 const nameOf = (cat, id, T) => patternName(cat.get(id) || { id }, T);
-const namesOf = (cat, ids, T) => (ids.length ? ids.map((id) => nameOf(cat, id, T)).join(", ") : T("house.contains_nothing"));
+const namesOf = (cat, ids, T) => (ids.length ? ids.map((id) => nameOf(cat, id, T)).join(T("list.sep")) : T("house.contains_nothing"));
 
 function options(sel, ids, cat, T, keep) {
   fill(sel, ids.map((id) => el("option", { value: id, text: nameOf(cat, id, T) })));

@@ -66,7 +66,10 @@ function renderStrip(state) {
   const res = shown.res;
   const signed = (n) => (n > 0 ? "+" + n : String(n));
   strip.hidden = false;
-  strip.textContent = [T("strip.score", { faan: res.total_faan })].concat(SEATS.map((s) => (seatName(state, s) || T("seat." + s)) + " " + signed(res.payments[s]))).join(" · ");
+  // With a stake, each payment in money too.
+  const money = res.money && res.money.payments ? res.money.payments : null;
+  const cash = (s) => (money && money[s] != null ? " (" + (money[s] < 0 ? "-$" : "$") + Math.abs(money[s]).toFixed(2) + ")" : "");
+  strip.textContent = [T("strip.score", { faan: res.total_faan })].concat(SEATS.map((s) => (seatName(state, s) || T("seat." + s)) + " " + signed(res.payments[s]) + cash(s))).join(" · ");
 }
 
 // The answer on screen dimmed with a note once the inputs have moved on.
@@ -81,7 +84,7 @@ function renderStale(state) {
   const d = handOf(state);
   let tail;
   // Problems on screen (the page's or the server's): nothing is rescored until they are fixed.
-  if (d.errors.length || d.over.length || state.errors) tail = T("stale.fix");
+  if (d.errors.length || d.over.length || (state.errors && state.errors.scope !== "import")) tail = T("stale.fix");
   else if (!REQUESTS[state.input.view].ready(state)) {
     const cm = countMessage(d);
     tail = T("stale.incomplete", { why: cm.more ? describe(cm.more, T) : describe(cm, T) });

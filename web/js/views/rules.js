@@ -25,9 +25,11 @@ export const rulesView = {
     $("rules-notes-lang").textContent = hint;
     $("rules-notes-lang").hidden = !hint;
     fill($("rules-notes"), (zh || res.notes || []).map((n) => el("li", { text: n })));
+    document.querySelector("#rules th[data-i18n='rulesview.guide_name']").hidden = T.lang === "zh";
     fill($("rules-patterns"), (res.patterns || []).map((p) => el("tr", { "data-pattern": p.id }, [
       el("td", { text: lineName(p, T) }),
-      el("td", { className: "hint", text: p.guide_name || "" }),
+      // The guide's own (English) name, beside the English page's; the Chinese page names each pattern in Chinese only.
+      T.lang === "zh" ? null : el("td", { className: "hint", text: p.guide_name || "" }),
       el("td", { className: "num", text: p.limit ? T("result.limit_value") + " (" + p.faan + ")" : String(p.faan) })
     ])));
     // `exclusive` pairs, named as the chart names its patterns (an id it does not score: the id).

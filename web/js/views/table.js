@@ -9,9 +9,9 @@
 
 import { $, el, fill } from "../dom.js";
 import { SEATS } from "../tiles.js";
-import { rulesetLabel, rulesetName } from "../format.js";
-import { currentDeal, seated, formatMoney, formatStake, cleanRules, MULTIPLE_WINNERS, LIABLE_DISCARD, MAX_WINNERS } from "../ledger.js";
-import { tOf, chartOf } from "../state.js";
+import { rulesetLabel, rulesetName, lineName } from "../format.js";
+import { currentDeal, seated, formatMoney, formatStake, cleanRules, MULTIPLE_WINNERS, LIABLE_DISCARD, MAX_WINNERS, nightRules, isStarted, handRules, TABLE_RULES } from "../ledger.js";
+import { tOf, chartOf, nightRuleset, rulesInForce, houseChanges, tableDeal, quickCandidates, padRange } from "../state.js";
 
 function signed(n) { return n > 0 ? "+" + n : String(n); }
 
@@ -28,8 +28,36 @@ export function dealLine(deal, T) {
   return T("table.deal", { n: deal.hand, round: T("seat." + deal.round_wind), dealer: deal.dealer }) + streak;
 }
 
+// The words of a house rule's name, for a change of rules and the rules in force.
+const RULE_NAMES = {
+  stake: "table.stake", dealer_keeps_on_win: "table.keeps_on_win", dealer_keeps_on_draw: "table.keeps_on_draw",
+  multiple_winners: "table.multiple_winners", co_winners_pay: "table.co_winners_pay", dealer_multiplier: "table.dealer_multiplier",
+  liable_discard: "table.liable_discard", min_faan: "house.min_faan", limit: "house.limit", flowers: "house.flowers", points: "house.points"
+};
+
+/** One house rule in words ("$0.50 a point", "Minimum faan 5"); null the ruleset's own again. */
+export function ruleText(key, value, T) {
+  const name = RULE_NAMES[key] ? T(RULE_NAMES[key]) : T("table.rule_other");
+  if (value === null || value === undefined) return T("table.rule_back", { rule: name });
+  let v;
+  if (key === "stake") return T("table.stake_shown", { money: formatStake(value) });
+  if (typeof value === "boolean") v = yesNo(value, T);
+  else if (key === "multiple_winners" && MW_WORDS[value]) v = T(MW_WORDS[value]);
+  else if (key === "liable_discard" && LD_WORDS[value]) v = T(LD_WORDS[value]);
+  else if (key === "points" && typeof value === "string") v = T("curve." + value);
+  else if (typeof value === "number" || typeof value === "string") v = String(value);
+  else return T("table.rule_changed", { rule: name });
+  return T("table.rule_value", { rule: name, value: v });
+}
+
+/** A set of house rules in words, one phrase each, joined. */
+export function rulesText(rules, T) {
+  return Object.entries(rules || {}).map(([k, v]) => ruleText(k, v, T)).join(T("table.rules_sep"));
+}
+
 /** What a hand of the answer came to, in words. */
 export function resultText(h, T) {
+  if (h.result === "rules") return T("table.result_rules", { rules: rulesText(h.house_rules, T) });
   if (h.result === "draw") return T("table.result_draw");
   if (h.result === "false_win") {
     // Why the row moves: the offender pays each other player (詐糊), in one line.
@@ -60,8 +88,9 @@ const LD_WORDS = { as_usual: "table.ld_as_usual", pays_all: "table.ld_pays_all",
  */
 function renderTableRules(state) {
   const T = tOf(state);
-  const rules = state.night.rules || {};
-  const detail = chartOf(state);
+  // Once the night has started, the rules in force (a change is a hand of its own).
+  const rules = nightRules(state.night);
+  const detail = state.server.details[nightRuleset(state)] || chartOf(state);
   const dflt = detail && detail.table ? detail.table : null;
   const first = (text) => ["", dflt ? T("table.rule_default", { value: text }) : T("house.ruleset_default")];
   const bool = (k) => options($("tr-" + k.replace(/_/g, "-")), [first(dflt ? yesNo(dflt[k], T) : "")].concat([["true", T("table.yes")], ["false", T("table.no")]]), rules[k] == null ? "" : String(rules[k]));
@@ -127,17 +156,20 @@ function renderTableInputs(state) {
   $("table-pending").hidden = !pending.length;
   $("btn-add-win").textContent = T(pending.length ? "table.add_win_with" : "table.add_win", { n: pending.length + 1 });
   $("btn-undo").disabled = !locked;
+  $("btn-redo").disabled = !state.undone.length;
+  $("btn-redo").textContent = state.undone.length ? T("table.redo_n", { n: state.undone.length }) : T("table.redo");
+  $("house-to-night-box").hidden = !Object.keys(houseChanges(state)).length;
   $("btn-new-night").disabled = !locked && !players.some(Boolean);
   $("table-count").textContent = T("table.count", { n: night.hands.length });
 }
 
 export const tableInputsView = {
-  deps: (s) => [s.lang, s.night, s.tableAnswer, s.tableWinner, s.input.context],
+  deps: (s) => [s.lang, s.night, s.tableAnswer, s.tableWinner, s.input.context, s.undone, s.input.house],
   render: renderTableInputs
 };
 
 export const tableRulesView = {
-  deps: (s) => [s.lang, s.night.rules, chartOf(s)],
+  deps: (s) => [s.lang, s.night.rules, s.night.hands, s.ruleAsk, chartOf(s), s.server.details[nightRuleset(s)]],
   render: renderTableRules
 };
 
@@ -149,9 +181,18 @@ export const tableView = {
     const T = tOf(state);
     const players = state.night.players.map((p) => p.trim());
     $("table-now").textContent = dealLine(currentDeal(state.night, res), T);
-    const ruleset = rulesetName(state.server.info[state.input.ruleset], T, state.input.ruleset);
-    const house = Object.keys(state.input.house || {}).length + Object.keys(cleanRules(state.night.rules)).length > 0;
-    $("table-ruleset").textContent = rulesetLabel(ruleset, house, T);
+    const id = nightRuleset(state);
+    const ruleset = rulesetName(state.server.info[id], T, id);
+    // "+ house rules" only for house rules that score (the table's customs are listed below it).
+    const inForce = rulesInForce(state);
+    const hand = handRules(inForce);
+    $("table-ruleset").textContent = rulesetLabel(ruleset, Object.keys(hand).length > 0, T);
+    const chart = state.server.details[id];
+    const head = chart ? [T("rules.summary_short", { min: inForce.min_faan != null ? inForce.min_faan : chart.min_faan, limit: inForce.limit != null ? inForce.limit : chart.limit })] : [];
+    const listed = Object.fromEntries(Object.entries(inForce).filter(([k]) => k !== "min_faan" && k !== "limit" && (TABLE_RULES.includes(k) || RULE_NAMES[k])));
+    const others = Object.keys(hand).filter((k) => !RULE_NAMES[k]).length;
+    const parts = head.concat(Object.keys(listed).length ? [rulesText(listed, T)] : [], others ? [T("table.rules_others", { n: others })] : []);
+    $("table-in-force").textContent = T(isStarted(state.night) ? "table.in_force" : "table.in_force_coming", { rules: parts.join(T("table.rules_sep")) });
     const money = res.money || null;
     // Compact: the hand's round and dealer in one column; each player a
     // captioned points column (this hand, then the running total) and, with
@@ -176,10 +217,10 @@ export const tableView = {
       el("td", { className: "deal", text: T("table.deal_cell", { round: T("seat." + h.round_wind), dealer: h.dealer }) }),
       el("td", { className: "result", text: resultText(h, T) })
     ].concat(...players.map((p, k) => {
-      const dv = h.deltas[p];
+      const dv = h.deltas ? h.deltas[p] : 0;
       const m = h.money ? h.money[p] : null;
-      const points = el("td", { className: "num points-col col-" + (k + 1), "data-player": p, "data-delta": String(dv), "data-balance": String(h.balances[p]), "data-money": m == null ? "" : formatMoney(m) }, [
-        el("span", { className: "delta " + (dv > 0 ? "gain" : dv < 0 ? "loss" : ""), text: signed(dv) }),
+      const points = el("td", { className: "num points-col col-" + (k + 1), "data-player": p, "data-delta": h.deltas ? String(dv) : "", "data-balance": String(h.balances[p]), "data-money": m == null ? "" : formatMoney(m) }, [
+        el("span", { className: "delta " + (dv > 0 ? "gain" : dv < 0 ? "loss" : ""), text: h.deltas ? signed(dv) : "" }),
         el("span", { className: "balance", text: String(h.balances[p]) })
       ]);
       if (!withMoney) return [points];
@@ -191,6 +232,19 @@ export const tableView = {
         el("span", { className: "balance", text: total })
       ])];
     })))));
+    // One number a cell (this hand's); the running totals in a row of their own, below.
+    const lastHand = (res.hands || [])[(res.hands || []).length - 1];
+    const totals = res.balances || (lastHand ? lastHand.balances : {}) || {};
+    fill($("table-foot"), lastHand ? [el("tr", { className: "total-row" }, [
+      el("th", { scope: "row", colspan: "3", className: "total-label", text: T("table.total_row") })
+    ].concat(...players.map((p, k) => {
+      const points = el("td", { className: "num points-col col-" + (k + 1), "data-total-player": p, "data-balance": String(totals[p]) }, [
+        el("span", { className: "total-label-inline", text: p + " " }), el("b", { text: String(totals[p]) })
+      ]);
+      if (!withMoney) return [points];
+      const total = formatMoney(runningCents[p] / 100);
+      return [points, el("td", { className: "num money-col col-" + (k + 1), "data-total-money-player": p, "data-money-total": total }, [el("b", { text: total })])];
+    })))] : []);
     fill($("table-standings"), (res.standings || []).map((s) => {
       const m = money && money.balances ? money.balances[s.player] : null;
       return el("li", { "data-player": s.player, "data-rank": String(s.rank), "data-balance": String(s.balance), "data-money": m == null ? "" : formatMoney(m) }, [
@@ -209,4 +263,84 @@ export const tableView = {
       ]);
     }));
   }
+};
+
+// ------------------------------------------------------ a hand by taps
+// In the Table card: "Add a win" asks who won (the four names), how
+// (self-draw, or on whose discard), and the faan (a pad from the minimum to
+// the limit, and the limit); "False win" asks who, then to confirm. What is
+// tapped is the store's (`state.quick`); this only draws it.
+
+const big = (attrs, text) => el("button", { type: "button", className: "tap", ...attrs, text });
+
+function question(q, T) {
+  if (q.kind === "false_win") return q.step === "who" ? T("quick.who_false") : T("quick.confirm_false", { player: q.offender });
+  if (q.step === "winner") return T("quick.who_won");
+  if (q.step === "how") return T("quick.how", { player: q.winner });
+  if (q.step === "ready") return T("quick.adding");
+  const how = q.discarder ? T("quick.on_discard", { player: q.discarder }) : T("quick.self_drawn");
+  return T(q.step === "patterns" ? "quick.tick" : "quick.faan", { player: q.winner, how });
+}
+
+function choices(state, q, T) {
+  const players = state.night.players.map((p) => p.trim());
+  if (q.kind === "false_win") {
+    if (q.step === "who") return players.map((p) => big({ "data-quick-player": p }, p));
+    return [big({ "data-quick-confirm": "", className: "tap primary" }, T("quick.confirm_button", { player: q.offender }))];
+  }
+  if (q.step === "winner") return quickCandidates(state).map((p) => big({ "data-quick-player": p }, p));
+  if (q.step === "how") {
+    return [big({ "data-quick-how": "" }, T("quick.self_draw"))].concat(players.filter((p) => p !== q.winner).map((p) => big({ "data-quick-how": p }, T("quick.discarded_by", { player: p }))));
+  }
+  if (q.step === "faan") {
+    const range = padRange(state);
+    if (!range) return [el("p", { className: "hint", text: T("quick.loading") })];
+    const pad = [];
+    for (let n = range.min; n <= range.limit; n++) pad.push(big({ "data-quick-faan": String(n), className: "tap pad" }, String(n)));
+    return pad.concat([big({ "data-quick-limit": "", className: "tap pad limit" }, T("quick.limit"))]);
+  }
+  if (q.step === "patterns") {
+    const chart = state.server.details[nightRuleset(state)];
+    // Which patterns may repeat comes with GET /v1/patterns: the ticks wait for it.
+    if (!state.server.patterns || !chart) return [el("p", { className: "hint", text: T("quick.loading") })];
+    const table = Array.isArray(state.server.patterns.patterns) ? state.server.patterns.patterns : [];
+    const maxOf = (id) => { const p = table.find((x) => x.id === id); return p && p.max_count > 1 ? p.max_count : 1; };
+    return ((chart && chart.patterns) || []).map((p) => {
+      const n = q.ticked.filter((id) => id === p.id).length;
+      const value = p.limit ? T("result.limit_value") : String(p.faan);
+      return big({ "data-quick-tick": p.id, "data-max": String(maxOf(p.id)), "aria-pressed": n ? "true" : "false", className: "tap tick" }, lineName(p, T) + " · " + value + (n > 1 ? " ×" + n : ""));
+    });
+  }
+  return [];
+}
+
+function renderQuick(state, prev) {
+  const T = tOf(state);
+  const q = state.quick;
+  // Each new question comes into view, clear of the buttons at the bottom of a phone.
+  const moved = q && (!prev || !prev.quick || prev.quick.step !== q.step || prev.quick.winner !== q.winner);
+  const deal = tableDeal(state);
+  const open = !!deal && !deal.complete;
+  for (const id of ["btn-quick-win", "btn-quick-false-win"]) $(id).disabled = !open;
+  $("quick-panel").hidden = !q;
+  if (!q) return;
+  $("quick-panel").setAttribute("data-step", q.step);
+  $("quick-question").textContent = question(q, T);
+  fill($("quick-choices"), choices(state, q, T));
+  // One more winner on the same discard: a tap on a name before this winner's faan.
+  const also = q.kind === "win" && q.step === "faan" && !!q.discarder && q.done.length + 1 < MAX_WINNERS;
+  const others = also ? quickCandidates(state).concat(q.also) : [];
+  $("quick-also-label").hidden = !others.length;
+  $("quick-also-label").textContent = others.length ? T("quick.also") : "";
+  fill($("quick-also"), others.map((p) => big({ "data-quick-also": p, "aria-pressed": q.also.includes(p) ? "true" : "false" }, p)));
+  $("quick-done").textContent = q.kind === "win" && q.done.length ? T("quick.counted", { list: q.done.map((w) => T(w.limit ? "quick.counted_limit" : w.patterns ? "quick.counted_patterns" : "quick.counted_faan", { player: w.player, faan: w.faan, n: w.patterns ? w.patterns.length : 0 })).join(T("table.result_sep")) }) : "";
+  $("btn-quick-patterns").hidden = !(q.kind === "win" && q.step === "faan");
+  $("btn-quick-send-patterns").hidden = !(q.kind === "win" && q.step === "patterns");
+  $("btn-quick-send-patterns").disabled = !(q.ticked && q.ticked.length);
+  if (moved && $("quick-panel").scrollIntoView) $("quick-panel").scrollIntoView({ block: "nearest" });
+}
+
+export const quickView = {
+  deps: (s) => [s.lang, s.quick, s.night, s.tableAnswer, s.server.details, s.server.patterns],
+  render: renderQuick
 };
