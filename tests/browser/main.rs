@@ -16,6 +16,7 @@
 
 mod lang;
 mod page;
+mod share;
 
 use lang::{Lang, EN, ZH};
 use page::Page;

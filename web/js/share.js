@@ -66,10 +66,17 @@ export function nightFromTable(table) {
   return { ruleset: req.ruleset, house: rest, night: { players, hands: handsOf(table).slice(), pending: [], rules: cleanRules(rules) } };
 }
 
-/** How many hands two lists share from the start (by their JSON). */
+/** JSON with every object's keys in order: the server writes a stored hand's keys in its own order. */
+export function canonical(v) {
+  if (Array.isArray(v)) return "[" + v.map(canonical).join(",") + "]";
+  if (v && typeof v === "object") return "{" + Object.keys(v).sort().map((k) => JSON.stringify(k) + ":" + canonical(v[k])).join(",") + "}";
+  return JSON.stringify(v);
+}
+
+/** How many hands two lists share from the start. */
 export function commonPrefix(a, b) {
   let n = 0;
-  while (n < a.length && n < b.length && JSON.stringify(a[n]) === JSON.stringify(b[n])) n++;
+  while (n < a.length && n < b.length && canonical(a[n]) === canonical(b[n])) n++;
   return n;
 }
 

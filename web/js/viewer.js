@@ -16,7 +16,13 @@ const RETRY_MS = 2000;
 
 const link = linkOf(location.pathname, location.hash);
 // The scorer's link: scored in the calculator; the key stays in the fragment.
-if (link && link.kind === "table" && link.key) location.replace("/?view=table#join=" + link.id + "&key=" + link.key);
+function toScorer() {
+  const l = linkOf(location.pathname, location.hash);
+  if (l && l.kind === "table" && l.key) location.replace("/?view=table#join=" + l.id + "&key=" + l.key);
+}
+toScorer();
+// The link with the key opened over the view link: the same page, only the fragment changed.
+window.addEventListener("hashchange", toScorer);
 
 const VIEWS = [pageViews.language].concat(viewerViews);
 const drawn = new Map();

@@ -203,3 +203,8 @@ test("the viewer: a newer table shown, an older one from a resumed stream ignore
   s = run(s, { type: "viewerConnection", connection: "live" });
   assert.equal(s.viewer.connection, "closed", "gone stays gone");
 });
+
+test("hands compare whatever the order of their keys (the server writes its own)", async () => {
+  const { commonPrefix } = await import("../js/share.js");
+  assert.equal(commonPrefix([{ result: "false_win", offender: "Ben" }, DRAW], [{ offender: "Ben", result: "false_win" }, FALSE_BEN]), 1);
+});

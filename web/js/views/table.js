@@ -11,7 +11,7 @@ import { $, el, fill } from "../dom.js";
 import { SEATS } from "../tiles.js";
 import { rulesetLabel, rulesetName } from "../format.js";
 import { currentDeal, seated, formatMoney, formatStake, cleanRules, MULTIPLE_WINNERS, LIABLE_DISCARD, MAX_WINNERS } from "../ledger.js";
-import { tOf, chartOf } from "../state.js";
+import { tOf, chartOf, tableDeal } from "../state.js";
 
 function signed(n) { return n > 0 ? "+" + n : String(n); }
 
@@ -94,7 +94,7 @@ function renderTableInputs(state) {
     input.disabled = locked;
   });
   const ready = seated(night);
-  const deal = ready ? currentDeal(night, state.tableAnswer) : null;
+  const deal = ready ? tableDeal(state) : null;
   $("table-deal").textContent = ready ? dealLine(deal, T) : T("table.need_players");
   $("table-deal").setAttribute("data-complete", String(!!(deal && deal.complete)));
   const seats = deal ? deal.seats : {};
