@@ -492,11 +492,26 @@ mod tests {
                 );
             }
         }
-        // Every module is some page's: none is served that no page loads.
-        let reached: BTreeSet<&str> = PAGES
+        // Every module is some page's: none is served that no page loads
+        // (the QR encoder is imported when a night is shared, `import(...)`).
+        let mut reached: BTreeSet<&str> = PAGES
             .iter()
             .flat_map(|(_, _, entry)| module_closure(entry))
             .collect();
+        let statically: Vec<&str> = reached.iter().copied().collect();
+        for (path, text) in ASSETS.iter().filter(|(p, _)| statically.contains(p)) {
+            for (i, _) in text.match_indices("import(\"") {
+                let spec = &text[i + 8..];
+                let line = format!("import x from \"{}\"", &spec[..spec.find('"').unwrap()]);
+                for r in imports_of(path, &line) {
+                    assert!(
+                        served.contains(&r),
+                        "{path} imports {r}, which is not served"
+                    );
+                    reached.insert(ASSETS.iter().find(|(p, _)| *p == r).unwrap().0);
+                }
+            }
+        }
         for path in served.iter().filter(|p| p.ends_with(".js")) {
             assert!(
                 reached.contains(path.as_str()),

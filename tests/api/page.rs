@@ -75,13 +75,18 @@ async fn hashed_assets_are_immutable_and_equal_their_plain_names() {
         "/js/views/table.",
         "/js/views/share.",
         "/i18n/zh.",
-        "/js/vendor/qrcode.",
     ] {
         assert!(
             pre.iter().any(|p| p.starts_with(want)),
             "{want} preloaded: {pre:?}"
         );
     }
+    // The QR encoder is imported once a night is shared: mapped, not preloaded.
+    assert!(!pre.iter().any(|p| p.starts_with("/js/vendor/")), "{pre:?}");
+    assert!(
+        html.contains("\"/js/vendor/qrcode.js\":\"/js/vendor/qrcode."),
+        "the encoder in the import map"
+    );
     let css = {
         let i = html.find("href=\"/style.").expect("the hashed stylesheet");
         let rest = &html[i + 6..];

@@ -15,6 +15,7 @@
 //! A view or control the page lacks fails the test: nothing here is optional.
 
 mod lang;
+mod load;
 mod page;
 mod share;
 

@@ -87,12 +87,20 @@ async fn share_flow(p: Page) {
         "the night shared",
     )
     .await;
-    let id = share_attr(&p, "data-shared").await.as_str().unwrap().to_string();
+    let id = share_attr(&p, "data-shared")
+        .await
+        .as_str()
+        .unwrap()
+        .to_string();
     assert_eq!(id.len(), 22, "[{l}] a 128-bit id in base64url");
     let view_url = p
         .js_str("return document.getElementById('share-url').value")
         .await;
-    assert_eq!(view_url, format!("{}/t/{id}", p.base), "[{l}] the link to watch");
+    assert_eq!(
+        view_url,
+        format!("{}/t/{id}", p.base),
+        "[{l}] the link to watch"
+    );
     // The QR code: a version-3 symbol at least (29 modules) for a 60-odd character link.
     let modules = p
         .js("var s = document.querySelector('#share-qr svg'); return s ? Number(s.getAttribute('data-modules')) : 0")
@@ -101,6 +109,8 @@ async fn share_flow(p: Page) {
         modules.as_u64().unwrap() >= 29,
         "[{l}] the link as a QR code: {modules} modules"
     );
+    p.js("document.getElementById('share-box').scrollIntoView(); return null")
+        .await;
     p.shot("share-qr").await;
 
     // A second phone on the view link sees the night live.
@@ -127,8 +137,12 @@ async fn share_flow(p: Page) {
         "[{l}] the viewer saw the hand in {took:?}"
     );
     println!("share: the viewer saw the new hand {took:?} after the click");
-    p.wait_js("return document.getElementById('share-box').getAttribute('data-version')", json!("2"), "hand 1 sent")
-        .await;
+    p.wait_js(
+        "return document.getElementById('share-box').getAttribute('data-version')",
+        json!("2"),
+        "hand 1 sent",
+    )
+    .await;
 
     // Offline for two hands: they wait here, in order, kept in local storage.
     p.offline(true).await;
@@ -147,8 +161,15 @@ async fn share_flow(p: Page) {
     )
     .await;
     let state = p.text("#share-state").await.unwrap();
-    let want = if l == "en" { "Offline: 2 hands wait here" } else { "離線：2 鋪留喺呢度" };
-    assert!(state.starts_with(want), "[{l}] the page says it is offline: {state:?}");
+    let want = if l == "en" {
+        "Offline: 2 hands wait here"
+    } else {
+        "離線：2 鋪留喺呢度"
+    };
+    assert!(
+        state.starts_with(want),
+        "[{l}] the page says it is offline: {state:?}"
+    );
     assert_eq!(
         p.js("return JSON.parse(window.localStorage.getItem('faan.shared')).queue.map(function (h) { return h.result; })")
             .await,
@@ -156,10 +177,13 @@ async fn share_flow(p: Page) {
         "[{l}] the waiting hands are kept in local storage, in order"
     );
     assert_eq!(
-        v.js("return document.getElementById('v-last').getAttribute('data-hands')").await,
+        v.js("return document.getElementById('v-last').getAttribute('data-hands')")
+            .await,
         json!("1"),
         "[{l}] the viewer has not seen them"
     );
+    p.js("document.getElementById('share-state').scrollIntoView(); return null")
+        .await;
     p.shot("share-offline").await;
     // Back online: both arrive, in the order entered.
     p.offline(false).await;
@@ -191,7 +215,10 @@ async fn share_flow(p: Page) {
     let score_url = p
         .js_str("return document.getElementById('share-url').value")
         .await;
-    assert!(score_url.starts_with(&format!("{view_url}#key=")), "[{l}] the scorer's link carries the key in its fragment");
+    assert!(
+        score_url.starts_with(&format!("{view_url}#key=")),
+        "[{l}] the scorer's link carries the key in its fragment"
+    );
     v.goto(&score_url).await;
     v.wait_js(
         "var b = document.getElementById('share-box'); return b ? b.getAttribute('data-version') : null",
@@ -205,23 +232,36 @@ async fn share_flow(p: Page) {
     );
     // A conflict: the second phone adds a draw first; this one's false win by Dan meets a 412.
     v.click("#btn-add-draw").await;
-    v.wait_js("return document.getElementById('share-box').getAttribute('data-version')", json!("5"), "the other scorer's draw")
-        .await;
+    v.wait_js(
+        "return document.getElementById('share-box').getAttribute('data-version')",
+        json!("5"),
+        "the other scorer's draw",
+    )
+    .await;
     false_win(&p, "Dan").await;
-    p.wait_js("return document.getElementById('share-box').getAttribute('data-conflict')", json!("true"), "the conflict shown")
-        .await;
+    p.wait_js(
+        "return document.getElementById('share-box').getAttribute('data-conflict')",
+        json!("true"),
+        "the conflict shown",
+    )
+    .await;
     assert_eq!(
         p.js("return Array.from(document.querySelectorAll('#share-conflict-theirs li')).map(function (li) { return li.getAttribute('data-hand'); })").await,
         json!(["3"]),
         "[{l}] the other scorer's hand (hand 4) is shown"
     );
     let mine = p.text("#share-conflict-mine").await.unwrap();
-    assert!(mine.contains('1'), "[{l}] mine, one hand, is kept: {mine:?}");
+    assert!(
+        mine.contains('1'),
+        "[{l}] mine, one hand, is kept: {mine:?}"
+    );
     assert_eq!(
         results(&server_table(&p, &id).await).len(),
         4,
         "[{l}] nothing of mine was sent meanwhile"
     );
+    p.js("document.getElementById('share-conflict').scrollIntoView(); return null")
+        .await;
     p.shot("share-conflict").await;
     p.click("#btn-conflict-keep").await;
     p.wait_js(
@@ -259,7 +299,10 @@ async fn shared_pages_axe_flow(p: Page) {
             "a group and a night in it",
         )
         .await;
-    let (gid, tid) = (made[0].as_str().unwrap().to_string(), made[1].as_str().unwrap().to_string());
+    let (gid, tid) = (
+        made[0].as_str().unwrap().to_string(),
+        made[1].as_str().unwrap().to_string(),
+    );
     for (w, h) in [(390, 844), (1366, 768)] {
         p.viewport(w, h).await;
         p.goto(&format!("{}/t/{tid}", p.base)).await;
@@ -270,11 +313,16 @@ async fn shared_pages_axe_flow(p: Page) {
         )
         .await;
         assert_eq!(
-            p.js("return document.querySelectorAll('#v-stats-body tr').length").await,
+            p.js("return document.querySelectorAll('#v-stats-body tr').length")
+                .await,
             json!(4),
             "[{l}] the night's statistics, a row per player"
         );
-        assert_eq!(p.axe_serious().await, json!([]), "[{l}] axe-core on /t/ at {w} px");
+        assert_eq!(
+            p.axe_serious().await,
+            json!([]),
+            "[{l}] axe-core on /t/ at {w} px"
+        );
         p.shot(&format!("viewer-{w}")).await;
         p.goto(&format!("{}/g/{gid}", p.base)).await;
         p.wait_js(
@@ -284,11 +332,16 @@ async fn shared_pages_axe_flow(p: Page) {
         )
         .await;
         assert_eq!(
-            p.js("return document.querySelector('#v-nights a').getAttribute('href')").await,
+            p.js("return document.querySelector('#v-nights a').getAttribute('href')")
+                .await,
             json!(format!("/t/{tid}")),
             "[{l}] the night links to its page"
         );
-        assert_eq!(p.axe_serious().await, json!([]), "[{l}] axe-core on /g/ at {w} px");
+        assert_eq!(
+            p.axe_serious().await,
+            json!([]),
+            "[{l}] axe-core on /g/ at {w} px"
+        );
         p.shot(&format!("group-{w}")).await;
     }
 }

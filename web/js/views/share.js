@@ -4,15 +4,21 @@
 // and a conflict with another scorer, with the player's two choices.
 
 import { $, el, fill } from "../dom.js";
-import qrcode from "../vendor/qrcode.js";
 import { links } from "../share.js";
 import { tOf } from "../state.js";
 import { resultText } from "./table.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
-/** `text` as a QR code: an SVG of its dark modules, with a quiet zone of four. */
-export function qrSvg(text, label) {
+// The QR encoder, asked for only once a night is shared (it is off the first load's path).
+let encoder = null;
+function withEncoder(draw) {
+  if (!encoder) encoder = import("../vendor/qrcode.js").then((m) => m.default);
+  encoder.then(draw, () => { encoder = null; });
+}
+
+/** `text` as a QR code: an SVG of its dark modules, with a quiet zone of four (`qrcode`: the encoder). */
+export function qrSvg(qrcode, text, label) {
   const q = qrcode(0, "M");
   q.addData(text);
   q.make();
@@ -61,8 +67,9 @@ function renderShare(state) {
   field.value = url;
   field.setAttribute("data-view", both.view);
   if ($("share-qr").getAttribute("data-url") !== url) {
-    fill($("share-qr"), [qrSvg(url, T(sh.shown === "score" ? "share.qr_score" : "share.qr_view"))]);
     $("share-qr").setAttribute("data-url", url);
+    const label = T(sh.shown === "score" ? "share.qr_score" : "share.qr_view");
+    withEncoder((qrcode) => { if ($("share-qr").getAttribute("data-url") === url) fill($("share-qr"), [qrSvg(qrcode, url, label)]); });
   }
   $("btn-share-native").hidden = typeof navigator.share !== "function";
   const n = sh.queue.length;
