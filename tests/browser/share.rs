@@ -210,6 +210,35 @@ async fn share_flow(p: Page) {
         "[{l}] the viewer's table, in order"
     );
 
+    // The viewer offline: it says so, and catches up by itself once back.
+    v.offline(true).await;
+    v.wait_js(
+        "return document.getElementById('v-connection').getAttribute('data-state')",
+        json!("offline"),
+        "the viewer saying it is offline",
+    )
+    .await;
+    let said = v.text("#v-connection").await.unwrap();
+    assert!(
+        said.starts_with("Offline"),
+        "[{l}] the viewer (in English) says it is offline: {said:?}"
+    );
+    v.shot("viewer-offline").await;
+    p.click("#btn-add-draw").await;
+    p.wait_js(
+        "return document.getElementById('share-box').getAttribute('data-version')",
+        json!("5"),
+        "hand 4 sent",
+    )
+    .await;
+    v.offline(false).await;
+    v.wait_js(
+        "return [document.getElementById('v-connection').getAttribute('data-state'), document.getElementById('v-last').getAttribute('data-hands')]",
+        json!(["live", "4"]),
+        "the viewer back, with the hand it missed",
+    )
+    .await;
+
     // The scorer's link on the second phone: it scores too.
     p.click("#btn-share-score").await;
     let score_url = p
@@ -222,7 +251,7 @@ async fn share_flow(p: Page) {
     v.goto(&score_url).await;
     v.wait_js(
         "var b = document.getElementById('share-box'); return b ? b.getAttribute('data-version') : null",
-        json!("4"),
+        json!("5"),
         "the second phone scoring the shared night",
     )
     .await;
@@ -234,7 +263,7 @@ async fn share_flow(p: Page) {
     v.click("#btn-add-draw").await;
     v.wait_js(
         "return document.getElementById('share-box').getAttribute('data-version')",
-        json!("5"),
+        json!("6"),
         "the other scorer's draw",
     )
     .await;
@@ -247,8 +276,8 @@ async fn share_flow(p: Page) {
     .await;
     assert_eq!(
         p.js("return Array.from(document.querySelectorAll('#share-conflict-theirs li')).map(function (li) { return li.getAttribute('data-hand'); })").await,
-        json!(["3"]),
-        "[{l}] the other scorer's hand (hand 4) is shown"
+        json!(["4"]),
+        "[{l}] the other scorer's hand (hand 5) is shown"
     );
     let mine = p.text("#share-conflict-mine").await.unwrap();
     assert!(
@@ -257,7 +286,7 @@ async fn share_flow(p: Page) {
     );
     assert_eq!(
         results(&server_table(&p, &id).await).len(),
-        4,
+        5,
         "[{l}] nothing of mine was sent meanwhile"
     );
     p.js("document.getElementById('share-conflict').scrollIntoView(); return null")
@@ -266,13 +295,20 @@ async fn share_flow(p: Page) {
     p.click("#btn-conflict-keep").await;
     p.wait_js(
         "return [document.getElementById('share-box').getAttribute('data-conflict'), document.getElementById('share-box').getAttribute('data-waiting'), document.getElementById('share-box').getAttribute('data-version')]",
-        json!(["false", "0", "6"]),
+        json!(["false", "0", "7"]),
         "mine sent after theirs",
     )
     .await;
     assert_eq!(
         results(&server_table(&p, &id).await),
-        ["draw", "false_win Ben", "draw", "draw", "false_win Dan"],
+        [
+            "draw",
+            "false_win Ben",
+            "draw",
+            "draw",
+            "draw",
+            "false_win Dan"
+        ],
         "[{l}] theirs, then mine"
     );
     v.close().await;

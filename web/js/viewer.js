@@ -93,5 +93,6 @@ for (const b of document.querySelectorAll("button[data-lang]")) {
 window.addEventListener("offline", () => dispatch({ type: "viewerConnection", connection: "offline" }));
 if (!link) dispatch({ type: "viewerFailed", status: 404 });
 else if (link.kind === "group") { loadGroup(); window.addEventListener("online", loadGroup); }
-else if (!link.key) { follow(); window.addEventListener("online", () => { if (!stream || stream.readyState === EventSource.CLOSED) follow(); }); }
+// Back online: the stream opened again (a stream that outlived the outage may be stuck until its next keep-alive).
+else if (!link.key) { follow(); window.addEventListener("online", follow); }
 $("viewer").setAttribute("data-kind", link ? link.kind : "");
