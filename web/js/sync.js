@@ -10,6 +10,7 @@ import { mapProblem } from "./format.js";
 import { ledgerMessages, ledgerRequest } from "./ledger.js";
 import { handsOf } from "./share.js";
 import { requestKey } from "./requests.js";
+import { nightWith } from "./state.js";
 
 // How often a scorer with waiting hands tries again while offline.
 const RETRY_MS = 2000;
@@ -35,6 +36,9 @@ const transient = (status) => status === 0 || status === 408 || status === 429 |
 export function createSync(store) {
   const { get, dispatch } = store;
   let busy = false;
+  // A hand being sent at once, and the hands added meanwhile.
+  let direct = false;
+  const later = [];
   let timer = 0;
   let seq = 1e6;
 
@@ -68,23 +72,25 @@ export function createSync(store) {
   /**
    * A hand for the shared night (`night`: the night with it): sent at once
    * when nothing waits; else, or when the server cannot be reached, it
-   * waits behind the others.
+   * waits behind the others. A hand added while one is being sent at once
+   * follows it (never sent beside it at the same version).
    */
   async function add(entry, night) {
+    if (direct) { later.push(entry); return; }
     const sh = get().shared;
     if (sh.queue.length || sh.offline || sh.conflict || busy) {
       dispatch({ type: "sharedQueued", entry, night });
       flush();
       return;
     }
-    busy = true;
+    direct = true;
     let r;
     try {
       r = await send("POST", "/v1/tables/" + sh.id + "/hands", entry, keyed(sh));
     } catch (e) {
       r = { status: 0 };
     } finally {
-      busy = false;
+      direct = false;
     }
     if (r.ok && r.json) {
       dispatch({ type: "sharedSent", table: r.json, night, key: keyOf(r.json), seq: ++seq });
@@ -99,11 +105,16 @@ export function createSync(store) {
       // Refused: the hand stays on the calculator with its problems, as an unshared night's would.
       dispatch({ type: "refused", messages: ledgerMessages(mapProblem(r.status, r.json), night.hands.length - 1, 0), focus: true, keepShown: true });
     }
+    while (later.length) {
+      const next = later.shift();
+      const w = nightWith(get(), next);
+      if (w.night) await add(next, w.night);
+    }
   }
 
   /** Sends the waiting hands, first first, until none waits, the server is out of reach, or a conflict. */
   async function flush() {
-    if (busy) return;
+    if (busy || direct) return;
     busy = true;
     try {
       for (;;) {
