@@ -102,8 +102,15 @@ async fn share_flow(p: Page) {
         "[{l}] the link to watch"
     );
     // The QR code: a version-3 symbol at least (29 modules) for a 60-odd character link.
+    // The encoder is imported once the night is shared: wait for its drawing.
+    p.wait_js(
+        "return !!document.querySelector('#share-qr svg')",
+        json!(true),
+        "the QR code drawn",
+    )
+    .await;
     let modules = p
-        .js("var s = document.querySelector('#share-qr svg'); return s ? Number(s.getAttribute('data-modules')) : 0")
+        .js("return Number(document.querySelector('#share-qr svg').getAttribute('data-modules'))")
         .await;
     assert!(
         modules.as_u64().unwrap() >= 29,
