@@ -17,5 +17,6 @@ mod inline;
 mod meta;
 mod metrics;
 mod names;
+mod page;
 mod score;
 mod settle_ledger;

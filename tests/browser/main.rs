@@ -15,7 +15,9 @@
 //! A view or control the page lacks fails the test: nothing here is optional.
 
 mod lang;
+mod load;
 mod page;
+mod share;
 
 use lang::{Lang, EN, ZH};
 use page::Page;

@@ -58,9 +58,11 @@ fn free_port() -> u16 {
 
 /// The chromedriver process (its own process group, with the Chromium it
 /// starts) and the browser's profile; on drop, whatever is left of them.
-struct Driver {
+pub struct Driver {
     child: Child,
     profile: PathBuf,
+    /// chromedriver's address, for the commands fantoccini has no call for.
+    url: String,
 }
 
 impl Drop for Driver {
@@ -79,6 +81,10 @@ impl Drop for Driver {
 
 /// Starts chromedriver on a free loopback port and one Chromium session on it.
 async fn start_browser(flow: &str, lang: &str) -> (Driver, Client) {
+    start_browser_named(flow, lang, "").await
+}
+
+async fn start_browser_named(flow: &str, lang: &str, second: &str) -> (Driver, Client) {
     let chromedriver = find_binary(
         "FAAN_CHROMEDRIVER",
         "chromedriver",
@@ -97,7 +103,7 @@ async fn start_browser(flow: &str, lang: &str) -> (Driver, Client) {
     let log = std::fs::File::create(
         target_dir()
             .join("browser")
-            .join(format!("{flow}-{lang}-chromedriver.log")),
+            .join(format!("{flow}-{lang}{second}-chromedriver.log")),
     )
     .ok();
     let child = {
@@ -119,11 +125,15 @@ async fn start_browser(flow: &str, lang: &str) -> (Driver, Client) {
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos());
     let profile = std::env::temp_dir().join(format!(
-        "faan-browser-{flow}-{lang}-{}-{nanos}",
+        "faan-browser-{flow}-{lang}{second}-{}-{nanos}",
         std::process::id()
     ));
     std::fs::create_dir_all(&profile).expect("the profile dir");
-    let mut driver = Driver { child, profile };
+    let mut driver = Driver {
+        child,
+        profile,
+        url: format!("http://127.0.0.1:{port}"),
+    };
 
     // Wait for the driver to listen.
     let start = Instant::now();
@@ -178,10 +188,37 @@ where
     F: FnOnce(Page) -> Fut,
     Fut: Future<Output = ()> + Send + 'static,
 {
+    run_with(flow, lang, ServeArgs::for_tests(), body).await;
+}
+
+/// Runs one flow on a server that keeps shared tables, in a fresh SQLite
+/// file of its own under `target/browser/`.
+pub async fn run_with_tables<F, Fut>(flow: &'static str, lang: &'static Lang, body: F)
+where
+    F: FnOnce(Page) -> Fut,
+    Fut: Future<Output = ()> + Send + 'static,
+{
+    std::fs::create_dir_all(target_dir().join("browser")).expect("target/browser");
+    let db = target_dir()
+        .join("browser")
+        .join(format!("{flow}-{}.db", lang.code));
+    for ext in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{ext}", db.display()));
+    }
+    let mut config = ServeArgs::for_tests();
+    config.tables.store = format!("sqlite:{}", db.display());
+    run_with(flow, lang, config, body).await;
+}
+
+async fn run_with<F, Fut>(flow: &'static str, lang: &'static Lang, config: ServeArgs, body: F)
+where
+    F: FnOnce(Page) -> Fut,
+    Fut: Future<Output = ()> + Send + 'static,
+{
     let _permit = SESSIONS.acquire().await.expect("the sessions' semaphore");
     std::fs::create_dir_all(target_dir().join("browser")).expect("target/browser");
 
-    let app = Application::build(&ServeArgs::for_tests()).expect("the server builds");
+    let app = Application::build(&config).expect("the server builds");
     let base = format!("http://127.0.0.1:{}", app.port());
     let handle = app.handle();
     tokio::spawn(app.run_until_stopped());
@@ -192,6 +229,7 @@ where
         base,
         lang,
         flow,
+        driver: driver.url.clone(),
     };
     page.viewport(1280, 1000).await;
 
@@ -230,9 +268,60 @@ pub struct Page {
     pub base: String,
     pub lang: &'static Lang,
     flow: &'static str,
+    driver: String,
 }
 
 impl Page {
+    /// A second browser on the same server (another phone at the table), in
+    /// English until it switches; keep the [`Driver`] while it is used, and
+    /// [`Page::close`] it at the end.
+    pub async fn another_browser(&self) -> (Driver, Page) {
+        let (driver, client) = start_browser_named(self.flow, self.lang.code, "-2").await;
+        let page = Page {
+            c: client,
+            base: self.base.clone(),
+            lang: self.lang,
+            flow: self.flow,
+            driver: driver.url.clone(),
+        };
+        page.viewport(1280, 1000).await;
+        (driver, page)
+    }
+
+    pub async fn close(self) {
+        let _ = self.c.close().await;
+    }
+
+    /// A DevTools command through chromedriver (`goog/cdp/execute`).
+    pub async fn cdp(&self, cmd: &str, params: Value) -> Value {
+        let sid = self
+            .c
+            .session_id()
+            .await
+            .expect("the session id")
+            .expect("a session");
+        let r = reqwest::Client::new()
+            .post(format!("{}/session/{sid}/goog/cdp/execute", self.driver))
+            .json(&json!({"cmd": cmd, "params": params}))
+            .send()
+            .await
+            .unwrap_or_else(|e| panic!("{cmd}: {e}"));
+        let status = r.status();
+        let v: Value = r.json().await.unwrap_or(Value::Null);
+        assert!(status.is_success(), "{cmd}: {status} {v}");
+        v["value"].clone()
+    }
+
+    /// The browser off the network (every request fails at once), or back on it.
+    pub async fn offline(&self, off: bool) {
+        self.cdp("Network.enable", json!({})).await;
+        self.cdp(
+            "Network.emulateNetworkConditions",
+            json!({"offline": off, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}),
+        )
+        .await;
+    }
+
     /// The language's code, for the assertions' messages.
     pub fn l(&self) -> &'static str {
         self.lang.code

@@ -22,6 +22,8 @@ export function createFlows(store) {
   const latest = new Latest();
   const previewLatest = new Latest();
   let timer = 0;
+  // The shared night's requests (sync.js), once the page has them.
+  let shared = null;
 
   // Problems shown: a rescore pending or in flight would clear them when it answers.
   store.subscribe((s, prev) => {
@@ -148,6 +150,8 @@ export function createFlows(store) {
   function addToNight(entry) {
     const r = nightWith(get(), entry);
     if (r.problems) { dispatch({ type: "problems", messages: r.problems, focus: true }); dispatch({ type: "quickRefused" }); return; }
+    // A shared night's hands go to its table (sync.js).
+    if (get().shared && shared) { shared.add(entry, r.night); return; }
     run("table", true, r.night);
   }
 
@@ -160,6 +164,7 @@ export function createFlows(store) {
 
   function undoHand() {
     if (!get().night.hands.length) return;
+    if (get().shared && shared) { shared.undo(); return; }
     const s = dispatch({ type: "handUndone" });
     if (s.night.hands.length) run("table", true);
     else dispatch({ type: "tableEmpty" });
@@ -329,5 +334,7 @@ export function createFlows(store) {
     act({ type: "imported", result: r });
   }
 
-  return { act, schedule, cancel, auto, run, runPreview, refreshTable, addToNight, addWin, undoHand, redoHand, quickFaan, quickFalseWin, houseToNight, downloadCsv, setTableRule, loadRulesets, loadDetail, loadPatterns, openHousePanel, showDocument, copyDocument, importDocument };
+  const setShared = (sync) => { shared = sync; };
+
+  return { setShared, act, schedule, cancel, auto, run, runPreview, refreshTable, addToNight, addWin, undoHand, redoHand, quickFaan, quickFalseWin, houseToNight, downloadCsv, setTableRule, loadRulesets, loadDetail, loadPatterns, openHousePanel, showDocument, copyDocument, importDocument };
 }

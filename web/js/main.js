@@ -27,6 +27,9 @@ import { compareView } from "./views/compare.js";
 import { waitsView } from "./views/waits.js";
 import { rulesView } from "./views/rules.js";
 import { errorsView } from "./views/errors.js";
+import { shareView } from "./views/share.js";
+import { loadShared, saveShared, joinOf } from "./share.js";
+import { createSync } from "./sync.js";
 
 /**
  * The views, in drawing order: each `{deps(state), render(state, prev)}`,
@@ -38,7 +41,7 @@ const VIEWS = [
   pageViews.language,
   ...entryViews,
   tableInputsView, tableRulesView, quickView, discardInputsView, housePanelView, pageViews.document,
-  scoreView, compareView, waitsView, rulesView, tableView, discardView,
+  scoreView, compareView, waitsView, rulesView, tableView, discardView, shareView,
   pageViews.sections, pageViews.marks, pageViews.status, pageViews.strip, pageViews.stale,
   errorsView
 ];
@@ -56,12 +59,15 @@ function render(state) {
 }
 
 const lang = detectLang(storedLang(), navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language]);
-const store = createStore(initialState({ input: fromQuery(location.search), night: loadNight(window.localStorage), lang }));
+const store = createStore(initialState({ input: fromQuery(location.search), night: loadNight(window.localStorage), shared: loadShared(window.localStorage), lang }));
 store.subscribe(render);
 // What is kept: the night in local storage, the inputs in the URL.
 store.subscribe((s, prev) => { if (s.night !== prev.night) saveNight(window.localStorage, s.night); });
+store.subscribe((s, prev) => { if (s.shared !== prev.shared) saveShared(window.localStorage, s.shared); });
 store.subscribe((s, prev) => { if (s.input !== prev.input) history.replaceState(null, "", urlFor(s, {})); });
 const flows = createFlows(store);
+const sync = createSync(store);
+flows.setShared(sync);
 const { dispatch } = store;
 const { act } = flows;
 
@@ -191,6 +197,7 @@ function wire() {
   on("btn-print", "click", () => window.print());
   on("btn-new-night", "click", () => {
     if (store.get().night.hands.length && !window.confirm(tOf(store.get())("table.confirm_new"))) return;
+    dispatch({ type: "sharedLeft" });
     dispatch({ type: "nightStarted" });
     dispatch({ type: "tableEmpty" });
   });
@@ -199,6 +206,7 @@ function wire() {
     dispatch({ type: "viewChosen", view: "table" });
     dispatch({ type: "tableEmpty" });
   });
+  wireShare();
   for (const b of document.querySelectorAll("button[data-lang]")) {
     b.addEventListener("click", () => { storeLang(b.getAttribute("data-lang")); dispatch({ type: "langChosen", lang: b.getAttribute("data-lang") }); });
   }
@@ -215,11 +223,31 @@ function wire() {
   });
 }
 
+// The share box: make the table, pick the link, copy or share it, settle a conflict.
+function wireShare() {
+  on("btn-share", "click", sync.share);
+  on("btn-share-view", "click", () => dispatch({ type: "shareLinkShown", which: "view" }));
+  on("btn-share-score", "click", () => dispatch({ type: "shareLinkShown", which: "score" }));
+  on("btn-share-copy", "click", async () => {
+    try { await navigator.clipboard.writeText($("share-url").value); } catch (e) { $("share-url").select(); document.execCommand("copy"); }
+  });
+  on("btn-share-native", "click", () => navigator.share({ title: document.title, url: $("share-url").value }).catch(() => {}));
+  on("btn-conflict-keep", "click", () => sync.resolve(true));
+  on("btn-conflict-drop", "click", () => sync.resolve(false));
+}
+
 async function init() {
   if (!glyphsSupported()) document.body.classList.add("no-glyphs");
   render(store.get());
   wire();
   await flows.loadRulesets();
+  // A scorer's link (/t/{id}#key=..., sent here as #join=): the table's night is this page's.
+  const join = joinOf(location.hash);
+  if (join) {
+    history.replaceState(null, "", urlFor(store.get(), {}));
+    const mine = store.get().shared;
+    if (!(mine && mine.id === join.id) && (!store.get().night.hands.length || window.confirm(tOf(store.get())("share.confirm_join")))) await sync.join(join.id, join.key);
+  } else sync.resume();
   // A shared link: its view answers at once where the hand is ready.
   const s = store.get();
   const view = s.input.view;

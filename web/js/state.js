@@ -14,6 +14,8 @@ import { makeT, translate } from "./i18n.js";
 import { meldKindLabel, localErrors } from "./format.js";
 import { catalogue, rulesetDocument, isCustom, withLimits, withPattern, withCondition, toggleContains, withContains, defaultContains, pruneContains, withExclusive, withoutExclusive, namedPatterns } from "./custom.js";
 import { emptyNight, seated, currentDeal, cleanRules, withRule, stageWinner, unstage, undo, parseStake, parseMultiplier, contextFor, winEntry, addHand, playerProblems, MAX_HANDS, startedNight, inForce, isStarted, declaredEntry, faanRange, handRules } from "./ledger.js";
+import { seatsFor } from "./ledger.js";
+import { sharedFrom, handsOf, nightFromTable, conflictOf, guessNext, VIEWER_TRANSITIONS } from "./share.js";
 
 export function initialState(opts) {
   const o = opts || {};
@@ -39,7 +41,10 @@ export function initialState(opts) {
     // or "false_win", its `step`, and what has been tapped so far.
     quick: null,
     undone: [],                       // the hands undone, the last first to come back (redo)
-    ruleAsk: 0                        // a change of rules declined: the controls show the rules again
+    ruleAsk: 0,                       // a change of rules declined: the controls show the rules again
+    // The night shared through the server (share.js; null: kept here only), and the viewer's page.
+    shared: o.shared || null,
+    viewer: o.viewer || null
   };
 }
 
@@ -81,7 +86,7 @@ export function catalogueOf(state) {
 
 /** The coming deal of a seated night (null: not seated, or the server has not said). */
 export function tableDeal(state) {
-  return seated(state.night) ? currentDeal(state.night, state.tableAnswer) : null;
+  return seated(state.night) ? currentDeal(state.night, state.tableAnswer) || guessedDeal(state) : null;
 }
 
 /** The player at `seat` in the coming hand of a seated night ("" otherwise). */
@@ -551,6 +556,111 @@ export const TRANSITIONS = {
   reset: (s) => ({ ...s, input: emptyInput(), target: "hand", said: null, shown: null, preview: null, errors: null, status: { state: "idle", key: "status.idle", params: undefined }, panel: { ...s.panel, pointsTable: false } }),
   example: (s) => withInput(TRANSITIONS.reset(s), { text: "123456m78p23455s9p" })
 };
+
+// ------------------------------------------------ the shared night
+
+/** The coming deal as this page guessed it for hands the server has not answered yet (share.js `guessNext`). */
+function guessedDeal(state) {
+  const g = state.shared && (state.shared.guesses || []).find((x) => x.hands === state.night.hands.length);
+  if (!g) return null;
+  return { ...g.next, hand: state.night.hands.length + 1, seats: seatsFor(state.night.players.map((p) => p.trim()), g.next.dealer) };
+}
+
+// Whether the dealer keeps the deal: the night's table rules, else the ruleset's (kept where unknown).
+function keepsOf(state) {
+  const t = (chartOf(state) && chartOf(state).table) || {};
+  const r = state.night.rules || {};
+  const pick = (k) => (typeof r[k] === "boolean" ? r[k] : t[k] !== false);
+  return { on_win: pick("dealer_keeps_on_win"), on_draw: pick("dealer_keeps_on_draw") };
+}
+
+// The server's TABLE as the night's answer: the coming deal, and in the Table view the table on screen.
+function withTable(s, table, key, seq) {
+  let next = { ...s, tableAnswer: table.ledger };
+  if (s.input.view === "table") next = { ...next, errors: null, shown: { view: "table", res: table.ledger, ctx: { ...s.input.context }, key, document: null, seq } };
+  return next;
+}
+
+const withShared = (s, change) => ({ ...s, shared: { ...s.shared, ...change } });
+
+/** The shared night's transitions: created, a hand sent or waiting, a conflict and its choice. */
+const SHARED_TRANSITIONS = {
+  /** The night made a shared table (`a.answer`: the 201 of POST /v1/tables). */
+  sharedCreated: (s, a) => withStatus({ ...s, shared: sharedFrom(a.answer.id, a.answer.key, a.answer.table), tableAnswer: a.answer.table.ledger }, "ok", "share.created"),
+  /** A scorer's link opened here (`a.table` read with `a.id`, `a.key`): the night, its ruleset and rules are the table's. */
+  sharedJoined(s, a) {
+    const n = nightFromTable(a.table);
+    const input = { ...s.input, ruleset: n.ruleset || s.input.ruleset, house: n.house, view: "table" };
+    return withTable({ ...s, input, night: n.night, tableWinner: "", preview: null, shared: sharedFrom(a.id, a.key, a.table) }, a.table, a.key2 || "", a.seq);
+  },
+  /** Which link the share box shows: "view" or "score". */
+  shareLinkShown: (s, a) => withShared(s, { shown: a.which }),
+  /**
+   * The server took a hand (`a.table`, the new TABLE; `a.key` the request
+   * key of its hands). `a.night`: the night with the hand sent at once;
+   * without it, the first waiting hand was the one taken.
+   */
+  sharedSent(s, a) {
+    const sh = s.shared;
+    const queue = a.night ? sh.queue : sh.queue.slice(1);
+    const acked = handsOf(a.table).length;
+    let next = a.night ? { ...s, night: a.night } : s;
+    next = withShared(next, { version: a.table.version, acked, queue, offline: false, guesses: (sh.guesses || []).filter((g) => g.hands > acked) });
+    next = withTable(next, a.table, a.key, a.seq);
+    if (a.night) next = nextHand(next);
+    return queue.length ? withStatus(next, "loading", "share.sending", { n: queue.length }) : withStatus(next, "ok", "share.sent", { n: acked });
+  },
+  /**
+   * A hand kept here until the server takes it (`a.night`: the night with
+   * `a.entry`): the calculator cleared for the next, whose deal is guessed.
+   */
+  sharedQueued(s, a) {
+    const sh = s.shared;
+    const deal = tableDeal(s);
+    const guess = deal ? [{ hands: a.night.hands.length, next: guessNext(deal, a.entry, s.night.players.map((p) => p.trim()), keepsOf(s)) }] : [];
+    const queue = sh.queue.concat([a.entry]);
+    const next = nextHand(withShared({ ...s, night: a.night, errors: null }, { queue, guesses: (sh.guesses || []).concat(guess) }));
+    return withStatus(next, sh.offline ? "error" : "loading", sh.offline ? "share.offline" : "share.sending", { n: queue.length });
+  },
+  /** The server cannot be reached: the waiting hands stay. */
+  sharedOffline: (s) => withStatus(withShared(s, { offline: true }), "error", "share.offline", { n: s.shared.queue.length }),
+  /** Another scorer changed the table first (`a.table`, the 412's TABLE): shown, nothing kept or dropped until chosen. */
+  sharedConflict: (s, a) => withStatus(withShared(s, { conflict: conflictOf(s.night, s.shared, a.table), offline: false }), "error", "share.conflict"),
+  /**
+   * The player's choice on a conflict: `a.keep` this page's hands after the
+   * other scorer's (sent next, in order), else the server's night only.
+   */
+  conflictResolved(s, a) {
+    const c = s.shared.conflict;
+    if (!c) return s;
+    const server = handsOf(c.table);
+    const mine = a.keep ? c.mine : [];
+    const night = { ...s.night, hands: server.concat(mine), pending: [] };
+    const next = withShared({ ...s, night, tableAnswer: c.table.ledger, tableWinner: "", preview: null }, { version: c.table.version, acked: server.length, queue: mine, conflict: null, guesses: [] });
+    return withTable(next, c.table, a.key, a.seq);
+  },
+  /** The first waiting hand refused by the server (`a.messages`): it goes, shown; the ones after it wait on. */
+  sharedRefused(s, a) {
+    const sh = s.shared;
+    const hands = s.night.hands.slice(0, sh.acked).concat(s.night.hands.slice(sh.acked + 1));
+    return withProblems(withShared({ ...s, night: { ...s.night, hands } }, { queue: sh.queue.slice(1), guesses: [] }), a.messages, false);
+  },
+  /** The last waiting hand taken back before it was sent. */
+  sharedUndone(s) {
+    const sh = s.shared;
+    if (!sh.queue.length) return s;
+    return withShared({ ...s, night: undo(s.night) }, { queue: sh.queue.slice(0, -1), guesses: (sh.guesses || []).filter((g) => g.hands < s.night.hands.length) });
+  },
+  /** The server's night replaces this page's (`a.table`: newer, and nothing waits here). */
+  sharedReplaced(s, a) {
+    const next = withShared({ ...s, night: { ...s.night, hands: handsOf(a.table).slice(), pending: [] } }, { version: a.table.version, acked: handsOf(a.table).length, queue: [], guesses: [] });
+    return withTable(next, a.table, a.key, a.seq);
+  },
+  /** The night is kept here only again. */
+  sharedLeft: (s) => ({ ...s, shared: null })
+};
+
+Object.assign(TRANSITIONS, SHARED_TRANSITIONS, VIEWER_TRANSITIONS);
 
 /** The state after `action` (`{type, ...}`, `type` a transition's name). */
 export function reduce(state, action) {

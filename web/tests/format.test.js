@@ -152,7 +152,7 @@ test("one table per language: the same keys and placeholders; every key the page
   }
   // Keys named in the page and the modules.
   const used = new Set();
-  const html = readFileSync(join(web, "index.html"), "utf8");
+  const html = ["index.html", "viewer.html"].map((f) => readFileSync(join(web, f), "utf8")).join("\n");
   for (const m of html.matchAll(/data-i18n(?:-html)?="([^"]+)"/g)) used.add(m[1]);
   for (const m of html.matchAll(/data-i18n-attr="([^"]+)"/g)) for (const pair of m[1].split(";")) used.add(pair.split(":")[1]);
   const files = ["js", "js/views"].flatMap((d) => readdirSync(join(web, d)).filter((f) => f.endsWith(".js")).map((f) => join(web, d, f)));

@@ -123,7 +123,7 @@ function renderTableInputs(state) {
     input.disabled = locked;
   });
   const ready = seated(night);
-  const deal = ready ? currentDeal(night, state.tableAnswer) : null;
+  const deal = ready ? tableDeal(state) : null;
   $("table-deal").textContent = ready ? dealLine(deal, T) : T("table.need_players");
   $("table-deal").setAttribute("data-complete", String(!!(deal && deal.complete)));
   const seats = deal ? deal.seats : {};

@@ -1,0 +1,98 @@
+// The viewer's page (viewer.html at /t/{id} and /g/{id}): the id from the
+// path; a night followed live through its event stream (EventSource,
+// which resumes with Last-Event-ID; opened again after the server closed
+// it), a group read once. The same store as the calculator (state.js);
+// the views in views/viewer.js.
+
+import { $ } from "./dom.js";
+import { detectLang, storedLang, storeLang } from "./i18n.js";
+import { createStore, initialState } from "./state.js";
+import { linkOf, emptyViewer } from "./share.js";
+import { pageViews } from "./views/page.js";
+import { viewerViews } from "./views/viewer.js";
+
+// How long to wait before opening a closed stream again, or reading a group again.
+const RETRY_MS = 2000;
+
+const link = linkOf(location.pathname, location.hash);
+// The scorer's link: scored in the calculator; the key stays in the fragment.
+function toScorer() {
+  const l = linkOf(location.pathname, location.hash);
+  if (l && l.kind === "table" && l.key) location.replace("/?view=table#join=" + l.id + "&key=" + l.key);
+}
+toScorer();
+// The link with the key opened over the view link: the same page, only the fragment changed.
+window.addEventListener("hashchange", toScorer);
+
+const VIEWS = [pageViews.language].concat(viewerViews);
+const drawn = new Map();
+function render(state) {
+  for (const v of VIEWS) {
+    const deps = v.deps(state);
+    const last = drawn.get(v);
+    if (last && deps.every((x, i) => x === last.deps[i])) continue;
+    v.render(state, last && last.state);
+    drawn.set(v, { deps, state });
+  }
+}
+
+const lang = detectLang(storedLang(), navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language]);
+const store = createStore(initialState({ lang, viewer: emptyViewer(link) }));
+store.subscribe(render);
+const { dispatch } = store;
+
+let stream = null;
+let timer = 0;
+
+function follow() {
+  clearTimeout(timer);
+  if (stream) stream.close();
+  const es = new EventSource("/v1/tables/" + link.id + "/events");
+  stream = es;
+  es.addEventListener("table", (e) => {
+    let table = null;
+    try { table = JSON.parse(e.data); } catch (err) { return; }
+    dispatch({ type: "viewerTable", table });
+  });
+  es.addEventListener("deleted", () => { es.close(); dispatch({ type: "viewerDeleted" }); });
+  es.addEventListener("open", () => dispatch({ type: "viewerConnection", connection: "live" }));
+  es.addEventListener("error", () => {
+    if (store.get().viewer.gone) return;
+    dispatch({ type: "viewerConnection", connection: "offline" });
+    // Closed (the server answered other than a stream): is the table still there?
+    if (es.readyState === EventSource.CLOSED) timer = setTimeout(check, RETRY_MS);
+  });
+}
+
+// After a closed stream: a 404 means the table is gone; otherwise follow it again.
+async function check() {
+  try {
+    const r = await window.fetch("/v1/tables/" + link.id, { headers: { accept: "application/json" } });
+    if (r.status === 404) { dispatch({ type: "viewerFailed", status: 404 }); return; }
+  } catch (e) { /* still offline */ }
+  follow();
+}
+
+async function loadGroup() {
+  clearTimeout(timer);
+  try {
+    const r = await window.fetch("/v1/groups/" + link.id, { headers: { accept: "application/json" } });
+    if (r.ok) { dispatch({ type: "groupLoaded", group: await r.json() }); return; }
+    dispatch({ type: "viewerFailed", status: r.status });
+    if (r.status === 404) return;
+  } catch (e) {
+    dispatch({ type: "viewerFailed", status: 0 });
+  }
+  timer = setTimeout(loadGroup, RETRY_MS);
+}
+
+render(store.get());
+for (const b of document.querySelectorAll("button[data-lang]")) {
+  b.addEventListener("click", () => { storeLang(b.getAttribute("data-lang")); dispatch({ type: "langChosen", lang: b.getAttribute("data-lang") }); });
+}
+window.addEventListener("offline", () => dispatch({ type: "viewerConnection", connection: "offline" }));
+if (!link) dispatch({ type: "viewerFailed", status: 404 });
+else if (link.kind === "group") { loadGroup(); window.addEventListener("online", loadGroup); }
+// Back online: the stream opened again (a stream that outlived the outage may be stuck until its next keep-alive).
+else if (!link.key) { follow(); window.addEventListener("online", follow); }
+$("viewer").setAttribute("data-kind", link ? link.kind : "");
