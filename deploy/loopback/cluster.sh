@@ -16,12 +16,11 @@
 # Loopback only; the load is bounded in time (cluster.py: 60 s at most).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source deploy/loopback/nginx.sh
 
 BIN=${1:-${FAAN_BIN:-target/debug/faan}}
 THROUGHPUT=${THROUGHPUT:-0}
 [ -x "$BIN" ] || { echo "cluster.sh: no faan binary at $BIN (cargo build first)" >&2; exit 1; }
-NGINX=$(command -v nginx || echo /usr/sbin/nginx)
-[ -x "$NGINX" ] || { echo "cluster.sh: nginx is missing (apt-get install nginx)" >&2; exit 1; }
 command -v python3 >/dev/null || { echo "cluster.sh: python3 is missing" >&2; exit 1; }
 if [ "$THROUGHPUT" != 0 ]; then
   command -v wrk >/dev/null || { echo "cluster.sh: wrk is missing (apt-get install wrk)" >&2; exit 1; }
@@ -39,70 +38,13 @@ socks = [socket.socket() for _ in range(4)]
 for s in socks: s.bind(("127.0.0.1", 0))
 print(*[s.getsockname()[1] for s in socks])')
 
-# nginx's prefix: its configuration, pid, temp and log files. Unprivileged:
-# as root, nginx runs as nobody (it needs no privilege on these ports) in a
-# prefix it owns; should nobody be unable to reach target/ (a checkout
-# under a private home), the prefix moves to a fresh directory in /tmp.
-NGX=$WORK/nginx
-mkdir -p "$NGX"
-RUN_AS=()
-if [ "$(id -u)" = 0 ]; then
-  RUN_AS=(setpriv --reuid=65534 --regid=65534 --clear-groups --)
-  chown 65534:65534 "$NGX"
-  if ! "${RUN_AS[@]}" test -w "$NGX"; then
-    rmdir "$NGX"
-    NGX=$(mktemp -d /tmp/faan-loopback-nginx.XXXXXX)
-    chown 65534:65534 "$NGX"
-    echo "cluster.sh: nobody cannot reach $WORK; nginx's prefix is $NGX"
-  fi
-fi
-
-# The shipped configuration with this run's ports, inside a minimal main
-# configuration whose paths all lie in the prefix.
-sed -e "s/127\.0\.0\.1:8081/127.0.0.1:$P1/; s/127\.0\.0\.1:8082/127.0.0.1:$P2/" \
-    -e "s/127\.0\.0\.1:8083/127.0.0.1:$P3/; s/listen 127\.0\.0\.1:8080;/listen 127.0.0.1:$NGINX_PORT;/" \
-    deploy/nginx/faan.conf > "$NGX/faan.conf"
-for p in "$P1" "$P2" "$P3" "$NGINX_PORT"; do
-  grep -q "127.0.0.1:$p" "$NGX/faan.conf" || { echo "cluster.sh: port $p not set in faan.conf" >&2; exit 1; }
-done
-cat > "$NGX/nginx.conf" <<CONF
-daemon off;
-worker_processes 1;
-pid $NGX/nginx.pid;
-error_log $NGX/error.log warn;
-events { worker_connections 1024; }
-http {
-    log_format faan '\$status upstream="\$upstream_addr" upstream_status="\$upstream_status" key="\$http_x_faan_key" rt=\$request_time';
-    access_log $NGX/access.log faan;
-    keepalive_requests 100000;
-    client_body_temp_path $NGX/client_body;
-    proxy_temp_path $NGX/proxy;
-    fastcgi_temp_path $NGX/fastcgi;
-    uwsgi_temp_path $NGX/uwsgi;
-    scgi_temp_path $NGX/scgi;
-    include $NGX/faan.conf;
-}
-CONF
-
-"${RUN_AS[@]}" "$NGINX" -t -q -p "$NGX" -c "$NGX/nginx.conf" -e "$NGX/error.log"
-"${RUN_AS[@]}" "$NGINX" -p "$NGX" -c "$NGX/nginx.conf" -e "$NGX/error.log" &
-NGINX_PID=$!
 FAAN_PIDS=""
 cleanup() {
   for p in $FAAN_PIDS; do kill -TERM "$p" 2>/dev/null || true; done
-  kill -QUIT "$NGINX_PID" 2>/dev/null || true
-  wait "$NGINX_PID" 2>/dev/null || true
-  if [ "$NGX" != "$WORK/nginx" ]; then
-    cp "$NGX"/*.log "$WORK/logs/" 2>/dev/null || true
-    rm -rf "$NGX"
-  fi
+  stop_nginx "$WORK/nginx" "$WORK/logs"
 }
 trap cleanup EXIT
-for _ in $(seq 50); do
-  python3 -c "import socket; socket.create_connection(('127.0.0.1', $NGINX_PORT), 1)" 2>/dev/null && break
-  kill -0 "$NGINX_PID" 2>/dev/null || { cat "$NGX/error.log" >&2; echo "cluster.sh: nginx did not start" >&2; exit 1; }
-  sleep 0.1
-done
+start_nginx "$WORK/nginx" "$NGINX_PORT" "$P1" "$P2" "$P3"
 
 LEAVE=()
 [ "$THROUGHPUT" != 0 ] && LEAVE=(--leave-running)
