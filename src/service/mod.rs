@@ -33,13 +33,7 @@ pub mod wire;
 pub use pipeline::{
     check_hand_size, check_hand_size_at, Analyzed, Checked, Played, Resolved, Scored, Settled,
 };
-pub use wire::{render, to_json};
-
-/// The JSON body of a scored hand (`Scored::body`: the one production
-/// serializer of a score result, `render::score_json`).
-pub fn render(scored: &Scored) -> bytes::Bytes {
-    scored.body()
-}
+pub use wire::to_json;
 
 use crate::core::Registry;
 use cache::{RulesetCache, ScoreCache};
