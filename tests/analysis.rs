@@ -11,7 +11,9 @@ use faan::core::hand_changes::Changes;
 use faan::core::shanten::Forms;
 use faan::core::tile::{counts_of, parse_tiles, Counts, KINDS};
 use faan::core::waits::WaitContext;
-use faan::core::{HandSpec, HouseRuleFields, HouseRules, MeldKind, MeldSpec, Registry, Ruleset, Wind};
+use faan::core::{
+    HandSpec, HouseRuleFields, HouseRules, MeldKind, MeldSpec, Registry, Ruleset, Wind,
+};
 
 const CTX: WaitContext = WaitContext {
     seat_wind: Wind::South,

@@ -579,7 +579,9 @@ mod matches {
     use faan::core::ruleset::{FalseWin, LiableDiscard, MultipleWinners, Number, PointsSpec};
     use faan::core::tile::{parse_tiles, Counts, Tile, KINDS};
     use faan::core::winners::{settle_winners, WinnerSpec};
-    use faan::core::{ContextSpec, HandSpec, HouseRuleFields, HouseRules, Registry, Ruleset, WinBy, Wind};
+    use faan::core::{
+        ContextSpec, HandSpec, HouseRuleFields, HouseRules, Registry, Ruleset, WinBy, Wind,
+    };
     use proptest::prelude::*;
 
     const NAMES: [&str; 4] = ["Ann", "Ben", "Cat", "Dan"];
@@ -592,7 +594,10 @@ mod matches {
     }
 
     /// House rules as the core's fields, checked then applied over `base`.
-    fn apply(base: &Ruleset, fields: &HouseRuleFields) -> Result<Ruleset, Vec<faan::core::FieldError>> {
+    fn apply(
+        base: &Ruleset,
+        fields: &HouseRuleFields,
+    ) -> Result<Ruleset, Vec<faan::core::FieldError>> {
         HouseRules::try_from(fields.clone()).and_then(|h| base.with_house_rules(&h))
     }
 

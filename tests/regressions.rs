@@ -3,7 +3,8 @@
 
 use faan::core::tile::{format_tiles, parse_tiles};
 use faan::core::{
-    score, ContextSpec, HandSpec, HouseRuleFields, HouseRules, PointsSpec, Registry, ScoreError, WinBy, Wind,
+    score, ContextSpec, HandSpec, HouseRuleFields, HouseRules, PointsSpec, Registry, ScoreError,
+    WinBy, Wind,
 };
 
 fn self_draw() -> ContextSpec {

@@ -386,8 +386,7 @@ fn money_follows_the_chip_rate() {
     ];
     for (id, chips, cents) in cases {
         let r = registry.get(id).expect(id);
-        let s = score(r, &hand, &ctx)
-            .unwrap_or_else(|e| panic!("{id}: {e}"));
+        let s = score(r, &hand, &ctx).unwrap_or_else(|e| panic!("{id}: {e}"));
         assert_eq!(s.total_faan(), 5, "{id}: total faan");
         assert_eq!(s.base_points, 16, "{id}: base points");
         assert_eq!(s.payments, chips, "{id}: payments in chips");

@@ -298,9 +298,7 @@ mod tests {
             .map(|e| e.message.as_str())
             .find(|m| m.contains("unknown field `__probe`"))
             .unwrap_or_else(|| panic!("{at:?}: no unknown-field refusal in {errs:?}"));
-        let expected = message
-            .split_once("expected")
-            .map_or("", |(_, rest)| rest);
+        let expected = message.split_once("expected").map_or("", |(_, rest)| rest);
         expected
             .split('`')
             .skip(1)

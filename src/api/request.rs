@@ -5,8 +5,9 @@ use super::common::{borrowed, object_only};
 use super::document::RulesetRef;
 use crate::core::ruleset::{FalseWin, LimitsPay, Number};
 use crate::core::{
-    ContextSpec, DiscardPayment, FieldError, HandSpec, HouseRuleFields, HouseRules, LiableDiscard, MeldKind, MeldSpec,
-    MultipleWinners, PatternOverride, PointsSpec, Replacement, RobbedKong, WinBy, Wind,
+    ContextSpec, DiscardPayment, FieldError, HandSpec, HouseRuleFields, HouseRules, LiableDiscard,
+    MeldKind, MeldSpec, MultipleWinners, PatternOverride, PointsSpec, Replacement, RobbedKong,
+    WinBy, Wind,
 };
 use serde::de::{self, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};

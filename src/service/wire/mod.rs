@@ -11,7 +11,6 @@ mod resolve;
 mod sink;
 
 use super::pipeline::{overflow, Analyzed, Played, Scored, Settled};
-use resolve::with_house_rules;
 use super::{CacheStatus, Service};
 use crate::api::json::{check_depth, parse_checked};
 use crate::api::{
@@ -24,6 +23,7 @@ use crate::core::hand::HandSpec;
 use crate::core::winners::WinnerSpec;
 use crate::core::{settle, ContextSpec, Ruleset};
 use bytes::Bytes;
+use resolve::with_house_rules;
 use std::borrow::Cow;
 use std::collections::HashSet;
 use std::sync::Arc;

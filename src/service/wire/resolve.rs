@@ -121,7 +121,6 @@ impl Service {
         let checked = self.check(&resolved, hand, context)?;
         self.score_checked(resolved, "/ruleset", checked)
     }
-
 }
 
 /// `base` with a request's house rules checked and applied (422s under
