@@ -30,9 +30,8 @@ pub mod key;
 pub mod pipeline;
 pub mod wire;
 
-pub use pipeline::{
-    check_hand_size, check_hand_size_at, Analyzed, Checked, Played, Resolved, Scored, Settled,
-};
+pub(crate) use pipeline::check_hand_size;
+pub use pipeline::{Analyzed, Checked, Played, Resolved, Scored, Settled};
 pub use wire::to_json;
 
 use crate::core::Registry;

@@ -104,13 +104,13 @@ pub struct Played<'r> {
 }
 
 /// Rejects hands of impossible size before the core sees them.
-pub fn check_hand_size<S: AsRef<str>>(hand: &HandSpec<S>) -> Result<(), ApiError> {
+pub(crate) fn check_hand_size<S: AsRef<str>>(hand: &HandSpec<S>) -> Result<(), ApiError> {
     check_hand_size_at(hand, &"")
 }
 
 /// [`check_hand_size`] for a hand found at `{at}/hand` of the request
 /// (`at` is written out only for an error).
-pub fn check_hand_size_at<S: AsRef<str>>(
+fn check_hand_size_at<S: AsRef<str>>(
     hand: &HandSpec<S>,
     at: &dyn std::fmt::Display,
 ) -> Result<(), ApiError> {
@@ -146,7 +146,7 @@ impl Service {
     /// Checks the hand's size, validates it under the resolved ruleset
     /// (`Hand`/`Context` made by `TryFrom`, the one way to get them) and
     /// keys it (`hand_hash`).
-    pub fn check(
+    pub(crate) fn check(
         &self,
         resolved: &Resolved,
         hand: &HandSpec<&str>,
@@ -178,7 +178,7 @@ impl Service {
     /// Scores a checked hand (`ruleset_at`: where the request gave its
     /// ruleset, for an overflow's pointer). No cache: that is the wire's,
     /// which holds bodies.
-    pub fn score_checked(
+    pub(crate) fn score_checked(
         &self,
         resolved: Resolved,
         ruleset_at: &str,
@@ -206,7 +206,7 @@ impl Service {
     /// Several winners on one discard. Each winner is validated once, by
     /// the core's settlement, and keyed (`hand_hash`) from that validated
     /// hand as score keys it, so one winner answers what score does.
-    pub fn settle_winners(
+    pub(crate) fn settle_winners(
         &self,
         resolved: Resolved,
         winners: &[WinnerSpec<&str>],
@@ -240,7 +240,7 @@ impl Service {
     }
 
     /// A whole match. A bad hand fails it all.
-    pub fn play<'r>(
+    pub(crate) fn play<'r>(
         &self,
         resolved: Resolved,
         spec: &LedgerSpec<&'r str>,
@@ -275,7 +275,7 @@ impl Service {
 
     /// A hand before the win: shanten, acceptance, each discard, and the
     /// chances where `ask` asks for them.
-    pub fn analyze_hand(
+    pub(crate) fn analyze_hand(
         &self,
         resolved: Resolved,
         hand: &HandSpec<&str>,

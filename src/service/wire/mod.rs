@@ -166,7 +166,7 @@ impl Service {
     }
 
     /// A parsed score request: the result body.
-    pub fn score(&self, r: &ScoreRequest<'_>) -> Result<(Bytes, CacheStatus), ApiError> {
+    pub(crate) fn score(&self, r: &ScoreRequest<'_>) -> Result<(Bytes, CacheStatus), ApiError> {
         let base = self.ruleset(&r.ruleset, "/ruleset")?;
         self.score_spec(
             base,

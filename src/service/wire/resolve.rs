@@ -19,7 +19,7 @@ impl Service {
     /// The ruleset a request names, before house rules: a built-in by id
     /// (a 404 at `pointer` when unknown), or a document resolved once per
     /// distinct document (its problems are 422s under `pointer`).
-    pub fn ruleset(
+    pub(crate) fn ruleset(
         &self,
         r: &RulesetRef<'_>,
         pointer: &str,
@@ -98,7 +98,7 @@ impl Service {
 
     /// The resolve stage: [`Service::ruleset`] with the request's house
     /// rules checked and applied (422s under `/house_rules`).
-    pub fn resolve(
+    pub(crate) fn resolve(
         &self,
         r: &RulesetRef<'_>,
         pointer: &str,
