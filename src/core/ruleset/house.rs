@@ -26,7 +26,7 @@ pub struct HouseRuleFields {
     pub points: Option<PointsSpec>,
     pub discard_payment: Option<DiscardPayment>,
     /// Pattern overrides, applied in this order: a request's are in id
-    /// order (`api::HouseRulesDto::to_core`), so the order of its keys
+    /// order (`api::HouseRulesDto::to_fields`), so the order of its keys
     /// changes neither the ruleset nor `hand_hash`.
     pub patterns: Vec<(String, PatternOverride)>,
     pub multiple_winners: Option<MultipleWinners>,
