@@ -12,10 +12,12 @@
 //! instructions per call (`bench/core_instructions.sh`).
 
 use criterion::{black_box, criterion_group, Criterion};
-use faan::core::evaluate::{allowances, score, score_hand, score_request};
+use faan::core::evaluate::{allowances, score, score_hand};
 use faan::core::hand::validate;
-use faan::core::ruleset::{HouseRules, Number, PatternOverride};
-use faan::core::{ContextSpec, HandSpec, MeldKind, MeldSpec, Registry, WinBy, Wind};
+use faan::core::ruleset::{HouseRuleFields, HouseRules, Number, PatternOverride};
+use faan::core::{
+    ContextSpec, HandSpec, MeldKind, MeldSpec, Registry, Ruleset, Score, ScoreError, WinBy, Wind,
+};
 
 fn hand(tiles: &str, win: &str, melds: &[(MeldKind, &str, bool)]) -> HandSpec {
     HandSpec {
@@ -37,12 +39,25 @@ fn hand(tiles: &str, win: &str, melds: &[(MeldKind, &str, bool)]) -> HandSpec {
 /// The house rules of `score_house`: what the page's House rules panel
 /// typically sends (a pattern's value, the dealer's multiplier, a stake).
 fn house() -> HouseRules {
-    HouseRules {
+    HouseRules::try_from(HouseRuleFields {
         patterns: vec![("all_chows".into(), PatternOverride::Faan(2))],
         dealer_multiplier: Some(Number(2.0)),
         stake: Some(Number(0.5)),
-        ..HouseRules::default()
-    }
+        ..HouseRuleFields::default()
+    })
+    .expect("checked house rules")
+}
+
+/// Checked house rules applied over `r` (the overlay), then the hand
+/// validated and scored: what a request with house rules costs the core.
+fn score_house(
+    r: &Ruleset,
+    house: &HouseRules,
+    spec: &HandSpec,
+    ctx: &ContextSpec,
+) -> Result<Score, ScoreError> {
+    let r = r.with_house_rules(house).map_err(ScoreError::Invalid)?;
+    score(&r, spec, ctx)
 }
 
 type Case = (&'static str, &'static str, HandSpec, ContextSpec);
@@ -134,10 +149,10 @@ fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("score_house");
     for (name, rid, spec, ctx) in &cases {
         let r = registry.get(rid).unwrap();
-        score_request(r, &house, spec, ctx).unwrap_or_else(|e| panic!("{name}: {e}"));
+        score_house(r, &house, spec, ctx).unwrap_or_else(|e| panic!("{name}: {e}"));
         group.bench_function(*name, |b| {
             b.iter(|| {
-                score_request(
+                score_house(
                     black_box(r),
                     black_box(&house),
                     black_box(spec),
@@ -181,7 +196,7 @@ fn count(which: &str, iters: u64) {
                 black_box(&spec),
                 black_box(&ctx),
             ))),
-            "score_house" => drop(black_box(score_request(
+            "score_house" => drop(black_box(score_house(
                 black_box(r),
                 black_box(&house),
                 black_box(&spec),

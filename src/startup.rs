@@ -12,7 +12,6 @@ use crate::{logging, telemetry};
 use actix_web::dev::Server;
 use actix_web::http::KeepAlive;
 use actix_web::{web, App};
-use opentelemetry_sdk::trace::SdkTracerProvider;
 use std::net::TcpListener;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -316,7 +315,7 @@ async fn serve_both(api: Server, admin: Option<Server>) -> std::io::Result<()> {
 /// What [`init_logging`] set up; keep it until exit.
 pub struct Logging {
     /// The tracer provider while traces go out (to flush at exit).
-    pub traces: Option<SdkTracerProvider>,
+    pub traces: Option<telemetry::Provider>,
     /// Writes out the log lines still queued when dropped.
     _lines: WorkerGuard,
 }

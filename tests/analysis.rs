@@ -11,7 +11,9 @@ use faan::core::hand_changes::Changes;
 use faan::core::shanten::Forms;
 use faan::core::tile::{counts_of, parse_tiles, Counts, KINDS};
 use faan::core::waits::WaitContext;
-use faan::core::{HandSpec, HouseRules, MeldKind, MeldSpec, Registry, Ruleset, Wind};
+use faan::core::{
+    HandSpec, HouseRuleFields, HouseRules, MeldKind, MeldSpec, Registry, Ruleset, Wind,
+};
 
 const CTX: WaitContext = WaitContext {
     seat_wind: Wind::South,
@@ -205,10 +207,13 @@ fn wins_below_the_minimum_count_for_nothing() {
     assert_eq!(c.expected_points, 0.0);
     // The same hand with no minimum: a chance to win.
     let free = r
-        .with_house_rules(&HouseRules {
-            min_faan: Some(0),
-            ..HouseRules::default()
-        })
+        .with_house_rules(
+            &HouseRules::try_from(HouseRuleFields {
+                min_faan: Some(0),
+                ..HouseRuleFields::default()
+            })
+            .expect("min_faan 0 checks"),
+        )
         .expect("min_faan 0 applies");
     let (_, c) = chances_of(&free, &low, None, ask);
     assert!(c.win[9] > 0.3, "{:?}", c.win);

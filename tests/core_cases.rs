@@ -1,5 +1,5 @@
 //! Named cases on the core's stable entry points (`settle`, `false_win`,
-//! `money`, `stake`, `ledger`, `score_request`), each figure worked out by
+//! `money`, `stake`, `ledger`, scoring), each figure worked out by
 //! hand from the rulesets' payment rules (`rulesets/*.toml`, the guides'
 //! tables). They pin the branches a mutation check found
 //! untested (`bench/mutants.md`): the liable seat, the dealer multiplier,
@@ -14,7 +14,7 @@ use faan::core::ledger::{ledger, Ledger};
 use faan::core::settle::{false_win, money, settle, stake, Overflow};
 use faan::core::winners::TableError;
 use faan::core::{
-    score_request, ContextSpec, PatternId, Registry, Ruleset, Score, ScoreError, WinBy, Wind,
+    ContextSpec, HouseRules, PatternId, Registry, Ruleset, Score, ScoreError, WinBy, Wind,
 };
 use serde_json::{json, Value};
 
@@ -23,8 +23,8 @@ fn ruleset(id: &str, house: Value) -> Ruleset {
     let registry = Registry::builtin().unwrap();
     let base = registry.get(id).expect("a built-in ruleset");
     let house: HouseRulesDto = serde_json::from_value(house).expect("house rules parse");
-    base.with_house_rules(&house.to_core())
-        .expect("house rules apply")
+    let house = HouseRules::try_from(&house).expect("house rules check");
+    base.with_house_rules(&house).expect("house rules apply")
 }
 
 /// South's win: by `win_by`, `discarder` and `liable` as given.
@@ -570,7 +570,7 @@ fn scored(req: Value) -> Result<Score, ScoreError> {
     let req = common::request(&req);
     let registry = Registry::builtin().unwrap();
     let r = registry.get(&req.ruleset).unwrap();
-    score_request(r, &req.house, &req.hand, &req.context)
+    req.score(r)
 }
 
 fn lines(s: &Score) -> Vec<(String, u32, bool)> {

@@ -2,6 +2,7 @@
 //! server span of a request, its parent from an incoming W3C `traceparent`,
 //! and the step spans under it. A test binary of its own: it installs the
 //! process-wide subscriber and propagator.
+#![cfg(feature = "otel")]
 
 #[allow(dead_code)]
 #[path = "api/helpers.rs"]

@@ -456,17 +456,25 @@ fn known_reading_counts() {
 #[test]
 fn no_reading_outgrows_its_lines() {
     use faan::api::ScoreRequest;
-    use faan::core::evaluate::{score_request, MAX_LINES};
+    use faan::core::evaluate::{score, MAX_LINES};
     use faan::core::pattern::PatternId;
-    use faan::core::{HouseRules, PatternOverride};
+    use faan::core::{HouseRuleFields, HouseRules, PatternOverride, Ruleset};
 
-    let every_pattern_one_faan = HouseRules {
+    let every_pattern_one_faan = HouseRules::try_from(HouseRuleFields {
         flowers: Some(true),
         patterns: PatternId::ALL
             .iter()
             .map(|id| (id.as_str().to_string(), PatternOverride::Faan(1)))
             .collect(),
-        ..HouseRules::default()
+        ..HouseRuleFields::default()
+    })
+    .expect("checked house rules");
+    // Checked once above, applied here, then scored: the pipeline's stages.
+    let scored = |r: &Ruleset, hand: &HandSpec, ctx: &ContextSpec| {
+        let r = r
+            .with_house_rules(&every_pattern_one_faan)
+            .map_err(faan::core::ScoreError::Invalid)?;
+        score(&r, hand, ctx)
     };
     let full = |tiles: &str, melds: &[(MeldKind, &str, bool)], win: &str, flowers: &[&str]| {
         let hand = HandSpec {
@@ -531,13 +539,13 @@ fn no_reading_outgrows_its_lines() {
     let reg = Registry::builtin().unwrap();
     for (hand, ctx) in &cases[..3] {
         let r = reg.get("wisteria-court").unwrap();
-        let s = score_request(r, &every_pattern_one_faan, hand, ctx);
+        let s = scored(r, hand, ctx);
         assert!(s.is_ok(), "{:?}: {s:?}", hand.tiles);
     }
     let mut most = 0;
     for ruleset in reg.all() {
         for (hand, ctx) in &cases {
-            let Ok(s) = score_request(ruleset, &every_pattern_one_faan, hand, ctx) else {
+            let Ok(s) = scored(ruleset, hand, ctx) else {
                 continue;
             };
             for r in &s.readings {
@@ -571,7 +579,9 @@ mod matches {
     use faan::core::ruleset::{FalseWin, LiableDiscard, MultipleWinners, Number, PointsSpec};
     use faan::core::tile::{parse_tiles, Counts, Tile, KINDS};
     use faan::core::winners::{settle_winners, WinnerSpec};
-    use faan::core::{ContextSpec, HandSpec, HouseRules, Registry, Ruleset, WinBy, Wind};
+    use faan::core::{
+        ContextSpec, HandSpec, HouseRuleFields, HouseRules, Registry, Ruleset, WinBy, Wind,
+    };
     use proptest::prelude::*;
 
     const NAMES: [&str; 4] = ["Ann", "Ben", "Cat", "Dan"];
@@ -580,14 +590,22 @@ mod matches {
     /// random winning hand may be declared).
     fn table_ruleset(registry: &Registry, rng: &mut Rng) -> Ruleset {
         let (base, house) = table_rules(registry, rng);
-        base.with_house_rules(&house).expect("sensible house rules")
+        apply(&base, &house).expect("sensible house rules")
+    }
+
+    /// House rules as the core's fields, checked then applied over `base`.
+    fn apply(
+        base: &Ruleset,
+        fields: &HouseRuleFields,
+    ) -> Result<Ruleset, Vec<faan::core::FieldError>> {
+        HouseRules::try_from(fields.clone()).and_then(|h| base.with_house_rules(&h))
     }
 
     /// A random built-in ruleset and random table rules over it, at a minimum of 0.
-    fn table_rules(registry: &Registry, rng: &mut Rng) -> (Ruleset, HouseRules) {
+    fn table_rules(registry: &Registry, rng: &mut Rng) -> (Ruleset, HouseRuleFields) {
         let all = registry.all();
         let base = &all[rng.below(all.len())];
-        let house = HouseRules {
+        let house = HouseRuleFields {
             min_faan: Some(0),
             multiple_winners: Some(if rng.below(2) == 0 {
                 MultipleWinners::All
@@ -612,7 +630,7 @@ mod matches {
                     FalseWin::Points(7),
                 ][rng.below(4)],
             ),
-            ..HouseRules::default()
+            ..HouseRuleFields::default()
         };
         (Ruleset::clone(base), house)
     }
@@ -893,7 +911,7 @@ mod matches {
             let registry = Registry::builtin().unwrap();
             let mut rng = Rng::new(choices);
             let (base, house) = table_rules(&registry, &mut rng);
-            let night = base.with_house_rules(&house).expect("sensible house rules");
+            let night = apply(&base, &house).expect("sensible house rules");
             let players: Vec<String> = NAMES.iter().map(|n| n.to_string()).collect();
             let first: Vec<LedgerHandSpec> = (0..before).map(|_| a_ledger_hand(&mut rng, &night)).collect();
             // Rules in force after the change: the night's, some changed (a minimum of 0 kept).
@@ -903,7 +921,7 @@ mod matches {
             in_force.dealer_multiplier = Some(Number([1.0, 2.0][rng.below(2)]));
             in_force.dealer_keeps_on_win = Some(rng.below(2) == 0);
             in_force.false_win = Some([FalseWin::Minimum, FalseWin::Limit][rng.below(2)]);
-            let changed = base.with_house_rules(&in_force).expect("sensible rules in force");
+            let changed = apply(&base, &in_force).expect("sensible rules in force");
             let later: Vec<LedgerHandSpec> = (0..after).map(|_| a_ledger_hand(&mut rng, &changed)).collect();
             let spec = |hands: Vec<LedgerHandSpec>| LedgerSpec { players: players.clone(), start: None, hands };
             let alone = match ledger_over(&base, &night, &spec(first.clone()), 2000) {

@@ -1,10 +1,10 @@
 //! Inputs the fuzzers found (`fuzz/regressions/`), each now a clear error
 //! or a correct answer instead of a panic.
 
-use faan::core::evaluate::score_request;
 use faan::core::tile::{format_tiles, parse_tiles};
 use faan::core::{
-    ContextSpec, HandSpec, HouseRules, PointsSpec, Registry, ScoreError, WinBy, Wind,
+    score, ContextSpec, HandSpec, HouseRuleFields, HouseRules, PointsSpec, Registry, ScoreError,
+    WinBy, Wind,
 };
 
 fn self_draw() -> ContextSpec {
@@ -23,7 +23,7 @@ fn hundreds_of_one_tile_are_rejected_not_overflowed() {
             ..HandSpec::default()
         };
         for r in registry.all() {
-            match score_request(r, &HouseRules::default(), &hand, &self_draw()) {
+            match score(r, &hand, &self_draw()) {
                 Err(ScoreError::Invalid(errs)) => {
                     assert!(
                         errs.iter().any(|e| e.pointer == "/hand/tiles"),
@@ -48,18 +48,22 @@ fn huge_house_points_are_refused_not_overflowed() {
         ..HandSpec::default()
     };
     let cases = [
-        HouseRules {
+        HouseRuleFields {
             limit: Some(63),
             points: Some(PointsSpec::FullSpicy),
             ..Default::default()
         },
-        HouseRules {
+        HouseRuleFields {
             points: Some(PointsSpec::Table(vec![u64::MAX; 11])),
             ..Default::default()
         },
     ];
     for house in cases {
-        match score_request(hkma, &house, &hand, &self_draw()) {
+        let scored = HouseRules::try_from(house.clone())
+            .and_then(|h| hkma.with_house_rules(&h))
+            .map_err(ScoreError::Invalid)
+            .and_then(|r| score(&r, &hand, &self_draw()));
+        match scored {
             Err(ScoreError::Invalid(errs)) => assert!(
                 errs.iter()
                     .any(|e| e.pointer.starts_with("/house_rules/") && e.message.contains("2^40")),
@@ -69,12 +73,14 @@ fn huge_house_points_are_refused_not_overflowed() {
         }
     }
     // The largest allowed base still settles to zero.
-    let house = HouseRules {
+    let house = HouseRules::try_from(HouseRuleFields {
         limit: Some(40),
         points: Some(PointsSpec::FullSpicy),
         ..Default::default()
-    };
-    let s = score_request(hkma, &house, &hand, &self_draw()).unwrap();
+    })
+    .unwrap();
+    let r = hkma.with_house_rules(&house).unwrap();
+    let s = score(&r, &hand, &self_draw()).unwrap();
     assert_eq!(s.payments.iter().sum::<i64>(), 0, "{:?}", s.payments);
 }
 

@@ -356,8 +356,7 @@ fn every_ruleset_matches_its_guide_table() {
 /// chips to each payment): a 5-fan hand (base 16) on a discard by West.
 #[test]
 fn money_follows_the_chip_rate() {
-    use faan::core::evaluate::score_request;
-    use faan::core::{ContextSpec, HandSpec, HouseRules, MeldKind, MeldSpec, WinBy, Wind};
+    use faan::core::{score, ContextSpec, HandSpec, MeldKind, MeldSpec, WinBy, Wind};
 
     let registry = Registry::builtin().expect("built-in rulesets load");
     let hand = HandSpec {
@@ -387,8 +386,7 @@ fn money_follows_the_chip_rate() {
     ];
     for (id, chips, cents) in cases {
         let r = registry.get(id).expect(id);
-        let s = score_request(r, &HouseRules::default(), &hand, &ctx)
-            .unwrap_or_else(|e| panic!("{id}: {e}"));
+        let s = score(r, &hand, &ctx).unwrap_or_else(|e| panic!("{id}: {e}"));
         assert_eq!(s.total_faan(), 5, "{id}: total faan");
         assert_eq!(s.base_points, 16, "{id}: base points");
         assert_eq!(s.payments, chips, "{id}: payments in chips");

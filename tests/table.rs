@@ -32,13 +32,15 @@ fn ruleset(registry: &Registry, req: &Value) -> Result<Ruleset, TableError> {
     let base: &Arc<Ruleset> = registry
         .get(req["ruleset"].as_str().unwrap())
         .expect("a built-in ruleset");
-    let house: HouseRules = match req.get("house_rules") {
-        None => HouseRules::default(),
-        Some(h) => serde_json::from_value::<HouseRulesDto>(h.clone())
-            .expect("house rules parse")
-            .to_core(),
+    let house = match req.get("house_rules") {
+        None => Ok(HouseRules::default()),
+        Some(h) => HouseRules::try_from(
+            &serde_json::from_value::<HouseRulesDto>(h.clone()).expect("house rules parse"),
+        ),
     };
-    base.with_house_rules(&house).map_err(TableError::Invalid)
+    house
+        .and_then(|h| base.with_house_rules(&h))
+        .map_err(TableError::Invalid)
 }
 
 fn by_seat(v: &Value) -> [i64; 4] {

@@ -4,7 +4,7 @@
 
 mod common;
 
-use faan::core::{evaluate::score_request, Registry, ScoreError, Wind};
+use faan::core::{HouseRules, Registry, ScoreError, Wind};
 use serde_json::Value;
 
 #[test]
@@ -34,7 +34,7 @@ fn check(registry: &Registry, case: &Value) -> Result<(), String> {
     let ruleset = registry
         .get(&req.ruleset)
         .ok_or(format!("unknown ruleset {}", req.ruleset))?;
-    let result = score_request(ruleset, &req.house, &req.hand, &req.context);
+    let result = req.score(ruleset);
     if let Some(err) = expect.get("error").and_then(Value::as_str) {
         return match (err, &result) {
             ("not-a-winning-hand", Err(ScoreError::NotWinning { .. })) => Ok(()),
@@ -162,11 +162,14 @@ fn both_copies_of_the_recognisers_score_alike() {
         let Some(ruleset) = registry.get(&req.ruleset) else {
             continue;
         };
-        let mut house = req.house.clone();
-        house
+        let Ok(house) = &req.house else {
+            continue; // house rules the case itself rejects
+        };
+        let mut fields = house.fields().clone();
+        fields
             .exclusive
             .push(vec!["seven_pairs".into(), "thirteen_orphans".into()]);
-        let with = ruleset.with_house_rules(&house);
+        let with = HouseRules::try_from(fields).and_then(|h| ruleset.with_house_rules(&h));
         let Ok(with) = with else {
             continue; // house rules the case itself rejects
         };
@@ -174,8 +177,8 @@ fn both_copies_of_the_recognisers_score_alike() {
             with.uses_optional_rules(),
             "{name}: the exclusive pair is an extra"
         );
-        let without = score_request(ruleset, &req.house, &req.hand, &req.context);
-        if let Ok(r) = ruleset.with_house_rules(&req.house) {
+        let without = req.score(ruleset);
+        if let Ok(r) = ruleset.with_house_rules(house) {
             plain_copy += usize::from(!r.uses_optional_rules());
         }
         let extras = faan::core::evaluate::score(&with, &req.hand, &req.context);

@@ -1,4 +1,4 @@
-//! The production writers (`service::render`, hand-written for speed:
+//! The production writers (`service::wire::render`, hand-written for speed:
 //! bench/load.md, bench/ledger.md) against serde's rendering of the schema
 //! types, byte for byte, through the pipeline every entry point calls: a
 //! score result (`api::ScoreResponse`) on every fixture request and every
@@ -18,7 +18,13 @@ fn check(service: &Service, case: &str, body: &[u8]) -> bool {
     let Ok(req) = parse::<ScoreRequest>(body) else {
         return false;
     };
-    let Ok(evaluated) = service.evaluate(&req) else {
+    let scored = service.score_hand(
+        &req.ruleset,
+        &req.house_rules,
+        &req.hand.to_core(),
+        &req.context.to_core(),
+    );
+    let Ok(evaluated) = scored else {
         assert!(
             service.score_body(body).is_err(),
             "case {case}: evaluate refuses what the pipeline scores"

@@ -7,11 +7,11 @@
 //! pays nothing.
 
 use arbitrary::{Arbitrary, Unstructured};
-use faan::core::evaluate::{score, score_request};
+use faan::core::evaluate::score;
 use faan::core::tile::{format_tiles, parse_tiles, Tile, KINDS};
 use faan::core::waits::{waits, WaitContext};
 use faan::core::{
-    ContextSpec, DiscardPayment, HandSpec, HouseRules, MeldKind, MeldSpec, PatternOverride,
+    ContextSpec, DiscardPayment, HandSpec, HouseRuleFields, HouseRules, MeldKind, MeldSpec, PatternOverride,
     PointsSpec, Registry, Replacement, RobbedKong, Ruleset, Score, WinBy, Wind,
 };
 use std::sync::OnceLock;
@@ -85,7 +85,8 @@ pub fn mpsz(data: &[u8]) {
 pub struct Request {
     pub hand: HandSpec,
     pub context: ContextSpec,
-    pub house: HouseRules,
+    /// As sent: checked (`HouseRules::try_from`) by each target.
+    pub house: HouseRuleFields,
     pub wait_hand: HandSpec,
 }
 
@@ -236,7 +237,7 @@ fn request(u: &mut Unstructured) -> arbitrary::Result<Request> {
             [usize::from(u8::arbitrary(u)? % 3)],
         first_go_around: bool::arbitrary(u)?,
     };
-    let mut house = HouseRules::default();
+    let mut house = HouseRuleFields::default();
     if bool::arbitrary(u)? {
         let f = u8::arbitrary(u)?;
         if f & 1 != 0 {
@@ -322,12 +323,10 @@ pub fn score_core(data: &[u8]) {
         last_tile: req.context.last_tile,
     };
     for base in registry().all() {
-        // score_request with house rules = with_house_rules, then score.
-        let _ = score_request(base, &req.house, &req.hand, &req.context);
-        let with_house = if req.house.is_empty() {
-            None
-        } else {
-            base.with_house_rules(&req.house).ok()
+        // The pipeline's stages: house rules checked, applied, then scored.
+        let with_house = match HouseRules::try_from(req.house.clone()) {
+            Ok(h) if !h.is_empty() => base.with_house_rules(&h).ok(),
+            _ => None,
         };
         let plain: &Ruleset = base;
         for r in std::iter::once(plain).chain(with_house.as_ref()) {
@@ -357,7 +356,7 @@ pub fn score_core(data: &[u8]) {
 pub fn score_json(data: &[u8]) {
     use faan::api::json::parse;
     use faan::api::ScoreRequest;
-    use faan::service::{render, Service};
+    use faan::service::Service;
     use std::sync::OnceLock;
 
     static SERVICE: OnceLock<Service> = OnceLock::new();
@@ -367,13 +366,14 @@ pub fn score_json(data: &[u8]) {
         assert!(body.is_err(), "serde refuses what the pipeline scored");
         return;
     };
-    let Ok(evaluated) = service.evaluate(&req) else {
-        assert!(body.is_err(), "the pipeline scored what evaluate refuses");
+    let scored = service.score_hand(&req.ruleset, &req.house_rules, &req.hand.to_core(), &req.context.to_core());
+    let Ok(evaluated) = scored else {
+        assert!(body.is_err(), "the pipeline scored what score_hand refuses");
         return;
     };
     check_score(&evaluated.score, "score_json");
-    let (bytes, _) = body.expect("evaluate scored it, so does the pipeline");
-    assert_eq!(bytes, render(&evaluated), "one serializer");
+    let (bytes, _) = body.expect("score_hand scored it, so does the pipeline");
+    assert_eq!(bytes, evaluated.body(), "one serializer");
     let schema = serde_json::to_vec(&evaluated.response()).expect("serialises");
     assert_eq!(bytes.as_ref(), schema.as_slice(), "the writer equals serde's rendering of the schema type");
     let v: serde_json::Value = serde_json::from_slice(&bytes).expect("a body is JSON");

@@ -256,6 +256,7 @@ pub fn standalone_schema() -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::BTreeSet;
 
     #[test]
     fn document_schema_survives_utoipa() {
@@ -272,6 +273,116 @@ mod tests {
                 "case {name}: utoipa keeps every keyword: {}",
                 first_difference(&v, &through)
             );
+        }
+    }
+
+    /// The fields serde's `deny_unknown_fields` names for the object at
+    /// `at` of a document: an unknown key is put there and the refusal's
+    /// "expected one of `a`, `b`" read back (RawRuleset and its parts are
+    /// the document as the core reads it).
+    fn raw_fields(base: &Value, at: &[&str]) -> BTreeSet<String> {
+        let mut doc = base.clone();
+        let mut o = &mut doc;
+        for k in at {
+            o = &mut o[*k];
+        }
+        o.as_object_mut()
+            .unwrap_or_else(|| panic!("{at:?}: an object"))
+            .insert("__probe".into(), json!(1));
+        let errs = match crate::core::Ruleset::from_document(&doc) {
+            Ok(_) => panic!("{at:?}: an unknown key is refused"),
+            Err(errs) => errs,
+        };
+        let message = errs
+            .iter()
+            .map(|e| e.message.as_str())
+            .find(|m| m.contains("unknown field `__probe`"))
+            .unwrap_or_else(|| panic!("{at:?}: no unknown-field refusal in {errs:?}"));
+        let expected = message.split_once("expected").map_or("", |(_, rest)| rest);
+        expected
+            .split('`')
+            .skip(1)
+            .step_by(2)
+            .map(str::to_string)
+            .collect()
+    }
+
+    fn schema_fields(schema: &Value, at: &[&str]) -> BTreeSet<String> {
+        let mut o = schema;
+        for k in at {
+            o = &o["properties"][*k];
+        }
+        o["properties"]
+            .as_object()
+            .unwrap_or_else(|| panic!("{at:?}: properties in the schema"))
+            .keys()
+            .cloned()
+            .collect()
+    }
+
+    /// The hand-written schema and the typed document (`RawRuleset`) name
+    /// the same keys at every level, on every built-in ruleset's document:
+    /// a key in one and not the other fails here. `extends` is the one key
+    /// the schema has and `RawRuleset` does not: the merge removes it first
+    /// (`core::ruleset::resolve_document`). A pattern's keys are its
+    /// shape's and the conditions the pattern table gives it.
+    #[test]
+    fn document_schema_names_the_keys_of_the_typed_document() {
+        let schema = document_schema();
+        let registry = crate::core::Registry::builtin().unwrap();
+        for r in registry.all() {
+            let doc = r.to_document();
+            for at in [
+                &[][..],
+                &["points"],
+                &["payment"],
+                &["payment", "discard"],
+                &["table"],
+            ] {
+                let mut want = schema_fields(&schema, at);
+                if at.is_empty() {
+                    assert!(want.remove("extends"), "case {}: extends", r.id());
+                }
+                assert_eq!(raw_fields(&doc, at), want, "case {} at {at:?}", r.id());
+            }
+            if doc.get("money").is_some_and(Value::is_object) {
+                assert_eq!(
+                    raw_fields(&doc, &["money"]),
+                    schema_fields(&schema, &["money"]),
+                    "case {} at money",
+                    r.id()
+                );
+            }
+            for (key, _) in doc["patterns"].as_object().unwrap() {
+                let id: PatternId = key.parse().unwrap();
+                let mut got = raw_fields(&doc, &["patterns", key]);
+                got.extend(id.info().conditions.iter().map(|c| c.key().to_string()));
+                assert_eq!(
+                    got,
+                    schema_fields(&schema, &["patterns", key]),
+                    "case {} at patterns/{key}",
+                    r.id()
+                );
+            }
+            // And every key the document holds has its place in the schema.
+            keys_in_schema(&doc, &schema, &mut String::new(), r.id());
+        }
+    }
+
+    fn keys_in_schema(doc: &Value, schema: &Value, at: &mut String, case: &str) {
+        let Value::Object(o) = doc else { return };
+        let Some(props) = schema["properties"].as_object() else {
+            return;
+        };
+        for (k, v) in o {
+            let s = props
+                .get(k)
+                .unwrap_or_else(|| panic!("case {case}: {at}/{k} is not in the schema"));
+            let len = at.len();
+            at.push('/');
+            at.push_str(k);
+            keys_in_schema(v, s, at, case);
+            at.truncate(len);
         }
     }
 

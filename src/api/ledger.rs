@@ -15,7 +15,7 @@ use crate::core::ledger::{
     Transfer, PLAYERS,
 };
 use crate::core::winners::ClaimSpec;
-use crate::core::HouseRules;
+use crate::core::HouseRuleFields;
 use crate::core::{ContextSpec, Replacement, RobbedKong, WinBy, Wind};
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize, Serializer};
@@ -248,7 +248,13 @@ impl LedgerRequest<'_> {
                     const EMPTY: serde_json::Value = serde_json::Value::Null;
                     let sent = hand.house_rules.as_ref().unwrap_or(&EMPTY);
                     let night = in_force.get_or_insert_with(|| {
-                        super::request::house_rules_json(&super::house_rules(&self.house_rules))
+                        super::request::house_rules_json(
+                            &self
+                                .house_rules
+                                .as_ref()
+                                .map(HouseRulesDto::to_fields)
+                                .unwrap_or_default(),
+                        )
                     });
                     match merge_change(night, sent, h) {
                         Ok(core) => {
@@ -320,7 +326,7 @@ fn merge_change(
     night: &mut serde_json::Map<String, serde_json::Value>,
     sent: &serde_json::Value,
     h: usize,
-) -> Result<HouseRules, ProblemError> {
+) -> Result<HouseRuleFields, ProblemError> {
     use serde_json::Value;
     let at = format!("/hands/{h}/house_rules");
     let change = match sent {
@@ -375,7 +381,7 @@ fn merge_change(
     }
     let merged: HouseRulesDto = serde_json::from_value(Value::Object(night.clone()))
         .map_err(|e| ProblemError::new(at, e.to_string()))?;
-    Ok(merged.to_core())
+    Ok(merged.to_fields())
 }
 
 /// Every key of `house_rules` (`HouseRulesDto`).

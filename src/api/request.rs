@@ -5,8 +5,9 @@ use super::common::{borrowed, object_only};
 use super::document::RulesetRef;
 use crate::core::ruleset::{FalseWin, LimitsPay, Number};
 use crate::core::{
-    ContextSpec, DiscardPayment, HandSpec, HouseRules, LiableDiscard, MeldKind, MeldSpec,
-    MultipleWinners, PatternOverride, PointsSpec, Replacement, RobbedKong, WinBy, Wind,
+    ContextSpec, DiscardPayment, FieldError, HandSpec, HouseRuleFields, HouseRules, LiableDiscard,
+    MeldKind, MeldSpec, MultipleWinners, PatternOverride, PointsSpec, Replacement, RobbedKong,
+    WinBy, Wind,
 };
 use serde::de::{self, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
@@ -451,58 +452,90 @@ impl ContextDto {
 }
 
 impl HouseRulesDto {
-    pub fn to_core(&self) -> HouseRules {
-        HouseRules {
-            min_faan: self.min_faan,
-            limit: self.limit,
-            flowers: self.flowers,
-            points: self.points.as_ref().map(|p| match p {
+    /// The rules as sent, in the core's types (maps in key order). Written
+    /// from every field by name, so a new field does not compile until the
+    /// core holds it.
+    pub fn to_fields(&self) -> HouseRuleFields {
+        let HouseRulesDto {
+            min_faan,
+            limit,
+            flowers,
+            points,
+            discard_payment,
+            patterns,
+            multiple_winners,
+            dealer_multiplier,
+            stake,
+            liable_discard,
+            dealer_keeps_on_win,
+            dealer_keeps_on_draw,
+            co_winners_pay,
+            false_win,
+            conditions,
+            contains,
+            exclusive,
+            limits_add,
+            limits_pay,
+        } = self;
+        HouseRuleFields {
+            min_faan: *min_faan,
+            limit: *limit,
+            flowers: *flowers,
+            points: points.as_ref().map(|p| match p {
                 PointsDto::Curve(CurveDto::FullSpicy) => PointsSpec::FullSpicy,
                 PointsDto::Curve(CurveDto::HalfSpicy) => PointsSpec::HalfSpicy,
                 PointsDto::Table(t) => PointsSpec::Table(t.clone()),
             }),
-            discard_payment: self.discard_payment,
+            discard_payment: *discard_payment,
             patterns: {
                 // In id order, as `conditions` and `contains` (sorted maps):
                 // the key order of the request decides neither the answer
                 // (where an added pattern's line falls) nor `hand_hash`.
-                let mut p = self.patterns.0.clone();
+                let mut p = patterns.0.clone();
                 p.sort_unstable_by(|a, b| a.0.cmp(&b.0));
                 p
             },
-            multiple_winners: self.multiple_winners,
-            dealer_multiplier: self.dealer_multiplier.map(Number),
-            stake: self.stake.map(Number),
-            liable_discard: self.liable_discard,
-            dealer_keeps_on_win: self.dealer_keeps_on_win,
-            dealer_keeps_on_draw: self.dealer_keeps_on_draw,
-            co_winners_pay: self.co_winners_pay,
-            false_win: self.false_win,
-            conditions: self
-                .conditions
-                .iter()
-                .map(|(k, v)| (k.clone(), *v))
-                .collect(),
-            contains: self
-                .contains
+            multiple_winners: *multiple_winners,
+            dealer_multiplier: dealer_multiplier.map(Number),
+            stake: stake.map(Number),
+            liable_discard: *liable_discard,
+            dealer_keeps_on_win: *dealer_keeps_on_win,
+            dealer_keeps_on_draw: *dealer_keeps_on_draw,
+            co_winners_pay: *co_winners_pay,
+            false_win: *false_win,
+            conditions: conditions.iter().map(|(k, v)| (k.clone(), *v)).collect(),
+            contains: contains
                 .iter()
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect(),
-            exclusive: self.exclusive.clone(),
-            limits_add: self.limits_add,
-            limits_pay: self.limits_pay,
+            exclusive: exclusive.clone(),
+            limits_add: *limits_add,
+            limits_pay: *limits_pay,
         }
     }
 }
 
-/// House rules of an optional DTO (absent: none).
-pub fn house_rules(dto: &Option<HouseRulesDto>) -> HouseRules {
-    dto.as_ref().map(HouseRulesDto::to_core).unwrap_or_default()
+/// The checked house rules of a request (each refusal at its
+/// `/house_rules/...` pointer).
+impl TryFrom<&HouseRulesDto> for HouseRules {
+    type Error = Vec<FieldError>;
+
+    fn try_from(dto: &HouseRulesDto) -> Result<Self, Self::Error> {
+        HouseRules::try_from(dto.to_fields())
+    }
+}
+
+/// House rules of an optional DTO (absent: none), checked.
+pub fn house_rules(dto: &Option<HouseRulesDto>) -> Result<HouseRules, Vec<FieldError>> {
+    match dto {
+        None => Ok(HouseRules::default()),
+        Some(dto) => HouseRules::try_from(dto),
+    }
 }
 
 /// House rules as the JSON a request would send for them (the ledger's
 /// `in_force`): each rule set, by its key, in `HouseRulesDto`'s order.
-pub fn house_rules_json(h: &HouseRules) -> serde_json::Map<String, serde_json::Value> {
+pub fn house_rules_json(h: &HouseRuleFields) -> serde_json::Map<String, serde_json::Value> {
     use serde_json::Value;
     let mut m = serde_json::Map::new();
     let word = |v: &dyn erased::Word| Value::from(v.word());

@@ -1,6 +1,6 @@
 //! The score result: a borrowed view of the core's `Score` (tile texts
 //! written on the stack). It is the schema (OpenAPI), what the CLI prints
-//! from, and the oracle of `service::render`, the production writer, which
+//! from, and the oracle of `service::wire::render`, the production writer, which
 //! writes exactly what serde makes of it (tested on every fixture).
 
 use super::common::{money_of, MoneyDto, Payments};

@@ -13,7 +13,7 @@ use super::hand::{
     validate, Allowances, Context, ContextSpec, FieldError, Hand, HandSpec, RobbedKong,
 };
 use super::pattern::{count_all, Facts, Held, PatternId, PatternSet, Shape, PATTERN_COUNT};
-use super::ruleset::{HouseRules, Ruleset, Value};
+use super::ruleset::{Ruleset, Value};
 use super::settle::{money, settle, Overflow, Payments};
 use std::fmt;
 
@@ -144,23 +144,6 @@ impl fmt::Display for ScoreError {
 }
 
 impl std::error::Error for ScoreError {}
-
-/// Validates and scores a hand under `ruleset` with optional house rules.
-pub fn score_request(
-    ruleset: &Ruleset,
-    house: &HouseRules,
-    hand: &HandSpec,
-    ctx: &ContextSpec,
-) -> Result<Score, ScoreError> {
-    if house.is_empty() {
-        score(ruleset, hand, ctx)
-    } else {
-        let r = ruleset
-            .with_house_rules(house)
-            .map_err(ScoreError::Invalid)?;
-        score(&r, hand, ctx)
-    }
-}
 
 /// Validates and scores a hand under `ruleset`.
 pub fn score(ruleset: &Ruleset, hand: &HandSpec, ctx: &ContextSpec) -> Result<Score, ScoreError> {

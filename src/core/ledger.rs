@@ -19,7 +19,7 @@
 
 use super::evaluate::{Declared, Score};
 use super::hand::{ContextSpec, FieldError, HandRule, WinBy};
-use super::ruleset::{HouseRules, Ruleset, Stake};
+use super::ruleset::{HouseRuleFields, HouseRules, Ruleset, Stake};
 use super::settle::{add_cents, false_win, money, stake, Overflow};
 use super::tile::Wind;
 use super::winners::{settle_at, ClaimSpec, Source, TableError};
@@ -62,8 +62,9 @@ pub enum LedgerHandSpec<S = String> {
     /// A change of rules, from the next hand on: `in_force` is every house
     /// rule in force after it (the night's, then each change in order,
     /// merged by the caller), applied over the ruleset as it was before
-    /// any house rule.
-    Rules { in_force: HouseRules },
+    /// any house rule. Checked when the change is played, as a hand's
+    /// tiles are.
+    Rules { in_force: HouseRuleFields },
 }
 
 /// A winner of a ledger hand.
@@ -332,9 +333,13 @@ pub fn ledger_over<S: AsRef<str>>(
             _ => pass(deal, player_at(Wind::South)),
         };
         if let LedgerHandSpec::Rules { in_force } = hand {
-            let next = base.with_house_rules(in_force).map_err(|errs| {
-                TableError::Invalid(errs.into_iter().map(|e| e.under(&at.to_string())).collect())
-            })?;
+            let next = HouseRules::try_from(in_force.clone())
+                .and_then(|house| base.with_house_rules(&house))
+                .map_err(|errs| {
+                    TableError::Invalid(
+                        errs.into_iter().map(|e| e.under(&at.to_string())).collect(),
+                    )
+                })?;
             any_money |= stake(&next).is_some();
             current = Cow::Owned(next);
         }

@@ -32,14 +32,14 @@ pub mod tile;
 pub mod waits;
 pub mod winners;
 
-pub use evaluate::{score, score_request, Line, Score, ScoreError, ScoredReading};
+pub use evaluate::{score, Line, Score, ScoreError, ScoredReading};
 pub use hand::{
     ContextSpec, FieldError, HandSpec, MeldKind, MeldSpec, Replacement, RobbedKong, WinBy,
 };
 pub use pattern::PatternId;
 pub use registry::Registry;
 pub use ruleset::{
-    DiscardPayment, HouseRules, LiableDiscard, MultipleWinners, PatternOverride, PointsSpec,
-    Ruleset,
+    DiscardPayment, HouseRuleFields, HouseRules, LiableDiscard, MultipleWinners, PatternOverride,
+    PointsSpec, Ruleset,
 };
 pub use tile::{Tile, Wind};

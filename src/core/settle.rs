@@ -240,13 +240,13 @@ pub fn money(ruleset: &Ruleset, pay: &Payments) -> Result<Option<[i64; 4]>, Over
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::ruleset::{HouseRules, Number};
+    use crate::core::ruleset::{HouseRuleFields, Number, WithHouse};
 
     /// `r` with the house rules `set` makes.
-    fn house(r: &Ruleset, set: impl FnOnce(&mut HouseRules)) -> Ruleset {
-        let mut h = HouseRules::default();
+    fn house(r: &Ruleset, set: impl FnOnce(&mut HouseRuleFields)) -> Ruleset {
+        let mut h = HouseRuleFields::default();
         set(&mut h);
-        r.with_house_rules(&h).unwrap()
+        r.with_house(&h).unwrap()
     }
 
     #[test]

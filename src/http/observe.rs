@@ -13,7 +13,6 @@ use actix_web::body::MessageBody;
 use actix_web::dev::{Service, ServiceRequest, ServiceResponse};
 use actix_web::http::header::{HeaderMap, HeaderName, HeaderValue};
 use actix_web::{web, Error, HttpMessage, HttpRequest};
-use opentelemetry::propagation::Extractor;
 use std::future::Future;
 use std::time::Instant;
 use tracing::field::Empty;
@@ -32,9 +31,11 @@ fn given_request_id(headers: &HeaderMap) -> Option<&HeaderValue> {
 }
 
 /// Request headers as OpenTelemetry's propagator reads them.
+#[cfg(feature = "otel")]
 struct Headers<'a>(&'a HeaderMap);
 
-impl Extractor for Headers<'_> {
+#[cfg(feature = "otel")]
+impl opentelemetry::propagation::Extractor for Headers<'_> {
     fn get(&self, key: &str) -> Option<&str> {
         self.0.get(key).and_then(|v| v.to_str().ok())
     }
@@ -112,6 +113,7 @@ impl RootSpanBuilder for RootSpan {
                 format!("{} {route}", method_label(req.method())),
             );
             span.record("otel.kind", "server");
+            #[cfg(feature = "otel")]
             crate::telemetry::continue_trace(&span, &Headers(req.headers()));
         }
         span

@@ -8,7 +8,7 @@
 use crate::api::KeyHash;
 use crate::core::hand::{Context, Hand};
 use crate::core::tile::{Wind, KINDS};
-use crate::core::{HouseRules, PatternOverride, PointsSpec, Ruleset};
+use crate::core::{HouseRuleFields, HouseRules, PatternOverride, PointsSpec, Ruleset};
 use sha2::{Digest, Sha256};
 use std::fmt::Write;
 
@@ -137,21 +137,45 @@ fn push_varint(s: &mut Vec<u8>, mut n: u64) {
 /// The house-rule part of the key (rare: only when a request sets some).
 /// The maps (`patterns`, `conditions`, `contains`) are written in the order
 /// `house` holds them, which for a request is sorted by key
-/// (`api::HouseRulesDto::to_core`): `{"a": 1, "b": 2}` and `{"b": 2, "a": 1}`
+/// (`api::HouseRulesDto::to_fields`): `{"a": 1, "b": 2}` and `{"b": 2, "a": 1}`
 /// are one key. Lists (`exclusive`, a `contains` list) keep their order.
 fn house_text(s: &mut String, house: &HouseRules) {
+    // Every field by name, none skipped by `..`: a new house rule does not
+    // compile until it is in the key (or said here to stay out of it).
+    let HouseRuleFields {
+        min_faan,
+        limit,
+        flowers,
+        points,
+        discard_payment,
+        patterns,
+        multiple_winners,
+        dealer_multiplier,
+        stake,
+        liable_discard,
+        dealer_keeps_on_win,
+        dealer_keeps_on_draw,
+        co_winners_pay,
+        // Out of the key: no score answer depends on it.
+        false_win: _,
+        conditions,
+        contains,
+        exclusive,
+        limits_add,
+        limits_pay,
+    } = house.fields();
     let opt = |s: &mut String, name: &str, v: Option<String>| {
         if let Some(v) = v {
             let _ = write!(s, "{name}:{v};");
         }
     };
-    opt(s, "min_faan", house.min_faan.map(|v| v.to_string()));
-    opt(s, "limit", house.limit.map(|v| v.to_string()));
-    opt(s, "flowers", house.flowers.map(|v| v.to_string()));
+    opt(s, "min_faan", min_faan.map(|v| v.to_string()));
+    opt(s, "limit", limit.map(|v| v.to_string()));
+    opt(s, "flowers", flowers.map(|v| v.to_string()));
     opt(
         s,
         "points",
-        house.points.as_ref().map(|p| match p {
+        points.as_ref().map(|p| match p {
             PointsSpec::Table(t) => {
                 let mut v = String::from("[");
                 for (i, b) in t.iter().enumerate() {
@@ -166,64 +190,55 @@ fn house_text(s: &mut String, house: &HouseRules) {
     opt(
         s,
         "discard_payment",
-        house.discard_payment.map(|d| d.name().to_string()),
+        discard_payment.map(|d| d.name().to_string()),
     );
     opt(
         s,
         "multiple_winners",
-        house.multiple_winners.map(|m| m.name().to_string()),
+        multiple_winners.map(|m| m.name().to_string()),
     );
     opt(
         s,
         "dealer_multiplier",
-        house.dealer_multiplier.map(|n| n.0.to_string()),
+        dealer_multiplier.map(|n| n.0.to_string()),
     );
-    opt(s, "stake", house.stake.map(|n| n.0.to_string()));
+    opt(s, "stake", stake.map(|n| n.0.to_string()));
     opt(
         s,
         "liable_discard",
-        house.liable_discard.map(|l| l.name().to_string()),
+        liable_discard.map(|l| l.name().to_string()),
     );
     opt(
         s,
         "dealer_keeps_on_win",
-        house.dealer_keeps_on_win.map(|v| v.to_string()),
+        dealer_keeps_on_win.map(|v| v.to_string()),
     );
     opt(
         s,
         "dealer_keeps_on_draw",
-        house.dealer_keeps_on_draw.map(|v| v.to_string()),
+        dealer_keeps_on_draw.map(|v| v.to_string()),
     );
-    opt(
-        s,
-        "co_winners_pay",
-        house.co_winners_pay.map(|v| v.to_string()),
-    );
-    // `false_win` is left out: no score answer depends on it.
-    for (k, v) in &house.conditions {
+    opt(s, "co_winners_pay", co_winners_pay.map(|v| v.to_string()));
+    for (k, v) in conditions {
         s.push_str("condition:");
         quoted(s, k);
         let _ = write!(s, "={v};");
     }
-    for (id, list) in &house.contains {
+    for (id, list) in contains {
         s.push_str("contains:");
         quoted(s, id);
         s.push('=');
         quoted_list(s, list);
         s.push(';');
     }
-    for pair in &house.exclusive {
+    for pair in exclusive {
         s.push_str("exclusive:");
         quoted_list(s, pair);
         s.push(';');
     }
-    opt(s, "limits_add", house.limits_add.map(|v| v.to_string()));
-    opt(
-        s,
-        "limits_pay",
-        house.limits_pay.map(|v| v.name().to_string()),
-    );
-    for (id, ov) in &house.patterns {
+    opt(s, "limits_add", limits_add.map(|v| v.to_string()));
+    opt(s, "limits_pay", limits_pay.map(|v| v.name().to_string()));
+    for (id, ov) in patterns {
         let v = match ov {
             PatternOverride::Faan(n) => n.to_string(),
             PatternOverride::Limit => "limit".into(),
@@ -293,12 +308,13 @@ mod tests {
         ];
         let houses = [
             HouseRules::default(),
-            HouseRules {
+            HouseRules::try_from(HouseRuleFields {
                 min_faan: Some(0),
                 limit: Some(13),
                 flowers: Some(true),
-                ..HouseRules::default()
-            },
+                ..HouseRuleFields::default()
+            })
+            .unwrap(),
         ];
         for id in ["hkma", "wisteria-court", "sc-hk13"] {
             let r = reg.get(id).unwrap();
@@ -380,7 +396,7 @@ mod tests {
         };
         let reg = Registry::builtin().unwrap();
         let r = reg.get("hkma").unwrap();
-        let house = HouseRules {
+        let house = HouseRules::try_from(HouseRuleFields {
             min_faan: Some(3),
             limit: Some(13),
             flowers: Some(true),
@@ -412,7 +428,8 @@ mod tests {
             exclusive: vec![vec!["all_chows".into(), "concealed_hand".into()]],
             limits_add: Some(true),
             limits_pay: Some(LimitsPay::Once),
-        };
+        })
+        .expect("checked house rules");
         let applied = r.with_house_rules(&house).expect("sensible house rules");
         let mut text = String::new();
         house_text(&mut text, &house);
@@ -623,7 +640,9 @@ mod tests {
             let req: crate::api::ScoreRequest = serde_json::from_str(line).unwrap();
             let id = req.ruleset.id().expect("the corpus names ids");
             let r = reg.get(id).unwrap();
-            let house = crate::api::house_rules(&req.house_rules);
+            let Ok(house) = crate::api::house_rules(&req.house_rules) else {
+                continue;
+            };
             let mut allow = evaluate::allowances(r);
             allow.bonus_tiles = true;
             let Ok((hand, ctx)) =

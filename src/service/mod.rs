@@ -1,26 +1,30 @@
 //! The scoring service every entry point calls (HTTP handlers, the CLI),
 //! in two halves:
 //!
-//! - `pipeline`, typed: a resolved ruleset and checked hands in, `Scored` /
-//!   `Settled` / `Played` / `Analyzed` out. It knows no JSON and no bytes.
-//! - `wire`: request bodies in (DTO parsing), response bodies out
-//!   (`render`, the hand-written writer), and the byte-keyed cache front. The
-//!   HTTP handlers and the CLI's `--json` use it.
+//! - `pipeline`, typed: a `Resolved` ruleset and checked hands in,
+//!   `Scored` / `Settled` / `Played` / `Analyzed` out. It knows no JSON, no
+//!   bytes and no DTO.
+//! - `wire`: parse (request bodies into DTOs), resolve (`wire::resolve`: a
+//!   ruleset and `HouseRulesDto` into the core's types, the one crossing
+//!   into the pipeline), render (`render`, the hand-written writer), and
+//!   the byte-keyed cache front. The HTTP handlers and the CLI use it.
 //!
 //! Beside them `key` (the canonical key and `hand_hash`, typed) and `cache`
 //! (moka: bodies by `hand_hash` and, in front, by request bytes, which the
 //! wire reads and fills; resolved ruleset documents by their bytes, which
-//! `pipeline::resolve` reads).
+//! `wire::resolve` reads).
 //!
 //! ```text
 //! request bytes ─► same bytes lately? (cache front) ─► hit: stored body
-//!       │ wire: api::json::parse
+//!       │ wire parse: api::json::parse
 //!       ▼
-//! pipeline: resolve ─► check (Hand/Context::try_from, key::key_hash) ─► cache? ─► hit
-//!                                                              │ miss
-//!                               pipeline: score (core::evaluate) ◄┘
-//!                                                  │
-//!      wire: render::score_json (= serde of api::ScoreResponse) ─► body (cached)
+//! wire resolve: ruleset + HouseRules::try_from ─► Resolved
+//!       ▼
+//! pipeline: check (Hand/Context::try_from, key::key_hash) ─► cache? ─► hit
+//!                                                   │ miss
+//!                    pipeline: score (core::evaluate) ◄┘
+//!                                       │
+//!      wire render: render::score_json (= serde of api::ScoreResponse) ─► body (cached)
 //! ```
 //!
 //! No HTTP here.
@@ -30,16 +34,9 @@ pub mod key;
 pub mod pipeline;
 pub mod wire;
 
-pub use pipeline::{
-    check_hand_size, check_hand_size_at, Analyzed, Checked, Played, Resolved, Scored, Settled,
-};
-pub use wire::{render, to_json};
-
-/// The JSON body of a scored hand (`Scored::body`: the one production
-/// serializer of a score result, `render::score_json`).
-pub fn render(scored: &Scored) -> bytes::Bytes {
-    scored.body()
-}
+pub(crate) use pipeline::check_hand_size;
+pub use pipeline::{Analyzed, Checked, Played, Resolved, Scored, Settled};
+pub use wire::to_json;
 
 use crate::core::Registry;
 use cache::{RulesetCache, ScoreCache};

@@ -1,24 +1,23 @@
 //! The typed pipeline: a resolved ruleset and checked hands in, typed
 //! results out (`Scored`, `Settled`, `Played`, `Analyzed`), each carrying
-//! the validated hand and context it was made from. No bytes and no JSON
-//! here: the wire layer (`service::wire`) reads bodies into these calls and
-//! writes their results, and the CLI formats the results itself.
+//! the validated hand and context it was made from. No bytes, no JSON and
+//! no wire DTO here: the wire layer (`service::wire`) parses bodies,
+//! resolves their rulesets and house rules into core types
+//! (`wire::resolve`), calls these and writes their results; the CLI
+//! formats the results itself.
 //!
 //! ```text
-//! resolve (id, or document resolved once) + house rules ─► Resolved
-//! check (size, Hand/Context::try_from, hand_hash)        ─► Checked
+//! Resolved::new (a ruleset, checked house rules applied) ─► Resolved
+//! check (size, Hand/Context::try_from, hand_hash)         ─► Checked
 //! score ─► Scored      settle ─► Settled      play ─► Played      analyze ─► Analyzed
 //! ```
 
-use super::cache::Resolution;
 use super::key::{self, KeyBy};
 use super::{Service, MAX_MELDS, MAX_TILE_DIGITS};
-use crate::api::json::check_depth;
-use crate::api::{self, ApiError, HouseRulesDto, RulesetRef};
+use crate::api::{self, ApiError};
 use crate::core::analysis::{self, Analysis, Ask};
 use crate::core::hand::{Claim, Context, FieldError, Hand, HandRule, HandSpec};
 use crate::core::ledger::{self, LedgerHandSpec, LedgerSpec};
-use crate::core::ruleset::DocError;
 use crate::core::settle::Overflow;
 use crate::core::waits::WaitContext;
 use crate::core::winners::{self, TableError, WinnerSpec};
@@ -37,6 +36,26 @@ pub struct Resolved {
 }
 
 impl Resolved {
+    /// `base` with checked house rules applied (as an overlay: the
+    /// text and, unless changed, the patterns are shared), or every reason
+    /// they do not apply to it.
+    pub fn new(
+        (base, key_by): (Arc<Ruleset>, KeyBy),
+        house: HouseRules,
+    ) -> Result<Resolved, Vec<FieldError>> {
+        let applied = if house.is_empty() {
+            None
+        } else {
+            Some(base.with_house_rules(&house)?)
+        };
+        Ok(Resolved {
+            base,
+            key_by,
+            house,
+            applied,
+        })
+    }
+
     /// The ruleset in force: `base`, or its copy with the house rules applied.
     pub fn ruleset(&self) -> &Ruleset {
         self.applied.as_ref().unwrap_or(&self.base)
@@ -85,13 +104,13 @@ pub struct Played<'r> {
 }
 
 /// Rejects hands of impossible size before the core sees them.
-pub fn check_hand_size<S: AsRef<str>>(hand: &HandSpec<S>) -> Result<(), ApiError> {
+pub(crate) fn check_hand_size<S: AsRef<str>>(hand: &HandSpec<S>) -> Result<(), ApiError> {
     check_hand_size_at(hand, &"")
 }
 
 /// [`check_hand_size`] for a hand found at `{at}/hand` of the request
 /// (`at` is written out only for an error).
-pub fn check_hand_size_at<S: AsRef<str>>(
+fn check_hand_size_at<S: AsRef<str>>(
     hand: &HandSpec<S>,
     at: &dyn std::fmt::Display,
 ) -> Result<(), ApiError> {
@@ -124,101 +143,10 @@ pub fn check_hand_size_at<S: AsRef<str>>(
 }
 
 impl Service {
-    /// The ruleset a request names, before house rules: a built-in by id
-    /// (a 404 at `pointer` when unknown), or a document resolved once per
-    /// distinct document (its problems are 422s under `pointer`).
-    pub fn ruleset(
-        &self,
-        r: &RulesetRef<'_>,
-        pointer: &str,
-    ) -> Result<(Arc<Ruleset>, KeyBy), ApiError> {
-        match r {
-            RulesetRef::Id(id) => self
-                .registry
-                .get(id)
-                .map(|b| (Arc::clone(b), KeyBy::Id))
-                .ok_or_else(|| ApiError::UnknownRuleset {
-                    id: id.to_string(),
-                    pointer: pointer.into(),
-                }),
-            RulesetRef::Document(raw) => {
-                let bytes = raw.get().as_bytes();
-                if bytes.len() > self.limits.ruleset_bytes {
-                    return Err(ApiError::field(
-                        pointer,
-                        format!(
-                            "the ruleset document is {} bytes; at most {} are accepted (--ruleset-bytes)",
-                            bytes.len(),
-                            self.limits.ruleset_bytes
-                        ),
-                    ));
-                }
-                self.documents
-                    .get_or_resolve(bytes, || self.resolve_document(bytes))
-                    .map_err(|errs| {
-                        ApiError::invalid(
-                            errs.iter()
-                                .map(|e| {
-                                    api::ProblemError::new(e.pointer(pointer), e.message.clone())
-                                })
-                                .collect(),
-                        )
-                    })
-            }
-        }
-    }
-
-    /// A document's ruleset (`core::ruleset::resolve_document`, `extends`
-    /// over the registry's rulesets); the registry's own when it resolves
-    /// to one of them exactly (then keyed by id, as a request naming it).
-    #[cold]
-    fn resolve_document(&self, bytes: &[u8]) -> Resolution {
-        let _span = tracing::debug_span!("resolve_document").entered();
-        // The request's read skipped the document (a raw value) unchecked.
-        if check_depth(bytes, self.limits.json_depth).is_err() {
-            return Err(Arc::new(vec![DocError::new(
-                vec![],
-                format!(
-                    "the ruleset document is nested deeper than {} levels",
-                    self.limits.json_depth
-                ),
-            )]));
-        }
-        let doc = crate::core::ruleset::parse_document(bytes).map_err(|e| Arc::new(vec![e]))?;
-        let r = crate::core::ruleset::resolve_document(doc, |id| {
-            self.registry.get(id).map(|b| b.to_document())
-        })
-        .map_err(Arc::new)?;
-        match self.registry.get(r.id()) {
-            Some(b) if b.hash() == r.hash() => Ok((Arc::clone(b), KeyBy::Id)),
-            // Answered as `"ruleset": "<id>"`, other rules would pass for the
-            // built-in's (an id inherited through `extends` too).
-            Some(_) => Err(Arc::new(vec![DocError::new(
-                vec!["id".into()],
-                format!(
-                    "{:?} is a built-in ruleset's id, and this document's rules differ from it: give the document its own id",
-                    r.id()
-                ),
-            )])),
-            None => Ok((Arc::new(r), KeyBy::Hash)),
-        }
-    }
-
-    /// [`Service::ruleset`] with the house rules applied (422s under `/house_rules`).
-    pub fn resolve(
-        &self,
-        r: &RulesetRef<'_>,
-        pointer: &str,
-        house: &Option<HouseRulesDto>,
-    ) -> Result<Resolved, ApiError> {
-        let base = self.ruleset(r, pointer)?;
-        with_house_rules(base, house)
-    }
-
     /// Checks the hand's size, validates it under the resolved ruleset
     /// (`Hand`/`Context` made by `TryFrom`, the one way to get them) and
     /// keys it (`hand_hash`).
-    pub fn check(
+    pub(crate) fn check(
         &self,
         resolved: &Resolved,
         hand: &HandSpec<&str>,
@@ -250,7 +178,7 @@ impl Service {
     /// Scores a checked hand (`ruleset_at`: where the request gave its
     /// ruleset, for an overflow's pointer). No cache: that is the wire's,
     /// which holds bodies.
-    pub fn score_checked(
+    pub(crate) fn score_checked(
         &self,
         resolved: Resolved,
         ruleset_at: &str,
@@ -275,24 +203,10 @@ impl Service {
         })
     }
 
-    /// One hand scored under a ruleset and house rules, without the cache
-    /// (what the CLI's table is made from).
-    pub fn score_hand(
-        &self,
-        ruleset: &RulesetRef<'_>,
-        house: &Option<HouseRulesDto>,
-        hand: &HandSpec<&str>,
-        context: &ContextSpec,
-    ) -> Result<Scored, ApiError> {
-        let resolved = self.resolve(ruleset, "/ruleset", house)?;
-        let checked = self.check(&resolved, hand, context)?;
-        self.score_checked(resolved, "/ruleset", checked)
-    }
-
     /// Several winners on one discard. Each winner is validated once, by
     /// the core's settlement, and keyed (`hand_hash`) from that validated
     /// hand as score keys it, so one winner answers what score does.
-    pub fn settle_winners(
+    pub(crate) fn settle_winners(
         &self,
         resolved: Resolved,
         winners: &[WinnerSpec<&str>],
@@ -326,7 +240,7 @@ impl Service {
     }
 
     /// A whole match. A bad hand fails it all.
-    pub fn play<'r>(
+    pub(crate) fn play<'r>(
         &self,
         resolved: Resolved,
         spec: &LedgerSpec<&'r str>,
@@ -361,7 +275,7 @@ impl Service {
 
     /// A hand before the win: shanten, acceptance, each discard, and the
     /// chances where `ask` asks for them.
-    pub fn analyze_hand(
+    pub(crate) fn analyze_hand(
         &self,
         resolved: Resolved,
         hand: &HandSpec<&str>,
@@ -383,7 +297,7 @@ impl Service {
 /// house rules, which alone can push a built-in that far).
 #[cold]
 pub(super) fn overflow(resolved: &Resolved, ruleset_at: &str, what: Overflow) -> ApiError {
-    let house = &resolved.house;
+    let house = resolved.house.fields();
     let document = resolved.key_by == KeyBy::Hash;
     let pointer = match what {
         Overflow::Money if house.stake.is_some() || !document => "/house_rules/stake".to_string(),
@@ -418,28 +332,10 @@ fn table_error(resolved: &Resolved, ruleset_at: &str, e: TableError) -> ApiError
     }
 }
 
-/// `base` with a request's house rules applied (422s under `/house_rules`).
-pub(super) fn with_house_rules(
-    (base, key_by): (Arc<Ruleset>, KeyBy),
-    house: &Option<HouseRulesDto>,
-) -> Result<Resolved, ApiError> {
-    let house = api::house_rules(house);
-    let applied = if house.is_empty() {
-        None
-    } else {
-        Some(base.with_house_rules(&house)?)
-    };
-    Ok(Resolved {
-        base,
-        key_by,
-        house,
-        applied,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::api::RulesetRef;
     use crate::core::{Registry, WinBy, Wind};
     use std::borrow::Cow;
 

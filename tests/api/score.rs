@@ -293,7 +293,7 @@ async fn flower_win_form() {
 /// or the expected error) worked out from the guides.
 #[tokio::test]
 async fn fixture_cases_through_http_match_the_core() {
-    use faan::core::{score_request, Registry, ScoreError};
+    use faan::core::{Registry, ScoreError};
     let app = spawn_app().await;
     let registry = Registry::builtin().unwrap();
     let cases = crate::common::fixture_cases();
@@ -343,7 +343,7 @@ async fn fixture_cases_through_http_match_the_core() {
             assert_eq!(r.status, 404, "{name}: {v}");
             continue;
         };
-        match score_request(ruleset, &req.house, &req.hand, &req.context) {
+        match req.score(ruleset) {
             Ok(score) => {
                 assert_eq!(r.status, 200, "{name}: {v}");
                 let best = score.best();

@@ -5,14 +5,41 @@
 
 use faan::api::json::parse;
 use faan::api::ScoreRequest;
-use faan::core::{ContextSpec, HandSpec, HouseRules};
+use faan::core::{ContextSpec, FieldError, HandSpec, HouseRules, Ruleset, Score, ScoreError};
 use serde_json::Value;
 
 pub struct Request {
     pub ruleset: String,
     pub hand: HandSpec,
     pub context: ContextSpec,
-    pub house: HouseRules,
+    /// The house rules checked (`HouseRules::try_from`), or why not.
+    pub house: Result<HouseRules, Vec<FieldError>>,
+}
+
+impl Request {
+    /// Scored as the pipeline scores it: the house rules checked, applied
+    /// over `ruleset` (`Ruleset::with_house_rules`), the hand validated and
+    /// scored (`core::score`). A refusal of the house rules is `Invalid`.
+    pub fn score(&self, ruleset: &Ruleset) -> Result<Score, ScoreError> {
+        score_with(ruleset, &self.house, &self.hand, &self.context)
+    }
+}
+
+/// [`Request::score`] of any hand.
+pub fn score_with(
+    ruleset: &Ruleset,
+    house: &Result<HouseRules, Vec<FieldError>>,
+    hand: &HandSpec,
+    context: &ContextSpec,
+) -> Result<Score, ScoreError> {
+    match house {
+        Err(errs) => Err(ScoreError::Invalid(errs.clone())),
+        Ok(h) if h.is_empty() => faan::core::score(ruleset, hand, context),
+        Ok(h) => {
+            let r = ruleset.with_house_rules(h).map_err(ScoreError::Invalid)?;
+            faan::core::score(&r, hand, context)
+        }
+    }
 }
 
 /// Parses a request exactly as `POST /v1/score` parses its body, into core types.

@@ -15,22 +15,24 @@ use super::model::{
 use crate::core::echo::Quoted;
 use std::sync::Arc;
 
-/// Per-request overrides of a ruleset.
+/// A request's overrides of a ruleset as sent (normalised: maps in key
+/// order), before any check: what [`HouseRules`] is made from, and what it
+/// shows ([`HouseRules::fields`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct HouseRules {
+pub struct HouseRuleFields {
     pub min_faan: Option<u32>,
     pub limit: Option<u32>,
     pub flowers: Option<bool>,
     pub points: Option<PointsSpec>,
     pub discard_payment: Option<DiscardPayment>,
     /// Pattern overrides, applied in this order: a request's are in id
-    /// order (`api::HouseRulesDto::to_core`), so the order of its keys
+    /// order (`api::HouseRulesDto::to_fields`), so the order of its keys
     /// changes neither the ruleset nor `hand_hash`.
     pub patterns: Vec<(String, PatternOverride)>,
     pub multiple_winners: Option<MultipleWinners>,
-    /// As sent; checked (a multiple of 1/8 from 1 to 64) by [`Ruleset::with_house_rules`].
+    /// A multiple of 1/8 from 1 to 64.
     pub dealer_multiplier: Option<Number>,
-    /// As sent; checked (above 0, six decimal places) by [`Ruleset::with_house_rules`].
+    /// Above 0, at most a million, six decimal places.
     pub stake: Option<Number>,
     pub liable_discard: Option<LiableDiscard>,
     pub dealer_keeps_on_win: Option<bool>,
@@ -49,6 +51,124 @@ pub struct HouseRules {
     pub limits_pay: Option<LimitsPay>,
 }
 
+/// House rules whose every rule that needs no ruleset is checked (each by
+/// its `check` function, at its `/house_rules/...` pointer): a limit, a
+/// multiplier, a stake, a false win's penalty, each pattern id, value,
+/// condition key, `contains` list and exclusive pair. What depends on the
+/// ruleset (a minimum it offers, its points at the limit, `contains` of a
+/// pattern it scores, a chain that comes back) is checked when they are
+/// applied, [`Ruleset::with_house_rules`]. Made only by `TryFrom`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct HouseRules {
+    fields: HouseRuleFields,
+}
+
+impl HouseRules {
+    /// The rules as sent (read only: the cache key and the ledger's
+    /// `in_force` are written from them).
+    pub fn fields(&self) -> &HouseRuleFields {
+        &self.fields
+    }
+
+    /// No rule set: the ruleset as it is.
+    pub fn is_empty(&self) -> bool {
+        self.fields == HouseRuleFields::default()
+    }
+}
+
+impl TryFrom<HouseRuleFields> for HouseRules {
+    type Error = Vec<FieldError>;
+
+    fn try_from(fields: HouseRuleFields) -> Result<Self, Self::Error> {
+        let mut errs = Vec::new();
+        let p = |f: &str| format!("/house_rules/{f}");
+        let HouseRuleFields {
+            limit,
+            dealer_multiplier,
+            stake,
+            false_win,
+            patterns,
+            conditions,
+            contains,
+            exclusive,
+            // Free of checks of their own: the type holds them, or their
+            // check needs the ruleset.
+            min_faan: _,
+            flowers: _,
+            points: _,
+            discard_payment: _,
+            multiple_winners: _,
+            liable_discard: _,
+            dealer_keeps_on_win: _,
+            dealer_keeps_on_draw: _,
+            co_winners_pay: _,
+            limits_add: _,
+            limits_pay: _,
+        } = &fields;
+        if let Some(limit) = limit {
+            if let Err(m) = check::limit(i64::from(*limit)) {
+                errs.push(FieldError::new(p("limit"), m));
+            }
+        }
+        if let Some(Number(v)) = dealer_multiplier {
+            if let Err(m) = check::dealer_multiplier(*v) {
+                errs.push(FieldError::new(p("dealer_multiplier"), m));
+            }
+        }
+        if let Some(Number(v)) = stake {
+            if let Err(m) = check::stake(*v) {
+                errs.push(FieldError::new(p("stake"), m));
+            }
+        }
+        if let Some(v) = false_win {
+            if let Err(m) = check::false_win(*v) {
+                errs.push(FieldError::new(p("false_win"), m));
+            }
+        }
+        for (key, ov) in patterns {
+            let ptr = format!("/house_rules/patterns/{}", escape_pointer(key));
+            if let Err(m) = check::pattern_id(key) {
+                errs.push(FieldError::new(ptr, m));
+            } else if let PatternOverride::Faan(n) = ov {
+                if let Err(m) = check::faan(*n) {
+                    errs.push(FieldError::new(ptr, m));
+                }
+            }
+        }
+        for (key, _) in conditions {
+            if Condition::from_key(key).is_none() {
+                errs.push(unknown_condition(key));
+            }
+        }
+        for (key, list) in contains {
+            let ptr = format!("/house_rules/contains/{}", escape_pointer(key));
+            let pid = match check::pattern_id(key) {
+                Ok(pid) => pid,
+                Err(m) => {
+                    errs.push(FieldError::new(ptr, m));
+                    continue;
+                }
+            };
+            for (i, m) in check::contains_list(list).1 {
+                errs.push(FieldError::new(format!("{ptr}/{i}"), m));
+            }
+            for (i, _) in list.iter().enumerate().filter(|(_, c)| **c == pid.as_str()) {
+                errs.push(self_contained(&ptr, i, pid));
+            }
+        }
+        for (i, pair) in exclusive.iter().enumerate() {
+            if let Err(problems) = check::exclusive_pair(pair) {
+                errs.extend(problems.into_iter().map(|e| exclusive_error(i, e)));
+            }
+        }
+        if errs.is_empty() {
+            Ok(HouseRules { fields })
+        } else {
+            Err(errs)
+        }
+    }
+}
+
 /// A number as a client sent it, compared and hashed by its bits (house
 /// rules are a cache key, and JSON numbers are never NaN).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -59,12 +179,6 @@ impl Eq for Number {}
 impl std::hash::Hash for Number {
     fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
         self.0.to_bits().hash(h);
-    }
-}
-
-impl HouseRules {
-    pub fn is_empty(&self) -> bool {
-        *self == HouseRules::default()
     }
 }
 
@@ -81,6 +195,7 @@ pub enum PatternOverride {
 impl Ruleset {
     /// This ruleset with `house` applied, or every reason it cannot be.
     pub fn with_house_rules(&self, house: &HouseRules) -> Result<Ruleset, Vec<FieldError>> {
+        let house = &house.fields;
         // Copies the numbers; the text and the patterns are shared (`Arc`).
         let mut r = self.rules().clone();
         let mut errs = Vec::new();
@@ -178,13 +293,7 @@ impl Ruleset {
         for (i, pair) in house.exclusive.iter().enumerate() {
             match check::exclusive_pair(pair) {
                 Ok(pair) => r.exclusive.push(pair),
-                Err(problems) => errs.extend(problems.into_iter().map(|e| {
-                    let at = match e.at {
-                        None => format!("/house_rules/exclusive/{i}"),
-                        Some(j) => format!("/house_rules/exclusive/{i}/{j}"),
-                    };
-                    FieldError::new(at, e.message)
-                })),
+                Err(problems) => errs.extend(problems.into_iter().map(|e| exclusive_error(i, e))),
             }
         }
         if errs.is_empty() {
@@ -197,7 +306,12 @@ impl Ruleset {
 
 /// The house rules of patterns (`patterns`, `conditions`, `contains`) over
 /// `r`'s patterns, a ruleset `id` scores.
-fn patterns(r: &mut Vec<PatternRule>, house: &HouseRules, id: &str, errs: &mut Vec<FieldError>) {
+fn patterns(
+    r: &mut Vec<PatternRule>,
+    house: &HouseRuleFields,
+    id: &str,
+    errs: &mut Vec<FieldError>,
+) {
     for (key, ov) in &house.patterns {
         let ptr = format!("/house_rules/patterns/{}", escape_pointer(key));
         let pid = match check::pattern_id(key) {
@@ -238,17 +352,8 @@ fn patterns(r: &mut Vec<PatternRule>, house: &HouseRules, id: &str, errs: &mut V
         }
     }
     for (key, value) in &house.conditions {
-        let ptr = format!("/house_rules/conditions/{}", escape_pointer(key));
         let Some(c) = Condition::from_key(key) else {
-            let known: Vec<&str> = Condition::ALL.iter().map(|c| c.key()).collect();
-            errs.push(FieldError::new(
-                ptr,
-                format!(
-                    "unknown condition {}; known: {}",
-                    Quoted(key),
-                    known.join(", ")
-                ),
-            ));
+            errs.push(unknown_condition(key));
             continue;
         };
         // A condition belongs to its patterns: set it on each this ruleset
@@ -274,10 +379,7 @@ fn patterns(r: &mut Vec<PatternRule>, house: &HouseRules, id: &str, errs: &mut V
         }
         // Listing itself is the request's own one-step loop: said at the entry.
         for (i, _) in list.iter().enumerate().filter(|(_, c)| **c == pid.as_str()) {
-            errs.push(FieldError::new(
-                format!("{ptr}/{i}"),
-                format!("{pid} cannot contain itself"),
-            ));
+            errs.push(self_contained(&ptr, i, pid));
             set &= !pid.bit();
         }
         match r.iter_mut().find(|p| p.id == pid) {
@@ -305,5 +407,45 @@ fn patterns(r: &mut Vec<PatternRule>, house: &HouseRules, id: &str, errs: &mut V
                 format!("{cid} would contain itself through {via}: a chain of contains must not come back to where it starts"),
             ));
         }
+    }
+}
+
+fn unknown_condition(key: &str) -> FieldError {
+    let known: Vec<&str> = Condition::ALL.iter().map(|c| c.key()).collect();
+    FieldError::new(
+        format!("/house_rules/conditions/{}", escape_pointer(key)),
+        format!(
+            "unknown condition {}; known: {}",
+            Quoted(key),
+            known.join(", ")
+        ),
+    )
+}
+
+/// Listing itself is the request's own one-step loop: said at the entry.
+fn self_contained(ptr: &str, i: usize, pid: PatternId) -> FieldError {
+    FieldError::new(format!("{ptr}/{i}"), format!("{pid} cannot contain itself"))
+}
+
+fn exclusive_error(i: usize, e: check::PairError) -> FieldError {
+    let at = match e.at {
+        None => format!("/house_rules/exclusive/{i}"),
+        Some(j) => format!("/house_rules/exclusive/{i}/{j}"),
+    };
+    FieldError::new(at, e.message)
+}
+
+/// Checks and applies house rules as sent: what a request's go through
+/// (`HouseRules::try_from`, then [`Ruleset::with_house_rules`]), for the
+/// tests that write them as the core's fields.
+#[cfg(test)]
+pub(crate) trait WithHouse {
+    fn with_house(&self, fields: &HouseRuleFields) -> Result<Ruleset, Vec<FieldError>>;
+}
+
+#[cfg(test)]
+impl WithHouse for Ruleset {
+    fn with_house(&self, fields: &HouseRuleFields) -> Result<Ruleset, Vec<FieldError>> {
+        HouseRules::try_from(fields.clone()).and_then(|h| self.with_house_rules(&h))
     }
 }

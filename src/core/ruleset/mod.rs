@@ -35,7 +35,9 @@ pub use canonical::{canonical_bytes, TRANSLATIONS};
 pub use check::{stake_decimal, to_eighths};
 pub use document::RawRuleset;
 pub use error::{escape_pointer, DocError, LoadError, PathSeg};
-pub use house::{HouseRules, Number, PatternOverride};
+#[cfg(test)]
+pub(crate) use house::WithHouse;
+pub use house::{HouseRuleFields, HouseRules, Number, PatternOverride};
 pub use model::{
     DiscardPayment, FalseWin, LiableDiscard, LimitsPay, Money, MultipleWinners, PatternRule,
     Payment, PointsError, PointsSpec, RobbingKongPayment, Ruleset, Stake, TableRules, Value,

@@ -1,6 +1,7 @@
 //! The ruleset's own tests: curves, documents, house rules.
 
 use super::*;
+
 use crate::core::pattern::PatternId;
 
 #[test]
@@ -32,9 +33,9 @@ fn house_rules_that_make_no_sense_say_why() {
     let reg = crate::core::Registry::builtin().unwrap();
     let hkma = reg.get("hkma").unwrap();
     // (house rules, pointer, words the message must contain)
-    let cases: Vec<(HouseRules, &str, &str)> = vec![
+    let cases: Vec<(HouseRuleFields, &str, &str)> = vec![
         (
-            HouseRules {
+            HouseRuleFields {
                 min_faan: Some(11),
                 ..Default::default()
             },
@@ -42,7 +43,7 @@ fn house_rules_that_make_no_sense_say_why() {
             "above the limit",
         ),
         (
-            HouseRules {
+            HouseRuleFields {
                 limit: Some(2),
                 ..Default::default()
             },
@@ -50,7 +51,7 @@ fn house_rules_that_make_no_sense_say_why() {
             "above the limit",
         ),
         (
-            HouseRules {
+            HouseRuleFields {
                 points: Some(PointsSpec::Table(vec![1, 2, 4])),
                 ..Default::default()
             },
@@ -58,7 +59,7 @@ fn house_rules_that_make_no_sense_say_why() {
             "no entry for 3 faan",
         ),
         (
-            HouseRules {
+            HouseRuleFields {
                 patterns: vec![("seven_sisters".into(), PatternOverride::Faan(4))],
                 ..Default::default()
             },
@@ -66,7 +67,7 @@ fn house_rules_that_make_no_sense_say_why() {
             "unknown pattern id",
         ),
         (
-            HouseRules {
+            HouseRuleFields {
                 patterns: vec![("all_chows".into(), PatternOverride::Faan(-1))],
                 ..Default::default()
             },
@@ -74,7 +75,7 @@ fn house_rules_that_make_no_sense_say_why() {
             "negative",
         ),
         (
-            HouseRules {
+            HouseRuleFields {
                 limit: Some(0),
                 ..Default::default()
             },
@@ -82,7 +83,7 @@ fn house_rules_that_make_no_sense_say_why() {
             "from 1 to 64",
         ),
         (
-            HouseRules {
+            HouseRuleFields {
                 dealer_multiplier: Some(Number(0.5)),
                 ..Default::default()
             },
@@ -90,7 +91,7 @@ fn house_rules_that_make_no_sense_say_why() {
             "from 1 to 64",
         ),
         (
-            HouseRules {
+            HouseRuleFields {
                 dealer_multiplier: Some(Number(1.1)),
                 ..Default::default()
             },
@@ -98,7 +99,7 @@ fn house_rules_that_make_no_sense_say_why() {
             "multiple of 1/8",
         ),
         (
-            HouseRules {
+            HouseRuleFields {
                 stake: Some(Number(0.0)),
                 ..Default::default()
             },
@@ -106,7 +107,7 @@ fn house_rules_that_make_no_sense_say_why() {
             "above 0",
         ),
         (
-            HouseRules {
+            HouseRuleFields {
                 stake: Some(Number(0.123_456_7)),
                 ..Default::default()
             },
@@ -116,7 +117,7 @@ fn house_rules_that_make_no_sense_say_why() {
     ];
     for (house, pointer, words) in cases {
         let errs = hkma
-            .with_house_rules(&house)
+            .with_house(&house)
             .expect_err(&format!("{house:?} must be rejected"));
         assert!(
             errs.iter()
@@ -125,23 +126,23 @@ fn house_rules_that_make_no_sense_say_why() {
         );
     }
     // A sensible override applies: seven pairs added at 4 contains the concealed hand.
-    let house = HouseRules {
+    let house = HouseRuleFields {
         patterns: vec![("seven_pairs".into(), PatternOverride::Faan(4))],
         ..Default::default()
     };
-    let r = hkma.with_house_rules(&house).unwrap();
+    let r = hkma.with_house(&house).unwrap();
     let p = r.pattern(PatternId::SevenPairs).expect("seven pairs added");
     assert_eq!(
         (p.value, p.contains),
         (Value::Faan(4), PatternId::ConcealedHand.bit())
     );
     // Switching a pattern off removes it.
-    let house = HouseRules {
+    let house = HouseRuleFields {
         patterns: vec![("all_chows".into(), PatternOverride::Off)],
         ..Default::default()
     };
     assert!(hkma
-        .with_house_rules(&house)
+        .with_house(&house)
         .unwrap()
         .pattern(PatternId::AllChows)
         .is_none());
@@ -238,7 +239,7 @@ fn table_rules_apply_as_house_rules() {
         (false, false),
         "wisteria-court passes the deal after every hand"
     );
-    let house = HouseRules {
+    let house = HouseRuleFields {
         multiple_winners: Some(MultipleWinners::HeadBump),
         dealer_multiplier: Some(Number(1.5)),
         stake: Some(Number(0.25)),
@@ -247,7 +248,7 @@ fn table_rules_apply_as_house_rules() {
         co_winners_pay: Some(true),
         ..Default::default()
     };
-    let t = *w.with_house_rules(&house).unwrap().table();
+    let t = *w.with_house(&house).unwrap().table();
     assert_eq!(
         t,
         TableRules {
@@ -432,10 +433,10 @@ fn a_total_above_the_limit_pays_as_limits_pay_says() {
     let wisteria = reg.get("wisteria-court").unwrap();
     let with = |pay: Option<LimitsPay>| {
         wisteria
-            .with_house_rules(&HouseRules {
+            .with_house(&HouseRuleFields {
                 limits_add: Some(true),
                 limits_pay: pay,
-                ..HouseRules::default()
+                ..HouseRuleFields::default()
             })
             .unwrap()
     };
@@ -466,11 +467,11 @@ fn a_total_above_the_limit_pays_as_limits_pay_says() {
         );
     }
     let top = wisteria
-        .with_house_rules(&HouseRules {
+        .with_house(&HouseRuleFields {
             limit: Some(40),
             points: Some(PointsSpec::FullSpicy),
             limits_add: Some(true),
-            ..HouseRules::default()
+            ..HouseRuleFields::default()
         })
         .unwrap();
     assert_eq!(
@@ -519,9 +520,9 @@ fn a_pattern_added_under_extends_contains_as_a_house_rule() {
     let hkma = reg.get("hkma").unwrap();
     let contains = |r: &Ruleset, id: PatternId| r.pattern(id).map(|p| p.contains);
     let house = hkma
-        .with_house_rules(&HouseRules {
+        .with_house(&HouseRuleFields {
             patterns: vec![("fully_concealed".into(), PatternOverride::Faan(3))],
-            ..HouseRules::default()
+            ..HouseRuleFields::default()
         })
         .unwrap();
     let want = PatternId::ConcealedHand.bit() | PatternId::SelfDraw.bit();
@@ -663,14 +664,14 @@ fn a_document_and_house_rules_break_a_rule_alike() {
     let hkma = reg.get("hkma").unwrap();
     let pair = |a: &str, b: &str| vec![a.to_string(), b.to_string()];
     // (case, document patch, its pointer, house rules, their pointer)
-    let cases: Vec<(&str, serde_json::Value, &str, HouseRules, &str)> = vec![
+    let cases: Vec<(&str, serde_json::Value, &str, HouseRuleFields, &str)> = vec![
         (
             "limit 0",
             serde_json::json!({"limit": 0}),
             "/ruleset/limit",
-            HouseRules {
+            HouseRuleFields {
                 limit: Some(0),
-                ..HouseRules::default()
+                ..HouseRuleFields::default()
             },
             "/house_rules/limit",
         ),
@@ -678,9 +679,9 @@ fn a_document_and_house_rules_break_a_rule_alike() {
             "dealer multiplier 0.5",
             serde_json::json!({"table": {"dealer_multiplier": 0.5}}),
             "/ruleset/table/dealer_multiplier",
-            HouseRules {
+            HouseRuleFields {
                 dealer_multiplier: Some(Number(0.5)),
-                ..HouseRules::default()
+                ..HouseRuleFields::default()
             },
             "/house_rules/dealer_multiplier",
         ),
@@ -688,9 +689,9 @@ fn a_document_and_house_rules_break_a_rule_alike() {
             "stake 0.1234567",
             serde_json::json!({"table": {"stake": 0.123_456_7}}),
             "/ruleset/table/stake",
-            HouseRules {
+            HouseRuleFields {
                 stake: Some(Number(0.123_456_7)),
-                ..HouseRules::default()
+                ..HouseRuleFields::default()
             },
             "/house_rules/stake",
         ),
@@ -698,9 +699,9 @@ fn a_document_and_house_rules_break_a_rule_alike() {
             "a pair of one id twice",
             serde_json::json!({"exclusive": [["all_chows", "all_chows"]]}),
             "/ruleset/exclusive/0",
-            HouseRules {
+            HouseRuleFields {
                 exclusive: vec![pair("all_chows", "all_chows")],
-                ..HouseRules::default()
+                ..HouseRuleFields::default()
             },
             "/house_rules/exclusive/0",
         ),
@@ -708,9 +709,9 @@ fn a_document_and_house_rules_break_a_rule_alike() {
             "a pair of one id",
             serde_json::json!({"exclusive": [["all_chows"]]}),
             "/ruleset/exclusive/0",
-            HouseRules {
+            HouseRuleFields {
                 exclusive: vec![vec!["all_chows".to_string()]],
-                ..HouseRules::default()
+                ..HouseRuleFields::default()
             },
             "/house_rules/exclusive/0",
         ),
@@ -718,9 +719,9 @@ fn a_document_and_house_rules_break_a_rule_alike() {
             "a pair with an unknown id",
             serde_json::json!({"exclusive": [["all_chows", "ping"]]}),
             "/ruleset/exclusive/0/1",
-            HouseRules {
+            HouseRuleFields {
                 exclusive: vec![pair("all_chows", "ping")],
-                ..HouseRules::default()
+                ..HouseRuleFields::default()
             },
             "/house_rules/exclusive/0/1",
         ),
@@ -728,9 +729,9 @@ fn a_document_and_house_rules_break_a_rule_alike() {
             "a negative pattern value",
             serde_json::json!({"patterns": {"all_chows": {"faan": -1}}}),
             "/ruleset/patterns/all_chows/faan",
-            HouseRules {
+            HouseRuleFields {
                 patterns: vec![("all_chows".into(), PatternOverride::Faan(-1))],
-                ..HouseRules::default()
+                ..HouseRuleFields::default()
             },
             "/house_rules/patterns/all_chows",
         ),
@@ -738,9 +739,9 @@ fn a_document_and_house_rules_break_a_rule_alike() {
             "a minimum above the limit",
             serde_json::json!({"min_faan": 11}),
             "/ruleset/min_faan",
-            HouseRules {
+            HouseRuleFields {
                 min_faan: Some(11),
-                ..HouseRules::default()
+                ..HouseRuleFields::default()
             },
             "/house_rules/min_faan",
         ),
@@ -749,7 +750,7 @@ fn a_document_and_house_rules_break_a_rule_alike() {
         let mut doc = hkma.to_document();
         json_patch::merge(&mut doc, &patch);
         let d = Ruleset::from_document(&doc).expect_err(case);
-        let h = hkma.with_house_rules(&house).expect_err(case);
+        let h = hkma.with_house(&house).expect_err(case);
         assert_eq!(
             d.iter().map(|e| e.pointer("/ruleset")).collect::<Vec<_>>(),
             [doc_at],

@@ -1,14 +1,16 @@
-//! The wire side of the service: request bodies in (the DTOs of `api`,
-//! read by `api::json`), response bodies out (`render`, the hand-written
-//! writer, and serde for the rest), and the byte-keyed cache in front.
-//! What a body asks is done by the typed pipeline (`service::pipeline`);
-//! this layer only reads and writes.
+//! The wire side of the service: parse (request bodies into the DTOs of
+//! `api`, read by `api::json`), resolve (`resolve`: a ruleset and house
+//! rules into core types), render (response bodies: `render`, the
+//! hand-written writer, and serde for the rest), and the byte-keyed cache
+//! in front. What a body asks is done by the typed pipeline
+//! (`service::pipeline`); this layer only reads, resolves and writes.
 
 mod patterns;
 pub mod render;
+mod resolve;
 mod sink;
 
-use super::pipeline::{overflow, with_house_rules, Analyzed, Played, Scored, Settled};
+use super::pipeline::{overflow, Analyzed, Played, Scored, Settled};
 use super::{CacheStatus, Service};
 use crate::api::json::{check_depth, parse_checked};
 use crate::api::{
@@ -21,6 +23,7 @@ use crate::core::hand::HandSpec;
 use crate::core::winners::WinnerSpec;
 use crate::core::{settle, ContextSpec, Ruleset};
 use bytes::Bytes;
+use resolve::with_house_rules;
 use std::borrow::Cow;
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -163,7 +166,7 @@ impl Service {
     }
 
     /// A parsed score request: the result body.
-    pub fn score(&self, r: &ScoreRequest<'_>) -> Result<(Bytes, CacheStatus), ApiError> {
+    pub(crate) fn score(&self, r: &ScoreRequest<'_>) -> Result<(Bytes, CacheStatus), ApiError> {
         let base = self.ruleset(&r.ruleset, "/ruleset")?;
         self.score_spec(
             base,
@@ -194,16 +197,6 @@ impl Service {
         let body = self.score_checked(resolved, ruleset_at, checked)?.body();
         self.cache.insert(hand_hash, body.clone());
         Ok((body, CacheStatus::Miss))
-    }
-
-    /// Scores a parsed request without the cache, keeping the parts.
-    pub fn evaluate(&self, r: &ScoreRequest<'_>) -> Result<Scored, ApiError> {
-        self.score_hand(
-            &r.ruleset,
-            &r.house_rules,
-            &r.hand.to_core(),
-            &r.context.to_core(),
-        )
     }
 
     /// `POST /v1/score/batch`: `{"results": [...]}`, one result body or
