@@ -93,8 +93,22 @@ pub struct SettledResult<'a> {
     /// The discarder pays this winner: the hand meets the minimum and, under `head_bump`, it is the first winner in turn order after the discarder.
     pub paid: bool,
     /// `tiles`: scored from its hand.
-    #[schema(example = "tiles")]
+    #[schema(schema_with = source_tiles)]
     pub source: &'static str,
+}
+
+// `source` tells the two results apart, so that exactly one of `SettledOut`'s
+// schemas matches each.
+fn source_tiles() -> utoipa::openapi::RefOr<utoipa::openapi::Schema> {
+    super::document::schema_of(serde_json::json!({
+        "type": "string", "enum": ["tiles"], "description": "`tiles`: scored from its hand."
+    }))
+}
+
+fn source_declared() -> utoipa::openapi::RefOr<utoipa::openapi::Schema> {
+    super::document::schema_of(serde_json::json!({
+        "type": "string", "enum": ["declared"], "description": "`declared`: declared without tiles."
+    }))
 }
 
 /// One winner of a settlement: scored from its tiles, or declared without them.
@@ -129,7 +143,7 @@ pub struct DeclaredResult<'a> {
     pub money: Option<MoneyDto>,
     pub paid: bool,
     /// `declared`.
-    #[schema(example = "declared")]
+    #[schema(schema_with = source_declared)]
     pub source: &'static str,
 }
 
