@@ -498,7 +498,10 @@ fn hand_changes_expect_no_fewer_points_but_may_win_less_often() {
         for (swaps, down) in [(true, false), (true, true)] {
             let on = discards(tiles, ask(swaps, down));
             for (t, c) in &off {
-                let (_, c2) = on.iter().find(|(t2, _)| t2 == t).expect("the same discards");
+                let (_, c2) = on
+                    .iter()
+                    .find(|(t2, _)| t2 == t)
+                    .expect("the same discards");
                 assert!(
                     c2.expected_points >= c.expected_points - 1e-9,
                     "{tiles} -{t} (shanten-down {down}): {} against {} off",
@@ -510,7 +513,10 @@ fn hand_changes_expect_no_fewer_points_but_may_win_less_often() {
     }
     let four_m = |a: Ask| {
         let d = discards("233456m999p99s111z", a);
-        let (_, c) = d.into_iter().find(|(t, _)| t.to_string() == "4m").expect("4m");
+        let (_, c) = d
+            .into_iter()
+            .find(|(t, _)| t.to_string() == "4m")
+            .expect("4m");
         (c.win[16], c.expected_points)
     };
     let (win_off, points_off) = four_m(ask(false, false));
