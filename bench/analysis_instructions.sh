@@ -22,7 +22,7 @@ mkdir -p "$OUT"
 iters() { # case -> N for it (fewer for the slow ones), unless N is set
   if [ -n "${N:-}" ]; then echo "$N"; return; fi
   case "$1" in
-    shanten_14/*|acceptance_13/*) echo 20000 ;;
+    shanten_14/*|acceptance_13/*|necessary_13*) echo 20000 ;;
     analyze_14/*) echo 500 ;;
     chances_13/three*) echo 5 ;;
     *) echo 50 ;;

@@ -61,11 +61,12 @@ const CHANGES_13: [(&str, &str, bool); 6] = [
 
 /// The whole analysis of a 14-tile hand with chances (17 draws, self-draw
 /// only): every discard, or only those that keep shanten.
-const ANALYZE_CHANCES_14: [(&str, &str, bool); 4] = [
+const ANALYZE_CHANCES_14: [(&str, &str, bool); 5] = [
     ("one_from_ready_every", "123m456m78p55s122z9s", true),
     ("one_from_ready_keeping", "123m456m78p55s122z9s", false),
     ("two_from_ready_every", "123m456m78p5s122z9s7z", true),
     ("two_from_ready_keeping", "123m456m78p5s122z9s7z", false),
+    ("three_from_ready_keeping", "123m458p367s12z39s5m", false),
 ];
 
 fn every(every_discard: bool) -> Option<Ask> {
@@ -193,6 +194,20 @@ fn count(which: &str, iters: u64) {
             let best = shanten::shanten(&h, 0, forms).best;
             for _ in 0..iters {
                 black_box(acceptance(black_box(&h), 0, forms, best, &unseen));
+            }
+        }
+        "necessary_13" => {
+            // Standard form only, the bitmask: mahjong-cpp's
+            // `NecessaryTileCalculator::calc` with `StandardHand`.
+            let h = counts(find(&ACCEPTANCE_13));
+            for _ in 0..iters {
+                black_box(shanten::necessary(black_box(&h), 0, Forms::default()));
+            }
+        }
+        "necessary_13_all" => {
+            let h = counts(find(&ACCEPTANCE_13));
+            for _ in 0..iters {
+                black_box(shanten::necessary(black_box(&h), 0, forms));
             }
         }
         "analyze_14" => {

@@ -187,3 +187,40 @@ fn changes_never_lower_the_chance() {
         );
     }
 }
+
+/// The bound: a real analysis whose graph outgrows a lowered bound is
+/// refused, not cut short. The row's first hand with swaps needs more than
+/// 50 states (its start, the 34 hands of 14 tiles it can draw into, and the
+/// hands those throw to), and fits in the real bound.
+#[test]
+fn a_graph_past_the_bound_is_too_large() {
+    let row = &rows()[0];
+    let fourteen = counts(&row.tiles);
+    let mut hand = fourteen;
+    let d = counts(&row.discard);
+    let mut unseen = [4u8; KINDS];
+    let p = counts(&row.pung);
+    for i in 0..KINDS {
+        hand[i] -= d[i];
+        unseen[i] -= fourteen[i] + 3 * p[i];
+    }
+    let start = Start {
+        hand: &hand,
+        melds: 1,
+        forms: Forms::default(),
+        unseen: &unseen,
+        draws: 17,
+        discards: false,
+    };
+    let swaps = Changes {
+        swaps: true,
+        shanten_down: false,
+    };
+    assert_eq!(
+        hand_changes::chances_within(start, swaps, 50, flat),
+        Err(chances::ChancesError::TooLarge { max: 50 })
+    );
+    let c = hand_changes::chances_within(start, swaps, hand_changes::MAX_STATES, flat)
+        .expect("within the real bound");
+    assert!((c.win[16] - row.hand_changes).abs() < 1e-9);
+}

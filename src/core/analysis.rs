@@ -102,6 +102,9 @@ pub fn analyze<S: AsRef<str>>(
     };
     // The discards' graphs share many ready hands: each is scored once.
     let memo = RefCell::new(HashMap::<Counts, WinValues>::new());
+    // With hand changes off, one graph of the hands reachable from every
+    // discard (the 14 tiles hold the most of each kind any discard does).
+    let graph = RefCell::new(chances::Graph::new(melds, forms, &unseen, &concealed));
     let chances_of = |c: &Counts, ask: Ask| {
         let start = Start {
             hand: c,
@@ -120,7 +123,7 @@ pub fn analyze<S: AsRef<str>>(
         if ask.changes.any() {
             hand_changes::chances(start, ask.changes, values)
         } else {
-            chances::chances(start, values)
+            graph.borrow_mut().chances(start, values)
         }
     };
     let analyzed = if drawing {

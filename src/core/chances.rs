@@ -75,13 +75,224 @@ pub struct Start<'a> {
     pub discards: bool,
 }
 
-struct State {
+type Win = (usize, Option<f64>, Option<f64>);
+
+/// A hand of the shared graph ([`Graph`]): its shanten, its draws that
+/// lower shanten, each with the hands a discard keeping the new shanten
+/// can leave (expanded when a search first needs them), and, ready, its
+/// wins.
+struct Node {
     hand: Counts,
     shanten: i8,
-    /// Draws that lower shanten: (kind, the hands a discard can leave).
-    improve: Vec<(usize, Vec<usize>)>,
-    /// Ready: (kind, self-draw points, discard points).
-    wins: Vec<(usize, Option<f64>, Option<f64>)>,
+    expanded: bool,
+    /// (kind, the nodes a discard can leave).
+    improve: Vec<(u8, Vec<u32>)>,
+    wins: Vec<Win>,
+}
+
+/// The hands every start of one analysis can reach, shared by its starts
+/// (the 13-tile hands a 14-tile hand's discards leave), as mahjong-cpp
+/// shares one graph across a hand's discards: a hand reached from two
+/// starts is searched and scored once. The draws kept from a hand are
+/// those that lower shanten with a copy left for *some* start (the pool's
+/// numerator `u₀(y) + H(y) − h(y)`, `H` the 14 tiles, is at least any
+/// start's); each start's own search leaves out the draws with no copy
+/// left for it, so every start sees exactly the graph it would have alone,
+/// in the same order, and its figures are the same to the bit.
+pub struct Graph<'a> {
+    melds: usize,
+    forms: Forms,
+    unseen: &'a Counts,
+    /// The most of each kind a start holds (the 14-tile hand, or the
+    /// 13-tile start itself).
+    most: Counts,
+    index: HashMap<Counts, u32, foldhash::fast::FixedState>,
+    nodes: Vec<Node>,
+}
+
+/// One start's graph: its hands in the order its own search reached
+/// them (the start first), with their draws that lower shanten.
+struct Local {
+    node: Vec<u32>,
+    shanten: Vec<i8>,
+    hand: Vec<Counts>,
+    /// `imp[imp_at[i]..imp_at[i + 1]]`: hand `i`'s kept draws, each a kind
+    /// and the range of `next` holding the hands a discard can leave.
+    imp_at: Vec<u32>,
+    imp: Vec<(u8, u32, u32)>,
+    next: Vec<u32>,
+}
+
+impl Local {
+    fn len(&self) -> usize {
+        self.node.len()
+    }
+
+    fn improve(&self, i: usize) -> impl Iterator<Item = (usize, &[u32])> + '_ {
+        self.imp[self.imp_at[i] as usize..self.imp_at[i + 1] as usize]
+            .iter()
+            .map(|&(y, a, b)| (usize::from(y), &self.next[a as usize..b as usize]))
+    }
+}
+
+impl<'a> Graph<'a> {
+    /// An empty graph for the starts of one analysis: `most` holds, of
+    /// each kind, the most any start holds; `unseen` is the same for all.
+    pub fn new(melds: usize, forms: Forms, unseen: &'a Counts, most: &Counts) -> Graph<'a> {
+        Graph {
+            melds,
+            forms,
+            unseen,
+            most: *most,
+            index: HashMap::default(),
+            nodes: Vec::new(),
+        }
+    }
+
+    fn node(&mut self, hand: Counts, shanten: impl FnOnce() -> i8) -> u32 {
+        if let Some(&i) = self.index.get(&hand) {
+            return i;
+        }
+        let i = self.nodes.len() as u32;
+        self.nodes.push(Node {
+            hand,
+            shanten: shanten(),
+            expanded: false,
+            improve: Vec::new(),
+            wins: Vec::new(),
+        });
+        self.index.insert(hand, i);
+        i
+    }
+
+    /// One combination of the suits gives the draws that lower shanten,
+    /// and one per such draw the discards that keep the new shanten.
+    fn expand(&mut self, i: u32, values: &mut impl FnMut(&Counts) -> WinValues) {
+        let n = &self.nodes[i as usize];
+        if n.expanded {
+            return;
+        }
+        let (h, s) = (n.hand, n.shanten);
+        if s <= 0 {
+            self.nodes[i as usize].wins = values(&h).wins;
+            self.nodes[i as usize].expanded = true;
+            return;
+        }
+        let mut improve = Vec::new();
+        let (_, need) = shanten::necessary(&h, self.melds, self.forms);
+        for y in shanten::kinds_of(need) {
+            if f64::from(self.unseen[y]) + f64::from(self.most[y]) - f64::from(h[y]) <= 0.0 {
+                continue;
+            }
+            let mut drawn = h;
+            drawn[y] += 1;
+            let (_, keep) = shanten::unneeded(&drawn, self.melds, self.forms);
+            let mut next = Vec::new();
+            for d in shanten::kinds_of(keep) {
+                let mut left = drawn;
+                left[d] -= 1;
+                next.push(self.node(left, || s - 1));
+            }
+            improve.push((y as u8, next));
+        }
+        let n = &mut self.nodes[i as usize];
+        n.improve = improve;
+        n.expanded = true;
+    }
+
+    /// `start`'s own graph, searched as it would be alone: depth first
+    /// from the start, each hand's kept draws in tile order and their
+    /// discards in tile order, a draw with no copy left for it skipped.
+    fn local(
+        &mut self,
+        start: &Start<'_>,
+        s0: i8,
+        values: &mut impl FnMut(&Counts) -> WinValues,
+    ) -> Local {
+        let root = self.node(*start.hand, || s0);
+        let mut at: HashMap<u32, u32, foldhash::fast::FixedState> = HashMap::default();
+        let mut l = Local {
+            node: vec![root],
+            shanten: Vec::new(),
+            hand: Vec::new(),
+            imp_at: Vec::new(),
+            imp: Vec::new(),
+            next: Vec::new(),
+        };
+        at.insert(root, 0);
+        let mut todo = vec![root];
+        let weight = |h: &Counts, y: usize| {
+            f64::from(start.unseen[y]) + f64::from(start.hand[y]) - f64::from(h[y])
+        };
+        while let Some(g) = todo.pop() {
+            self.expand(g, values);
+            let n = &self.nodes[g as usize];
+            if n.shanten <= 0 {
+                continue;
+            }
+            for (y, next) in &n.improve {
+                if weight(&n.hand, usize::from(*y)) <= 0.0 {
+                    continue;
+                }
+                for &j in next {
+                    at.entry(j).or_insert_with(|| {
+                        l.node.push(j);
+                        todo.push(j);
+                        (l.node.len() - 1) as u32
+                    });
+                }
+            }
+        }
+        // The draws and discards in the start's own numbering.
+        for &g in &l.node {
+            let n = &self.nodes[g as usize];
+            l.shanten.push(n.shanten);
+            l.hand.push(n.hand);
+            l.imp_at.push(l.imp.len() as u32);
+            if n.shanten <= 0 {
+                continue;
+            }
+            for (y, next) in &n.improve {
+                if weight(&n.hand, usize::from(*y)) <= 0.0 {
+                    continue;
+                }
+                let a = l.next.len() as u32;
+                l.next.extend(next.iter().map(|j| at[j]));
+                l.imp.push((*y, a, l.next.len() as u32));
+            }
+        }
+        l.imp_at.push(l.imp.len() as u32);
+        l
+    }
+
+    /// The chances of `start` (whose `unseen` and `melds` must be the
+    /// graph's, and whose hand holds no kind past `most`).
+    pub fn chances(
+        &mut self,
+        start: Start<'_>,
+        mut values: impl FnMut(&Counts) -> WinValues,
+    ) -> Result<Chances, ChancesError> {
+        self.solve(start, &mut values).map(|(c, _, _)| c)
+    }
+
+    fn solve(
+        &mut self,
+        start: Start<'_>,
+        values: &mut impl FnMut(&Counts) -> WinValues,
+    ) -> Result<(Chances, Local, Vec<Vec<f64>>), ChancesError> {
+        let s0 = shanten::shanten(start.hand, start.melds, start.forms).best;
+        if s0 > MAX_SHANTEN {
+            return Err(ChancesError::TooFar { shanten: s0 });
+        }
+        let l = self.local(&start, s0, values);
+        let wins: Vec<&[Win]> = l
+            .node
+            .iter()
+            .map(|&g| self.nodes[g as usize].wins.as_slice())
+            .collect();
+        let (c, after) = passes(&start, s0, &l, &wins);
+        Ok((c, l, after))
+    }
 }
 
 /// The chances of `start` under the model; `values` gives the wins of a
@@ -97,7 +308,7 @@ pub fn chances(
 /// simulation of the same model to follow.
 pub struct Policy {
     index: HashMap<Counts, usize>,
-    states: Vec<State>,
+    local: Local,
     after: Vec<Vec<f64>>,
 }
 
@@ -105,9 +316,9 @@ impl Policy {
     /// The hand the player keeps in turn `k` (0-based) after drawing kind
     /// `y` into `hand`, when the draw lowers shanten.
     pub fn keep(&self, k: usize, hand: &Counts, y: usize) -> Option<Counts> {
-        let st = &self.states[*self.index.get(hand)?];
-        let (_, next) = st.improve.iter().find(|(kind, _)| *kind == y)?;
-        Some(self.states[pick(next, &self.after[k])].hand)
+        let i = *self.index.get(hand)?;
+        let (_, next) = self.local.improve(i).find(|(kind, _)| *kind == y)?;
+        Some(self.local.hand[pick(next, &self.after[k])])
     }
 }
 
@@ -116,12 +327,27 @@ pub fn solve(
     start: Start<'_>,
     mut values: impl FnMut(&Counts) -> WinValues,
 ) -> Result<(Chances, Policy), ChancesError> {
-    let s0 = shanten::shanten(start.hand, start.melds, start.forms).best;
-    if s0 > MAX_SHANTEN {
-        return Err(ChancesError::TooFar { shanten: s0 });
-    }
+    let mut g = Graph::new(start.melds, start.forms, start.unseen, start.hand);
+    let (c, local, after) = g.solve(start, &mut values)?;
+    let index = local
+        .hand
+        .iter()
+        .enumerate()
+        .map(|(i, h)| (*h, i))
+        .collect();
+    Ok((
+        c,
+        Policy {
+            index,
+            local,
+            after,
+        },
+    ))
+}
+
+/// The backward induction and the forward pass over one start's graph.
+fn passes(start: &Start<'_>, s0: i8, l: &Local, wins: &[&[Win]]) -> (Chances, Vec<Vec<f64>>) {
     let draws = start.draws as usize;
-    let (states, index) = graph(start, &mut values);
 
     // The pool's numerator of kind y for hand h: u0 + H0 - H.
     let weight = |h: &Counts, y: usize| -> f64 {
@@ -133,29 +359,35 @@ pub fn solve(
     // Backward: v[k][i], the points expected from the start of turn k
     // (0-based) in state i; after[k][i], those expected once the player
     // has discarded in turn k, the others' discards still to come.
-    let n = states.len();
+    let n = l.len();
     let mut v = vec![vec![0.0f64; n]; draws + 1];
     let mut after = vec![vec![0.0f64; n]; draws];
     for k in (0..draws).rev() {
         let left = pool - turn * k as f64;
         for i in 0..n {
-            let st = &states[i];
-            after[k][i] = others(st, left, start.discards, &weight, v[k + 1][i]);
+            after[k][i] = others_of(
+                &l.hand[i],
+                wins[i],
+                left,
+                start.discards,
+                &weight,
+                v[k + 1][i],
+            );
         }
         for i in 0..n {
-            let st = &states[i];
             if left < 1.0 {
                 v[k][i] = 0.0;
                 continue;
             }
-            let (p_win, p_imp, scale) = draw_chances(st, left, &weight);
+            let h = &l.hand[i];
+            let (p_win, p_imp, scale) = draw_chances(l, wins, i, left, &weight);
             let mut e = 0.0;
-            for &(y, points, _) in &st.wins {
-                let p = win_chance(st, y, points, left, &weight);
+            for &(y, points, _) in wins[i] {
+                let p = win_chance(h, y, points, left, &weight);
                 e += p * scale * points.unwrap_or(0.0);
             }
-            for (y, next) in &st.improve {
-                let p = weight(&st.hand, *y) / left;
+            for (y, next) in l.improve(i) {
+                let p = weight(h, y) / left;
                 e += p * scale * after[k][pick(next, &after[k])];
             }
             let stay = 1.0 - scale * (p_win + p_imp);
@@ -181,19 +413,19 @@ pub fn solve(
                 next[i] += m;
                 continue;
             }
-            let st = &states[i];
-            let (p_win, p_imp, scale) = draw_chances(st, left, &weight);
+            let h = &l.hand[i];
+            let (p_win, p_imp, scale) = draw_chances(l, wins, i, left, &weight);
             won += m * scale * p_win;
             let stay = m * (1.0 - scale * (p_win + p_imp));
-            for (y, to) in &st.improve {
-                let p = weight(&st.hand, *y) / left;
+            for (y, to) in l.improve(i) {
+                let p = weight(h, y) / left;
                 let to = pick(to, after_k);
                 let moved = m * p * scale;
-                let keep = survive(&states[to], left, start.discards, &weight);
+                let keep = survive_of(&l.hand[to], wins[to], left, start.discards, &weight);
                 won += moved * (1.0 - keep);
                 next[to] += moved * keep;
             }
-            let keep = survive(st, left, start.discards, &weight);
+            let keep = survive_of(h, wins[i], left, start.discards, &weight);
             won += stay * (1.0 - keep);
             next[i] += stay * keep;
         }
@@ -201,8 +433,8 @@ pub fn solve(
         win_by.push(won.min(1.0));
         let ready: f64 = dist
             .iter()
-            .zip(&states)
-            .filter(|(_, s)| s.shanten <= 0)
+            .zip(&l.shanten)
+            .filter(|(_, s)| **s <= 0)
             .map(|(m, _)| m)
             .sum();
         // A hand ready at the start has been ready all along (not a sum
@@ -214,70 +446,60 @@ pub fn solve(
         win: win_by,
         expected_points: v[0][0],
     };
-    Ok((
-        chances,
-        Policy {
-            index,
-            states,
-            after,
-        },
-    ))
+    (chances, after)
 }
 
 /// The discard the policy makes: of the hands `next` a kept draw can
 /// leave, the one with the most points expected after it (ties to the
 /// first, in tile order of the discard).
-fn pick(next: &[usize], after: &[f64]) -> usize {
-    let mut best = next[0];
+fn pick(next: &[u32], after: &[f64]) -> usize {
+    let mut best = next[0] as usize;
     for &j in &next[1..] {
-        if after[j] > after[best] {
-            best = j;
+        if after[j as usize] > after[best] {
+            best = j as usize;
         }
     }
     best
 }
 
-/// The chance of a winning draw of kind `y` from `st` out of a pool of
-/// `left` tiles; 0 where the win does not count.
+/// The chance of a winning draw of kind `y` from hand `h` out of a pool
+/// of `left` tiles; 0 where the win does not count.
 fn win_chance(
-    st: &State,
+    h: &Counts,
     y: usize,
     points: Option<f64>,
     left: f64,
     weight: &impl Fn(&Counts, usize) -> f64,
 ) -> f64 {
     if points.is_some() {
-        weight(&st.hand, y) / left
+        weight(h, y) / left
     } else {
         0.0
     }
 }
 
-/// The chances of a winning and of an improving draw from `st` out of a
-/// pool of `left` tiles (each the sum of its kinds' chances, added in tile
-/// order), and the scale that keeps their sum within one.
-fn draw_chances(st: &State, left: f64, weight: &impl Fn(&Counts, usize) -> f64) -> (f64, f64, f64) {
-    let p_win: f64 = st
-        .wins
+/// The chances of a winning and of an improving draw from hand `i` out of
+/// a pool of `left` tiles (each the sum of its kinds' chances, added in
+/// tile order), and the scale that keeps their sum within one.
+fn draw_chances(
+    l: &Local,
+    wins: &[&[Win]],
+    i: usize,
+    left: f64,
+    weight: &impl Fn(&Counts, usize) -> f64,
+) -> (f64, f64, f64) {
+    let h = &l.hand[i];
+    let p_win: f64 = wins[i]
         .iter()
-        .map(|&(y, points, _)| win_chance(st, y, points, left, weight))
+        .map(|&(y, points, _)| win_chance(h, y, points, left, weight))
         .sum();
-    let p_imp: f64 = st
-        .improve
-        .iter()
-        .map(|&(y, _)| weight(&st.hand, y) / left)
-        .sum();
+    let p_imp: f64 = l.improve(i).map(|(y, _)| weight(h, y) / left).sum();
     let sum = p_win + p_imp;
     (p_win, p_imp, if sum > 1.0 { 1.0 / sum } else { 1.0 })
 }
 
-/// The chance that none of the three others' discards wins for `st`, in a
-/// turn whose player drew from `left` tiles.
-fn survive(st: &State, left: f64, discards: bool, weight: &impl Fn(&Counts, usize) -> f64) -> f64 {
-    survive_of(&st.hand, &st.wins, left, discards, weight)
-}
-
-/// [`survive`] of a hand and its wins.
+/// The chance that none of the three others' discards wins for `hand`,
+/// in a turn whose player drew from `left` tiles.
 pub(super) fn survive_of(
     hand: &Counts,
     wins: &[(usize, Option<f64>, Option<f64>)],
@@ -305,18 +527,7 @@ pub(super) fn survive_of(
 }
 
 /// Points expected once the player has discarded in a turn: the others'
-/// discards may win, then the next turn (`next`).
-fn others(
-    st: &State,
-    left: f64,
-    discards: bool,
-    weight: &impl Fn(&Counts, usize) -> f64,
-    next: f64,
-) -> f64 {
-    others_of(&st.hand, &st.wins, left, discards, weight, next)
-}
-
-/// [`others`] of a hand and its wins.
+/// discards may win for `hand`, then the next turn (`next`).
 pub(super) fn others_of(
     hand: &Counts,
     wins: &[(usize, Option<f64>, Option<f64>)],
@@ -346,64 +557,4 @@ pub(super) fn others_of(
         alive *= 1.0 - hit.min(1.0);
     }
     e + alive * next
-}
-
-/// Every hand the policy can reach from the start, the start first.
-fn graph(
-    start: Start<'_>,
-    values: &mut impl FnMut(&Counts) -> WinValues,
-) -> (Vec<State>, HashMap<Counts, usize>) {
-    let mut index: HashMap<Counts, usize> = HashMap::new();
-    let mut states: Vec<State> = Vec::new();
-    let mut todo = vec![*start.hand];
-    index.insert(*start.hand, 0);
-    states.push(blank(*start.hand, &start));
-    while let Some(h) = todo.pop() {
-        let i = index[&h];
-        let s = states[i].shanten;
-        if s <= 0 {
-            states[i].wins = values(&h).wins;
-            continue;
-        }
-        let mut improve = Vec::new();
-        // One combination of the suits gives the draws that lower shanten,
-        // and one per such draw the discards that keep the new shanten.
-        let (_, need) = shanten::necessary(&h, start.melds, start.forms);
-        for y in shanten::kinds_of(need) {
-            if f64::from(start.unseen[y]) + f64::from(start.hand[y]) - f64::from(h[y]) <= 0.0 {
-                continue;
-            }
-            let mut drawn = h;
-            drawn[y] += 1;
-            let (_, keep) = shanten::unneeded(&drawn, start.melds, start.forms);
-            let mut next = Vec::new();
-            for d in shanten::kinds_of(keep) {
-                let mut left = drawn;
-                left[d] -= 1;
-                let j = *index.entry(left).or_insert_with(|| {
-                    states.push(State {
-                        hand: left,
-                        shanten: s - 1,
-                        improve: Vec::new(),
-                        wins: Vec::new(),
-                    });
-                    todo.push(left);
-                    states.len() - 1
-                });
-                next.push(j);
-            }
-            improve.push((y, next));
-        }
-        states[i].improve = improve;
-    }
-    (states, index)
-}
-
-fn blank(hand: Counts, start: &Start<'_>) -> State {
-    State {
-        hand,
-        shanten: shanten::shanten(&hand, start.melds, start.forms).best,
-        improve: Vec::new(),
-        wins: Vec::new(),
-    }
 }

@@ -94,6 +94,7 @@ struct Graph {
 
 struct Builder<'a> {
     start: Start<'a>,
+    max_states: usize,
     changes: Changes,
     s0: i8,
     g: Graph,
@@ -147,8 +148,10 @@ impl Builder<'_> {
     }
 
     fn check(&self) -> Result<(), ChancesError> {
-        if self.states() >= MAX_STATES {
-            Err(ChancesError::TooLarge { max: MAX_STATES })
+        if self.states() >= self.max_states {
+            Err(ChancesError::TooLarge {
+                max: self.max_states,
+            })
         } else {
             Ok(())
         }
@@ -203,9 +206,15 @@ impl Builder<'_> {
     }
 }
 
-fn build(start: Start<'_>, changes: Changes, s0: i8) -> Result<Graph, ChancesError> {
+fn build(
+    start: Start<'_>,
+    changes: Changes,
+    s0: i8,
+    max_states: usize,
+) -> Result<Graph, ChancesError> {
     let mut b = Builder {
         start,
+        max_states,
         changes,
         s0,
         g: Graph {
@@ -235,13 +244,24 @@ fn build(start: Start<'_>, changes: Changes, s0: i8) -> Result<Graph, ChancesErr
 pub fn chances(
     start: Start<'_>,
     changes: Changes,
+    values: impl FnMut(&Counts) -> WinValues,
+) -> Result<Chances, ChancesError> {
+    chances_within(start, changes, MAX_STATES, values)
+}
+
+/// [`chances`] with a graph of at most `max_states` states (past it,
+/// [`ChancesError::TooLarge`]): the bound the tests lower to reach it.
+pub fn chances_within(
+    start: Start<'_>,
+    changes: Changes,
+    max_states: usize,
     mut values: impl FnMut(&Counts) -> WinValues,
 ) -> Result<Chances, ChancesError> {
     let s0 = shanten::shanten(start.hand, start.melds, start.forms).best;
     if s0 > MAX_SHANTEN {
         return Err(ChancesError::TooFar { shanten: s0 });
     }
-    let mut g = build(start, changes, s0)?;
+    let mut g = build(start, changes, s0, max_states)?;
     for d in g.draws.iter_mut().filter(|d| d.shanten == 0) {
         d.wins = values(&d.hand).wins;
     }

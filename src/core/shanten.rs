@@ -125,6 +125,18 @@ const IDENTITY: Lanes = {
     Lanes(v)
 };
 
+/// The real distances of a suit with no tiles ([`EMPTY`]) as lanes, no
+/// forms' counts.
+const EMPTY_LANES: Lanes = {
+    let mut v = [0u8; 16];
+    let mut e = 0;
+    while e < ENTRIES {
+        v[lane(e)] = EMPTY[e];
+        e += 1;
+    }
+    Lanes(v)
+};
+
 impl Lanes {
     /// The ten distances, `e = p * 5 + m`.
     fn dists(&self) -> [u8; ENTRIES] {
@@ -435,21 +447,34 @@ impl Suits {
 
     /// The standard form's distance and, with `keep` false, the kinds whose
     /// draw lowers it; with `keep` true, the kinds held whose discard keeps it.
+    /// A draw or discard moves only its own suit's distances, so it moves
+    /// the total where it moves a distance some least split uses: the kinds
+    /// are those of every such distance. A suit with no tiles reads its real
+    /// distances here ([`EMPTY_LANES`], not [`IDENTITY`]): drawing into it
+    /// can help.
+    #[inline(always)]
     fn standard_masked(&self, sets: usize, keep: bool) -> (u8, u64) {
-        let m = [0, 1, 2, 3].map(|s| self.masked(s, keep));
-        let ab = join_masked(&m[0], &m[1]);
-        let abc = join_masked(&ab, &m[2]);
-        join_masked_at(&abc, &m[3], 5 + sets)
-    }
-
-    fn masked(&self, s: usize, keep: bool) -> Masked {
-        let (t, r) = (self.table[s], self.rank[s]);
-        let bits = if keep { &t.keep[r] } else { &t.need[r] };
-        let first = FIRSTS[s];
-        Masked {
-            v: if r == 0 { EMPTY } else { t.lanes[r].dists() },
-            m: bits.map(|b| u64::from(b) << first),
+        let lanes: [&Lanes; 4] = std::array::from_fn(|s| {
+            if self.rank[s] == 0 {
+                &EMPTY_LANES
+            } else {
+                self.lanes[s]
+            }
+        });
+        let (d, least) = least_lanes(&lanes, sets);
+        let mut mask = 0u64;
+        for (s, &used) in least.iter().enumerate() {
+            let (t, r) = (self.table[s], self.rank[s]);
+            let bits = if keep { &t.keep[r] } else { &t.need[r] };
+            let (mut used, mut m) = (used, 0u16);
+            while used != 0 {
+                let j = used.trailing_zeros() as usize;
+                used &= used - 1;
+                m |= bits[(j / 8) * 5 + j % 8];
+            }
+            mask |= u64::from(m) << FIRSTS[s];
         }
+        (d, mask)
     }
 }
 
@@ -490,56 +515,14 @@ mod sse2;
 /// without SSE2, and what the tests hold the SSE2 one to.
 mod portable;
 
-/// Distances with, for each, the kinds (a mask in tile order) that move it.
-#[derive(Clone, Copy)]
-struct Masked {
-    v: [u8; ENTRIES],
-    m: [u64; ENTRIES],
-}
-
-/// The least of the sums so far and `(cv, cm)`, the kinds of every least.
+/// The distance and each suit's lanes used by a least split
+/// (`sse2::least_lanes`), on SSE2 where the target has it.
 #[inline(always)]
-fn take(v: &mut u8, m: &mut u64, cv: u8, cm: u64) {
-    if cv < *v {
-        *v = cv;
-        *m = cm;
-    } else if cv == *v {
-        *m |= cm;
-    }
-}
-
-/// Entry `i` of two suits together, with the kinds of every split that
-/// reaches the least: a draw or discard moves only its own suit's terms,
-/// so it moves the total where it moves a term of a least split.
-#[inline(always)]
-fn join_masked_at(a: &Masked, b: &Masked, i: usize) -> (u8, u64) {
-    if i == 0 {
-        return (0, a.m[0] | b.m[0]);
-    }
-    let (mut v, mut m) = (a.v[i], a.m[i] | b.m[0]);
-    take(&mut v, &mut m, b.v[i], a.m[0] | b.m[i]);
-    if i < 5 {
-        for j in 1..i {
-            take(&mut v, &mut m, a.v[j] + b.v[i - j], a.m[j] | b.m[i - j]);
-        }
-    } else {
-        for j in 5..i {
-            take(&mut v, &mut m, a.v[j] + b.v[i - j], a.m[j] | b.m[i - j]);
-            take(&mut v, &mut m, a.v[i - j] + b.v[j], a.m[i - j] | b.m[j]);
-        }
-    }
-    (v, m)
-}
-
-fn join_masked(a: &Masked, b: &Masked) -> Masked {
-    let mut r = Masked {
-        v: [0; ENTRIES],
-        m: [0; ENTRIES],
-    };
-    for i in 0..ENTRIES {
-        (r.v[i], r.m[i]) = join_masked_at(a, b, i);
-    }
-    r
+fn least_lanes(e: &[&Lanes; 4], sets: usize) -> (u8, [u32; 4]) {
+    #[cfg(target_arch = "x86_64")]
+    return sse2::least_lanes(e, sets);
+    #[cfg(not(target_arch = "x86_64"))]
+    return portable::least_lanes(e, sets);
 }
 
 /// Standard form (four sets and a pair): `counts` are the concealed tiles

@@ -84,12 +84,26 @@ fn fifth_word(x: __m128i) -> __m128i {
     _mm_shuffle_epi32::<0xAA>(_mm_shufflehi_epi16::<0x00>(x))
 }
 
-/// Lane `8 + sets` of two joined complements: `yc` reversed and moved
-/// so that lane `j` holds lane `8 + sets - j` (0, the largest, past
-/// it), then the largest of `xc[j] - y[8 + sets - j]`.
+/// Lane `8 + sets` of two joined complements: the largest of
+/// [`terms`], as a distance.
 #[inline]
 #[target_feature(enable = "sse2")]
 fn last(xc: __m128i, yc: __m128i, sets: usize) -> u8 {
+    let t = terms(xc, yc, sets);
+    let t = _mm_max_epu8(t, _mm_srli_si128::<8>(t));
+    let t = _mm_max_epu8(t, _mm_srli_si128::<4>(t));
+    let t = _mm_max_epu8(t, _mm_srli_si128::<2>(t));
+    let t = _mm_max_epu8(t, _mm_srli_si128::<1>(t));
+    255 - _mm_cvtsi128_si32(t) as u8
+}
+
+/// The terms of lane `8 + sets` of two joined complements, as a
+/// complement: `yc` reversed and moved so that lane `j` holds lane
+/// `8 + sets - j` (0, the largest, past it), then `xc[j] - y[8 + sets - j]`
+/// in lane `j`.
+#[inline]
+#[target_feature(enable = "sse2")]
+fn terms(xc: __m128i, yc: __m128i, sets: usize) -> __m128i {
     let swapped = _mm_or_si128(_mm_slli_epi16::<8>(yc), _mm_srli_epi16::<8>(yc));
     let words = _mm_shufflehi_epi16::<0x1B>(_mm_shufflelo_epi16::<0x1B>(swapped));
     let reversed = _mm_shuffle_epi32::<0x4E>(words);
@@ -101,10 +115,37 @@ fn last(xc: __m128i, yc: __m128i, sets: usize) -> u8 {
         1 => _mm_srli_si128::<6>(reversed),
         _ => _mm_srli_si128::<7>(reversed),
     };
-    let t = _mm_subs_epu8(xc, _mm_xor_si128(y, _mm_set1_epi8(-1)));
-    let t = _mm_max_epu8(t, _mm_srli_si128::<8>(t));
-    let t = _mm_max_epu8(t, _mm_srli_si128::<4>(t));
-    let t = _mm_max_epu8(t, _mm_srli_si128::<2>(t));
-    let t = _mm_max_epu8(t, _mm_srli_si128::<1>(t));
-    255 - _mm_cvtsi128_si32(t) as u8
+    _mm_subs_epu8(xc, _mm_xor_si128(y, _mm_set1_epi8(-1)))
+}
+
+/// The standard form's distance of the four suits `e` with `sets` sets
+/// still needed, and for each suit the lanes (bit `j` for lane `j`) of
+/// its distances that some split at that distance uses: suit `s`'s lane
+/// `j` is in one when its distance plus the other three suits' joined
+/// distance at the rest of the target is the least. The three others are
+/// joined from the two pairs' joins (`ab`, `cd`), six joins in all.
+#[inline(always)]
+pub(super) fn least_lanes(e: &[&Lanes; 4], sets: usize) -> (u8, [u32; 4]) {
+    // SAFETY: as in `join_suits`, SSE2 is in the x86_64 baseline.
+    unsafe { least_lanes_sse2(e, sets) }
+}
+
+#[inline]
+#[target_feature(enable = "sse2")]
+fn least_lanes_sse2(e: &[&Lanes; 4], sets: usize) -> (u8, [u32; 4]) {
+    let c = [0, 1, 2, 3].map(|s| complement(e[s]));
+    let raw = [0, 1, 2, 3].map(|s| load(e[s]));
+    let ab = join(c[0], raw[1]);
+    let cd = join(c[2], raw[3]);
+    let d = last(ab, cd, sets);
+    let rest = [
+        join(cd, raw[1]),
+        join(cd, raw[0]),
+        join(ab, raw[3]),
+        join(ab, raw[2]),
+    ];
+    let want = _mm_set1_epi8((255 - d) as i8);
+    let lanes = [0, 1, 2, 3]
+        .map(|s| _mm_movemask_epi8(_mm_cmpeq_epi8(terms(c[s], rest[s], sets), want)) as u32);
+    (d, lanes)
 }
