@@ -973,3 +973,26 @@ fn ledger_reads_declared_wins_and_changes_of_rules() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Output piped into a reader that stops early (`faan openapi | head -1`):
+/// the command ends by SIGPIPE, as other tools do, with no panic on stderr.
+#[test]
+fn a_reader_that_stops_early_ends_the_command_quietly() {
+    use std::io::{BufRead, BufReader};
+    use std::os::unix::process::ExitStatusExt;
+    let mut child = faan()
+        .arg("openapi")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert_eq!(first, "{\n");
+    // The pipe's reader is gone; the spec is far larger than its buffer.
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.signal(), Some(libc::SIGPIPE));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+}
