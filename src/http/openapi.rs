@@ -34,7 +34,7 @@ use utoipa::OpenApi;
         tables::append,
         tables::undo,
         tables::delete,
-        tables::events,
+        tables::events::events,
         tables::create_group,
         tables::read_group,
         tables::delete_group,

@@ -4,6 +4,11 @@
 //! on the blocking pool; the store is called through `tables::Live`, on the
 //! store's own runtime.
 
+pub mod events;
+mod problem;
+
+pub use problem::TableProblem;
+
 use super::body::read_json_body;
 use super::problem::BodyProblems;
 use super::AppState;
@@ -12,148 +17,19 @@ use crate::api::tables::{
     GroupCreateRequest, GroupCreated, GroupDoc, TableConflict, TableCreateRequest, TableCreated,
     TableDoc,
 };
-use crate::api::{ApiError, LedgerHandDto, Problem, PROBLEM_JSON};
+use crate::api::{ApiError, LedgerHandDto, Problem};
 use crate::store::{GroupRow, Refused, TableRow};
-use crate::tables::hub::{Event, Full, Subscription};
 use crate::tables::{self, json, Failure, Live, Tables};
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::http::{Method, StatusCode};
-use actix_web::web::{self, Bytes};
-use actix_web::{guard, HttpRequest, HttpResponse, ResponseError};
+use actix_web::web;
+use actix_web::{guard, HttpRequest, HttpResponse};
 use serde_json::{Map, Value};
 use std::net::IpAddr;
 use std::sync::Arc;
-use std::time::Duration;
 
 /// The longest title and group name, in characters.
 pub const MAX_NAME: usize = 64;
-/// A comment line this often keeps idle streams (and proxies) open.
-const KEEP_ALIVE: Duration = Duration::from_secs(15);
-/// A stream whose client has not taken a change this long after it was
-/// made has fallen behind, and is closed.
-const BEHIND: Duration = Duration::from_secs(30);
-
-/// What a table endpoint can answer besides the ledger's own problems.
-#[derive(Debug)]
-pub enum TableProblem {
-    Disabled,
-    NoSuchTable,
-    NoSuchGroup,
-    Unauthorized,
-    Forbidden,
-    PreconditionRequired,
-    /// The version moved: the current `TABLE`.
-    Conflict(Vec<u8>),
-    TablesFull,
-    GroupsFull,
-    RateLimited(u64),
-    Streams(Full),
-    Store,
-    Api(ApiError),
-}
-
-impl From<ApiError> for TableProblem {
-    fn from(e: ApiError) -> Self {
-        TableProblem::Api(e)
-    }
-}
-
-impl From<Failure> for TableProblem {
-    fn from(f: Failure) -> Self {
-        match f {
-            Failure::Store | Failure::Random => TableProblem::Store,
-        }
-    }
-}
-
-impl std::fmt::Display for TableProblem {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let (_, slug, title, detail) = self.parts();
-        write!(f, "{title} ({slug}): {detail}")
-    }
-}
-
-impl TableProblem {
-    /// Status, slug, title, detail.
-    fn parts(&self) -> (u16, &'static str, &'static str, String) {
-        match self {
-            TableProblem::Disabled => (404, "tables-disabled", "Shared tables are off",
-                "this server keeps no tables (--store none)".into()),
-            TableProblem::NoSuchTable => (404, "no-such-table", "No such table",
-                "no table has this id (it may have been deleted)".into()),
-            TableProblem::NoSuchGroup => (404, "no-such-group", "No such group",
-                "no group has this id (it may have been deleted)".into()),
-            TableProblem::Unauthorized => (401, "unauthorized", "A key is needed",
-                "a change needs the table's key: Authorization: Bearer {key}".into()),
-            TableProblem::Forbidden => (403, "forbidden", "Wrong key",
-                "the key given is not this one's key".into()),
-            TableProblem::PreconditionRequired => (428, "precondition-required", "If-Match is needed",
-                "a change needs If-Match: \"v{version}\", the version it was made from".into()),
-            TableProblem::Conflict(_) => (412, "version-conflict", "The table has changed",
-                "the table has moved on since that version; `table` is the current one".into()),
-            TableProblem::TablesFull => (503, "tables-full", "No room for another table",
-                "the server holds as many tables as it may (--tables-max)".into()),
-            TableProblem::GroupsFull => (503, "groups-full", "No room for another group",
-                "the server holds as many groups as it may (--groups-max)".into()),
-            TableProblem::RateLimited(s) => (429, "rate-limited", "Too many new tables",
-                format!("this address made as many as it may this hour (--tables-per-hour); retry after {s} s")),
-            TableProblem::Streams(Full::Table) => (503, "streams-full", "Too many streams on this table",
-                "this table has as many event streams as it may (--events-per-table)".into()),
-            TableProblem::Streams(Full::All) => (503, "streams-full", "Too many event streams",
-                "the server has as many event streams as it may (--events-max)".into()),
-            TableProblem::Store => (503, "store-unavailable", "The store does not answer",
-                "the table store could not be reached; nothing was changed".into()),
-            TableProblem::Api(e) => (e.status(), e.slug(), "", String::new()),
-        }
-    }
-
-    fn retry_after(&self) -> Option<u64> {
-        match self {
-            TableProblem::TablesFull | TableProblem::GroupsFull => Some(tables::RETRY_AFTER_FULL),
-            TableProblem::RateLimited(s) => Some(*s),
-            TableProblem::Streams(_) => Some(tables::RETRY_AFTER_STREAMS),
-            TableProblem::Store => Some(tables::RETRY_AFTER_STORE),
-            _ => None,
-        }
-    }
-}
-
-impl ResponseError for TableProblem {
-    fn status_code(&self) -> StatusCode {
-        StatusCode::from_u16(self.parts().0).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
-    }
-
-    fn error_response(&self) -> HttpResponse {
-        if let TableProblem::Api(e) = self {
-            return e.error_response();
-        }
-        let (status, slug, title, detail) = self.parts();
-        let problem = Problem {
-            type_: format!("/problems/{slug}"),
-            title: title.into(),
-            status,
-            detail,
-            errors: vec![],
-        };
-        let mut body = serde_json::to_vec(&problem).unwrap_or_default();
-        // The current table as an extension member, after the problem's own.
-        if let (TableProblem::Conflict(table), Some(b'}')) = (self, body.last()) {
-            body.pop();
-            body.extend_from_slice(b",\"table\":");
-            body.extend_from_slice(table);
-            body.push(b'}');
-        }
-        let mut res = HttpResponse::build(self.status_code());
-        res.insert_header((header::CONTENT_TYPE, PROBLEM_JSON));
-        if let Some(s) = self.retry_after() {
-            res.insert_header((header::RETRY_AFTER, s.to_string()));
-        }
-        if let TableProblem::Unauthorized = self {
-            res.insert_header((header::WWW_AUTHENTICATE, "Bearer"));
-        }
-        res.body(body)
-    }
-}
 
 type Answer = Result<HttpResponse, TableProblem>;
 
@@ -585,103 +461,6 @@ pub async fn delete(tables: web::Data<Tables>, req: HttpRequest) -> Answer {
     Ok(HttpResponse::NoContent().finish())
 }
 
-struct Stream {
-    sub: Subscription,
-    /// The version last sent (or resumed from).
-    last: i64,
-    sent: bool,
-    done: bool,
-    tick: tokio::time::Interval,
-    /// The server's shutdown flag: a stream ends at its next keep-alive
-    /// once shutdown has begun, so that a drain is not held up by it.
-    closing: Arc<std::sync::atomic::AtomicBool>,
-}
-
-/// The next frame of a stream, or `None` to close it.
-async fn next_frame(mut st: Stream) -> Option<(Result<Bytes, std::convert::Infallible>, Stream)> {
-    loop {
-        if st.done {
-            return None;
-        }
-        let ev = st.sub.rx.borrow_and_update().clone();
-        match ev.as_deref() {
-            Some(Event::Deleted) => {
-                st.done = true;
-                return Some((Ok(Bytes::from_static(b"event: deleted\ndata: {}\n\n")), st));
-            }
-            Some(Event::Table { version, frame, at }) if *version > st.last => {
-                // Not polled for a change made this long ago: the client
-                // does not keep up.
-                if st.sent && at.elapsed() > BEHIND {
-                    return None;
-                }
-                st.last = *version;
-                st.sent = true;
-                return Some((Ok(frame.clone()), st));
-            }
-            _ => {}
-        }
-        tokio::select! {
-            changed = st.sub.rx.changed() => if changed.is_err() { return None },
-            _ = st.tick.tick() => {
-                if st.closing.load(std::sync::atomic::Ordering::Relaxed) {
-                    return None;
-                }
-                return Some((Ok(Bytes::from_static(b": keep-alive\n\n")), st));
-            }
-        }
-    }
-}
-
-/// Follow a table: server-sent events.
-#[utoipa::path(
-    get,
-    path = "/v1/tables/{id}/events",
-    tag = "tables",
-    params(("id" = String, Path, description = "The table's id")),
-    responses(
-        (status = 200, description = "`text/event-stream`: an event `table` with the table on connecting (its SSE `id` the version), another after every change, a comment every 15 s; `Last-Event-ID` resumes; `deleted`, then the end, when the table is deleted. A stream that falls behind is closed", content_type = "text/event-stream", body = String),
-        (status = 404, description = "No table has this id (`/problems/no-such-table`), or the server keeps no tables (`/problems/tables-disabled`)", body = Problem, content_type = "application/problem+json"),
-        (status = 503, description = "Too many streams on this table (`--events-per-table`) or in all (`--events-max`): `/problems/streams-full`, retry after `Retry-After`", body = Problem, content_type = "application/problem+json"),
-    )
-)]
-pub async fn events(
-    state: web::Data<AppState>,
-    tables: web::Data<Tables>,
-    req: HttpRequest,
-) -> Answer {
-    let live = live(&tables)?;
-    let id = path_id(&req, TableProblem::NoSuchTable)?;
-    // The place first, so that no change between the read and the
-    // subscription is missed.
-    let sub = live.hub.subscribe(&id).map_err(TableProblem::Streams)?;
-    let row = existing(&live, &id).await?;
-    live.hub.publish(&id, row.version, &json::table(&row));
-    let last = req
-        .headers()
-        .get("last-event-id")
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.trim().parse::<i64>().ok())
-        .unwrap_or(0);
-    let st = Stream {
-        sub,
-        last,
-        sent: false,
-        done: false,
-        tick: tokio::time::interval_at(tokio::time::Instant::now() + KEEP_ALIVE, KEEP_ALIVE),
-        closing: state.shutting_down.clone(),
-    };
-    let stream = futures_util::stream::unfold(st, next_frame);
-    Ok(HttpResponse::Ok()
-        .insert_header((header::CONTENT_TYPE, "text/event-stream"))
-        .insert_header((header::CACHE_CONTROL, "no-cache"))
-        // Not compressed (the encoder would hold frames back) and not
-        // buffered by a proxy.
-        .insert_header((header::CONTENT_ENCODING, "identity"))
-        .insert_header(("x-accel-buffering", "no"))
-        .streaming(stream))
-}
-
 /// Create a group.
 #[utoipa::path(
     post,
@@ -826,7 +605,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     ));
     cfg.service(resource(
         "/v1/tables/{id}/events",
-        vec![method(Method::GET).to(events)],
+        vec![method(Method::GET).to(events::events)],
         "GET",
     ));
     cfg.service(resource(
@@ -842,66 +621,4 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         ],
         "GET, HEAD, DELETE",
     ));
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::tables::hub::Hub;
-    use std::time::Instant;
-
-    fn stream(hub: &Hub, last: i64) -> Stream {
-        Stream {
-            sub: hub.subscribe("t").unwrap(),
-            last,
-            sent: false,
-            done: false,
-            tick: tokio::time::interval_at(tokio::time::Instant::now() + KEEP_ALIVE, KEEP_ALIVE),
-            closing: Arc::new(std::sync::atomic::AtomicBool::new(false)),
-        }
-    }
-
-    fn text(frame: &Option<(Result<Bytes, std::convert::Infallible>, Stream)>) -> String {
-        match frame {
-            Some((Ok(b), _)) => String::from_utf8_lossy(b).into_owned(),
-            Some((Err(e), _)) => match *e {},
-            None => "(closed)".into(),
-        }
-    }
-
-    #[tokio::test]
-    async fn a_stream_that_falls_behind_is_closed() {
-        // Version 1 is sent; version 2 was made 31 s before the stream was
-        // next polled (past the 30 s it may lag): the stream closes instead
-        // of sending it late.
-        let hub = Hub::new(4, 4);
-        let st = stream(&hub, 0);
-        hub.publish("t", 1, b"{}");
-        let first = next_frame(st).await;
-        assert_eq!(text(&first), "event: table\nid: 1\ndata: {}\n\n");
-        let (_, st) = first.unwrap();
-        let long_ago = Instant::now() - Duration::from_secs(31);
-        hub.publish_at("t", 2, b"{}", long_ago);
-        assert_eq!(text(&next_frame(st).await), "(closed)");
-    }
-
-    #[tokio::test]
-    async fn a_resumed_stream_skips_what_it_has_and_ends_on_deletion() {
-        // Resumed from version 3 with the table at 3: nothing is sent until
-        // version 4; then the deletion, then the end.
-        let hub = Hub::new(4, 4);
-        let st = stream(&hub, 3);
-        hub.publish("t", 3, b"{}");
-        let waiting = tokio::time::timeout(Duration::from_millis(50), next_frame(st)).await;
-        assert!(waiting.is_err(), "nothing newer than 3 yet");
-        let st = stream(&hub, 3);
-        hub.publish("t", 4, b"{}");
-        let (_, st) = next_frame(st).await.unwrap();
-        assert_eq!(st.last, 4);
-        hub.deleted("t");
-        let deleted = next_frame(st).await;
-        assert_eq!(text(&deleted), "event: deleted\ndata: {}\n\n");
-        let (_, st) = deleted.unwrap();
-        assert!(next_frame(st).await.is_none());
-    }
 }
