@@ -2230,6 +2230,14 @@ async fn copy_labels_flow(p: Page) {
             json!([]),
             "[{l}] no select's text cut off at {w} px"
         );
+        // The import box takes its card's width (it was about 150 px).
+        let fill = p
+            .js("var t = document.getElementById('hr-import-text'), c = t.parentElement.getBoundingClientRect(); return t.getBoundingClientRect().width / c.width")
+            .await;
+        assert!(
+            fill.as_f64().unwrap() > 0.9,
+            "[{l}] the import box fills its card at {w} px: {fill}"
+        );
         p.js("document.getElementById('table-rules').scrollIntoView(); return null")
             .await;
         p.shot(&format!("copy-selects-{w}")).await;
