@@ -18,6 +18,8 @@ RUN mkdir src \
     && rm -rf src
 COPY src src
 COPY web web
+# The API document's examples are compiled in (src/http/scoring.rs).
+COPY openapi openapi
 # Make sure the real sources are newer than the stub build.
 RUN touch src/main.rs src/lib.rs \
     && cargo build --release --locked --bin faan
