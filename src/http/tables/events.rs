@@ -1,6 +1,7 @@
 //! A table's event stream: server-sent events from the hub's latest
 //! `TABLE`, never queued.
 
+use super::problem::NoTable;
 use super::{existing, live, path_id, Answer, TableProblem};
 use crate::api::Problem;
 use crate::http::AppState;
@@ -74,7 +75,7 @@ async fn next_frame(mut st: Stream) -> Option<(Result<Bytes, std::convert::Infal
     params(("id" = String, Path, description = "The table's id")),
     responses(
         (status = 200, description = "`text/event-stream`: an event `table` with the table on connecting (its SSE `id` the version), another after every change, a comment every 15 s; `Last-Event-ID` resumes; `deleted`, then the end, when the table is deleted. A stream that falls behind is closed", content_type = "text/event-stream", body = String),
-        (status = 404, description = "No table has this id (`/problems/no-such-table`), or the server keeps no tables (`/problems/tables-disabled`)", body = Problem, content_type = "application/problem+json"),
+        NoTable,
         (status = 503, description = "Too many streams on this table (`--events-per-table`) or in all (`--events-max`): `/problems/streams-full`, retry after `Retry-After`", body = Problem, content_type = "application/problem+json"),
     )
 )]

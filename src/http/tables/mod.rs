@@ -8,14 +8,14 @@ pub mod events;
 mod problem;
 
 pub use problem::TableProblem;
+use problem::{KeyProblems, NoTable, VersionProblems};
 
 use super::body::read_json_body;
 use super::problem::BodyProblems;
 use super::AppState;
 use crate::api::json::parse_checked;
 use crate::api::tables::{
-    GroupCreateRequest, GroupCreated, GroupDoc, TableConflict, TableCreateRequest, TableCreated,
-    TableDoc,
+    GroupCreateRequest, GroupCreated, GroupDoc, TableCreateRequest, TableCreated, TableDoc,
 };
 use crate::api::{ApiError, LedgerHandDto, Problem};
 use crate::store::{GroupRow, Refused, TableRow};
@@ -287,7 +287,7 @@ async fn existing(live: &Live, id: &str) -> Result<TableRow, TableProblem> {
             (String = "text/csv"),
         )),
         (status = 304, description = "`If-None-Match` names the current version"),
-        (status = 404, description = "No table has this id (`/problems/no-such-table`), or the server keeps no tables (`/problems/tables-disabled`)", body = Problem, content_type = "application/problem+json"),
+        NoTable,
         (status = 503, description = "The store does not answer (`/problems/store-unavailable`), retry after `Retry-After`", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -373,11 +373,9 @@ async fn change(
     responses(
         (status = 200, description = "The new table, with its `ETag`", body = TableDoc),
         BodyProblems,
-        (status = 401, description = "No key (`/problems/unauthorized`): `Authorization: Bearer {key}`", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "A key that is not this table's (`/problems/forbidden`)", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No table has this id (`/problems/no-such-table`), or the server keeps no tables (`/problems/tables-disabled`)", body = Problem, content_type = "application/problem+json"),
-        (status = 412, description = "The version has moved (`/problems/version-conflict`): the body carries the current table", body = TableConflict, content_type = "application/problem+json"),
-        (status = 428, description = "No `If-Match` (`/problems/precondition-required`)", body = Problem, content_type = "application/problem+json"),
+        KeyProblems,
+        NoTable,
+        VersionProblems,
         (status = 422, description = "The hand breaks a rule (pointer `/hands/N/...`, the index it would have had); nothing is stored", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -408,11 +406,9 @@ pub async fn append(
     params(("id" = String, Path, description = "The table's id")),
     responses(
         (status = 200, description = "The new table (one more version), with its `ETag`", body = TableDoc),
-        (status = 401, description = "No key (`/problems/unauthorized`): `Authorization: Bearer {key}`", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "A key that is not this table's (`/problems/forbidden`)", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No table has this id (`/problems/no-such-table`), or the server keeps no tables (`/problems/tables-disabled`)", body = Problem, content_type = "application/problem+json"),
-        (status = 412, description = "The version has moved (`/problems/version-conflict`): the body carries the current table", body = TableConflict, content_type = "application/problem+json"),
-        (status = 428, description = "No `If-Match` (`/problems/precondition-required`)", body = Problem, content_type = "application/problem+json"),
+        KeyProblems,
+        NoTable,
+        VersionProblems,
         (status = 422, description = "The table has no hand to take back (pointer `/hands`)", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "The store does not answer (`/problems/store-unavailable`), retry after `Retry-After`", body = Problem, content_type = "application/problem+json"),
     )
@@ -444,9 +440,8 @@ pub async fn undo(
     params(("id" = String, Path, description = "The table's id")),
     responses(
         (status = 204, description = "The table is gone"),
-        (status = 401, description = "No key (`/problems/unauthorized`): `Authorization: Bearer {key}`", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "A key that is not this table's (`/problems/forbidden`)", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No table has this id (`/problems/no-such-table`), or the server keeps no tables (`/problems/tables-disabled`)", body = Problem, content_type = "application/problem+json"),
+        KeyProblems,
+        NoTable,
         (status = 503, description = "The store does not answer (`/problems/store-unavailable`), retry after `Retry-After`", body = Problem, content_type = "application/problem+json"),
     )
 )]

@@ -1,6 +1,7 @@
 //! What a table endpoint answers besides the ledger's own problems, as
 //! `application/problem+json`.
 
+use crate::api::tables::TableConflict;
 use crate::api::{ApiError, Problem, PROBLEM_JSON};
 use crate::tables::hub::Full;
 use crate::tables::{self, Failure};
@@ -128,4 +129,37 @@ impl ResponseError for TableProblem {
         }
         res.body(body)
     }
+}
+
+/// A change's key problems, common to the endpoints that change a table.
+#[derive(utoipa::IntoResponses)]
+#[allow(dead_code)] // a schema only: never built
+pub enum KeyProblems {
+    /// No key (`/problems/unauthorized`): `Authorization: Bearer {key}`
+    #[response(status = 401, content_type = "application/problem+json")]
+    Unauthorized(Problem),
+    /// A key that is not this table's (`/problems/forbidden`)
+    #[response(status = 403, content_type = "application/problem+json")]
+    Forbidden(Problem),
+}
+
+/// An id that names no table, or a server without tables.
+#[derive(utoipa::IntoResponses)]
+#[allow(dead_code)] // a schema only: never built
+pub enum NoTable {
+    /// No table has this id (`/problems/no-such-table`), or the server keeps no tables (`/problems/tables-disabled`)
+    #[response(status = 404, content_type = "application/problem+json")]
+    NoSuchTable(Problem),
+}
+
+/// A change made from a version that is not the current one.
+#[derive(utoipa::IntoResponses)]
+#[allow(dead_code, clippy::large_enum_variant)] // a schema only: never built
+pub enum VersionProblems<'a> {
+    /// The version has moved (`/problems/version-conflict`): the body carries the current table
+    #[response(status = 412, content_type = "application/problem+json")]
+    Conflict(TableConflict<'a>),
+    /// No `If-Match` (`/problems/precondition-required`)
+    #[response(status = 428, content_type = "application/problem+json")]
+    PreconditionRequired(Problem),
 }
