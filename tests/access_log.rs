@@ -80,6 +80,18 @@ fn each_request_writes_one_line_with_all_its_fields() {
         Some(404),
         "case: no route"
     );
+    // A body refused by its `Content-Length` (70,000 bytes against the
+    // 64 KiB of single requests) before `100 Continue`, at a 60 KB path:
+    // answered before routing, and logged there, with the path cut too.
+    let long = format!("/{}", "e".repeat(60_000));
+    assert_eq!(
+        status_of(
+            &addr,
+            &format!("POST {long} HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: 70000\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n")
+        ),
+        Some(413),
+        "case: refused by its Content-Length"
+    );
     let killed = Command::new("kill")
         .args(["-TERM", &child.id().to_string()])
         .status()
@@ -145,6 +157,26 @@ fn each_request_writes_one_line_with_all_its_fields() {
         missing.contains(r#" status=404 route="unmatched" latency_us="#),
         "case no route: {missing}"
     );
+    // 253 bytes of the path and the 3-byte mark: 256 (`logging::FIELD_BYTES`).
+    let refused = done
+        .iter()
+        .find(|l| l.contains(" status=413 "))
+        .unwrap_or_else(|| panic!("case refused: a line with status=413 in\n{log}"));
+    let path = refused
+        .split("url.path=\"")
+        .nth(1)
+        .and_then(|r| r.split('"').next())
+        .unwrap_or_default();
+    assert!(
+        path == format!("{}\u{2026}", &long[..253]),
+        "case refused: the path cut to 256 bytes, not {} bytes",
+        path.len()
+    );
+    assert!(
+        refused.contains(r#" route="unmatched" latency_us=0"#),
+        "case refused: {}",
+        &refused[..refused.len().min(300)]
+    );
     assert!(
         log.lines().any(|l| l.contains("faan::startup: stopped")),
         "case: the last line is written out at exit:\n{log}"
@@ -194,10 +226,11 @@ fn peak_rss(pid: u32) -> u64 {
 /// 600 requests for a 60 KB path: each line repeats 256 bytes of the path
 /// (253 and the 3-byte `…`), and the writer holds at most
 /// `--log-queue-bytes` (64 KiB here, each line counted with 128 bytes more),
-/// dropping and counting the rest. A line is about 470 bytes, so at most
-/// (64 KiB queued + 64 KiB in the pipe + 8 KiB in the writer's buffer) /
-/// 400 + 2 = 342 lines get through and at least 258 are dropped; the
-/// memory stays within 16 MiB of what the server held when ready. Whole
+/// dropping and counting the rest. A line is about 470 bytes (400 at
+/// least), so at most (64 KiB queued + 64 KiB in the pipe + 8 KiB in the
+/// writer's buffer) / 400 + 2 = 139,264 / 400 + 2 = 350 lines get through
+/// and at least 250 are dropped; the memory stays within 16 MiB of what the
+/// server held when ready. Whole
 /// 60 KB lines in a queue of lines would hold 600 x 60 KB = 36 MB.
 #[test]
 fn a_stalled_stderr_holds_the_log_queue_to_its_bytes_and_cuts_long_paths() {
@@ -205,7 +238,11 @@ fn a_stalled_stderr_holds_the_log_queue_to_its_bytes_and_cuts_long_paths() {
     const SENT: usize = 600;
     let addr = format!("127.0.0.1:{}", free_port());
     let mut child = Command::new(env!("CARGO_BIN_EXE_faan"))
-        .args(["serve", "--addr", &addr, "--workers", "1"])
+        // Scoring only (no table store in the working directory), and no
+        // probes' listener on the default port another server may hold.
+        .env("FAAN_STORE", "none")
+        .args(["serve", "--addr", &addr, "--admin-addr", "none"])
+        .args(["--workers", "1"])
         .args([
             "--shutdown-delay",
             "0",

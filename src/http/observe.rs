@@ -205,7 +205,7 @@ pub fn refused(state: &AppState, req: &actix_http::Request, status: u16) {
         .unwrap_or_default();
     tracing::info!(
         http.request.method = method,
-        url.path = path,
+        url.path = &*clip(path),
         request_id = id,
         status,
         route,
