@@ -30,6 +30,9 @@ within 250 ms:
                  hold the byte budget, 200 after the write timeout
   idle           140 idle connections and 140 sending their headers a byte
                  a second, past the API's 128 connections
+  slow_log       at log level info, eight clients loop GET on a 60 KB path
+                 while standard error is read at 64 KiB a second, then on
+                 a fresh server while it is never read
 
 `--worst` instead measures each endpoint's worst request (answer bytes,
 server time, peak RSS) and prints the README's table rows.
@@ -269,12 +272,15 @@ def slow_log(binary, seconds=8, clients=8, path_bytes=60_000):
     level info, while clients loop GET on a 60 KB path: the log queue holds
     at most --log-queue-bytes (4 MiB) and each line repeats 256 bytes of the
     path, so the peak stays far under the limit and the rest is dropped and
-    counted (faan_log_lines_dropped_total)."""
+    counted (faan_log_lines_dropped_total); /healthz on the admin address
+    answers every probe within 250 ms throughout."""
 
     class LogServer(Server):
         def __init__(self, binary):
             self.port = free_port()
-            cmd = f'ulimit -v {ADDRESS_CAP_KIB} && exec "$0" serve --addr 127.0.0.1:{self.port} --admin-addr none --workers 2 --log-level info'
+            self.admin = free_port()
+            cmd = (f'ulimit -v {ADDRESS_CAP_KIB} && exec "$0" serve --addr 127.0.0.1:{self.port} '
+                   f'--admin-addr 127.0.0.1:{self.admin} --workers 2 --log-level info')
             self.proc = subprocess.Popen(["bash", "-c", cmd, binary], stderr=subprocess.PIPE)
             for _ in range(100):
                 if self.get("/healthz")[0] == 200:
@@ -313,9 +319,11 @@ def slow_log(binary, seconds=8, clients=8, path_bytes=60_000):
             return n
 
         try:
+            probe = AdminProbe(srv, seconds)
             t = threading.Thread(target=drain, daemon=True)
             t.start()
             sent = sum(parallel(clients, loop))
+            probe.done(f"{reader} log")
             done.set()
             health = srv.get("/healthz")[0]
             c = http.client.HTTPConnection("127.0.0.1", srv.port, timeout=5)

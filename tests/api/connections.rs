@@ -148,7 +148,7 @@ async fn finding_1_answers_past_the_compressor_bound_go_uncompressed() {
 
 /// A client pipelines 100,000 `GET /healthz` (34 bytes each: 3.4 MB) and
 /// reads no answer. The server stops reading once its answers wait: the
-/// client gets at most what the kernel buffers hold beside the 16 KiB read
+/// client gets at most what the kernel buffers hold beside the 2 KiB read
 /// ahead and the few answers the server's socket takes (well under 1 MB)
 /// into the connection in 3 s, where a server that read on would take all.
 /// The answers then come, in order, once the client reads.
