@@ -255,6 +255,36 @@ fn a_declared_limit_and_a_faan_over_the_limit() {
         "mjb limit",
     );
     assert_eq!(payments(&v["payments"]), [-276, 828, -276, -276]);
+    // wisteria-court: a limit hand self-drawn by West: 2B = 256 from each.
+    let v = ok(
+        &s,
+        "/v1/settle",
+        &settle(
+            "wisteria-court",
+            json!({}),
+            json!([declared(json!({"limit": true}), self_drawn("west"))]),
+        ),
+        "wisteria limit",
+    );
+    assert_eq!(payments(&v["payments"]), [-256, -256, 768, -256]);
+    // mjb: 13 declared, paid at 10 (B 128): West 2B + 20 = 276, East and
+    // North B + 20 = 148 each.
+    let v = ok(
+        &s,
+        "/v1/settle",
+        &settle(
+            "mjb",
+            json!({}),
+            json!([declared(json!({"faan": 13}), on_discard("south", "west"))]),
+        ),
+        "mjb 13 faan",
+    );
+    assert_eq!(payments(&v["payments"]), [-148, 572, -276, -148]);
+    let r = &v["results"][0];
+    assert_eq!(
+        (&r["declared_faan"], &r["total_faan"], &r["base_points"]),
+        (&json!(13), &json!(10), &json!(128))
+    );
 }
 
 #[test]
@@ -370,6 +400,23 @@ fn declared_patterns_are_combined_as_a_scored_hands_lines() {
         "hkma exclusive",
     );
     assert_eq!(lines(&v), vec![("all_pungs".into(), 3)]);
+    // mjb: big three dragons (a limit) contains its dragon pungs: one
+    // line, the limit; on West's discard 2B + 20 = 276, the others 148.
+    let v = ok(
+        &s,
+        "/v1/settle",
+        &settle(
+            "mjb",
+            json!({}),
+            json!([declared(
+                json!({"patterns": ["dragon_pung", "big_three_dragons", "dragon_pung", "dragon_pung"]}),
+                on_discard("south", "west")
+            )]),
+        ),
+        "mjb big dragons",
+    );
+    assert_eq!(lines(&v), vec![("big_three_dragons".into(), 10)]);
+    assert_eq!(payments(&v["payments"]), [-148, 572, -276, -148]);
     // A limit pattern (all honours in hkma) sets the total: the limit, nothing added.
     let v = ok(
         &s,
@@ -509,8 +556,9 @@ fn a_change_of_stake_and_points_at_hand_four_changes_no_earlier_hand() {
         rules["in_force"],
         json!({"stake": 1, "points": "full_spicy"})
     );
-    assert_eq!(rules["dealer"], "家豪", "the deal does not move");
+    assert_eq!(rules["dealer"], "家豪");
     let h4 = &after["hands"][4];
+    assert_eq!(h4["dealer"], "家豪", "the change does not move the deal");
     assert_eq!(
         by_player(&h4["deltas"]),
         [128, -128, 0, 0],
@@ -596,6 +644,21 @@ fn each_false_win_option_under_two_rulesets() {
             chart["table"]["false_win"],
             "minimum",
             "{}: its chart",
+            r.id()
+        );
+        let says = |notes: &Value, words: &str| {
+            notes
+                .as_array()
+                .is_some_and(|n| n.iter().any(|x| x.as_str().unwrap().contains(words)))
+        };
+        assert!(
+            says(&chart["notes"], "false_win: minimum"),
+            "{}: its notes",
+            r.id()
+        );
+        assert!(
+            says(&chart["notes_zh"], "詐糊"),
+            "{}: its Chinese notes",
             r.id()
         );
     }
@@ -957,6 +1020,90 @@ fn bad_declared_wins_and_changes_each_at_its_pointer() {
             "{case}"
         );
     }
+}
+
+/// hkma keeps the deal on a dealer's win; a change to `dealer_keeps_on_win:
+/// false` after 阿美's first win does not pass the deal for that win (the
+/// change row and hand 2 are still 阿美's), and passes it after the next.
+#[test]
+fn a_change_of_rotation_governs_the_deal_after_the_next_hand() {
+    let s = service();
+    let own = || json!({"win_by": "self_draw"});
+    let hands = vec![
+        // 0: 阿美, the dealer, self-draws 3: 2B = 16 from each; she keeps the deal.
+        win("阿美", json!({"faan": 3}), own()),
+        json!({"result": "rules", "house_rules": {"dealer_keeps_on_win": false}}),
+        // 2: 阿美 again, the same 16 from each; now the deal passes to 家豪.
+        win("阿美", json!({"faan": 3}), own()),
+        json!({"result": "draw"}),
+    ];
+    let v = ok(
+        &s,
+        "/v1/ledger",
+        &night("hkma", json!({}), hands),
+        "rotation",
+    );
+    let dealers: Vec<&Value> = (0..4).map(|h| &v["hands"][h]["dealer"]).collect();
+    assert_eq!(
+        dealers,
+        [
+            &json!("阿美"),
+            &json!("阿美"),
+            &json!("阿美"),
+            &json!("家豪")
+        ],
+        "{v}"
+    );
+    assert_eq!(by_player(&v["hands"][2]["deltas"]), [48, -16, -16, -16]);
+    assert_eq!(v["next"]["dealer"], "家豪", "a draw keeps the deal (hkma)");
+}
+
+/// The statistics' readings, hkma with head_bump, every win declared:
+/// a robbed kong counts against the player robbed, a liable seat (包) that
+/// pays is not dealt in, and a bumped winner has no win.
+#[test]
+fn the_statistics_of_a_robbed_kong_a_liable_seat_and_a_bumped_winner() {
+    let s = service();
+    let hands = vec![
+        // 0: 阿美 deals; 家豪 robs Grandma's kong for 4: the adder pays 6B = 96 alone.
+        win(
+            "家豪",
+            json!({"faan": 4}),
+            json!({"win_by": "robbing_kong", "discarder": "Grandma"}),
+        ),
+        // 1: 家豪 deals; Grandma self-draws 3 with Ka-ho liable: 6B = 48 from Ka-ho.
+        win(
+            "Grandma",
+            json!({"faan": 3}),
+            json!({"win_by": "self_draw", "liable": "Ka-ho, Jr."}),
+        ),
+        // 2: Grandma deals and discards; Ka-ho (South, 3) and 阿美 (West, 5)
+        // both win on it: head bump pays Ka-ho alone, 4B = 32.
+        json!({"result": "win", "winners": [
+            {"player": "阿美", "declared": {"faan": 5}, "context": {"win_by": "discard", "discarder": "Grandma"}},
+            {"player": "Ka-ho, Jr.", "declared": {"faan": 3}, "context": {"win_by": "discard", "discarder": "Grandma"}}
+        ]}),
+    ];
+    let v = ok(
+        &s,
+        "/v1/ledger",
+        &night("hkma", json!({"multiple_winners": "head_bump"}), hands),
+        "stats readings",
+    );
+    assert_eq!(by_player(&v["hands"][0]["deltas"]), [0, 96, -96, 0]);
+    assert_eq!(by_player(&v["hands"][1]["deltas"]), [0, 0, 48, -48]);
+    assert_eq!(by_player(&v["hands"][2]["deltas"]), [0, 0, -32, 32]);
+    let want = json!([
+        {"player": "阿美", "hands_won": 0, "self_draws": 0, "wins_on_discard": 0, "dealt_in": 0,
+         "false_wins": 0, "biggest": null, "points": 0},
+        {"player": "家豪", "hands_won": 1, "self_draws": 0, "wins_on_discard": 1, "dealt_in": 0,
+         "false_wins": 0, "biggest": {"hand": 0, "faan": 4}, "points": 96},
+        {"player": "Grandma", "hands_won": 1, "self_draws": 1, "wins_on_discard": 0, "dealt_in": 2,
+         "false_wins": 0, "biggest": {"hand": 1, "faan": 3}, "points": -80},
+        {"player": "Ka-ho, Jr.", "hands_won": 1, "self_draws": 0, "wins_on_discard": 1, "dealt_in": 0,
+         "false_wins": 0, "biggest": {"hand": 2, "faan": 3}, "points": -16}
+    ]);
+    assert_eq!(v["stats"], want);
 }
 
 #[test]

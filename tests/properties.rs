@@ -948,7 +948,10 @@ mod matches {
             let rules = &longer.hands[n];
             prop_assert_eq!(&rules.outcome, &Outcome::Rules);
             prop_assert_eq!(rules.deltas, [0; 4], "a change of rules pays nothing");
-            prop_assert_eq!((rules.dealer, rules.round_wind), (alone.next.dealer, alone.next.round_wind), "nor moves the deal");
+            prop_assert_eq!((rules.dealer, rules.round_wind), (alone.next.dealer, alone.next.round_wind));
+            if let Some(next) = longer.hands.get(n + 1) {
+                prop_assert_eq!((next.dealer, next.round_wind), (alone.next.dealer, alone.next.round_wind), "{}: the change does not move the deal", base.id());
+            }
         }
     }
 }
