@@ -523,7 +523,7 @@ fn ruleset_from_a_file() {
 /// 3 faan, 24 at 5, 128 at the limit; a discard: the discarder 2B, the
 /// others B; a self-draw: 2B each).
 #[test]
-fn context_flags_of_issue_16() {
+fn rarer_context_flags_score_as_worked_by_hand() {
     // (case, arguments, the snapshot holding the whole output under
     // tests/snapshots/cli__<name>.snap; the figures are the ones above)
     let cases: &[(&str, &[&str], &str)] = &[
