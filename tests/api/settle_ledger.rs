@@ -647,3 +647,38 @@ async fn a_ledger_answers_csv_when_asked() {
     );
     assert_eq!(json.json()["stats"][1]["self_draws"], 1);
 }
+
+/// Names a spreadsheet would read as formulas are written as text: a
+/// leading `'` on each cell holding one (OWASP's CSV injection advice),
+/// and the points and money, negative ones too, stay numbers. hkma at a
+/// stake of 0.5: `-Dan`'s all pungs self-drawn (3 + 1 = 4 faan, B 16: 2B =
+/// 32 points from each, 96 to Dan; $16.00 from each at 0.5 a point, $48.0
+/// to Dan), then a draw dealt by Ben.
+#[tokio::test]
+async fn csv_names_that_read_as_formulas_start_with_a_quote() {
+    let app = spawn_app().await;
+    let link = r#"=HYPERLINK("http://x.io","Ann")"#;
+    let body = json!({"ruleset": "hkma", "house_rules": {"stake": 0.5},
+        "players": [link, "Ben", "Cat", "-Dan"],
+        "hands": [a_win("-Dan", None), draw()]});
+    let r = app
+        .send(
+            app.client
+                .post(format!("{}/v1/ledger", app.base))
+                .header("content-type", "application/json")
+                .header("accept", "text/csv")
+                .body(serde_json::to_vec(&body).unwrap()),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    let quoted = r#""'=HYPERLINK(""http://x.io"",""Ann"")""#;
+    let money = r#""'=HYPERLINK(""http://x.io"",""Ann"") money""#;
+    let want = format!(
+        "\u{feff}hand,round,dealer,result,winners,faan,{quoted},Ben,Cat,'-Dan,\
+         {money},Ben money,Cat money,'-Dan money\r\n\
+         0,east,{quoted},win,'-Dan,4,-32,-32,-32,96,-16.0,-16.0,-16.0,48.0\r\n\
+         1,east,Ben,draw,,,0,0,0,0,0.0,0.0,0.0,0.0\r\n\
+         total,,,,,,-32,-32,-32,96,-16.0,-16.0,-16.0,48.0\r\n"
+    );
+    assert_eq!(r.text(), want);
+}

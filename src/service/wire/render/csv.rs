@@ -3,13 +3,26 @@
 //! header row; one row per hand (`hand, round, dealer, result, winners,
 //! faan`, each player's points and, where there is money, each player's
 //! money); a last row of totals. Quoting and CRLF rows as RFC 4180 says,
-//! by the `csv` crate.
+//! by the `csv` crate. A cell of text that a spreadsheet would read as a
+//! formula starts with `'` ([`text`]).
 
 use crate::api::{change_at, Amount, RuleChange};
 use crate::core::ledger::{Ledger, Outcome, PLAYERS};
 
 /// The UTF-8 byte order mark.
 const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// A cell of text as written: one starting with `=`, `+`, `-`, `@`, a tab
+/// or a carriage return is read by spreadsheet programs as a formula (a
+/// player named `=HYPERLINK(...)` would be a link), so it gets a leading
+/// `'`, the OWASP way to keep it text. Numbers never pass through here:
+/// a negative amount stays a number.
+fn text(cell: String) -> String {
+    match cell.as_bytes().first() {
+        Some(b'=' | b'+' | b'-' | b'@' | b'\t' | b'\r') => format!("'{cell}"),
+        _ => cell,
+    }
+}
 
 /// The night `l` of the players `names` as CSV bytes; a change of rules
 /// shows its house rules as sent (JSON) in the `winners` column.
@@ -24,9 +37,9 @@ pub fn ledger_csv(names: &[&str; PLAYERS], l: &Ledger, changes: &[RuleChange<'_>
     let mut header: Vec<String> = ["hand", "round", "dealer", "result", "winners", "faan"]
         .map(String::from)
         .to_vec();
-    header.extend(names.iter().map(|n| n.to_string()));
+    header.extend(names.iter().map(|n| text(n.to_string())));
     if with_money {
-        header.extend(names.iter().map(|n| format!("{n} money")));
+        header.extend(names.iter().map(|n| text(format!("{n} money"))));
     }
     // Writing to a Vec cannot fail.
     let _ = w.write_record(&header);
@@ -57,10 +70,12 @@ pub fn ledger_csv(names: &[&str; PLAYERS], l: &Ledger, changes: &[RuleChange<'_>
             ),
             Outcome::Draw => (String::new(), String::new()),
         };
+        // A change of rules' JSON starts with `{` and is written as sent.
+        let who = text(who);
         let mut row = vec![
             h.index.to_string(),
             h.round_wind.to_string(),
-            names[h.dealer].to_string(),
+            text(names[h.dealer].to_string()),
             h.outcome.name().to_string(),
             who,
             faan,
@@ -97,4 +112,29 @@ pub fn ledger_csv(names: &[&str; PLAYERS], l: &Ledger, changes: &[RuleChange<'_>
     }
     let _ = w.write_record(&total);
     w.into_inner().unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::text;
+
+    /// Each of OWASP's six leading characters gets a `'`; a name that only
+    /// contains one, or starts with anything else, is written as it is.
+    #[test]
+    fn a_cell_a_spreadsheet_would_run_starts_with_a_quote() {
+        for (cell, want) in [
+            ("=1+1", "'=1+1"),
+            ("+Ann", "'+Ann"),
+            ("-Dan", "'-Dan"),
+            ("@SUM(A1)", "'@SUM(A1)"),
+            ("\tBen", "'\tBen"),
+            ("\rCat", "'\rCat"),
+            ("Ka-ho, Jr.", "Ka-ho, Jr."),
+            ("阿美", "阿美"),
+            ("'Ann", "'Ann"),
+            ("", ""),
+        ] {
+            assert_eq!(text(cell.to_string()), want, "case: {cell:?}");
+        }
+    }
 }
