@@ -403,9 +403,8 @@ fn cap_malloc_arenas() {
 
 /// Building the OpenAPI document and the compressed files at start-up
 /// passes through far more heap than it keeps, and glibc holds on to the
-/// freed pages: handing them back once the start-up work is done makes the
-/// process start at a third of its size (bench/hostile.md, "Start-up
-/// memory").
+/// freed pages: they are handed back once the start-up work is done
+/// (bench/hostile.md, "Start-up memory").
 fn return_start_up_heap() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: malloc_trim only releases free memory to the system; it takes
