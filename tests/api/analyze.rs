@@ -102,7 +102,7 @@ async fn a_ready_hands_waits_are_the_waits_endpoints() {
     }
 }
 
-/// Every bad input the issue names: a 422 at its pointer.
+/// Every bad input of an analysis: a 422 at its pointer.
 #[tokio::test]
 async fn bad_inputs_are_422_at_their_pointers() {
     let app = spawn_app().await;

@@ -58,7 +58,7 @@ const BROWSER: &str = "gzip, deflate, br";
 /// streams its answer chunked, without one), the same bytes every time,
 /// `Vary: Accept-Encoding`, and decodes to the file.
 #[tokio::test]
-async fn finding_1_static_files_are_served_compressed_from_memory() {
+async fn static_files_are_served_compressed_from_memory() {
     let app = spawn_app().await;
     for path in ["/openapi.json", "/docs", "/js/main.js", "/i18n/zh.js", "/"] {
         let plain = app.get(path).await;
@@ -122,7 +122,7 @@ async fn finding_1_static_files_are_served_compressed_from_memory() {
 /// at once: past the bound (here 0) an answer goes uncompressed, while the
 /// files compressed once still go compressed (they need no compressor).
 #[tokio::test]
-async fn finding_1_answers_past_the_compressor_bound_go_uncompressed() {
+async fn answers_past_the_compressor_bound_go_uncompressed() {
     let app = spawn_app().await;
     let plain = app.get("/v1/rulesets/hkma").await;
     assert_eq!(plain.status, 200);
@@ -153,7 +153,7 @@ async fn finding_1_answers_past_the_compressor_bound_go_uncompressed() {
 /// into the connection in 3 s, where a server that read on would take all.
 /// The answers then come, in order, once the client reads.
 #[tokio::test]
-async fn finding_2_pipelined_requests_are_not_read_while_their_answers_wait() {
+async fn pipelined_requests_are_not_read_while_their_answers_wait() {
     let app = spawn_app().await;
     let mut s = narrow(&addr(&app.base)).await;
     let all = b"GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n".repeat(100_000);
@@ -183,7 +183,7 @@ async fn finding_2_pipelined_requests_are_not_read_while_their_answers_wait() {
 /// gives up on it after a second, so reading later gets what the kernel
 /// had buffered and then the end, well short of the 12 answers.
 #[tokio::test]
-async fn finding_4_a_connection_that_takes_no_answer_is_closed_after_the_write_timeout() {
+async fn a_connection_that_takes_no_answer_is_closed_after_the_write_timeout() {
     let app = spawn_with(ServeArgs {
         write_timeout: 1,
         ..ServeArgs::for_tests()
@@ -211,7 +211,7 @@ async fn finding_4_a_connection_that_takes_no_answer_is_closed_after_the_write_t
 /// batch is a 503; after the write timeout (1 s) its connection is closed,
 /// its bytes come back and the same batch answers 200.
 #[tokio::test]
-async fn finding_4_an_unread_answer_gives_back_its_bytes_after_the_write_timeout() {
+async fn an_unread_answer_gives_back_its_bytes_after_the_write_timeout() {
     let batch = json!({"requests": (0..1000).map(|i| json!({"ruleset": "hkma",
         "hand": {"tiles": "11122233344455m", "winning_tile": "5m"},
         "context": {"win_by": "self_draw", "seat_wind": "south", "round_wind": "east"},
@@ -255,7 +255,7 @@ async fn finding_4_an_unread_answer_gives_back_its_bytes_after_the_write_timeout
 /// API address answers no probe, and the admin address answers each of
 /// `/healthz`, `/readyz` and `/metrics` within 250 ms, and nothing else.
 #[tokio::test]
-async fn finding_5_probes_answer_on_their_own_address_past_the_connection_limit() {
+async fn probes_answer_on_their_own_address_past_the_connection_limit() {
     let app = spawn_with(ServeArgs {
         admin_addr: "127.0.0.1:0".into(),
         max_connections: 2,
@@ -324,7 +324,7 @@ async fn head_of(s: &mut TcpStream) -> String {
 /// for `/v1/ledger`) is answered 413 at once, never `100 Continue`, so the
 /// client sends no body; within the limit it gets its `100 Continue`.
 #[tokio::test]
-async fn finding_8_a_content_length_over_the_limit_gets_413_without_100_continue() {
+async fn a_content_length_over_the_limit_gets_413_without_100_continue() {
     let app = spawn_app().await;
     for (path, length, limit) in [
         ("/v1/score", 70_000, 64 * 1024),

@@ -24,9 +24,9 @@ fn score(ruleset: Value, house: Value) -> Value {
         "context": {"win_by": "discard", "seat_wind": "south", "round_wind": "east", "discarder": "west"}})
 }
 
-/// The issue's house rules: all chows a 40-faan line, base points 2^40 at
+/// House rules of a huge hand: all chows a 40-faan line, base points 2^40 at
 /// the limit of 40, a stake of 1,000,000 a point (10^8 cents).
-fn issue_house() -> Value {
+fn huge_house() -> Value {
     json!({"limit": 40, "points": "full_spicy", "stake": 1000000, "patterns": {"all_chows": 40}})
 }
 
@@ -60,16 +60,16 @@ async fn refused(app: &TestApp, path: &str, body: &Value) -> (String, String, Va
 }
 
 #[tokio::test]
-async fn finding_4_unrepresentable_money_is_422_at_house_rules_stake() {
+async fn unrepresentable_money_is_422_at_house_rules_stake() {
     let app = spawn_app().await;
     // West pays 4 x 2^40 = 4,398,046,511,104 points, x 10^8 cents: 4.4e20
-    // cents, far past 2^53 (main answered 2.3e16, clamped).
+    // cents, far past 2^53: refused, not clamped.
     let (pointer, code, params) =
-        refused(&app, "/v1/score", &score(json!("hkma"), issue_house())).await;
+        refused(&app, "/v1/score", &score(json!("hkma"), huge_house())).await;
     assert_eq!(
         (pointer.as_str(), code.as_str()),
         ("/house_rules/stake", "money_unrepresentable"),
-        "case: the issue's hand"
+        "case: all chows at 40 faan, a stake of 1,000,000"
     );
     assert_eq!(params, json!({"max_cents": MAX_CENTS}), "case: params");
     // The same stake set by the ruleset document: refused at its own field.
@@ -97,7 +97,7 @@ async fn finding_4_unrepresentable_money_is_422_at_house_rules_stake() {
 }
 
 #[tokio::test]
-async fn finding_4_money_at_2_53_minus_1_cents_is_written_exactly() {
+async fn money_at_2_53_minus_1_cents_is_written_exactly() {
     let app = spawn_app().await;
     let r = app
         .post(
@@ -132,7 +132,7 @@ async fn finding_4_money_at_2_53_minus_1_cents_is_written_exactly() {
 }
 
 #[tokio::test]
-async fn finding_4_two_winners_summing_past_the_bound_are_422_at_house_rules_stake() {
+async fn two_winners_summing_past_the_bound_are_422_at_house_rules_stake() {
     // North and South each win exactly 2^53 - 1 cents on West's discard:
     // West would pay twice that.
     let app = spawn_app().await;
@@ -157,15 +157,15 @@ fn ann_wins(n: usize, house: Value) -> Value {
 }
 
 #[tokio::test]
-async fn finding_4_ledger_money_overflow_is_422_at_the_hand() {
+async fn ledger_money_overflow_is_422_at_the_hand() {
     let app = spawn_app().await;
-    // The issue's 40 hands at its stake: the first hand is already past the
-    // bound (main answered balances that saturated and did not sum to zero).
-    let (pointer, code, _) = refused(&app, "/v1/ledger", &ann_wins(40, issue_house())).await;
+    // 40 such hands at that stake: the first hand is already past the
+    // bound (refused, not balances that saturate and no longer sum to zero).
+    let (pointer, code, _) = refused(&app, "/v1/ledger", &ann_wins(40, huge_house())).await;
     assert_eq!(
         (pointer.as_str(), code.as_str()),
         ("/hands/0", "money_unrepresentable"),
-        "case: the issue's ledger"
+        "case: 40 hands of all chows at 40 faan"
     );
     // Each hand within the bound, the running balance past it: B = 13e9
     // pays Ann 13e9 x 69,431 = 902,603,000,000,000 cents a hand; nine
@@ -189,7 +189,7 @@ async fn finding_4_ledger_money_overflow_is_422_at_the_hand() {
 }
 
 #[tokio::test]
-async fn finding_6_raw_faan_overflow_is_refused() {
+async fn raw_faan_overflow_is_refused() {
     // Self-drawn: all chows, self draw and concealed hand, each
     // 2,147,483,647 under limits_add: 6,442,450,941 faan, past u32 (main
     // answered raw_faan 4,294,967,295, no longer the sum of its lines).
@@ -223,7 +223,7 @@ async fn finding_6_raw_faan_overflow_is_refused() {
 }
 
 #[tokio::test]
-async fn finding_6_base_points_past_2_40_are_refused_not_capped() {
+async fn base_points_past_2_40_are_refused_not_capped() {
     // limits_add at a limit of 40 under full_spicy: all chows 40 + concealed
     // hand 40 = 80 faan, two limits of 2^40 each (per_limit): 2^41 base
     // points, past the 2^40 a settlement supports (main capped it at 2^40).

@@ -42,7 +42,7 @@ async fn post_text(app: &TestApp, path: &str, body: &str) -> Reply {
 }
 
 #[tokio::test]
-async fn finding_1_long_player_name_is_422_at_players_0() {
+async fn long_player_name_is_422_at_players_0() {
     let app = spawn_app().await;
     let long = "x".repeat(33);
     let r = app
@@ -57,7 +57,7 @@ async fn finding_1_long_player_name_is_422_at_players_0() {
 }
 
 #[tokio::test]
-async fn finding_1_names_of_32_characters_are_counted_in_characters() {
+async fn names_of_32_characters_are_counted_in_characters() {
     let app = spawn_app().await;
     // 32 characters of three bytes each: 96 bytes, still a name.
     let names: Vec<String> = ["東", "南", "西", "北"]
@@ -70,7 +70,7 @@ async fn finding_1_names_of_32_characters_are_counted_in_characters() {
 }
 
 #[tokio::test]
-async fn finding_1_an_unknown_long_name_is_not_echoed() {
+async fn an_unknown_long_name_is_not_echoed() {
     let app = spawn_app().await;
     let mut body = ledger(json!(["Ann", "Ben", "Cat", "Dan"]));
     body["hands"][0]["winners"][0]["player"] = json!("y".repeat(5000));
@@ -81,7 +81,7 @@ async fn finding_1_an_unknown_long_name_is_not_echoed() {
 }
 
 #[tokio::test]
-async fn finding_2_compare_of_33_rulesets_is_422() {
+async fn compare_of_33_rulesets_is_422() {
     let app = spawn_app().await;
     let mut body = score_body();
     body["rulesets"] = json!(vec![json!({"extends": "hkma", "id": "mine"}); 33]);
@@ -96,7 +96,7 @@ async fn finding_2_compare_of_33_rulesets_is_422() {
 }
 
 #[tokio::test]
-async fn finding_2_compare_of_32_rulesets_answers_each_key_once() {
+async fn compare_of_32_rulesets_answers_each_key_once() {
     let app = spawn_app().await;
     let mut body = score_body();
     body.as_object_mut().unwrap().remove("ruleset");
@@ -115,7 +115,7 @@ async fn finding_2_compare_of_32_rulesets_answers_each_key_once() {
 }
 
 #[tokio::test]
-async fn finding_5_ten_thousand_flowers_answer_at_most_32_errors() {
+async fn ten_thousand_flowers_answer_at_most_32_errors() {
     let app = spawn_app().await;
     let mut body = score_body();
     body["hand"]["flowers"] = json!(vec!["F1"; 10_000]);
@@ -130,7 +130,7 @@ async fn finding_5_ten_thousand_flowers_answer_at_most_32_errors() {
 }
 
 #[tokio::test]
-async fn finding_5_a_problem_lists_32_errors_and_counts_the_rest() {
+async fn a_problem_lists_32_errors_and_counts_the_rest() {
     let app = spawn_app().await;
     let mut body = score_body();
     let unknown: serde_json::Map<String, Value> =
@@ -174,7 +174,7 @@ fn three_winners(tiles: [&str; 3]) -> Value {
 }
 
 #[tokio::test]
-async fn finding_7_three_winners_holding_nine_1m_is_422() {
+async fn three_winners_holding_nine_1m_is_422() {
     let app = spawn_app().await;
     let body = three_winners([
         "111m234s678s99p345p",
@@ -202,7 +202,7 @@ async fn finding_7_three_winners_holding_nine_1m_is_422() {
 }
 
 #[tokio::test]
-async fn finding_7_the_shared_winning_tile_counts_once() {
+async fn the_shared_winning_tile_counts_once() {
     let app = spawn_app().await;
     // 5p: three in winner 0's pung, two in winner 1's pair, one of them
     // the shared discard: four in all.
@@ -214,7 +214,7 @@ async fn finding_7_the_shared_winning_tile_counts_once() {
 }
 
 #[tokio::test]
-async fn finding_8_duplicate_key_in_house_rules_patterns_is_422_at_its_pointer() {
+async fn duplicate_key_in_house_rules_patterns_is_422_at_its_pointer() {
     let app = spawn_app().await;
     let body = r#"{"ruleset": "hkma", "house_rules": {"patterns": {"all_chows": 1, "all_chows": null}},
         "hand": {"tiles": "234m567m345p678s22s", "winning_tile": "5p"},
@@ -235,7 +235,7 @@ async fn finding_8_duplicate_key_in_house_rules_patterns_is_422_at_its_pointer()
 }
 
 #[tokio::test]
-async fn finding_8_duplicate_top_level_field_is_422_at_its_pointer() {
+async fn duplicate_top_level_field_is_422_at_its_pointer() {
     let app = spawn_app().await;
     let body = r#"{"ruleset": "hkma", "ruleset": "wisteria-court",
         "hand": {"tiles": "234m567m345p678s22s", "winning_tile": "5p"},
@@ -250,7 +250,7 @@ async fn finding_8_duplicate_top_level_field_is_422_at_its_pointer() {
 }
 
 #[tokio::test]
-async fn finding_8_duplicate_key_in_an_inline_document_is_422_at_its_pointer() {
+async fn duplicate_key_in_an_inline_document_is_422_at_its_pointer() {
     let app = spawn_app().await;
     let body = r#"{"ruleset": {"extends": "hkma", "id": "mine",
             "patterns": {"all_simples": {"faan": 1}, "all_simples": {"faan": 2}}},
@@ -271,7 +271,7 @@ async fn finding_8_duplicate_key_in_an_inline_document_is_422_at_its_pointer() {
 }
 
 #[tokio::test]
-async fn finding_9_document_claiming_hkma_id_is_422_at_ruleset_id() {
+async fn document_claiming_hkma_id_is_422_at_ruleset_id() {
     let app = spawn_app().await;
     for (case, doc) in [
         (
@@ -292,7 +292,7 @@ async fn finding_9_document_claiming_hkma_id_is_422_at_ruleset_id() {
 }
 
 #[tokio::test]
-async fn finding_9_a_document_that_is_exactly_hkma_may_say_so() {
+async fn a_document_that_is_exactly_hkma_may_say_so() {
     let app = spawn_app().await;
     let by_id = app
         .post(
