@@ -78,15 +78,14 @@ pub struct Start<'a> {
 type Win = (usize, Option<f64>, Option<f64>);
 
 /// A hand of the shared graph ([`Graph`]): its shanten, its draws that
-/// lower shanten, each with the hands a discard keeping the new shanten
-/// can leave (expanded when a search first needs them), and, ready, its
-/// wins.
+/// lower shanten, each with the 14-tile hand it makes (expanded when a
+/// search first needs them), and, ready, its wins.
 struct Node {
     hand: Counts,
     shanten: i8,
     expanded: bool,
-    /// (kind, the nodes a discard can leave).
-    improve: Vec<(u8, Vec<u32>)>,
+    /// (kind, the 14-tile hand the draw makes, in [`Graph::drawn`]).
+    improve: Vec<(u8, u32)>,
     wins: Vec<Win>,
 }
 
@@ -99,6 +98,11 @@ struct Node {
 /// start's); each start's own search leaves out the draws with no copy
 /// left for it, so every start sees exactly the graph it would have alone,
 /// in the same order, and its figures are the same to the bit.
+///
+/// A 14-tile hand after a kept draw is a node of its own, with the hands
+/// its discards keeping shanten leave: many 13-tile hands draw into the
+/// same one, and its discards are found once and, in each turn, the best
+/// of them chosen once.
 pub struct Graph<'a> {
     melds: usize,
     forms: Forms,
@@ -108,6 +112,11 @@ pub struct Graph<'a> {
     most: Counts,
     index: HashMap<Counts, u32, foldhash::fast::FixedState>,
     nodes: Vec<Node>,
+    drawn_index: HashMap<Counts, u32, foldhash::fast::FixedState>,
+    /// `drawn_next[drawn_at[d]..drawn_at[d + 1]]`: the nodes 14-tile hand
+    /// `d`'s discards keeping its shanten leave, in tile order.
+    drawn_at: Vec<u32>,
+    drawn_next: Vec<u32>,
 }
 
 /// One start's graph: its hands in the order its own search reached
@@ -117,9 +126,12 @@ struct Local {
     shanten: Vec<i8>,
     hand: Vec<Counts>,
     /// `imp[imp_at[i]..imp_at[i + 1]]`: hand `i`'s kept draws, each a kind
-    /// and the range of `next` holding the hands a discard can leave.
+    /// and the local 14-tile hand it makes.
     imp_at: Vec<u32>,
-    imp: Vec<(u8, u32, u32)>,
+    imp: Vec<(u8, u32)>,
+    /// `next[next_at[d]..next_at[d + 1]]`: local 14-tile hand `d`'s
+    /// discards, as local hands.
+    next_at: Vec<u32>,
     next: Vec<u32>,
 }
 
@@ -128,10 +140,18 @@ impl Local {
         self.node.len()
     }
 
+    fn drawn(&self) -> usize {
+        self.next_at.len() - 1
+    }
+
+    fn next(&self, d: u32) -> &[u32] {
+        &self.next[self.next_at[d as usize] as usize..self.next_at[d as usize + 1] as usize]
+    }
+
     fn improve(&self, i: usize) -> impl Iterator<Item = (usize, &[u32])> + '_ {
         self.imp[self.imp_at[i] as usize..self.imp_at[i + 1] as usize]
             .iter()
-            .map(|&(y, a, b)| (usize::from(y), &self.next[a as usize..b as usize]))
+            .map(|&(y, d)| (usize::from(y), self.next(d)))
     }
 }
 
@@ -146,6 +166,9 @@ impl<'a> Graph<'a> {
             most: *most,
             index: HashMap::default(),
             nodes: Vec::new(),
+            drawn_index: HashMap::default(),
+            drawn_at: vec![0],
+            drawn_next: Vec::new(),
         }
     }
 
@@ -165,8 +188,27 @@ impl<'a> Graph<'a> {
         i
     }
 
+    /// The 14-tile hand `drawn` (of shanten `s`) and its discards that keep
+    /// it, found once.
+    fn drawn(&mut self, drawn: Counts, s: i8) -> u32 {
+        if let Some(&d) = self.drawn_index.get(&drawn) {
+            return d;
+        }
+        let (_, keep) = shanten::unneeded(&drawn, self.melds, self.forms);
+        for k in shanten::kinds_of(keep) {
+            let mut left = drawn;
+            left[k] -= 1;
+            let j = self.node(left, || s);
+            self.drawn_next.push(j);
+        }
+        let d = self.drawn_at.len() as u32 - 1;
+        self.drawn_at.push(self.drawn_next.len() as u32);
+        self.drawn_index.insert(drawn, d);
+        d
+    }
+
     /// One combination of the suits gives the draws that lower shanten,
-    /// and one per such draw the discards that keep the new shanten.
+    /// and one per new 14-tile hand the discards that keep its shanten.
     fn expand(&mut self, i: u32, values: &mut impl FnMut(&Counts) -> WinValues) {
         let n = &self.nodes[i as usize];
         if n.expanded {
@@ -186,14 +228,7 @@ impl<'a> Graph<'a> {
             }
             let mut drawn = h;
             drawn[y] += 1;
-            let (_, keep) = shanten::unneeded(&drawn, self.melds, self.forms);
-            let mut next = Vec::new();
-            for d in shanten::kinds_of(keep) {
-                let mut left = drawn;
-                left[d] -= 1;
-                next.push(self.node(left, || s - 1));
-            }
-            improve.push((y as u8, next));
+            improve.push((y as u8, self.drawn(drawn, s - 1)));
         }
         let n = &mut self.nodes[i as usize];
         n.improve = improve;
@@ -209,41 +244,49 @@ impl<'a> Graph<'a> {
         s0: i8,
         values: &mut impl FnMut(&Counts) -> WinValues,
     ) -> Local {
+        const NONE: u32 = u32::MAX;
         let root = self.node(*start.hand, || s0);
-        let mut at: HashMap<u32, u32, foldhash::fast::FixedState> = HashMap::default();
+        // Global node and 14-tile hand to local, NONE where not reached.
+        let mut at: Vec<u32> = Vec::new();
+        let mut drawn_at: Vec<u32> = Vec::new();
         let mut l = Local {
             node: vec![root],
             shanten: Vec::new(),
             hand: Vec::new(),
             imp_at: Vec::new(),
             imp: Vec::new(),
+            next_at: vec![0],
             next: Vec::new(),
         };
-        at.insert(root, 0);
         let mut todo = vec![root];
+        at.resize(self.nodes.len(), NONE);
+        at[root as usize] = 0;
         let weight = |h: &Counts, y: usize| {
             f64::from(start.unseen[y]) + f64::from(start.hand[y]) - f64::from(h[y])
         };
         while let Some(g) = todo.pop() {
             self.expand(g, values);
+            at.resize(self.nodes.len(), NONE);
             let n = &self.nodes[g as usize];
             if n.shanten <= 0 {
                 continue;
             }
-            for (y, next) in &n.improve {
-                if weight(&n.hand, usize::from(*y)) <= 0.0 {
+            for &(y, d) in &n.improve {
+                if weight(&n.hand, usize::from(y)) <= 0.0 {
                     continue;
                 }
-                for &j in next {
-                    at.entry(j).or_insert_with(|| {
+                let (a, b) = (self.drawn_at[d as usize], self.drawn_at[d as usize + 1]);
+                for &j in &self.drawn_next[a as usize..b as usize] {
+                    if at[j as usize] == NONE {
+                        at[j as usize] = l.node.len() as u32;
                         l.node.push(j);
                         todo.push(j);
-                        (l.node.len() - 1) as u32
-                    });
+                    }
                 }
             }
         }
         // The draws and discards in the start's own numbering.
+        drawn_at.resize(self.drawn_at.len() - 1, NONE);
         for &g in &l.node {
             let n = &self.nodes[g as usize];
             l.shanten.push(n.shanten);
@@ -252,13 +295,21 @@ impl<'a> Graph<'a> {
             if n.shanten <= 0 {
                 continue;
             }
-            for (y, next) in &n.improve {
-                if weight(&n.hand, usize::from(*y)) <= 0.0 {
+            for &(y, d) in &n.improve {
+                if weight(&n.hand, usize::from(y)) <= 0.0 {
                     continue;
                 }
-                let a = l.next.len() as u32;
-                l.next.extend(next.iter().map(|j| at[j]));
-                l.imp.push((*y, a, l.next.len() as u32));
+                if drawn_at[d as usize] == NONE {
+                    drawn_at[d as usize] = l.next_at.len() as u32 - 1;
+                    let (a, b) = (self.drawn_at[d as usize], self.drawn_at[d as usize + 1]);
+                    l.next.extend(
+                        self.drawn_next[a as usize..b as usize]
+                            .iter()
+                            .map(|&j| at[j as usize]),
+                    );
+                    l.next_at.push(l.next.len() as u32);
+                }
+                l.imp.push((y, drawn_at[d as usize]));
             }
         }
         l.imp_at.push(l.imp.len() as u32);
@@ -345,6 +396,78 @@ pub fn solve(
     ))
 }
 
+/// One start's draws with their weights (the pool's numerators
+/// `u₀ + H₀ − H`, the same in every turn) worked once, so that each turn's
+/// chances are a division and a sum in the order the model states.
+struct Weighted {
+    /// `win[win_at[i]..win_at[i + 1]]`: hand `i`'s self-drawn wins that
+    /// count, as (weight, points), in tile order.
+    win_at: Vec<u32>,
+    win: Vec<(f64, f64)>,
+    /// `imp_w[j]`: the weight of the local graph's kept draw `j`.
+    imp_w: Vec<f64>,
+    /// The weight of hand `i`'s wins on a discard that count (0 without
+    /// the others' discards or wins).
+    hits: Vec<f64>,
+}
+
+impl Weighted {
+    fn new(start: &Start<'_>, l: &Local, wins: &[&[Win]]) -> Weighted {
+        let weight = |h: &Counts, y: usize| -> f64 {
+            f64::from(start.unseen[y]) + f64::from(start.hand[y]) - f64::from(h[y])
+        };
+        let n = l.len();
+        let mut w = Weighted {
+            win_at: Vec::with_capacity(n + 1),
+            win: Vec::new(),
+            imp_w: Vec::with_capacity(l.imp.len()),
+            hits: Vec::with_capacity(n),
+        };
+        for (i, h) in l.hand.iter().enumerate() {
+            w.win_at.push(w.win.len() as u32);
+            w.win.extend(
+                wins[i]
+                    .iter()
+                    .filter_map(|&(y, points, _)| points.map(|p| (weight(h, y), p))),
+            );
+            w.hits.push(
+                wins[i]
+                    .iter()
+                    .filter(|w| w.2.is_some())
+                    .map(|&(y, _, _)| weight(h, y))
+                    .sum(),
+            );
+        }
+        w.win_at.push(w.win.len() as u32);
+        for (i, h) in l.hand.iter().enumerate() {
+            let (a, b) = (l.imp_at[i] as usize, l.imp_at[i + 1] as usize);
+            w.imp_w
+                .extend(l.imp[a..b].iter().map(|&(y, _)| weight(h, usize::from(y))));
+        }
+        w
+    }
+
+    fn wins(&self, i: usize) -> &[(f64, f64)] {
+        &self.win[self.win_at[i] as usize..self.win_at[i + 1] as usize]
+    }
+
+    /// The chances of a winning and of an improving draw from hand `i` out
+    /// of a pool of `left` tiles (each the sum of its kinds' chances, added
+    /// in tile order), and the scale that keeps their sum within one.
+    fn draw_chances(&self, l: &Local, i: usize, left: f64) -> (f64, f64, f64) {
+        let mut p_win = -0.0;
+        for &(w, _) in self.wins(i) {
+            p_win += w / left;
+        }
+        let mut p_imp = -0.0;
+        for &w in &self.imp_w[l.imp_at[i] as usize..l.imp_at[i + 1] as usize] {
+            p_imp += w / left;
+        }
+        let sum = p_win + p_imp;
+        (p_win, p_imp, if sum > 1.0 { 1.0 / sum } else { 1.0 })
+    }
+}
+
 /// The backward induction and the forward pass over one start's graph.
 fn passes(start: &Start<'_>, s0: i8, l: &Local, wins: &[&[Win]]) -> (Chances, Vec<Vec<f64>>) {
     let draws = start.draws as usize;
@@ -353,8 +476,11 @@ fn passes(start: &Start<'_>, s0: i8, l: &Local, wins: &[&[Win]]) -> (Chances, Ve
     let weight = |h: &Counts, y: usize| -> f64 {
         f64::from(start.unseen[y]) + f64::from(start.hand[y]) - f64::from(h[y])
     };
+    let wt = Weighted::new(start, l, wins);
     let pool: f64 = start.unseen.iter().map(|&u| f64::from(u)).sum();
     let turn = if start.discards { 4.0 } else { 1.0 };
+    // Whether the others' discards can win for hand i.
+    let others = |i: usize| start.discards && !wins[i].is_empty();
 
     // Backward: v[k][i], the points expected from the start of turn k
     // (0-based) in state i; after[k][i], those expected once the player
@@ -362,48 +488,60 @@ fn passes(start: &Start<'_>, s0: i8, l: &Local, wins: &[&[Win]]) -> (Chances, Ve
     let n = l.len();
     let mut v = vec![vec![0.0f64; n]; draws + 1];
     let mut after = vec![vec![0.0f64; n]; draws];
+    // best[k * nd + d]: the discard chosen from 14-tile hand d in turn k.
+    let nd = l.drawn();
+    let mut best = vec![0u32; nd * draws];
     for k in (0..draws).rev() {
         let left = pool - turn * k as f64;
+        let (v_k, v_rest) = v.split_at_mut(k + 1);
+        let (v_k, v_next) = (&mut v_k[k], &v_rest[0]);
+        let after_k = &mut after[k];
         for i in 0..n {
-            after[k][i] = others_of(
-                &l.hand[i],
-                wins[i],
-                left,
-                start.discards,
-                &weight,
-                v[k + 1][i],
-            );
+            after_k[i] = if others(i) {
+                others_of(&l.hand[i], wins[i], left, true, &weight, v_next[i])
+            } else {
+                v_next[i]
+            };
+        }
+        if left < 1.0 {
+            continue;
+        }
+        let best_k = &mut best[k * nd..(k + 1) * nd];
+        for (d, b) in best_k.iter_mut().enumerate() {
+            *b = pick(l.next(d as u32), after_k) as u32;
         }
         for i in 0..n {
-            if left < 1.0 {
-                v[k][i] = 0.0;
-                continue;
-            }
-            let h = &l.hand[i];
-            let (p_win, p_imp, scale) = draw_chances(l, wins, i, left, &weight);
+            let (p_win, p_imp, scale) = wt.draw_chances(l, i, left);
             let mut e = 0.0;
-            for &(y, points, _) in wins[i] {
-                let p = win_chance(h, y, points, left, &weight);
-                e += p * scale * points.unwrap_or(0.0);
+            for &(w, points) in wt.wins(i) {
+                e += w / left * scale * points;
             }
-            for (y, next) in l.improve(i) {
-                let p = weight(h, y) / left;
-                e += p * scale * after[k][pick(next, &after[k])];
+            let (a, b) = (l.imp_at[i] as usize, l.imp_at[i + 1] as usize);
+            for (&(_, d), &w) in l.imp[a..b].iter().zip(&wt.imp_w[a..b]) {
+                e += w / left * scale * after_k[best_k[d as usize] as usize];
             }
             let stay = 1.0 - scale * (p_win + p_imp);
-            e += stay * after[k][i];
-            v[k][i] = e;
+            e += stay * after_k[i];
+            v_k[i] = e;
         }
     }
 
     // Forward: the distribution over states at the start of each turn.
+    let survive = |i: usize, left: f64| {
+        if others(i) {
+            survive_hits(wt.hits[i], left)
+        } else {
+            1.0
+        }
+    };
     let mut dist = vec![0.0f64; n];
+    let mut next = vec![0.0f64; n];
     dist[0] = 1.0;
     let (mut won, mut ready_by) = (0.0f64, Vec::with_capacity(draws));
     let mut win_by = Vec::with_capacity(draws);
-    for (k, after_k) in after.iter().enumerate() {
+    for k in 0..draws {
         let left = pool - turn * k as f64;
-        let mut next = vec![0.0f64; n];
+        next.fill(0.0);
         for i in 0..n {
             let m = dist[i];
             if m == 0.0 {
@@ -413,23 +551,23 @@ fn passes(start: &Start<'_>, s0: i8, l: &Local, wins: &[&[Win]]) -> (Chances, Ve
                 next[i] += m;
                 continue;
             }
-            let h = &l.hand[i];
-            let (p_win, p_imp, scale) = draw_chances(l, wins, i, left, &weight);
+            let (p_win, p_imp, scale) = wt.draw_chances(l, i, left);
             won += m * scale * p_win;
             let stay = m * (1.0 - scale * (p_win + p_imp));
-            for (y, to) in l.improve(i) {
-                let p = weight(h, y) / left;
-                let to = pick(to, after_k);
+            let (a, b) = (l.imp_at[i] as usize, l.imp_at[i + 1] as usize);
+            for (&(_, d), &w) in l.imp[a..b].iter().zip(&wt.imp_w[a..b]) {
+                let p = w / left;
+                let to = best[k * nd + d as usize] as usize;
                 let moved = m * p * scale;
-                let keep = survive_of(&l.hand[to], wins[to], left, start.discards, &weight);
+                let keep = survive(to, left);
                 won += moved * (1.0 - keep);
                 next[to] += moved * keep;
             }
-            let keep = survive_of(h, wins[i], left, start.discards, &weight);
+            let keep = survive(i, left);
             won += stay * (1.0 - keep);
             next[i] += stay * keep;
         }
-        dist = next;
+        std::mem::swap(&mut dist, &mut next);
         win_by.push(won.min(1.0));
         let ready: f64 = dist
             .iter()
@@ -462,42 +600,6 @@ fn pick(next: &[u32], after: &[f64]) -> usize {
     best
 }
 
-/// The chance of a winning draw of kind `y` from hand `h` out of a pool
-/// of `left` tiles; 0 where the win does not count.
-fn win_chance(
-    h: &Counts,
-    y: usize,
-    points: Option<f64>,
-    left: f64,
-    weight: &impl Fn(&Counts, usize) -> f64,
-) -> f64 {
-    if points.is_some() {
-        weight(h, y) / left
-    } else {
-        0.0
-    }
-}
-
-/// The chances of a winning and of an improving draw from hand `i` out of
-/// a pool of `left` tiles (each the sum of its kinds' chances, added in
-/// tile order), and the scale that keeps their sum within one.
-fn draw_chances(
-    l: &Local,
-    wins: &[&[Win]],
-    i: usize,
-    left: f64,
-    weight: &impl Fn(&Counts, usize) -> f64,
-) -> (f64, f64, f64) {
-    let h = &l.hand[i];
-    let p_win: f64 = wins[i]
-        .iter()
-        .map(|&(y, points, _)| win_chance(h, y, points, left, weight))
-        .sum();
-    let p_imp: f64 = l.improve(i).map(|(y, _)| weight(h, y) / left).sum();
-    let sum = p_win + p_imp;
-    (p_win, p_imp, if sum > 1.0 { 1.0 / sum } else { 1.0 })
-}
-
 /// The chance that none of the three others' discards wins for `hand`,
 /// in a turn whose player drew from `left` tiles.
 pub(super) fn survive_of(
@@ -515,6 +617,11 @@ pub(super) fn survive_of(
         .filter(|w| w.2.is_some())
         .map(|&(y, _, _)| weight(hand, y))
         .sum();
+    survive_hits(hits, left)
+}
+
+/// [`survive_of`] given the weight of the hand's wins on a discard.
+fn survive_hits(hits: f64, left: f64) -> f64 {
     let mut keep = 1.0;
     for j in 1..=3 {
         let pool = left - j as f64;
