@@ -397,17 +397,18 @@ pub fn solve(
 }
 
 /// One start's draws with their weights (the pool's numerators
-/// `u₀ + H₀ − H`, the same in every turn) worked once, so that each turn's
-/// chances are a division and a sum in the order the model states.
+/// `u₀ + H₀ − H`, the same in every turn) worked once and laid out in the
+/// order the passes read them, so that each turn's chances are a division
+/// and a sum in the order the model states.
 struct Weighted {
-    /// `win[win_at[i]..win_at[i + 1]]`: hand `i`'s self-drawn wins that
-    /// count, as (weight, points), in tile order.
-    win_at: Vec<u32>,
+    /// Hand `i`'s self-drawn wins that count and its kept draws: how many
+    /// of each (in `win` and `edge`, hand after hand).
+    len: Vec<(u32, u32)>,
+    /// (weight, points) of each win, in tile order.
     win: Vec<(f64, f64)>,
-    /// `imp_w[j]`: the weight of the local graph's kept draw `j`.
-    imp_w: Vec<f64>,
-    /// The weight of hand `i`'s wins on a discard that count (0 without
-    /// the others' discards or wins).
+    /// (weight, local 14-tile hand) of each kept draw, in tile order.
+    edge: Vec<(f64, u32)>,
+    /// The weight of hand `i`'s wins on a discard that count.
     hits: Vec<f64>,
 }
 
@@ -418,13 +419,13 @@ impl Weighted {
         };
         let n = l.len();
         let mut w = Weighted {
-            win_at: Vec::with_capacity(n + 1),
+            len: Vec::with_capacity(n),
             win: Vec::new(),
-            imp_w: Vec::with_capacity(l.imp.len()),
+            edge: Vec::with_capacity(l.imp.len()),
             hits: Vec::with_capacity(n),
         };
         for (i, h) in l.hand.iter().enumerate() {
-            w.win_at.push(w.win.len() as u32);
+            let (w0, e0) = (w.win.len(), w.edge.len());
             w.win.extend(
                 wins[i]
                     .iter()
@@ -437,35 +438,45 @@ impl Weighted {
                     .map(|&(y, _, _)| weight(h, y))
                     .sum(),
             );
-        }
-        w.win_at.push(w.win.len() as u32);
-        for (i, h) in l.hand.iter().enumerate() {
             let (a, b) = (l.imp_at[i] as usize, l.imp_at[i + 1] as usize);
-            w.imp_w
-                .extend(l.imp[a..b].iter().map(|&(y, _)| weight(h, usize::from(y))));
+            w.edge.extend(
+                l.imp[a..b]
+                    .iter()
+                    .map(|&(y, d)| (weight(h, usize::from(y)), d)),
+            );
+            w.len
+                .push(((w.win.len() - w0) as u32, (w.edge.len() - e0) as u32));
         }
         w
     }
+}
 
-    fn wins(&self, i: usize) -> &[(f64, f64)] {
-        &self.win[self.win_at[i] as usize..self.win_at[i + 1] as usize]
-    }
-
-    /// The chances of a winning and of an improving draw from hand `i` out
-    /// of a pool of `left` tiles (each the sum of its kinds' chances, added
-    /// in tile order), and the scale that keeps their sum within one.
-    fn draw_chances(&self, l: &Local, i: usize, left: f64) -> (f64, f64, f64) {
+/// Hand by hand, its wins and kept draws, and the chances of a winning
+/// and of an improving draw out of a pool of `left` tiles (each the sum
+/// of its kinds' chances, added in tile order) with the scale that keeps
+/// their sum within one.
+fn each_hand<'w>(
+    wt: &'w Weighted,
+    left: f64,
+) -> impl Iterator<Item = (&'w [(f64, f64)], &'w [(f64, u32)], f64, f64, f64)> + 'w {
+    let (mut win, mut edge) = (&wt.win[..], &wt.edge[..]);
+    wt.len.iter().map(move |&(nw, ne)| {
+        let (ws, rest) = win.split_at(nw as usize);
+        win = rest;
+        let (es, rest) = edge.split_at(ne as usize);
+        edge = rest;
         let mut p_win = -0.0;
-        for &(w, _) in self.wins(i) {
+        for &(w, _) in ws {
             p_win += w / left;
         }
         let mut p_imp = -0.0;
-        for &w in &self.imp_w[l.imp_at[i] as usize..l.imp_at[i + 1] as usize] {
+        for &(w, _) in es {
             p_imp += w / left;
         }
         let sum = p_win + p_imp;
-        (p_win, p_imp, if sum > 1.0 { 1.0 / sum } else { 1.0 })
-    }
+        let scale = if sum > 1.0 { 1.0 / sum } else { 1.0 };
+        (ws, es, p_win, p_imp, scale)
+    })
 }
 
 /// The backward induction and the forward pass over one start's graph.
@@ -479,56 +490,78 @@ fn passes(start: &Start<'_>, s0: i8, l: &Local, wins: &[&[Win]]) -> (Chances, Ve
     let wt = Weighted::new(start, l, wins);
     let pool: f64 = start.unseen.iter().map(|&u| f64::from(u)).sum();
     let turn = if start.discards { 4.0 } else { 1.0 };
-    // Whether the others' discards can win for hand i.
-    let others = |i: usize| start.discards && !wins[i].is_empty();
 
     // Backward: v[k][i], the points expected from the start of turn k
     // (0-based) in state i; after[k][i], those expected once the player
-    // has discarded in turn k, the others' discards still to come.
+    // has discarded in turn k, the others' discards still to come (without
+    // them, v[k + 1][i]). Rows are built turn by turn, from the last.
     let n = l.len();
-    let mut v = vec![vec![0.0f64; n]; draws + 1];
-    let mut after = vec![vec![0.0f64; n]; draws];
-    // best[k * nd + d]: the discard chosen from 14-tile hand d in turn k.
     let nd = l.drawn();
-    let mut best = vec![0u32; nd * draws];
+    let mut v_rev: Vec<Vec<f64>> = Vec::with_capacity(draws + 1);
+    v_rev.push(vec![0.0f64; n]);
+    let mut after_rev: Vec<Vec<f64>> = Vec::with_capacity(if start.discards { draws } else { 0 });
+    // best[(draws - 1 - k) * nd + d]: the discard chosen from 14-tile hand
+    // d in turn k; best_v its points expected after.
+    let mut best: Vec<u32> = Vec::with_capacity(nd * draws);
+    let mut best_v = vec![0.0f64; nd];
+    // draw[(draws - 1 - k) * n + i]: hand i's (scale, chance of a win,
+    // chance of neither a win nor a kept draw, scaled) in turn k, for the
+    // forward pass.
+    let mut draw: Vec<(f64, f64, f64)> = Vec::with_capacity(n * draws);
     for k in (0..draws).rev() {
         let left = pool - turn * k as f64;
-        let (v_k, v_rest) = v.split_at_mut(k + 1);
-        let (v_k, v_next) = (&mut v_k[k], &v_rest[0]);
-        let after_k = &mut after[k];
-        for i in 0..n {
-            after_k[i] = if others(i) {
-                others_of(&l.hand[i], wins[i], left, true, &weight, v_next[i])
-            } else {
-                v_next[i]
-            };
+        let v_next = v_rev.last().map_or(&[][..], |r| &r[..]);
+        if start.discards {
+            let row = (0..n)
+                .map(|i| others_of(&l.hand[i], wins[i], left, true, &weight, v_next[i]))
+                .collect();
+            after_rev.push(row);
         }
+        let after_k: &[f64] = if start.discards {
+            &after_rev[after_rev.len() - 1]
+        } else {
+            v_next
+        };
         if left < 1.0 {
+            best.extend(std::iter::repeat_n(0, nd));
+            draw.extend(std::iter::repeat_n((1.0, 0.0, 1.0), n));
+            v_rev.push(vec![0.0f64; n]);
             continue;
         }
-        let best_k = &mut best[k * nd..(k + 1) * nd];
-        for (d, b) in best_k.iter_mut().enumerate() {
-            *b = pick(l.next(d as u32), after_k) as u32;
+        for (d, bv) in best_v.iter_mut().enumerate() {
+            let j = pick(l.next(d as u32), after_k);
+            best.push(j as u32);
+            *bv = after_k[j];
         }
-        for i in 0..n {
-            let (p_win, p_imp, scale) = wt.draw_chances(l, i, left);
-            let mut e = 0.0;
-            for &(w, points) in wt.wins(i) {
-                e += w / left * scale * points;
-            }
-            let (a, b) = (l.imp_at[i] as usize, l.imp_at[i + 1] as usize);
-            for (&(_, d), &w) in l.imp[a..b].iter().zip(&wt.imp_w[a..b]) {
-                e += w / left * scale * after_k[best_k[d as usize] as usize];
-            }
-            let stay = 1.0 - scale * (p_win + p_imp);
-            e += stay * after_k[i];
-            v_k[i] = e;
-        }
+        let row: Vec<f64> = each_hand(&wt, left)
+            .zip(after_k)
+            .map(|((ws, es, p_win, p_imp, scale), a_i)| {
+                let mut e = 0.0;
+                for &(w, points) in ws {
+                    e += w / left * scale * points;
+                }
+                for &(w, d) in es {
+                    e += w / left * scale * best_v[d as usize];
+                }
+                let stay = 1.0 - scale * (p_win + p_imp);
+                e += stay * a_i;
+                draw.push((scale, p_win, stay));
+                e
+            })
+            .collect();
+        v_rev.push(row);
     }
+    let expected_points = v_rev.last().and_then(|r| r.first()).copied().unwrap_or(0.0);
+    // after[k], first turn first.
+    let after: Vec<Vec<f64>> = if start.discards {
+        after_rev.into_iter().rev().collect()
+    } else {
+        v_rev.into_iter().rev().skip(1).collect()
+    };
 
     // Forward: the distribution over states at the start of each turn.
     let survive = |i: usize, left: f64| {
-        if others(i) {
+        if start.discards && !wins[i].is_empty() {
             survive_hits(wt.hits[i], left)
         } else {
             1.0
@@ -542,30 +575,35 @@ fn passes(start: &Start<'_>, s0: i8, l: &Local, wins: &[&[Win]]) -> (Chances, Ve
     for k in 0..draws {
         let left = pool - turn * k as f64;
         next.fill(0.0);
-        for i in 0..n {
-            let m = dist[i];
-            if m == 0.0 {
-                continue;
+        if left < 1.0 {
+            next.copy_from_slice(&dist);
+        } else {
+            let r = draws - 1 - k;
+            let best_k = &best[r * nd..(r + 1) * nd];
+            let draw_k = &draw[r * n..(r + 1) * n];
+            let mut edge = &wt.edge[..];
+            for (i, (&m, (&(_, ne), &(scale, p_win, q)))) in
+                dist.iter().zip(wt.len.iter().zip(draw_k)).enumerate()
+            {
+                let (es, rest) = edge.split_at(ne as usize);
+                edge = rest;
+                if m == 0.0 {
+                    continue;
+                }
+                won += m * scale * p_win;
+                let stay = m * q;
+                for &(w, d) in es {
+                    let p = w / left;
+                    let to = best_k[d as usize] as usize;
+                    let moved = m * p * scale;
+                    let keep = survive(to, left);
+                    won += moved * (1.0 - keep);
+                    next[to] += moved * keep;
+                }
+                let keep = survive(i, left);
+                won += stay * (1.0 - keep);
+                next[i] += stay * keep;
             }
-            if left < 1.0 {
-                next[i] += m;
-                continue;
-            }
-            let (p_win, p_imp, scale) = wt.draw_chances(l, i, left);
-            won += m * scale * p_win;
-            let stay = m * (1.0 - scale * (p_win + p_imp));
-            let (a, b) = (l.imp_at[i] as usize, l.imp_at[i + 1] as usize);
-            for (&(_, d), &w) in l.imp[a..b].iter().zip(&wt.imp_w[a..b]) {
-                let p = w / left;
-                let to = best[k * nd + d as usize] as usize;
-                let moved = m * p * scale;
-                let keep = survive(to, left);
-                won += moved * (1.0 - keep);
-                next[to] += moved * keep;
-            }
-            let keep = survive(i, left);
-            won += stay * (1.0 - keep);
-            next[i] += stay * keep;
         }
         std::mem::swap(&mut dist, &mut next);
         win_by.push(won.min(1.0));
@@ -582,7 +620,7 @@ fn passes(start: &Start<'_>, s0: i8, l: &Local, wins: &[&[Win]]) -> (Chances, Ve
     let chances = Chances {
         ready: ready_by,
         win: win_by,
-        expected_points: v[0][0],
+        expected_points,
     };
     (chances, after)
 }
