@@ -398,24 +398,25 @@ pub fn solve(
 
 /// One start's draws with their weights (the pool's numerators
 /// `u₀ + H₀ − H`, the same in every turn) worked once and laid out in the
-/// order the passes read them, so that each turn's chances are a division
-/// and a sum in the order the model states.
+/// order the passes read them. A weight is 0 to 4 (`u₀ + H₀` is at most
+/// the four copies, and a reachable hand holds no more of a kind than
+/// that), so each turn's chances `w / left` are five divisions, looked up.
 struct Weighted {
     /// Hand `i`'s self-drawn wins that count and its kept draws: how many
     /// of each (in `win` and `edge`, hand after hand).
     len: Vec<(u32, u32)>,
     /// (weight, points) of each win, in tile order.
-    win: Vec<(f64, f64)>,
+    win: Vec<(u8, f64)>,
     /// (weight, local 14-tile hand) of each kept draw, in tile order.
-    edge: Vec<(f64, u32)>,
+    edge: Vec<(u8, u32)>,
     /// The weight of hand `i`'s wins on a discard that count.
     hits: Vec<f64>,
 }
 
 impl Weighted {
     fn new(start: &Start<'_>, l: &Local, wins: &[&[Win]]) -> Weighted {
-        let weight = |h: &Counts, y: usize| -> f64 {
-            f64::from(start.unseen[y]) + f64::from(start.hand[y]) - f64::from(h[y])
+        let weight = |h: &Counts, y: usize| -> u8 {
+            (start.unseen[y] + start.hand[y]).saturating_sub(h[y]).min(4)
         };
         let n = l.len();
         let mut w = Weighted {
@@ -435,7 +436,7 @@ impl Weighted {
                 wins[i]
                     .iter()
                     .filter(|w| w.2.is_some())
-                    .map(|&(y, _, _)| weight(h, y))
+                    .map(|&(y, _, _)| f64::from(weight(h, y)))
                     .sum(),
             );
             let (a, b) = (l.imp_at[i] as usize, l.imp_at[i + 1] as usize);
@@ -451,32 +452,26 @@ impl Weighted {
     }
 }
 
-/// Hand by hand, its wins and kept draws, and the chances of a winning
-/// and of an improving draw out of a pool of `left` tiles (each the sum
-/// of its kinds' chances, added in tile order) with the scale that keeps
-/// their sum within one.
-fn each_hand<'w>(
-    wt: &'w Weighted,
-    left: f64,
-) -> impl Iterator<Item = (&'w [(f64, f64)], &'w [(f64, u32)], f64, f64, f64)> + 'w {
-    let (mut win, mut edge) = (&wt.win[..], &wt.edge[..]);
-    wt.len.iter().map(move |&(nw, ne)| {
-        let (ws, rest) = win.split_at(nw as usize);
-        win = rest;
-        let (es, rest) = edge.split_at(ne as usize);
-        edge = rest;
-        let mut p_win = -0.0;
-        for &(w, _) in ws {
-            p_win += w / left;
-        }
-        let mut p_imp = -0.0;
-        for &(w, _) in es {
-            p_imp += w / left;
-        }
-        let sum = p_win + p_imp;
-        let scale = if sum > 1.0 { 1.0 / sum } else { 1.0 };
-        (ws, es, p_win, p_imp, scale)
-    })
+/// `w / left` for each weight `w`.
+fn shares(left: f64) -> [f64; 5] {
+    [0.0 / left, 1.0 / left, 2.0 / left, 3.0 / left, 4.0 / left]
+}
+
+/// The chances of a winning and of an improving draw out of a pool of
+/// `left` tiles (each the sum of its kinds' chances, added in tile
+/// order), and the scale that keeps their sum within one.
+#[inline]
+fn draw_chances(q: &[f64; 5], ws: &[(u8, f64)], es: &[(u8, u32)]) -> (f64, f64, f64) {
+    let mut p_win = -0.0;
+    for &(w, _) in ws {
+        p_win += q[usize::from(w)];
+    }
+    let mut p_imp = -0.0;
+    for &(w, _) in es {
+        p_imp += q[usize::from(w)];
+    }
+    let sum = p_win + p_imp;
+    (p_win, p_imp, if sum > 1.0 { 1.0 / sum } else { 1.0 })
 }
 
 /// The backward induction and the forward pass over one start's graph.
@@ -533,22 +528,27 @@ fn passes(start: &Start<'_>, s0: i8, l: &Local, wins: &[&[Win]]) -> (Chances, Ve
             best.push(j as u32);
             *bv = after_k[j];
         }
-        let row: Vec<f64> = each_hand(&wt, left)
-            .zip(after_k)
-            .map(|((ws, es, p_win, p_imp, scale), a_i)| {
-                let mut e = 0.0;
-                for &(w, points) in ws {
-                    e += w / left * scale * points;
-                }
-                for &(w, d) in es {
-                    e += w / left * scale * best_v[d as usize];
-                }
-                let stay = 1.0 - scale * (p_win + p_imp);
-                e += stay * a_i;
-                draw.push((scale, p_win, stay));
-                e
-            })
-            .collect();
+        let q = shares(left);
+        let mut row: Vec<f64> = Vec::with_capacity(n);
+        let (mut win, mut edge) = (&wt.win[..], &wt.edge[..]);
+        for (&(nw, ne), &a_i) in wt.len.iter().zip(after_k) {
+            let (ws, rest) = win.split_at(nw as usize);
+            win = rest;
+            let (es, rest) = edge.split_at(ne as usize);
+            edge = rest;
+            let (p_win, p_imp, scale) = draw_chances(&q, ws, es);
+            let mut e = 0.0;
+            for &(w, points) in ws {
+                e += q[usize::from(w)] * scale * points;
+            }
+            for &(w, d) in es {
+                e += q[usize::from(w)] * scale * best_v[d as usize];
+            }
+            let stay = 1.0 - scale * (p_win + p_imp);
+            e += stay * a_i;
+            draw.push((scale, p_win, stay));
+            row.push(e);
+        }
         v_rev.push(row);
     }
     let expected_points = v_rev.last().and_then(|r| r.first()).copied().unwrap_or(0.0);
@@ -560,13 +560,6 @@ fn passes(start: &Start<'_>, s0: i8, l: &Local, wins: &[&[Win]]) -> (Chances, Ve
     };
 
     // Forward: the distribution over states at the start of each turn.
-    let survive = |i: usize, left: f64| {
-        if start.discards && !wins[i].is_empty() {
-            survive_hits(wt.hits[i], left)
-        } else {
-            1.0
-        }
-    };
     let mut dist = vec![0.0f64; n];
     let mut next = vec![0.0f64; n];
     dist[0] = 1.0;
@@ -581,8 +574,9 @@ fn passes(start: &Start<'_>, s0: i8, l: &Local, wins: &[&[Win]]) -> (Chances, Ve
             let r = draws - 1 - k;
             let best_k = &best[r * nd..(r + 1) * nd];
             let draw_k = &draw[r * n..(r + 1) * n];
+            let q = shares(left);
             let mut edge = &wt.edge[..];
-            for (i, (&m, (&(_, ne), &(scale, p_win, q)))) in
+            for (i, (&m, (&(_, ne), &(scale, p_win, stay)))) in
                 dist.iter().zip(wt.len.iter().zip(draw_k)).enumerate()
             {
                 let (es, rest) = edge.split_at(ne as usize);
@@ -591,18 +585,33 @@ fn passes(start: &Start<'_>, s0: i8, l: &Local, wins: &[&[Win]]) -> (Chances, Ve
                     continue;
                 }
                 won += m * scale * p_win;
-                let stay = m * q;
-                for &(w, d) in es {
-                    let p = w / left;
-                    let to = best_k[d as usize] as usize;
-                    let moved = m * p * scale;
-                    let keep = survive(to, left);
-                    won += moved * (1.0 - keep);
-                    next[to] += moved * keep;
+                let stay = m * stay;
+                if start.discards {
+                    let survive = |i: usize| {
+                        if wins[i].is_empty() {
+                            1.0
+                        } else {
+                            survive_hits(wt.hits[i], left)
+                        }
+                    };
+                    for &(w, d) in es {
+                        let to = best_k[d as usize] as usize;
+                        let moved = m * q[usize::from(w)] * scale;
+                        let keep = survive(to);
+                        won += moved * (1.0 - keep);
+                        next[to] += moved * keep;
+                    }
+                    let keep = survive(i);
+                    won += stay * (1.0 - keep);
+                    next[i] += stay * keep;
+                } else {
+                    // Nothing is won on a discard: each hand keeps all
+                    // that reaches it.
+                    for &(w, d) in es {
+                        next[best_k[d as usize] as usize] += m * q[usize::from(w)] * scale;
+                    }
+                    next[i] += stay;
                 }
-                let keep = survive(i, left);
-                won += stay * (1.0 - keep);
-                next[i] += stay * keep;
             }
         }
         std::mem::swap(&mut dist, &mut next);
