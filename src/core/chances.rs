@@ -452,26 +452,19 @@ impl Weighted {
     }
 }
 
-/// `w / left` for each weight `w`.
-fn shares(left: f64) -> [f64; 5] {
-    [0.0 / left, 1.0 / left, 2.0 / left, 3.0 / left, 4.0 / left]
-}
-
-/// The chances of a winning and of an improving draw out of a pool of
-/// `left` tiles (each the sum of its kinds' chances, added in tile
-/// order), and the scale that keeps their sum within one.
-#[inline]
-fn draw_chances(q: &[f64; 5], ws: &[(u8, f64)], es: &[(u8, u32)]) -> (f64, f64, f64) {
-    let mut p_win = -0.0;
-    for &(w, _) in ws {
-        p_win += q[usize::from(w)];
-    }
-    let mut p_imp = -0.0;
-    for &(w, _) in es {
-        p_imp += q[usize::from(w)];
-    }
-    let sum = p_win + p_imp;
-    (p_win, p_imp, if sum > 1.0 { 1.0 / sum } else { 1.0 })
+/// `w / left` for each weight `w` (read as `q[w & 7]`, which needs no
+/// bounds check; weights are at most 4).
+fn shares(left: f64) -> [f64; 8] {
+    [
+        0.0 / left,
+        1.0 / left,
+        2.0 / left,
+        3.0 / left,
+        4.0 / left,
+        0.0,
+        0.0,
+        0.0,
+    ]
 }
 
 /// The backward induction and the forward pass over one start's graph.
@@ -536,13 +529,30 @@ fn passes(start: &Start<'_>, s0: i8, l: &Local, wins: &[&[Win]]) -> (Chances, Ve
             win = rest;
             let (es, rest) = edge.split_at(ne as usize);
             edge = rest;
-            let (p_win, p_imp, scale) = draw_chances(&q, ws, es);
-            let mut e = 0.0;
+            // Worked first with a scale of one, which the chances nearly
+            // always have (a product by 1.0 is exact, so the sums are the
+            // same to the bit), and again scaled when they add up past one.
+            let (mut p_win, mut p_imp, mut e) = (-0.0, -0.0, 0.0);
             for &(w, points) in ws {
-                e += q[usize::from(w)] * scale * points;
+                let p = q[usize::from(w & 7)];
+                p_win += p;
+                e += p * points;
             }
             for &(w, d) in es {
-                e += q[usize::from(w)] * scale * best_v[d as usize];
+                let p = q[usize::from(w & 7)];
+                p_imp += p;
+                e += p * best_v[d as usize];
+            }
+            let sum = p_win + p_imp;
+            let scale = if sum > 1.0 { 1.0 / sum } else { 1.0 };
+            if scale != 1.0 {
+                e = 0.0;
+                for &(w, points) in ws {
+                    e += q[usize::from(w & 7)] * scale * points;
+                }
+                for &(w, d) in es {
+                    e += q[usize::from(w & 7)] * scale * best_v[d as usize];
+                }
             }
             let stay = 1.0 - scale * (p_win + p_imp);
             e += stay * a_i;
@@ -596,7 +606,7 @@ fn passes(start: &Start<'_>, s0: i8, l: &Local, wins: &[&[Win]]) -> (Chances, Ve
                     };
                     for &(w, d) in es {
                         let to = best_k[d as usize] as usize;
-                        let moved = m * q[usize::from(w)] * scale;
+                        let moved = m * q[usize::from(w & 7)] * scale;
                         let keep = survive(to);
                         won += moved * (1.0 - keep);
                         next[to] += moved * keep;
@@ -607,8 +617,14 @@ fn passes(start: &Start<'_>, s0: i8, l: &Local, wins: &[&[Win]]) -> (Chances, Ve
                 } else {
                     // Nothing is won on a discard: each hand keeps all
                     // that reaches it.
-                    for &(w, d) in es {
-                        next[best_k[d as usize] as usize] += m * q[usize::from(w)] * scale;
+                    if scale == 1.0 {
+                        for &(w, d) in es {
+                            next[best_k[d as usize] as usize] += m * q[usize::from(w & 7)];
+                        }
+                    } else {
+                        for &(w, d) in es {
+                            next[best_k[d as usize] as usize] += m * q[usize::from(w & 7)] * scale;
+                        }
                     }
                     next[i] += stay;
                 }
