@@ -27,6 +27,7 @@
 
 use super::shanten::{self, Forms};
 use super::tile::Counts;
+use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 
 /// Farthest hand answered: every hand of shanten 3 or less.
@@ -173,38 +174,28 @@ impl<'a> Graph<'a> {
     }
 
     fn node(&mut self, hand: Counts, shanten: impl FnOnce() -> i8) -> u32 {
-        if let Some(&i) = self.index.get(&hand) {
-            return i;
-        }
-        let i = self.nodes.len() as u32;
-        self.nodes.push(Node {
-            hand,
-            shanten: shanten(),
-            expanded: false,
-            improve: Vec::new(),
-            wins: Vec::new(),
-        });
-        self.index.insert(hand, i);
-        i
+        node_in(&mut self.index, &mut self.nodes, hand, shanten)
     }
 
     /// The 14-tile hand `drawn` (of shanten `s`) and its discards that keep
     /// it, found once.
     fn drawn(&mut self, drawn: Counts, s: i8) -> u32 {
-        if let Some(&d) = self.drawn_index.get(&drawn) {
-            return d;
-        }
-        let (_, keep) = shanten::unneeded(&drawn, self.melds, self.forms);
-        for k in shanten::kinds_of(keep) {
-            let mut left = drawn;
-            left[k] -= 1;
-            let j = self.node(left, || s);
-            self.drawn_next.push(j);
-        }
         let d = self.drawn_at.len() as u32 - 1;
-        self.drawn_at.push(self.drawn_next.len() as u32);
-        self.drawn_index.insert(drawn, d);
-        d
+        match self.drawn_index.entry(drawn) {
+            Entry::Occupied(e) => *e.get(),
+            Entry::Vacant(e) => {
+                e.insert(d);
+                let (_, keep) = shanten::unneeded(&drawn, self.melds, self.forms);
+                for k in shanten::kinds_of(keep) {
+                    let mut left = drawn;
+                    left[k] -= 1;
+                    let j = node_in(&mut self.index, &mut self.nodes, left, || s);
+                    self.drawn_next.push(j);
+                }
+                self.drawn_at.push(self.drawn_next.len() as u32);
+                d
+            }
+        }
     }
 
     /// One combination of the suits gives the draws that lower shanten,
@@ -394,6 +385,31 @@ pub fn solve(
             after,
         },
     ))
+}
+
+/// The node of `hand` in a graph's `index` and `nodes`, added (with its
+/// `shanten`) when new; the hand is hashed once.
+fn node_in(
+    index: &mut HashMap<Counts, u32, foldhash::fast::FixedState>,
+    nodes: &mut Vec<Node>,
+    hand: Counts,
+    shanten: impl FnOnce() -> i8,
+) -> u32 {
+    let i = nodes.len() as u32;
+    match index.entry(hand) {
+        Entry::Occupied(e) => *e.get(),
+        Entry::Vacant(e) => {
+            e.insert(i);
+            nodes.push(Node {
+                hand,
+                shanten: shanten(),
+                expanded: false,
+                improve: Vec::new(),
+                wins: Vec::new(),
+            });
+            i
+        }
+    }
 }
 
 /// One start's draws with their weights (the pool's numerators
