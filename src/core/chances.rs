@@ -27,6 +27,7 @@
 
 use super::shanten::{self, Forms};
 use super::tile::Counts;
+use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 
 /// Farthest hand answered: every hand of shanten 3 or less.
@@ -78,15 +79,14 @@ pub struct Start<'a> {
 type Win = (usize, Option<f64>, Option<f64>);
 
 /// A hand of the shared graph ([`Graph`]): its shanten, its draws that
-/// lower shanten, each with the hands a discard keeping the new shanten
-/// can leave (expanded when a search first needs them), and, ready, its
-/// wins.
+/// lower shanten, each with the 14-tile hand it makes (expanded when a
+/// search first needs them), and, ready, its wins.
 struct Node {
     hand: Counts,
     shanten: i8,
     expanded: bool,
-    /// (kind, the nodes a discard can leave).
-    improve: Vec<(u8, Vec<u32>)>,
+    /// (kind, the 14-tile hand the draw makes, in [`Graph::drawn`]).
+    improve: Vec<(u8, u32)>,
     wins: Vec<Win>,
 }
 
@@ -99,6 +99,11 @@ struct Node {
 /// start's); each start's own search leaves out the draws with no copy
 /// left for it, so every start sees exactly the graph it would have alone,
 /// in the same order, and its figures are the same to the bit.
+///
+/// A 14-tile hand after a kept draw is a node of its own, with the hands
+/// its discards keeping shanten leave: many 13-tile hands draw into the
+/// same one, and its discards are found once and, in each turn, the best
+/// of them chosen once.
 pub struct Graph<'a> {
     melds: usize,
     forms: Forms,
@@ -108,6 +113,11 @@ pub struct Graph<'a> {
     most: Counts,
     index: HashMap<Counts, u32, foldhash::fast::FixedState>,
     nodes: Vec<Node>,
+    drawn_index: HashMap<Counts, u32, foldhash::fast::FixedState>,
+    /// `drawn_next[drawn_at[d]..drawn_at[d + 1]]`: the nodes 14-tile hand
+    /// `d`'s discards keeping its shanten leave, in tile order.
+    drawn_at: Vec<u32>,
+    drawn_next: Vec<u32>,
 }
 
 /// One start's graph: its hands in the order its own search reached
@@ -117,9 +127,12 @@ struct Local {
     shanten: Vec<i8>,
     hand: Vec<Counts>,
     /// `imp[imp_at[i]..imp_at[i + 1]]`: hand `i`'s kept draws, each a kind
-    /// and the range of `next` holding the hands a discard can leave.
+    /// and the local 14-tile hand it makes.
     imp_at: Vec<u32>,
-    imp: Vec<(u8, u32, u32)>,
+    imp: Vec<(u8, u32)>,
+    /// `next[next_at[d]..next_at[d + 1]]`: local 14-tile hand `d`'s
+    /// discards, as local hands.
+    next_at: Vec<u32>,
     next: Vec<u32>,
 }
 
@@ -128,10 +141,18 @@ impl Local {
         self.node.len()
     }
 
+    fn drawn(&self) -> usize {
+        self.next_at.len() - 1
+    }
+
+    fn next(&self, d: u32) -> &[u32] {
+        &self.next[self.next_at[d as usize] as usize..self.next_at[d as usize + 1] as usize]
+    }
+
     fn improve(&self, i: usize) -> impl Iterator<Item = (usize, &[u32])> + '_ {
         self.imp[self.imp_at[i] as usize..self.imp_at[i + 1] as usize]
             .iter()
-            .map(|&(y, a, b)| (usize::from(y), &self.next[a as usize..b as usize]))
+            .map(|&(y, d)| (usize::from(y), self.next(d)))
     }
 }
 
@@ -146,27 +167,39 @@ impl<'a> Graph<'a> {
             most: *most,
             index: HashMap::default(),
             nodes: Vec::new(),
+            drawn_index: HashMap::default(),
+            drawn_at: vec![0],
+            drawn_next: Vec::new(),
         }
     }
 
     fn node(&mut self, hand: Counts, shanten: impl FnOnce() -> i8) -> u32 {
-        if let Some(&i) = self.index.get(&hand) {
-            return i;
+        node_in(&mut self.index, &mut self.nodes, hand, shanten)
+    }
+
+    /// The 14-tile hand `drawn` (of shanten `s`) and its discards that keep
+    /// it, found once.
+    fn drawn(&mut self, drawn: Counts, s: i8) -> u32 {
+        let d = self.drawn_at.len() as u32 - 1;
+        match self.drawn_index.entry(drawn) {
+            Entry::Occupied(e) => *e.get(),
+            Entry::Vacant(e) => {
+                e.insert(d);
+                let (_, keep) = shanten::unneeded(&drawn, self.melds, self.forms);
+                for k in shanten::kinds_of(keep) {
+                    let mut left = drawn;
+                    left[k] -= 1;
+                    let j = node_in(&mut self.index, &mut self.nodes, left, || s);
+                    self.drawn_next.push(j);
+                }
+                self.drawn_at.push(self.drawn_next.len() as u32);
+                d
+            }
         }
-        let i = self.nodes.len() as u32;
-        self.nodes.push(Node {
-            hand,
-            shanten: shanten(),
-            expanded: false,
-            improve: Vec::new(),
-            wins: Vec::new(),
-        });
-        self.index.insert(hand, i);
-        i
     }
 
     /// One combination of the suits gives the draws that lower shanten,
-    /// and one per such draw the discards that keep the new shanten.
+    /// and one per new 14-tile hand the discards that keep its shanten.
     fn expand(&mut self, i: u32, values: &mut impl FnMut(&Counts) -> WinValues) {
         let n = &self.nodes[i as usize];
         if n.expanded {
@@ -186,14 +219,7 @@ impl<'a> Graph<'a> {
             }
             let mut drawn = h;
             drawn[y] += 1;
-            let (_, keep) = shanten::unneeded(&drawn, self.melds, self.forms);
-            let mut next = Vec::new();
-            for d in shanten::kinds_of(keep) {
-                let mut left = drawn;
-                left[d] -= 1;
-                next.push(self.node(left, || s - 1));
-            }
-            improve.push((y as u8, next));
+            improve.push((y as u8, self.drawn(drawn, s - 1)));
         }
         let n = &mut self.nodes[i as usize];
         n.improve = improve;
@@ -209,41 +235,49 @@ impl<'a> Graph<'a> {
         s0: i8,
         values: &mut impl FnMut(&Counts) -> WinValues,
     ) -> Local {
+        const NONE: u32 = u32::MAX;
         let root = self.node(*start.hand, || s0);
-        let mut at: HashMap<u32, u32, foldhash::fast::FixedState> = HashMap::default();
+        // Global node and 14-tile hand to local, NONE where not reached.
+        let mut at: Vec<u32> = Vec::new();
+        let mut drawn_at: Vec<u32> = Vec::new();
         let mut l = Local {
             node: vec![root],
             shanten: Vec::new(),
             hand: Vec::new(),
             imp_at: Vec::new(),
             imp: Vec::new(),
+            next_at: vec![0],
             next: Vec::new(),
         };
-        at.insert(root, 0);
         let mut todo = vec![root];
+        at.resize(self.nodes.len(), NONE);
+        at[root as usize] = 0;
         let weight = |h: &Counts, y: usize| {
             f64::from(start.unseen[y]) + f64::from(start.hand[y]) - f64::from(h[y])
         };
         while let Some(g) = todo.pop() {
             self.expand(g, values);
+            at.resize(self.nodes.len(), NONE);
             let n = &self.nodes[g as usize];
             if n.shanten <= 0 {
                 continue;
             }
-            for (y, next) in &n.improve {
-                if weight(&n.hand, usize::from(*y)) <= 0.0 {
+            for &(y, d) in &n.improve {
+                if weight(&n.hand, usize::from(y)) <= 0.0 {
                     continue;
                 }
-                for &j in next {
-                    at.entry(j).or_insert_with(|| {
+                let (a, b) = (self.drawn_at[d as usize], self.drawn_at[d as usize + 1]);
+                for &j in &self.drawn_next[a as usize..b as usize] {
+                    if at[j as usize] == NONE {
+                        at[j as usize] = l.node.len() as u32;
                         l.node.push(j);
                         todo.push(j);
-                        (l.node.len() - 1) as u32
-                    });
+                    }
                 }
             }
         }
         // The draws and discards in the start's own numbering.
+        drawn_at.resize(self.drawn_at.len() - 1, NONE);
         for &g in &l.node {
             let n = &self.nodes[g as usize];
             l.shanten.push(n.shanten);
@@ -252,13 +286,21 @@ impl<'a> Graph<'a> {
             if n.shanten <= 0 {
                 continue;
             }
-            for (y, next) in &n.improve {
-                if weight(&n.hand, usize::from(*y)) <= 0.0 {
+            for &(y, d) in &n.improve {
+                if weight(&n.hand, usize::from(y)) <= 0.0 {
                     continue;
                 }
-                let a = l.next.len() as u32;
-                l.next.extend(next.iter().map(|j| at[j]));
-                l.imp.push((*y, a, l.next.len() as u32));
+                if drawn_at[d as usize] == NONE {
+                    drawn_at[d as usize] = l.next_at.len() as u32 - 1;
+                    let (a, b) = (self.drawn_at[d as usize], self.drawn_at[d as usize + 1]);
+                    l.next.extend(
+                        self.drawn_next[a as usize..b as usize]
+                            .iter()
+                            .map(|&j| at[j as usize]),
+                    );
+                    l.next_at.push(l.next.len() as u32);
+                }
+                l.imp.push((y, drawn_at[d as usize]));
             }
         }
         l.imp_at.push(l.imp.len() as u32);
@@ -345,6 +387,102 @@ pub fn solve(
     ))
 }
 
+/// The node of `hand` in a graph's `index` and `nodes`, added (with its
+/// `shanten`) when new; the hand is hashed once.
+fn node_in(
+    index: &mut HashMap<Counts, u32, foldhash::fast::FixedState>,
+    nodes: &mut Vec<Node>,
+    hand: Counts,
+    shanten: impl FnOnce() -> i8,
+) -> u32 {
+    let i = nodes.len() as u32;
+    match index.entry(hand) {
+        Entry::Occupied(e) => *e.get(),
+        Entry::Vacant(e) => {
+            e.insert(i);
+            nodes.push(Node {
+                hand,
+                shanten: shanten(),
+                expanded: false,
+                improve: Vec::new(),
+                wins: Vec::new(),
+            });
+            i
+        }
+    }
+}
+
+/// One start's draws with their weights (the pool's numerators
+/// `u₀ + H₀ − H`, the same in every turn) worked once and laid out in the
+/// order the passes read them. A weight is 0 to 4 (`u₀ + H₀` is at most
+/// the four copies, and a reachable hand holds no more of a kind than
+/// that), so each turn's chances `w / left` are five divisions, looked up.
+struct Weighted {
+    /// Hand `i`'s self-drawn wins that count and its kept draws: how many
+    /// of each (in `win` and `edge`, hand after hand).
+    len: Vec<(u32, u32)>,
+    /// (weight, points) of each win, in tile order.
+    win: Vec<(u8, f64)>,
+    /// (weight, local 14-tile hand) of each kept draw, in tile order.
+    edge: Vec<(u8, u32)>,
+    /// The weight of hand `i`'s wins on a discard that count.
+    hits: Vec<f64>,
+}
+
+impl Weighted {
+    fn new(start: &Start<'_>, l: &Local, wins: &[&[Win]]) -> Weighted {
+        let weight = |h: &Counts, y: usize| -> u8 {
+            (start.unseen[y] + start.hand[y]).saturating_sub(h[y]).min(4)
+        };
+        let n = l.len();
+        let mut w = Weighted {
+            len: Vec::with_capacity(n),
+            win: Vec::new(),
+            edge: Vec::with_capacity(l.imp.len()),
+            hits: Vec::with_capacity(n),
+        };
+        for (i, h) in l.hand.iter().enumerate() {
+            let (w0, e0) = (w.win.len(), w.edge.len());
+            w.win.extend(
+                wins[i]
+                    .iter()
+                    .filter_map(|&(y, points, _)| points.map(|p| (weight(h, y), p))),
+            );
+            w.hits.push(
+                wins[i]
+                    .iter()
+                    .filter(|w| w.2.is_some())
+                    .map(|&(y, _, _)| f64::from(weight(h, y)))
+                    .sum(),
+            );
+            let (a, b) = (l.imp_at[i] as usize, l.imp_at[i + 1] as usize);
+            w.edge.extend(
+                l.imp[a..b]
+                    .iter()
+                    .map(|&(y, d)| (weight(h, usize::from(y)), d)),
+            );
+            w.len
+                .push(((w.win.len() - w0) as u32, (w.edge.len() - e0) as u32));
+        }
+        w
+    }
+}
+
+/// `w / left` for each weight `w` (read as `q[w & 7]`, which needs no
+/// bounds check; weights are at most 4).
+fn shares(left: f64) -> [f64; 8] {
+    [
+        0.0 / left,
+        1.0 / left,
+        2.0 / left,
+        3.0 / left,
+        4.0 / left,
+        0.0,
+        0.0,
+        0.0,
+    ]
+}
+
 /// The backward induction and the forward pass over one start's graph.
 fn passes(start: &Start<'_>, s0: i8, l: &Local, wins: &[&[Win]]) -> (Chances, Vec<Vec<f64>>) {
     let draws = start.draws as usize;
@@ -353,83 +491,162 @@ fn passes(start: &Start<'_>, s0: i8, l: &Local, wins: &[&[Win]]) -> (Chances, Ve
     let weight = |h: &Counts, y: usize| -> f64 {
         f64::from(start.unseen[y]) + f64::from(start.hand[y]) - f64::from(h[y])
     };
+    let wt = Weighted::new(start, l, wins);
     let pool: f64 = start.unseen.iter().map(|&u| f64::from(u)).sum();
     let turn = if start.discards { 4.0 } else { 1.0 };
 
     // Backward: v[k][i], the points expected from the start of turn k
     // (0-based) in state i; after[k][i], those expected once the player
-    // has discarded in turn k, the others' discards still to come.
+    // has discarded in turn k, the others' discards still to come (without
+    // them, v[k + 1][i]). Rows are built turn by turn, from the last.
     let n = l.len();
-    let mut v = vec![vec![0.0f64; n]; draws + 1];
-    let mut after = vec![vec![0.0f64; n]; draws];
+    let nd = l.drawn();
+    let mut v_rev: Vec<Vec<f64>> = Vec::with_capacity(draws + 1);
+    v_rev.push(vec![0.0f64; n]);
+    let mut after_rev: Vec<Vec<f64>> = Vec::with_capacity(if start.discards { draws } else { 0 });
+    // best[(draws - 1 - k) * nd + d]: the discard chosen from 14-tile hand
+    // d in turn k; best_v its points expected after.
+    let mut best: Vec<u32> = Vec::with_capacity(nd * draws);
+    let mut best_v = vec![0.0f64; nd];
+    // draw[(draws - 1 - k) * n + i]: hand i's (scale, chance of a win,
+    // chance of neither a win nor a kept draw, scaled) in turn k, for the
+    // forward pass.
+    let mut draw: Vec<(f64, f64, f64)> = Vec::with_capacity(n * draws);
     for k in (0..draws).rev() {
         let left = pool - turn * k as f64;
-        for i in 0..n {
-            after[k][i] = others_of(
-                &l.hand[i],
-                wins[i],
-                left,
-                start.discards,
-                &weight,
-                v[k + 1][i],
-            );
+        let v_next = v_rev.last().map_or(&[][..], |r| &r[..]);
+        if start.discards {
+            let row = (0..n)
+                .map(|i| others_of(&l.hand[i], wins[i], left, true, &weight, v_next[i]))
+                .collect();
+            after_rev.push(row);
         }
-        for i in 0..n {
-            if left < 1.0 {
-                v[k][i] = 0.0;
-                continue;
+        let after_k: &[f64] = if start.discards {
+            &after_rev[after_rev.len() - 1]
+        } else {
+            v_next
+        };
+        if left < 1.0 {
+            best.extend(std::iter::repeat_n(0, nd));
+            draw.extend(std::iter::repeat_n((1.0, 0.0, 1.0), n));
+            v_rev.push(vec![0.0f64; n]);
+            continue;
+        }
+        for (d, bv) in best_v.iter_mut().enumerate() {
+            let j = pick(l.next(d as u32), after_k);
+            best.push(j as u32);
+            *bv = after_k[j];
+        }
+        let q = shares(left);
+        let mut row: Vec<f64> = Vec::with_capacity(n);
+        let (mut win, mut edge) = (&wt.win[..], &wt.edge[..]);
+        for (&(nw, ne), &a_i) in wt.len.iter().zip(after_k) {
+            let (ws, rest) = win.split_at(nw as usize);
+            win = rest;
+            let (es, rest) = edge.split_at(ne as usize);
+            edge = rest;
+            // Worked first with a scale of one, which the chances nearly
+            // always have (a product by 1.0 is exact, so the sums are the
+            // same to the bit), and again scaled when they add up past one.
+            let (mut p_win, mut p_imp, mut e) = (-0.0, -0.0, 0.0);
+            for &(w, points) in ws {
+                let p = q[usize::from(w & 7)];
+                p_win += p;
+                e += p * points;
             }
-            let h = &l.hand[i];
-            let (p_win, p_imp, scale) = draw_chances(l, wins, i, left, &weight);
-            let mut e = 0.0;
-            for &(y, points, _) in wins[i] {
-                let p = win_chance(h, y, points, left, &weight);
-                e += p * scale * points.unwrap_or(0.0);
+            for &(w, d) in es {
+                let p = q[usize::from(w & 7)];
+                p_imp += p;
+                e += p * best_v[d as usize];
             }
-            for (y, next) in l.improve(i) {
-                let p = weight(h, y) / left;
-                e += p * scale * after[k][pick(next, &after[k])];
+            let sum = p_win + p_imp;
+            let scale = if sum > 1.0 { 1.0 / sum } else { 1.0 };
+            if scale != 1.0 {
+                e = 0.0;
+                for &(w, points) in ws {
+                    e += q[usize::from(w & 7)] * scale * points;
+                }
+                for &(w, d) in es {
+                    e += q[usize::from(w & 7)] * scale * best_v[d as usize];
+                }
             }
             let stay = 1.0 - scale * (p_win + p_imp);
-            e += stay * after[k][i];
-            v[k][i] = e;
+            e += stay * a_i;
+            draw.push((scale, p_win, stay));
+            row.push(e);
         }
+        v_rev.push(row);
     }
+    let expected_points = v_rev.last().and_then(|r| r.first()).copied().unwrap_or(0.0);
+    // after[k], first turn first.
+    let after: Vec<Vec<f64>> = if start.discards {
+        after_rev.into_iter().rev().collect()
+    } else {
+        v_rev.into_iter().rev().skip(1).collect()
+    };
 
     // Forward: the distribution over states at the start of each turn.
     let mut dist = vec![0.0f64; n];
+    let mut next = vec![0.0f64; n];
     dist[0] = 1.0;
     let (mut won, mut ready_by) = (0.0f64, Vec::with_capacity(draws));
     let mut win_by = Vec::with_capacity(draws);
-    for (k, after_k) in after.iter().enumerate() {
+    for k in 0..draws {
         let left = pool - turn * k as f64;
-        let mut next = vec![0.0f64; n];
-        for i in 0..n {
-            let m = dist[i];
-            if m == 0.0 {
-                continue;
+        next.fill(0.0);
+        if left < 1.0 {
+            next.copy_from_slice(&dist);
+        } else {
+            let r = draws - 1 - k;
+            let best_k = &best[r * nd..(r + 1) * nd];
+            let draw_k = &draw[r * n..(r + 1) * n];
+            let q = shares(left);
+            let mut edge = &wt.edge[..];
+            for (i, (&m, (&(_, ne), &(scale, p_win, stay)))) in
+                dist.iter().zip(wt.len.iter().zip(draw_k)).enumerate()
+            {
+                let (es, rest) = edge.split_at(ne as usize);
+                edge = rest;
+                if m == 0.0 {
+                    continue;
+                }
+                won += m * scale * p_win;
+                let stay = m * stay;
+                if start.discards {
+                    let survive = |i: usize| {
+                        if wins[i].is_empty() {
+                            1.0
+                        } else {
+                            survive_hits(wt.hits[i], left)
+                        }
+                    };
+                    for &(w, d) in es {
+                        let to = best_k[d as usize] as usize;
+                        let moved = m * q[usize::from(w & 7)] * scale;
+                        let keep = survive(to);
+                        won += moved * (1.0 - keep);
+                        next[to] += moved * keep;
+                    }
+                    let keep = survive(i);
+                    won += stay * (1.0 - keep);
+                    next[i] += stay * keep;
+                } else {
+                    // Nothing is won on a discard: each hand keeps all
+                    // that reaches it.
+                    if scale == 1.0 {
+                        for &(w, d) in es {
+                            next[best_k[d as usize] as usize] += m * q[usize::from(w & 7)];
+                        }
+                    } else {
+                        for &(w, d) in es {
+                            next[best_k[d as usize] as usize] += m * q[usize::from(w & 7)] * scale;
+                        }
+                    }
+                    next[i] += stay;
+                }
             }
-            if left < 1.0 {
-                next[i] += m;
-                continue;
-            }
-            let h = &l.hand[i];
-            let (p_win, p_imp, scale) = draw_chances(l, wins, i, left, &weight);
-            won += m * scale * p_win;
-            let stay = m * (1.0 - scale * (p_win + p_imp));
-            for (y, to) in l.improve(i) {
-                let p = weight(h, y) / left;
-                let to = pick(to, after_k);
-                let moved = m * p * scale;
-                let keep = survive_of(&l.hand[to], wins[to], left, start.discards, &weight);
-                won += moved * (1.0 - keep);
-                next[to] += moved * keep;
-            }
-            let keep = survive_of(h, wins[i], left, start.discards, &weight);
-            won += stay * (1.0 - keep);
-            next[i] += stay * keep;
         }
-        dist = next;
+        std::mem::swap(&mut dist, &mut next);
         win_by.push(won.min(1.0));
         let ready: f64 = dist
             .iter()
@@ -444,7 +661,7 @@ fn passes(start: &Start<'_>, s0: i8, l: &Local, wins: &[&[Win]]) -> (Chances, Ve
     let chances = Chances {
         ready: ready_by,
         win: win_by,
-        expected_points: v[0][0],
+        expected_points,
     };
     (chances, after)
 }
@@ -460,42 +677,6 @@ fn pick(next: &[u32], after: &[f64]) -> usize {
         }
     }
     best
-}
-
-/// The chance of a winning draw of kind `y` from hand `h` out of a pool
-/// of `left` tiles; 0 where the win does not count.
-fn win_chance(
-    h: &Counts,
-    y: usize,
-    points: Option<f64>,
-    left: f64,
-    weight: &impl Fn(&Counts, usize) -> f64,
-) -> f64 {
-    if points.is_some() {
-        weight(h, y) / left
-    } else {
-        0.0
-    }
-}
-
-/// The chances of a winning and of an improving draw from hand `i` out of
-/// a pool of `left` tiles (each the sum of its kinds' chances, added in
-/// tile order), and the scale that keeps their sum within one.
-fn draw_chances(
-    l: &Local,
-    wins: &[&[Win]],
-    i: usize,
-    left: f64,
-    weight: &impl Fn(&Counts, usize) -> f64,
-) -> (f64, f64, f64) {
-    let h = &l.hand[i];
-    let p_win: f64 = wins[i]
-        .iter()
-        .map(|&(y, points, _)| win_chance(h, y, points, left, weight))
-        .sum();
-    let p_imp: f64 = l.improve(i).map(|(y, _)| weight(h, y) / left).sum();
-    let sum = p_win + p_imp;
-    (p_win, p_imp, if sum > 1.0 { 1.0 / sum } else { 1.0 })
 }
 
 /// The chance that none of the three others' discards wins for `hand`,
@@ -515,6 +696,11 @@ pub(super) fn survive_of(
         .filter(|w| w.2.is_some())
         .map(|&(y, _, _)| weight(hand, y))
         .sum();
+    survive_hits(hits, left)
+}
+
+/// [`survive_of`] given the weight of the hand's wins on a discard.
+fn survive_hits(hits: f64, left: f64) -> f64 {
     let mut keep = 1.0;
     for j in 1..=3 {
         let pool = left - j as f64;
