@@ -432,7 +432,9 @@ struct Weighted {
 impl Weighted {
     fn new(start: &Start<'_>, l: &Local, wins: &[&[Win]]) -> Weighted {
         let weight = |h: &Counts, y: usize| -> u8 {
-            (start.unseen[y] + start.hand[y]).saturating_sub(h[y]).min(4)
+            (start.unseen[y] + start.hand[y])
+                .saturating_sub(h[y])
+                .min(4)
         };
         let n = l.len();
         let mut w = Weighted {
