@@ -81,6 +81,11 @@ pub struct Lang {
     /// meets the minimum only when self-drawn.
     pub discard_button: &'static str,
     pub discard_self_draw_only: &'static str,
+    /// What the figures assume, with hand changes off, on, and on with
+    /// stepping back a shanten (each after the line that nobody else wins first).
+    pub assumes_off: &'static str,
+    pub assumes_on: &'static str,
+    pub assumes_down: &'static str,
 }
 
 pub const EN: Lang = Lang {
@@ -138,6 +143,9 @@ pub const EN: Lang = Lang {
     unreachable: "Could not reach the server.",
     discard_button: "Which tile to discard",
     discard_self_draw_only: "self-drawn only",
+    assumes_off: "These chances assume nobody else wins, claims a tile or declares a kong first. Hand changes off: a draw that does not bring the hand nearer to ready is thrown at once.",
+    assumes_on: "These chances assume nobody else wins, claims a tile or declares a kong first. Hand changes on: the player may keep a draw that widens the wait or builds value, throwing another tile that keeps the hand as near to ready.",
+    assumes_down: "These chances assume nobody else wins, claims a tile or declares a kong first. Hand changes on, stepping back a shanten too: the player may keep a draw that widens the wait or builds value, throwing another tile, even one that leaves the hand a tile further from ready.",
 };
 
 pub const ZH: Lang = Lang {
@@ -194,4 +202,7 @@ pub const ZH: Lang = Lang {
     unreachable: "連接不到伺服器。",
     discard_button: "打邊隻",
     discard_self_draw_only: "自摸先夠番",
+    assumes_off: "以上機會假設期間無人食糊、上牌、碰牌或開槓。 不換牌：摸到不能令手牌更接近聽牌的牌，即刻打出。",
+    assumes_on: "以上機會假設期間無人食糊、上牌、碰牌或開槓。 可換牌：摸到可以改善聽口或者做番的牌可以留低，改打另一隻不會令向聽增加的牌。",
+    assumes_down: "以上機會假設期間無人食糊、上牌、碰牌或開槓。 可換牌，亦可退一向聽：摸到可以改善聽口或者做番的牌可以留低，改打另一隻牌，即使會離聽牌遠一步。",
 };

@@ -50,6 +50,7 @@ flow!(score, score_flow);
 flow!(compare, compare_flow);
 flow!(waits, waits_flow);
 flow!(discard, discard_flow);
+flow!(discard_hand_changes, hand_changes_flow);
 flow!(errors, errors_flow);
 flow!(links, links_flow);
 flow!(table_night, table_night_flow);
@@ -597,6 +598,176 @@ async fn discard_flow(p: Page) {
     p.js("document.getElementById('discard').scrollIntoView({block: 'start'}); return null")
         .await;
     p.shot("discard-390-typed").await;
+}
+
+/// The discard rows' win chances as shown (`tile: "82.2%"`), with what the table note says it assumes.
+async fn chances_shown(p: &Page) -> Value {
+    p.js("var out = {};
+          document.querySelectorAll('#discard-body tr').forEach(function (r) { out[r.getAttribute('data-discard')] = r.querySelector('td[data-win]').textContent; });
+          return {win: out, assumes: document.getElementById('discard-table-note').getAttribute('data-assumes'),
+                  note: document.getElementById('discard-table-note').textContent, chart: document.getElementById('discard-chart-note').textContent,
+                  shown: !document.getElementById('discard-table-note').hidden};")
+        .await
+}
+
+/// Hand changes: 233456m999p99s111z at the east seat in the east round
+/// under hkma, 17 draws, self-drawn wins only (docs/analysis.md's example).
+/// The figures are the CLI's, `cargo run -q -- analyze 233456m999p99s111z
+/// --ruleset hkma --draws 17 --self-draw-only --json`, then with
+/// `--hand-changes`, then with `--hand-changes --shanten-down`: throwing 6m
+/// wins 66.0% off and 69.5% with hand changes; throwing 5m (one from ready)
+/// 47.1% off, 43.3% with hand changes (kept for points: 75.64 expected, was
+/// 45.19) and 39.6% stepping back too; 3m's 82.2% is the same in all three.
+async fn hand_changes_flow(p: Page) {
+    let lang = p.lang;
+    let l = p.l();
+    p.open_in_language().await;
+    p.open("/?hand=233456m999p99s111z&rules=hkma&seat=east&round=east&draws=17&self_draw_only=true&view=discard")
+        .await;
+    // Every analysis request the page sends, as sent.
+    p.js("window.sentChances = []; var f = window.fetch;
+          window.fetch = function (u, o) { if (String(u).indexOf('/v1/analyze') >= 0) window.sentChances.push(JSON.parse(o.body).chances); return f.apply(this, arguments); };
+          return null")
+        .await;
+    assert_eq!(
+        p.js("return [document.getElementById('hand-changes').checked, document.getElementById('hand-changes').disabled, document.getElementById('shanten-down').checked, document.getElementById('shanten-down').disabled]")
+            .await,
+        json!([false, false, false, true]),
+        "[{l}] hand changes off by default; stepping back a shanten waits for them"
+    );
+    p.click("#btn-discard").await;
+    p.wait_js(
+        "return (document.querySelector('#discard-body tr[data-discard=\"6m\"] td[data-win]') || {}).textContent || null",
+        json!("66.0%"),
+        "6m's chance with hand changes off",
+    )
+    .await;
+    let off = chances_shown(&p).await;
+    assert_eq!(
+        (
+            &off["win"]["3m"],
+            &off["win"]["5m"],
+            &off["assumes"],
+            &off["note"],
+            &off["shown"]
+        ),
+        (
+            &json!("82.2%"),
+            &json!("47.1%"),
+            &json!("discard.changes_off"),
+            &json!(lang.assumes_off),
+            &json!(true)
+        ),
+        "[{l}] the figures with hand changes off, and what they assume"
+    );
+    assert!(
+        off["chart"].as_str().unwrap().ends_with(lang.assumes_off),
+        "[{l}] the chart's note says it too: {}",
+        off["chart"]
+    );
+    assert_eq!(
+        p.js("return window.sentChances[window.sentChances.length - 1]")
+            .await,
+        json!({"draws": 17, "discards": false}),
+        "[{l}] the default request asks for no hand changes"
+    );
+    // Hand changes on from the keyboard: Tab reaches the box, Space ticks it.
+    p.js("document.getElementById('hand-changes').focus(); return null")
+        .await;
+    p.type_keys("#hand-changes", " ").await;
+    p.wait_js(
+        "return (document.querySelector('#discard-body tr[data-discard=\"6m\"] td[data-win]') || {}).textContent || null",
+        json!("69.5%"),
+        "6m's chance with hand changes on",
+    )
+    .await;
+    let on = chances_shown(&p).await;
+    assert_eq!(
+        (
+            &on["win"]["3m"],
+            &on["win"]["5m"],
+            &on["assumes"],
+            &on["note"]
+        ),
+        (
+            &json!("82.2%"),
+            &json!("43.3%"),
+            &json!("discard.changes_on"),
+            &json!(lang.assumes_on)
+        ),
+        "[{l}] the figures with hand changes on, and what they assume"
+    );
+    assert_eq!(
+        p.js("return [window.sentChances[window.sentChances.length - 1], document.getElementById('shanten-down').disabled, location.search.indexOf('hand_changes=true') >= 0]").await,
+        json!([{"draws": 17, "discards": false, "hand_changes": true}, false, true]),
+        "[{l}] the request reached the server with hand changes on; stepping back can now be chosen; the URL keeps it"
+    );
+    p.click("#shanten-down").await;
+    p.wait_js(
+        "return (document.querySelector('#discard-body tr[data-discard=\"5m\"] td[data-win]') || {}).textContent || null",
+        json!("39.6%"),
+        "5m's chance stepping back a shanten too",
+    )
+    .await;
+    let down = chances_shown(&p).await;
+    assert_eq!(
+        (&down["assumes"], &down["note"]),
+        (&json!("discard.changes_down"), &json!(lang.assumes_down)),
+        "[{l}] what the figures assume stepping back a shanten too"
+    );
+    assert_eq!(
+        p.js("return window.sentChances[window.sentChances.length - 1]")
+            .await,
+        json!({"draws": 17, "discards": false, "hand_changes": true, "shanten_down": true}),
+        "[{l}] the request with both on"
+    );
+    p.shot("hand-changes").await;
+    // Kept like the other settings of the analysis: a reload of the URL ticks both again.
+    let url = p.js("return location.pathname + location.search").await;
+    p.open(url.as_str().unwrap()).await;
+    assert_eq!(
+        p.js("return [document.getElementById('hand-changes').checked, document.getElementById('shanten-down').checked, document.getElementById('shanten-down').disabled]").await,
+        json!([true, true, false]),
+        "[{l}] the choices read back from the URL"
+    );
+    // On a phone: nothing wider than the screen, the boxes and the line readable by everyone.
+    p.viewport(390, 844).await;
+    p.click("#btn-discard").await;
+    p.wait_js(
+        "return document.getElementById('discard-table-note').getAttribute('data-assumes')",
+        json!("discard.changes_down"),
+        "the analysis on a phone, both on",
+    )
+    .await;
+    assert_eq!(
+        p.js("return document.documentElement.scrollWidth <= window.innerWidth")
+            .await,
+        json!(true),
+        "[{l}] the discard view fits 390px with its new boxes"
+    );
+    assert_eq!(
+        p.axe_serious().await,
+        json!([]),
+        "[{l}] axe-core: nothing serious with hand changes on at 390 px"
+    );
+    p.js(
+        "document.getElementById('discard-section').scrollIntoView({block: 'start'}); return null",
+    )
+    .await;
+    p.shot("hand-changes-390-boxes").await;
+    // Off again (a tap): stepping back goes with it, and the figures are the default ones.
+    p.click("#hand-changes").await;
+    p.wait_js(
+        "return (document.querySelector('#discard-body tr[data-discard=\"6m\"] td[data-win]') || {}).textContent || null",
+        json!("66.0%"),
+        "6m's chance with hand changes off again",
+    )
+    .await;
+    assert_eq!(
+        p.js("return [document.getElementById('shanten-down').checked, document.getElementById('shanten-down').disabled, document.getElementById('discard-table-note').textContent, location.search.indexOf('shanten_down') < 0]").await,
+        json!([false, true, lang.assumes_off, true]),
+        "[{l}] hand changes off: stepping back unticked and disabled, the line says so"
+    );
 }
 
 /// Errors: a fifth copy of a tile refused, tapped or typed; the server's

@@ -41,10 +41,11 @@ export function discardProblems(state) {
   return out;
 }
 
-/** The inputs as the request takes them. */
+/** The inputs as the request takes them (stepping back a shanten only with hand changes). */
 export function discardOptions(state) {
   const d = parseDraws(state.draws);
-  return { seen: state.seen, draws: d.error ? null : d.value, selfDrawOnly: !!state.selfDrawOnly };
+  const handChanges = !!state.handChanges;
+  return { seen: state.seen, draws: d.error ? null : d.value, selfDrawOnly: !!state.selfDrawOnly, handChanges, shantenDown: handChanges && !!state.shantenDown };
 }
 
 /** The body of POST /v1/analyze: the hand (no winning tile), the winds, the seen tiles and the chances asked. */
@@ -54,8 +55,30 @@ export function analyzeBody(state, d, opts) {
   if (Object.keys(state.house || {}).length) body.house_rules = { ...state.house };
   const seen = parseSeen(o.seen).tiles;
   if (seen.length) body.seen = toMpsz(seen);
-  if (o.draws != null) body.chances = { draws: o.draws, discards: !o.selfDrawOnly };
+  if (o.draws != null) {
+    body.chances = { draws: o.draws, discards: !o.selfDrawOnly };
+    // Only when on: the default request stays as it was without them.
+    if (o.handChanges) body.chances.hand_changes = true;
+    if (o.handChanges && o.shantenDown) body.chances.shanten_down = true;
+  }
   return body;
+}
+
+/**
+ * What the figures assume, as i18n keys: nobody else wins or claims first,
+ * and the model of the request's `chances` (docs/analysis.md): a draw that
+ * does not help thrown at once, or kept with hand changes, with or without
+ * stepping back a shanten. Empty without chances.
+ */
+export function assumptionKeys(chances) {
+  if (!chances) return [];
+  const changes = !chances.hand_changes ? "discard.changes_off" : chances.shanten_down ? "discard.changes_down" : "discard.changes_on";
+  return ["discard.chance_assumes", changes];
+}
+
+/** The assumption line in the language of `T`. */
+export function assumptionLine(chances, T) {
+  return assumptionKeys(chances).map((k) => T(k)).join(" ");
 }
 
 /**

@@ -110,7 +110,7 @@ export function createFlows(store) {
       return;
     }
     const now = pending ? { ...get(), night: pending } : get();
-    dispatch({ type: "answered", view, res: res.json, ctx, key: requestKey(now, view), status: r.done(now, res.json), night: pending || null, document: sentDocument, seq, redo: !!(pending && redoing) });
+    dispatch({ type: "answered", view, res: res.json, ctx, key: requestKey(now, view), status: r.done(now, res.json), night: pending || null, document: sentDocument, chances: body && body.chances, seq, redo: !!(pending && redoing) });
     if (view === "table") runPreview();
     if (submit && window.matchMedia && window.matchMedia("(max-width: 899px)").matches) $("output").scrollIntoView({ block: "start" });
   }

@@ -225,7 +225,8 @@ export function localErrors(d, kind, submit) {
 
 // The API's rule codes (an error's `code`: src/core/hand/rules.rs, HandRule) and
 // the page's wording of each: its key, and its params where the server's
-// names differ from the wording's (else the server's `params` as they are).
+// names differ from the wording's (else the server's `params` as they are),
+// and the control it belongs to where that is not the one the pointer names.
 export const CODES = {
   tile_over_four: ["err.over"],
   winners_tile_over_four: ["err.winners_over"],
@@ -306,7 +307,9 @@ export const CODES = {
   // POST /v1/analyze (Which tile to discard)
   analysis_tile_count: ["err.count_analysis"],
   seen_over_four: ["err.seen_over"],
-  chances_too_far: ["err.chances_too_far"]
+  chances_too_far: ["err.chances_too_far"],
+  // At /chances: the hand changes asked for are the way out, so it sits at their box.
+  chances_too_large: ["err.chances_too_large", (p) => ({ max: Number(p.max).toLocaleString("en") }), "/chances/hand_changes"]
 };
 
 // Problems of house rules carry no code: what contains what, by its text.
@@ -335,9 +338,9 @@ export function mapApiError(e) {
   const message = e.message || "";
   const coded = e.code && CODES[e.code];
   if (coded) {
-    const [key, params] = coded;
+    const [key, params, at] = coded;
     const p = e.params || {};
-    return { pointer, key, params: params ? params(p) : p };
+    return { pointer: at || pointer, key, params: params ? params(p) : p };
   }
   for (const [re, key, params] of HOUSE_RULES) {
     const m = re.exec(message);

@@ -28,9 +28,10 @@ export function emptyContext() {
 }
 
 export function emptyInput() {
-  // seen, draws, selfDrawOnly: Which tile to discard's inputs (discard.js);
-  // compareCustom: Compare sends the page's rules as a ruleset of their own.
-  return { text: "", winPick: "", flowers: [], context: emptyContext(), ruleset: DEFAULT_RULESET, house: {}, view: "score", seen: "", draws: "12", selfDrawOnly: false, compareCustom: false };
+  // seen, draws, selfDrawOnly, handChanges, shantenDown: Which tile to
+  // discard's inputs (discard.js); compareCustom: Compare sends the page's
+  // rules as a ruleset of their own.
+  return { text: "", winPick: "", flowers: [], context: emptyContext(), ruleset: DEFAULT_RULESET, house: {}, view: "score", seen: "", draws: "12", selfDrawOnly: false, handChanges: false, shantenDown: false, compareCustom: false };
 }
 
 /**
@@ -149,6 +150,9 @@ export function toQuery(state) {
   if (state.seen && state.seen.trim()) q.set("seen", state.seen.trim());
   if (state.draws != null && state.draws !== "12") q.set("draws", state.draws === "" ? "none" : state.draws);
   if (state.selfDrawOnly) q.set("self_draw_only", "true");
+  // Stepping back a shanten is a kind of hand change: never written alone.
+  if (state.handChanges) q.set("hand_changes", "true");
+  if (state.handChanges && state.shantenDown) q.set("shanten_down", "true");
   if (state.view !== "score") q.set("view", state.view);
   return q.toString();
 }
@@ -208,6 +212,8 @@ export function fromQuery(search) {
   if (draws === "none") s.draws = "";
   else if (draws && /^\d{1,2}$/.test(draws)) s.draws = draws;
   s.selfDrawOnly = q.get("self_draw_only") === "true";
+  s.handChanges = q.get("hand_changes") === "true";
+  s.shantenDown = s.handChanges && q.get("shanten_down") === "true";
   s.view = one("view", VIEWS) || "score";
   s.compareCustom = q.get("compare_custom") === "1";
   return s;

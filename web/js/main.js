@@ -156,6 +156,8 @@ function wire() {
   on("seen-text", "blur", () => { $("seen-text").value = store.get().input.seen; });
   on("draws", "input", () => { act({ type: "drawsTyped", text: $("draws").value }); if (store.get().input.view === "discard") discardChecked(false); });
   on("self-draw-only", "change", () => act({ type: "selfDrawOnlySet", on: $("self-draw-only").checked }));
+  on("hand-changes", "change", () => act({ type: "handChangesSet", on: $("hand-changes").checked }));
+  on("shanten-down", "change", () => act({ type: "shantenDownSet", on: $("shanten-down").checked }));
   on("btn-discard", "click", () => { if (discardChecked(true)) flows.run("discard", true); });
   on("btn-example", "click", () => reset({ type: "example" }));
   on("btn-reset", "click", () => reset({ type: "reset" }));

@@ -27,7 +27,7 @@ export function initialState(opts) {
     // What the server told of its rulesets and patterns.
     server: { rulesets: [], info: {}, details: {}, loaded: false, failed: false, patterns: null },
     status: { state: "idle", key: "status.idle", params: undefined },
-    shown: null,                      // {view, res, ctx, key, document, seq}: the answer on screen
+    shown: null,                      // {view, res, ctx, key, document, chances, seq}: the answer on screen (chances: as asked)
     errors: null,                     // {messages, focus}: the problems on screen
     night: o.night || emptyNight(),   // the table's players, hands and rules (local storage)
     tableAnswer: null,                // the last ledger answer (the coming deal comes from it)
@@ -321,6 +321,8 @@ export const TRANSITIONS = {
   seenTyped: (s, a) => withInput(s, { seen: a.text }),
   drawsTyped: (s, a) => withInput(s, { draws: a.text }),
   selfDrawOnlySet: (s, a) => withInput(s, { selfDrawOnly: a.on }),
+  handChangesSet: (s, a) => withInput(s, { handChanges: a.on }),
+  shantenDownSet: (s, a) => withInput(s, { shantenDown: a.on }),
   // The next hand's preview belongs to the Table view.
   viewChosen: (s, a) => ({ ...withInput(s, { view: a.view }), preview: a.view === "table" ? s.preview : null }),
   /** A link to a view of the page (`?view=...&rules=...`). */
@@ -386,7 +388,7 @@ export const TRANSITIONS = {
    * sent with a new hand, kept now the server has taken it.
    */
   answered(s, a) {
-    let next = { ...s, errors: null, shown: { view: a.view, res: a.res, ctx: a.ctx, key: a.key, document: a.document || null, seq: a.seq } };
+    let next = { ...s, errors: null, shown: { view: a.view, res: a.res, ctx: a.ctx, key: a.key, document: a.document || null, chances: a.chances || null, seq: a.seq } };
     if (a.night) next = { ...next, night: a.night };
     if (a.view === "table") next = { ...next, tableAnswer: a.res };
     if (a.view === "rules") next = { ...next, server: { ...next.server, details: { ...next.server.details, [a.res.id]: a.res } } };

@@ -3,8 +3,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { emptyInput, derive, toQuery, fromQuery } from "../js/input.js";
-import { readyForAnalysis, parseSeen, parseDraws, analyzeBody, bestWin, summarize, percent, chartGeometry } from "../js/discard.js";
-import { mapApiError, describe, CODES } from "../js/format.js";
+import { readyForAnalysis, parseSeen, parseDraws, analyzeBody, discardOptions, assumptionLine, bestWin, summarize, percent, chartGeometry } from "../js/discard.js";
+import { mapApiError, describe, controlLabel, CODES } from "../js/format.js";
 import { makeT } from "../js/i18n.js";
 
 const hand = (text) => { const s = { ...emptyInput(), text, ruleset: "hkma" }; return { s, d: derive(s) }; };
@@ -33,6 +33,35 @@ test("the body: the hand without a winning tile, the winds, the tiles seen and t
   assert.deepEqual(analyzeBody(s, d, { draws: 5, selfDrawOnly: true }).chances, { draws: 5, discards: false });
 });
 
+test("hand changes and stepping back a shanten go in the chances only when on, the second only with the first", () => {
+  const { s, d } = hand("233456m999p99s111z");
+  const chances = (input) => analyzeBody(input, d, discardOptions(input)).chances;
+  // The default request is the one the page sent before these boxes.
+  assert.deepEqual(chances(s), { draws: 12, discards: true });
+  assert.deepEqual(chances({ ...s, handChanges: true }), { draws: 12, discards: true, hand_changes: true });
+  assert.deepEqual(chances({ ...s, handChanges: true, shantenDown: true, selfDrawOnly: true, draws: "17" }),
+    { draws: 17, discards: false, hand_changes: true, shanten_down: true });
+  // Stepping back ticked, then hand changes turned off: neither is sent.
+  assert.deepEqual(chances({ ...s, handChanges: false, shantenDown: true }), { draws: 12, discards: true });
+  // No draws, no chances: nothing of either.
+  assert.equal(chances({ ...s, draws: "", handChanges: true, shantenDown: true }), undefined);
+});
+
+test("what the figures assume, in both languages, from the chances asked", () => {
+  const en = makeT("en"), zh = makeT("zh");
+  assert.equal(assumptionLine({ draws: 12, discards: true }, en),
+    "These chances assume nobody else wins, claims a tile or declares a kong first. Hand changes off: a draw that does not bring the hand nearer to ready is thrown at once.");
+  assert.equal(assumptionLine({ draws: 12, discards: true }, zh),
+    "以上機會假設期間無人食糊、上牌、碰牌或開槓。 不換牌：摸到不能令手牌更接近聽牌的牌，即刻打出。");
+  assert.equal(assumptionLine({ draws: 12, discards: true, hand_changes: true }, en),
+    "These chances assume nobody else wins, claims a tile or declares a kong first. Hand changes on: the player may keep a draw that widens the wait or builds value, throwing another tile that keeps the hand as near to ready.");
+  assert.equal(assumptionLine({ draws: 12, discards: true, hand_changes: true }, zh),
+    "以上機會假設期間無人食糊、上牌、碰牌或開槓。 可換牌：摸到可以改善聽口或者做番的牌可以留低，改打另一隻不會令向聽增加的牌。");
+  assert.match(assumptionLine({ draws: 12, hand_changes: true, shanten_down: true }, en), /stepping back a shanten too: .*a tile further from ready\.$/);
+  assert.match(assumptionLine({ draws: 12, hand_changes: true, shanten_down: true }, zh), /亦可退一向聽：.*離聽牌遠一步。$/);
+  assert.equal(assumptionLine(null, en), "", "no chances asked: nothing assumed");
+});
+
 test("the tiles seen and the draws left, as typed", () => {
   assert.deepEqual(parseSeen("1z1z9s"), { tiles: ["1z", "1z", "9s"], errors: [] });
   assert.equal(parseSeen("1z 9").errors.length, 1, "a digit without its suit");
@@ -56,6 +85,18 @@ test("the inputs go in the URL and read back; the default 12 draws is left out",
   assert.equal(back.selfDrawOnly, true);
   assert.equal(back.view, "discard");
   assert.doesNotMatch(toQuery({ ...emptyInput() }), /draws/);
+});
+
+test("hand changes and stepping back a shanten are kept in the URL; stepping back never alone", () => {
+  const s = { ...emptyInput(), text: "233456m999p99s111z", view: "discard" };
+  assert.doesNotMatch(toQuery(s), /hand_changes|shanten_down/, "off: the URL as before");
+  const on = toQuery({ ...s, handChanges: true, shantenDown: true });
+  assert.match(on, /hand_changes=true/);
+  assert.match(on, /shanten_down=true/);
+  assert.deepEqual([fromQuery("?" + on).handChanges, fromQuery("?" + on).shantenDown], [true, true]);
+  assert.doesNotMatch(toQuery({ ...s, shantenDown: true }), /shanten_down/);
+  assert.equal(fromQuery("?shanten_down=true").shantenDown, false, "stepping back without hand changes is not read");
+  assert.equal(fromQuery("?hand_changes=1").handChanges, false, "only true turns it on");
 });
 
 // The answer of POST /v1/analyze for 123m456m78p55s222z9s at the south seat
@@ -110,4 +151,11 @@ test("the server's refusals of an analysis, worded in both languages", () => {
   const far = mapApiError({ pointer: "/chances", code: "chances_too_far", params: { shanten: 4, max: 3 } });
   assert.equal(describe(far, en), "The hand is 4 tiles from ready; the chance to win is worked out up to 3. Empty Draws left to see the table.");
   assert.ok(CODES.seen_over_four);
+  // The hand-changes graph's bound (400,000 states): at the hand-changes box, whose label the summary names.
+  const large = mapApiError({ pointer: "/chances", code: "chances_too_large", params: { max: 400000 } });
+  assert.equal(large.pointer, "/chances/hand_changes");
+  assert.equal(describe(large, en), "With hand changes this hand reaches more than 400,000 hands to weigh: too many to work out. Turn off Hand changes (or Step back a shanten too), or analyse a hand nearer ready.");
+  assert.equal(describe(large, zh), "換牌時這副牌可以變成超過 400,000 副牌，太多計唔到。請取消換牌（或退一向聽），或者分析一副較接近聽牌的牌。");
+  assert.equal(controlLabel(large.pointer, en), "Hand changes");
+  assert.equal(controlLabel(large.pointer, zh), "換牌");
 });

@@ -79,11 +79,10 @@ test("the page words every rule code the server has, but for those it cannot mee
   // Not worded, each for its reason: notation the page checks before it
   // sends (tile_notation, bonus_notation, too_many_tiles, the waiting
   // counts it never sends wrong, too_many_bonus_tiles: its picker holds eight), problem types it words by their type
-  // (not_winning, unknown_ruleset), context the page has no control for, and
-  // and the hand changes of an analysis, which the page does not ask for.
+  // (not_winning, unknown_ruleset), and context the page has no control for.
   const unworded = codes.filter((c) => !CODES[c]).sort();
   assert.deepEqual(unworded, [
-    "bonus_notation", "chances_too_large", "concealed_kong_robbed_not_orphan",
+    "bonus_notation", "concealed_kong_robbed_not_orphan",
     "first_go_around_east", "first_go_around_melds", "first_go_around_not_discard",
     "last_of_its_kind_flower_win", "not_winning",
     "robbed_kong_without_robbing", "second_replacement_not_flower", "tile_notation", "too_many_bonus_tiles", "too_many_tiles",

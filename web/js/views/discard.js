@@ -6,7 +6,7 @@
 
 import { $, el, fill, tileFace } from "../dom.js";
 import { rulesetName } from "../format.js";
-import { parseDraws, summarize, percent, chartGeometry } from "../discard.js";
+import { parseDraws, summarize, percent, chartGeometry, assumptionLine, assumptionKeys } from "../discard.js";
 import { tOf } from "../state.js";
 
 // The SVG namespace as the HTML parser gives it (the page names no URL).
@@ -28,15 +28,21 @@ function svg(tag, attrs, children) {
 
 /** The card's inputs from the state (not the box being typed in). */
 export const discardInputsView = {
-  deps: (s) => [s.input.seen, s.input.draws, s.input.selfDrawOnly],
+  deps: (s) => [s.input.seen, s.input.draws, s.input.selfDrawOnly, s.input.handChanges, s.input.shantenDown],
   render(state) {
     const s = state.input;
     const seen = $("seen-text");
     if (document.activeElement !== seen) seen.value = s.seen || "";
     const draws = $("draws");
     if (document.activeElement !== draws) draws.value = s.draws == null ? "" : s.draws;
+    // Each choice of the chances model means something only with chances asked; stepping back a shanten only with hand changes.
+    const noChances = parseDraws(s.draws).value == null;
     $("self-draw-only").checked = !!s.selfDrawOnly;
-    $("self-draw-only").disabled = parseDraws(s.draws).value == null;
+    $("self-draw-only").disabled = noChances;
+    $("hand-changes").checked = !!s.handChanges;
+    $("hand-changes").disabled = noChances;
+    $("shanten-down").checked = !!(s.handChanges && s.shantenDown);
+    $("shanten-down").disabled = noChances || !s.handChanges;
   }
 };
 
@@ -91,7 +97,13 @@ export const discardView = {
     const table = $("discard-table");
     table.hidden = !v.discarding;
     table.setAttribute("data-chances", String(v.chances));
-    $("discard-table-note").hidden = !(v.discarding && v.chances);
+    // What the figures assume, from the request that brought them (not the boxes as they are now).
+    const asked = state.shown.chances;
+    const assumes = assumptionLine(asked, T);
+    const note = $("discard-table-note");
+    note.hidden = !(v.discarding && v.chances);
+    note.textContent = assumes;
+    note.setAttribute("data-assumes", assumptionKeys(asked).slice(1).join(" "));
     fill($("discard-body"), v.discarding ? v.rows.map((r, i) => el("tr", {
       "data-discard": r.tile, "data-shanten": String(r.shanten), "data-acceptance": String(r.count), className: i === 0 ? "best" : ""
     }, [
@@ -138,7 +150,7 @@ export const discardView = {
     if (best.curve && best.curve.length) {
       fill(box, [chart(best, T)]);
       // The figures are the hand's alone: said beside them, so that a high chance never reads as a promise.
-      $("discard-chart-note").textContent = T("discard.chart_note", { n: best.curve.length, ready: percent(best.ready), win: percent(best.win), points: best.expected.toFixed(1) }) + " " + T("discard.chance_assumes");
+      $("discard-chart-note").textContent = T("discard.chart_note", { n: best.curve.length, ready: percent(best.ready), win: percent(best.win), points: best.expected.toFixed(1) }) + " " + assumes;
     } else {
       fill(box, []);
       $("discard-chart-note").textContent = T("discard.no_chances");
