@@ -613,7 +613,8 @@ async fn chances_shown(p: &Page) -> Value {
 /// Hand changes: 233456m999p99s111z at the east seat in the east round
 /// under hkma, 17 draws, self-drawn wins only (docs/analysis.md's example).
 /// The figures are the CLI's, `cargo run -q -- analyze 233456m999p99s111z
-/// --ruleset hkma --draws 17 --self-draw-only --json`, then with
+/// --ruleset hkma --draws 17 --self-draw-only --json` (its seat and round
+/// are East by default), then with
 /// `--hand-changes`, then with `--hand-changes --shanten-down`: throwing 6m
 /// wins 66.0% off and 69.5% with hand changes; throwing 5m (one from ready)
 /// 47.1% off, 43.3% with hand changes (kept for points: 75.64 expected, was
@@ -671,9 +672,15 @@ async fn hand_changes_flow(p: Page) {
         json!({"draws": 17, "discards": false}),
         "[{l}] the default request asks for no hand changes"
     );
-    // Hand changes on from the keyboard: Tab reaches the box, Space ticks it.
-    p.js("document.getElementById('hand-changes').focus(); return null")
+    // Hand changes on from the keyboard: Tab from the box before reaches it, Space ticks it.
+    p.js("document.getElementById('self-draw-only').focus(); return null")
         .await;
+    p.type_keys("#self-draw-only", "\u{E004}").await;
+    assert_eq!(
+        p.js("return document.activeElement.id").await,
+        json!("hand-changes"),
+        "[{l}] Tab moves from Count self-drawn wins only to Hand changes"
+    );
     p.type_keys("#hand-changes", " ").await;
     p.wait_js(
         "return (document.querySelector('#discard-body tr[data-discard=\"6m\"] td[data-win]') || {}).textContent || null",

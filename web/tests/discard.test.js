@@ -6,6 +6,8 @@ import { emptyInput, derive, toQuery, fromQuery } from "../js/input.js";
 import { readyForAnalysis, parseSeen, parseDraws, analyzeBody, discardOptions, assumptionLine, bestWin, summarize, percent, chartGeometry } from "../js/discard.js";
 import { mapApiError, describe, controlLabel, CODES } from "../js/format.js";
 import { makeT } from "../js/i18n.js";
+import { initialState, reduce } from "../js/state.js";
+import { REQUESTS, requestKey } from "../js/requests.js";
 
 const hand = (text) => { const s = { ...emptyInput(), text, ruleset: "hkma" }; return { s, d: derive(s) }; };
 
@@ -60,6 +62,19 @@ test("what the figures assume, in both languages, from the chances asked", () =>
   assert.match(assumptionLine({ draws: 12, hand_changes: true, shanten_down: true }, en), /stepping back a shanten too: .*a tile further from ready\.$/);
   assert.match(assumptionLine({ draws: 12, hand_changes: true, shanten_down: true }, zh), /亦可退一向聽：.*離聽牌遠一步。$/);
   assert.equal(assumptionLine(null, en), "", "no chances asked: nothing assumed");
+});
+
+test("the answer on screen keeps the chances it was asked with: the line is the figures', not the boxes'", () => {
+  const s0 = initialState({ input: { ...emptyInput(), text: "233456m999p99s111z", ruleset: "hkma", view: "discard" } });
+  const on = reduce(s0, { type: "handChangesSet", on: true });
+  const body = REQUESTS.discard.body(on);
+  assert.deepEqual(body.chances, { draws: 12, discards: true, hand_changes: true });
+  const shown = reduce(on, { type: "answered", view: "discard", res: {}, ctx: {}, key: requestKey(on, "discard"), status: { key: "status.analyzed" }, chances: body.chances, seq: 1 });
+  // The box turned off again before the next answer: the figures on screen are still those with hand changes.
+  const off = reduce(shown, { type: "handChangesSet", on: false });
+  assert.deepEqual(off.shown.chances, { draws: 12, discards: true, hand_changes: true });
+  assert.match(assumptionLine(off.shown.chances, makeT("en")), /Hand changes on:/);
+  assert.notEqual(requestKey(off, "discard"), off.shown.key, "and the answer is out of date");
 });
 
 test("the tiles seen and the draws left, as typed", () => {
