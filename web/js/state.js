@@ -321,7 +321,8 @@ export const TRANSITIONS = {
   seenTyped: (s, a) => withInput(s, { seen: a.text }),
   drawsTyped: (s, a) => withInput(s, { draws: a.text }),
   selfDrawOnlySet: (s, a) => withInput(s, { selfDrawOnly: a.on }),
-  handChangesSet: (s, a) => withInput(s, { handChanges: a.on }),
+  // Stepping back a shanten is a kind of hand change: it goes with them.
+  handChangesSet: (s, a) => withInput(s, { handChanges: a.on, shantenDown: a.on && s.input.shantenDown }),
   shantenDownSet: (s, a) => withInput(s, { shantenDown: a.on }),
   // The next hand's preview belongs to the Table view.
   viewChosen: (s, a) => ({ ...withInput(s, { view: a.view }), preview: a.view === "table" ? s.preview : null }),

@@ -75,6 +75,11 @@ test("the answer on screen keeps the chances it was asked with: the line is the 
   assert.deepEqual(off.shown.chances, { draws: 12, discards: true, hand_changes: true });
   assert.match(assumptionLine(off.shown.chances, makeT("en")), /Hand changes on:/);
   assert.notEqual(requestKey(off, "discard"), off.shown.key, "and the answer is out of date");
+  // Stepping back goes when hand changes go: turned on again, it is off.
+  const both = reduce(reduce(s0, { type: "handChangesSet", on: true }), { type: "shantenDownSet", on: true });
+  assert.equal(both.input.shantenDown, true);
+  const again = reduce(reduce(both, { type: "handChangesSet", on: false }), { type: "handChangesSet", on: true });
+  assert.deepEqual([again.input.handChanges, again.input.shantenDown], [true, false]);
 });
 
 test("the tiles seen and the draws left, as typed", () => {
