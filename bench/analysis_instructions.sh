@@ -10,6 +10,9 @@
 #   bench/analysis_instructions.sh                 # this tree's bench binary
 #   BIN=/tmp/old/analysis bench/analysis_instructions.sh
 #   CASES="shanten_14/plain chances_13/one_from_ready_self_draw" N=200 bench/analysis_instructions.sh
+#   WARM=1 N=10 CASES=... bench/analysis_instructions.sh   # the run with 1
+#     call subtracted instead: the cost of a call after the first, which
+#     pays glibc's one-time consolidation of the tables' freed pass
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ -z "${BIN:-}" ]; then
@@ -39,11 +42,12 @@ cputime() { # case n -> CPU nanoseconds of the run (hardware counters are not of
   ANALYSIS_COUNT="$1" ANALYSIS_ITERS="$2" perf stat -x, -e task-clock "$BIN" 2>&1 >/dev/null | awk -F, '/task-clock/ { printf "%d\n", $1 * 1e6; exit }'
 }
 
-echo "per call of $BIN (N = 0 run subtracted)"
+W=${WARM:-0}
+echo "per call of $BIN (N = $W run subtracted)"
 for c in $CASES; do
   n=$(iters "$c")
-  a=$(count "$c" 0)
-  b=$(count "$c" "$n")
+  a=$(count "$c" "$W")
+  b=$(count "$c" $(( n + W )))
   line=$(printf '%-40s %10d instructions' "$c" $(( (b - a) / n )))
   if [ -n "${PERF:-}" ]; then
     # Median of three runs each, the N = 0 run's time subtracted.

@@ -7,7 +7,9 @@
 // of white dragons). Arguments: MODE (off | tegawari | both) and ENTRY
 // (13: the 13-tile entry point after each distinct discard, the wall being
 // 4 less the copies among the 14 tiles and the melds; 14: the 14-tile entry
-// point once), and optionally REPEAT (calls per hand, for callgrind).
+// point once; 13k: the 13-tile entry point after each discard that keeps
+// the least shanten, the figures faan's `every_discard: false` answers),
+// and optionally REPEAT (calls per hand, for callgrind).
 // Config: t_min 0, t_max 17, sum 122, no red fives, dora or uradora,
 // standard form only.
 #include <cstdio>
@@ -23,7 +25,9 @@ using namespace mahjong;
 int main(int argc, char **argv)
 {
     const std::string mode = argc > 1 ? argv[1] : "tegawari";
-    const int entry = argc > 2 ? std::atoi(argv[2]) : 13;
+    const std::string entry_arg = argc > 2 ? argv[2] : "13";
+    const int entry = std::atoi(entry_arg.c_str());
+    const bool keeping = entry_arg == "13k";
     const int repeat = argc > 3 ? std::atoi(argv[3]) : 1;
 
     TableConfig table_config;
@@ -122,12 +126,28 @@ int main(int argc, char **argv)
             }
             continue;
         }
+        const int num_melds = int(player.melds.size());
+        int least = 99;
+        for (int d = 0; d < 34 && keeping; ++d) {
+            if (player.hand[d] == 0) {
+                continue;
+            }
+            Hand h = player.hand;
+            --h[d];
+            least = std::min(least, std::get<1>(ShantenCalculator::calc(
+                                        h, num_melds, ShantenFlag::StandardHand, GameMode::Yonma)));
+        }
         for (int d = 0; d < 34; ++d) {
             if (player.hand[d] == 0) {
                 continue;
             }
             PlayerState p = player;
             --p.hand[d];
+            if (keeping && std::get<1>(ShantenCalculator::calc(p.hand, num_melds,
+                                                                ShantenFlag::StandardHand,
+                                                                GameMode::Yonma)) > least) {
+                continue;
+            }
             for (int r = 0; r < repeat; ++r) {
                 const auto [stats, searched] =
                     ExpectedScoreCalculator::calc(config, table_config, round, table, p,

@@ -100,7 +100,12 @@ pub fn analyze<S: AsRef<str>>(
         let tiles = format_tiles(&tiles_of(c));
         waits::waits_by_shanten(ruleset, &with_tiles(hand, &tiles, None), ctx)
     };
-    // The discards' graphs share many ready hands: each is scored once.
+    let self_drawn_waits_of = |c: &Counts| {
+        let tiles = format_tiles(&tiles_of(c));
+        waits::self_drawn_waits_by_shanten(ruleset, &with_tiles(hand, &tiles, None), ctx)
+    };
+    // With hand changes, the discards' graphs share many ready hands: each
+    // is scored once.
     let memo = RefCell::new(HashMap::<Counts, WinValues>::new());
     // With hand changes off, one graph of the hands reachable from every
     // discard (the 14 tiles hold the most of each kind any discard does).
@@ -114,11 +119,26 @@ pub fn analyze<S: AsRef<str>>(
             draws: ask.draws,
             discards: ask.discards,
         };
+        // Without the others' discards no win on a discard is counted, so
+        // none is scored.
+        let score = |ready: &Counts| {
+            let scored = if ask.discards {
+                waits_of(ready)
+            } else {
+                self_drawn_waits_of(ready)
+            };
+            win_values(&scored, ctx)
+        };
+        // The shared graph scores each ready hand once itself.
         let values = |ready: &Counts| {
-            memo.borrow_mut()
-                .entry(*ready)
-                .or_insert_with(|| win_values(&waits_of(ready), ctx))
-                .clone()
+            if ask.changes.any() {
+                memo.borrow_mut()
+                    .entry(*ready)
+                    .or_insert_with(|| score(ready))
+                    .clone()
+            } else {
+                score(ready)
+            }
         };
         if ask.changes.any() {
             hand_changes::chances(start, ask.changes, values)

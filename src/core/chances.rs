@@ -165,9 +165,9 @@ impl<'a> Graph<'a> {
             forms,
             unseen,
             most: *most,
-            index: HashMap::default(),
-            nodes: Vec::new(),
-            drawn_index: HashMap::default(),
+            index: HashMap::with_capacity_and_hasher(64, Default::default()),
+            nodes: Vec::with_capacity(64),
+            drawn_index: HashMap::with_capacity_and_hasher(64, Default::default()),
             drawn_at: vec![0],
             drawn_next: Vec::new(),
         }
@@ -314,13 +314,16 @@ impl<'a> Graph<'a> {
         start: Start<'_>,
         mut values: impl FnMut(&Counts) -> WinValues,
     ) -> Result<Chances, ChancesError> {
-        self.solve(start, &mut values).map(|(c, _, _)| c)
+        self.solve(start, &mut values, false).map(|(c, _, _)| c)
     }
 
+    /// The chances of `start`, its graph, and with `keep_after` the points
+    /// expected after each turn's discard (for [`Policy`]).
     fn solve(
         &mut self,
         start: Start<'_>,
         values: &mut impl FnMut(&Counts) -> WinValues,
+        keep_after: bool,
     ) -> Result<(Chances, Local, Vec<Vec<f64>>), ChancesError> {
         let s0 = shanten::shanten(start.hand, start.melds, start.forms).best;
         if s0 > MAX_SHANTEN {
@@ -332,7 +335,7 @@ impl<'a> Graph<'a> {
             .iter()
             .map(|&g| self.nodes[g as usize].wins.as_slice())
             .collect();
-        let (c, after) = passes(&start, s0, &l, &wins);
+        let (c, after) = passes(&start, s0, &l, &wins, keep_after);
         Ok((c, l, after))
     }
 }
@@ -370,7 +373,7 @@ pub fn solve(
     mut values: impl FnMut(&Counts) -> WinValues,
 ) -> Result<(Chances, Policy), ChancesError> {
     let mut g = Graph::new(start.melds, start.forms, start.unseen, start.hand);
-    let (c, local, after) = g.solve(start, &mut values)?;
+    let (c, local, after) = g.solve(start, &mut values, true)?;
     let index = local
         .hand
         .iter()
@@ -486,7 +489,13 @@ fn shares(left: f64) -> [f64; 8] {
 }
 
 /// The backward induction and the forward pass over one start's graph.
-fn passes(start: &Start<'_>, s0: i8, l: &Local, wins: &[&[Win]]) -> (Chances, Vec<Vec<f64>>) {
+fn passes(
+    start: &Start<'_>,
+    s0: i8,
+    l: &Local,
+    wins: &[&[Win]],
+    keep_after: bool,
+) -> (Chances, Vec<Vec<f64>>) {
     let draws = start.draws as usize;
 
     // The pool's numerator of kind y for hand h: u0 + H0 - H.
@@ -500,12 +509,14 @@ fn passes(start: &Start<'_>, s0: i8, l: &Local, wins: &[&[Win]]) -> (Chances, Ve
     // Backward: v[k][i], the points expected from the start of turn k
     // (0-based) in state i; after[k][i], those expected once the player
     // has discarded in turn k, the others' discards still to come (without
-    // them, v[k + 1][i]). Rows are built turn by turn, from the last.
+    // them, v[k + 1][i]). Rows are built turn by turn, from the last, in
+    // two buffers; `kept` holds each turn's `after` only for a policy.
     let n = l.len();
     let nd = l.drawn();
-    let mut v_rev: Vec<Vec<f64>> = Vec::with_capacity(draws + 1);
-    v_rev.push(vec![0.0f64; n]);
-    let mut after_rev: Vec<Vec<f64>> = Vec::with_capacity(if start.discards { draws } else { 0 });
+    let mut v_next = vec![0.0f64; n];
+    let mut row: Vec<f64> = Vec::with_capacity(n);
+    let mut after_row: Vec<f64> = Vec::with_capacity(if start.discards { n } else { 0 });
+    let mut kept: Vec<Vec<f64>> = Vec::with_capacity(if keep_after { draws } else { 0 });
     // best[(draws - 1 - k) * nd + d]: the discard chosen from 14-tile hand
     // d in turn k; best_v its points expected after.
     let mut best: Vec<u32> = Vec::with_capacity(nd * draws);
@@ -516,22 +527,22 @@ fn passes(start: &Start<'_>, s0: i8, l: &Local, wins: &[&[Win]]) -> (Chances, Ve
     let mut draw: Vec<(f64, f64, f64)> = Vec::with_capacity(n * draws);
     for k in (0..draws).rev() {
         let left = pool - turn * k as f64;
-        let v_next = v_rev.last().map_or(&[][..], |r| &r[..]);
         if start.discards {
-            let row = (0..n)
-                .map(|i| others_of(&l.hand[i], wins[i], left, true, &weight, v_next[i]))
-                .collect();
-            after_rev.push(row);
+            after_row.clear();
+            after_row.extend(
+                (0..n).map(|i| others_of(&l.hand[i], wins[i], left, true, &weight, v_next[i])),
+            );
         }
-        let after_k: &[f64] = if start.discards {
-            &after_rev[after_rev.len() - 1]
-        } else {
-            v_next
-        };
+        let after_k: &[f64] = if start.discards { &after_row } else { &v_next };
+        if keep_after {
+            kept.push(after_k.to_vec());
+        }
+        row.clear();
         if left < 1.0 {
             best.extend(std::iter::repeat_n(0, nd));
             draw.extend(std::iter::repeat_n((1.0, 0.0, 1.0), n));
-            v_rev.push(vec![0.0f64; n]);
+            row.resize(n, 0.0);
+            std::mem::swap(&mut v_next, &mut row);
             continue;
         }
         for (d, bv) in best_v.iter_mut().enumerate() {
@@ -540,7 +551,6 @@ fn passes(start: &Start<'_>, s0: i8, l: &Local, wins: &[&[Win]]) -> (Chances, Ve
             *bv = after_k[j];
         }
         let q = shares(left);
-        let mut row: Vec<f64> = Vec::with_capacity(n);
         let (mut win, mut edge) = (&wt.win[..], &wt.edge[..]);
         for (&(nw, ne), &a_i) in wt.len.iter().zip(after_k) {
             let (ws, rest) = win.split_at(nw as usize);
@@ -577,15 +587,12 @@ fn passes(start: &Start<'_>, s0: i8, l: &Local, wins: &[&[Win]]) -> (Chances, Ve
             draw.push((scale, p_win, stay));
             row.push(e);
         }
-        v_rev.push(row);
+        std::mem::swap(&mut v_next, &mut row);
     }
-    let expected_points = v_rev.last().and_then(|r| r.first()).copied().unwrap_or(0.0);
+    let expected_points = v_next.first().copied().unwrap_or(0.0);
     // after[k], first turn first.
-    let after: Vec<Vec<f64>> = if start.discards {
-        after_rev.into_iter().rev().collect()
-    } else {
-        v_rev.into_iter().rev().skip(1).collect()
-    };
+    kept.reverse();
+    let after = kept;
 
     // Forward: the distribution over states at the start of each turn.
     let mut dist = vec![0.0f64; n];

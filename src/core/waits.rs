@@ -37,7 +37,7 @@ pub fn waits<S: AsRef<str>>(
     hand: &HandSpec<S>,
     ctx: &WaitContext,
 ) -> Result<Vec<Wait>, ScoreError> {
-    waits_among(ruleset, hand, ctx, false)
+    waits_among(ruleset, hand, ctx, false, true)
 }
 
 /// [`waits`], the same answer, scoring only the kinds that shanten says
@@ -51,7 +51,18 @@ pub fn waits_by_shanten<S: AsRef<str>>(
     hand: &HandSpec<S>,
     ctx: &WaitContext,
 ) -> Result<Vec<Wait>, ScoreError> {
-    waits_among(ruleset, hand, ctx, true)
+    waits_among(ruleset, hand, ctx, true, true)
+}
+
+/// [`waits_by_shanten`] with only the self-drawn wins scored (`discard`
+/// is `None` throughout): for the chances of a model in which nobody
+/// else discards, half the scoring.
+pub fn self_drawn_waits_by_shanten<S: AsRef<str>>(
+    ruleset: &Ruleset,
+    hand: &HandSpec<S>,
+    ctx: &WaitContext,
+) -> Result<Vec<Wait>, ScoreError> {
+    waits_among(ruleset, hand, ctx, true, false)
 }
 
 fn waits_among<S: AsRef<str>>(
@@ -59,6 +70,7 @@ fn waits_among<S: AsRef<str>>(
     hand: &HandSpec<S>,
     ctx: &WaitContext,
     by_shanten: bool,
+    on_discards: bool,
 ) -> Result<Vec<Wait>, ScoreError> {
     let draw = ContextSpec {
         last_tile: ctx.last_tile,
@@ -95,7 +107,11 @@ fn waits_among<S: AsRef<str>>(
         }
         let tile = Tile::from_index(i).expect("i < KINDS");
         let h = base.with_drawn(tile);
-        let discard = score_hand(ruleset, &h, &on_discard).ok();
+        let discard = if on_discards {
+            score_hand(ruleset, &h, &on_discard).ok()
+        } else {
+            None
+        };
         let self_draw = score_hand(
             ruleset,
             &h,
@@ -249,6 +265,31 @@ mod tests {
         );
         assert_eq!((d.total_faan(), d.meets_minimum), (2, false));
         assert_eq!((s.total_faan(), s.meets_minimum), (3, true));
+    }
+
+    #[test]
+    fn self_drawn_waits_score_only_the_self_draw() {
+        // The same sc-hk13 hand: its one wait on 2s is 3 faan by self-draw
+        // (all chows, concealed hand, self-drawn), and no discard is scored.
+        let reg = Registry::builtin().unwrap();
+        let r = reg.get("sc-hk13").unwrap();
+        let hand: HandSpec = HandSpec {
+            tiles: "234m567m345p789s2s".into(),
+            ..HandSpec::default()
+        };
+        let ctx = WaitContext {
+            seat_wind: Wind::East,
+            round_wind: Wind::East,
+            last_tile: false,
+        };
+        let w = self_drawn_waits_by_shanten(r, &hand, &ctx).unwrap();
+        assert_eq!(w.len(), 1, "single wait on 2s: {w:?}");
+        assert_eq!(w[0].tile.to_string(), "2s");
+        assert!(w[0].discard.is_none());
+        let s = w[0].self_draw.as_ref().unwrap();
+        assert_eq!((s.total_faan(), s.meets_minimum), (3, true));
+        let both = waits_by_shanten(r, &hand, &ctx).unwrap();
+        assert_eq!(both[0].self_draw.as_ref().unwrap().payments, s.payments);
     }
 
     #[test]
