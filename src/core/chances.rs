@@ -475,7 +475,7 @@ impl Weighted {
 
 /// `w / left` for each weight `w` (read as `q[w & 7]`, which needs no
 /// bounds check; weights are at most 4).
-fn shares(left: f64) -> [f64; 8] {
+pub(super) fn shares(left: f64) -> [f64; 8] {
     [
         0.0 / left,
         1.0 / left,
@@ -688,28 +688,10 @@ fn pick(next: &[u32], after: &[f64]) -> usize {
     best
 }
 
-/// The chance that none of the three others' discards wins for `hand`,
-/// in a turn whose player drew from `left` tiles.
-pub(super) fn survive_of(
-    hand: &Counts,
-    wins: &[(usize, Option<f64>, Option<f64>)],
-    left: f64,
-    discards: bool,
-    weight: &impl Fn(&Counts, usize) -> f64,
-) -> f64 {
-    if !discards || wins.is_empty() {
-        return 1.0;
-    }
-    let hits: f64 = wins
-        .iter()
-        .filter(|w| w.2.is_some())
-        .map(|&(y, _, _)| weight(hand, y))
-        .sum();
-    survive_hits(hits, left)
-}
-
-/// [`survive_of`] given the weight of the hand's wins on a discard.
-fn survive_hits(hits: f64, left: f64) -> f64 {
+/// The chance that none of the three others' discards wins for a hand
+/// whose wins on a discard weigh `hits`, in a turn whose player drew from
+/// `left` tiles.
+pub(super) fn survive_hits(hits: f64, left: f64) -> f64 {
     let mut keep = 1.0;
     for j in 1..=3 {
         let pool = left - j as f64;

@@ -28,9 +28,12 @@
 //! add up past the pool, and the share of staying goes below zero, as in
 //! mahjong-cpp.
 
-use super::chances::{others_of, survive_of, Chances, ChancesError, Start, WinValues, MAX_SHANTEN};
+use super::chances::{
+    others_of, shares, survive_hits, Chances, ChancesError, Start, WinValues, MAX_SHANTEN,
+};
 use super::shanten;
 use super::tile::{Counts, KINDS};
+use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 
 /// Most states (13- and 14-tile hands together) one graph may hold: the
@@ -53,31 +56,25 @@ impl Changes {
     }
 }
 
-/// A 13-tile hand before its draw.
-struct Draw {
-    hand: Counts,
-    shanten: i8,
-    /// Kinds with a link (bit a kind), so that none is linked twice.
-    linked: u64,
-    /// Links: (kind drawn, 14-tile state, weight).
-    links: Vec<(u8, u32, f64)>,
-    /// Ready: (kind, self-draw points, discard points).
-    wins: Vec<(usize, Option<f64>, Option<f64>)>,
-}
+type Win = (usize, Option<f64>, Option<f64>);
 
-/// A 14-tile hand before its discard.
-struct Discard {
-    hand: Counts,
-    complete: bool,
-    /// The 13-tile states linked to it.
-    sources: Vec<u32>,
-}
-
-/// Packs counts of at most 4 into three bits each.
+/// Packs counts of at most 4 into three bits each, eight kinds a word
+/// folded in three shifts.
 fn key(c: &Counts) -> u128 {
-    c.iter()
-        .enumerate()
-        .fold(0u128, |k, (i, &n)| k | (u128::from(n) << (3 * i)))
+    let pack = |at: usize| -> u128 {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(&c[at..at + 8]);
+        let x = u64::from_le_bytes(b);
+        let x = (x & 0x00FF_00FF_00FF_00FF) | ((x & 0xFF00_FF00_FF00_FF00) >> 5);
+        let x = (x & 0x0000_FFFF_0000_FFFF) | ((x & 0xFFFF_0000_FFFF_0000) >> 10);
+        u128::from((x & 0xFFFF_FFFF) | (x >> 20))
+    };
+    pack(0)
+        | pack(8) << 24
+        | pack(16) << 48
+        | pack(24) << 72
+        | u128::from(c[32]) << 96
+        | u128::from(c[33]) << 99
 }
 
 fn beyond(c: &Counts, start: &Counts) -> i8 {
@@ -87,9 +84,16 @@ fn beyond(c: &Counts, start: &Counts) -> i8 {
         .sum()
 }
 
+/// The states and their links as the search made them.
 struct Graph {
-    draws: Vec<Draw>,
-    discards: Vec<Discard>,
+    /// 13-tile hands before their draw, with their shanten.
+    hand: Vec<Counts>,
+    shanten: Vec<i8>,
+    /// 14-tile hands before their discard, and whether each is complete.
+    full: Vec<Counts>,
+    complete: Vec<bool>,
+    /// (13-tile state, kind drawn, 14-tile state), in the order linked.
+    links: Vec<(u32, u8, u32)>,
 }
 
 struct Builder<'a> {
@@ -98,6 +102,9 @@ struct Builder<'a> {
     changes: Changes,
     s0: i8,
     g: Graph,
+    /// Kinds linked from each 13-tile state (bit a kind), so that none is
+    /// linked twice.
+    linked: Vec<u64>,
     draw_at: HashMap<u128, u32, foldhash::fast::FixedState>,
     discard_at: HashMap<u128, u32, foldhash::fast::FixedState>,
     todo_draw: Vec<u32>,
@@ -105,50 +112,8 @@ struct Builder<'a> {
 }
 
 impl Builder<'_> {
-    fn weight(&self, h: &Counts, y: usize) -> f64 {
-        f64::from(self.start.unseen[y]) + f64::from(self.start.hand[y]) - f64::from(h[y])
-    }
-
-    fn states(&self) -> usize {
-        self.g.draws.len() + self.g.discards.len()
-    }
-
-    fn draw_state(&mut self, hand: Counts) -> Result<u32, ChancesError> {
-        if let Some(&i) = self.draw_at.get(&key(&hand)) {
-            return Ok(i);
-        }
-        self.check()?;
-        let i = self.g.draws.len() as u32;
-        self.g.draws.push(Draw {
-            hand,
-            shanten: 0,
-            linked: 0,
-            links: Vec::new(),
-            wins: Vec::new(),
-        });
-        self.draw_at.insert(key(&hand), i);
-        self.todo_draw.push(i);
-        Ok(i)
-    }
-
-    fn discard_state(&mut self, hand: Counts) -> Result<u32, ChancesError> {
-        if let Some(&i) = self.discard_at.get(&key(&hand)) {
-            return Ok(i);
-        }
-        self.check()?;
-        let i = self.g.discards.len() as u32;
-        self.g.discards.push(Discard {
-            hand,
-            complete: false,
-            sources: Vec::new(),
-        });
-        self.discard_at.insert(key(&hand), i);
-        self.todo_discard.push(i);
-        Ok(i)
-    }
-
-    fn check(&self) -> Result<(), ChancesError> {
-        if self.states() >= self.max_states {
+    fn full(&self) -> Result<(), ChancesError> {
+        if self.g.hand.len() + self.g.full.len() >= self.max_states {
             Err(ChancesError::TooLarge {
                 max: self.max_states,
             })
@@ -157,26 +122,71 @@ impl Builder<'_> {
         }
     }
 
+    /// The 13-tile state of `hand`, whose shanten `s` its 14-tile parent's
+    /// discards gave.
+    fn draw_state(&mut self, hand: Counts, s: i8) -> Result<u32, ChancesError> {
+        let room = self.full();
+        match self.draw_at.entry(key(&hand)) {
+            Entry::Occupied(e) => Ok(*e.get()),
+            Entry::Vacant(e) => {
+                room?;
+                let i = self.g.hand.len() as u32;
+                e.insert(i);
+                self.g.hand.push(hand);
+                self.g.shanten.push(s);
+                self.linked.push(0);
+                self.todo_draw.push(i);
+                Ok(i)
+            }
+        }
+    }
+
+    fn discard_state(&mut self, hand: Counts) -> Result<u32, ChancesError> {
+        let room = self.full();
+        match self.discard_at.entry(key(&hand)) {
+            Entry::Occupied(e) => Ok(*e.get()),
+            Entry::Vacant(e) => {
+                room?;
+                let i = self.g.full.len() as u32;
+                e.insert(i);
+                self.g.full.push(hand);
+                self.g.complete.push(false);
+                self.todo_discard.push(i);
+                Ok(i)
+            }
+        }
+    }
+
     fn link(&mut self, a: u32, y: usize, b: u32) {
-        let d = &mut self.g.draws[a as usize];
-        if d.linked >> y & 1 == 1 {
+        let l = &mut self.linked[a as usize];
+        if *l >> y & 1 == 1 {
             return;
         }
-        d.linked |= 1 << y;
-        let w =
-            f64::from(self.start.unseen[y]) + f64::from(self.start.hand[y]) - f64::from(d.hand[y]);
-        d.links.push((y as u8, b, w));
-        self.g.discards[b as usize].sources.push(a);
+        *l |= 1 << y;
+        self.g.links.push((a, y as u8, b));
     }
 
     fn expand_draw(&mut self, a: u32) -> Result<(), ChancesError> {
-        let h = self.g.draws[a as usize].hand;
-        let (s, need) = shanten::necessary(&h, self.start.melds, self.start.forms);
-        self.g.draws[a as usize].shanten = s.best;
-        let on_course = beyond(&h, self.start.hand) + s.best == self.s0;
+        let h = self.g.hand[a as usize];
+        let s = self.g.shanten[a as usize];
+        debug_assert_eq!(
+            shanten::shanten(&h, self.start.melds, self.start.forms).best,
+            s
+        );
+        let on_course = beyond(&h, self.start.hand) + s == self.s0;
+        // On course with swaps every kind is kept: the draws that lower
+        // shanten are not needed.
         let any = self.changes.swaps && on_course;
+        let need = if any {
+            u64::MAX
+        } else {
+            let (t, need) = shanten::necessary(&h, self.start.melds, self.start.forms);
+            debug_assert_eq!(t.best, s);
+            need
+        };
         for y in 0..KINDS {
-            if self.weight(&h, y) <= 0.0 || !(any || need >> y & 1 == 1) {
+            // No copy left to draw.
+            if self.start.unseen[y] + self.start.hand[y] <= h[y] || need >> y & 1 == 0 {
                 continue;
             }
             let mut b = h;
@@ -188,10 +198,11 @@ impl Builder<'_> {
     }
 
     fn expand_discard(&mut self, b: u32) -> Result<(), ChancesError> {
-        let h = self.g.discards[b as usize].hand;
+        let h = self.g.full[b as usize];
         let (s, keep) = shanten::unneeded(&h, self.start.melds, self.start.forms);
-        self.g.discards[b as usize].complete = s.best == -1;
-        let on_course = beyond(&h, self.start.hand) + s.best == self.s0;
+        let s = s.best;
+        self.g.complete[b as usize] = s == -1;
+        let on_course = beyond(&h, self.start.hand) + s == self.s0;
         let any = self.changes.shanten_down && on_course;
         for j in 0..KINDS {
             if h[j] == 0 || !(any || keep >> j & 1 == 1) {
@@ -199,7 +210,8 @@ impl Builder<'_> {
             }
             let mut a = h;
             a[j] -= 1;
-            let i = self.draw_state(a)?;
+            // A discard that does not keep shanten raises it by one.
+            let i = self.draw_state(a, s + i8::from(keep >> j & 1 == 0))?;
             self.link(i, j, b);
         }
         Ok(())
@@ -218,15 +230,19 @@ fn build(
         changes,
         s0,
         g: Graph {
-            draws: Vec::new(),
-            discards: Vec::new(),
+            hand: Vec::new(),
+            shanten: Vec::new(),
+            full: Vec::new(),
+            complete: Vec::new(),
+            links: Vec::new(),
         },
+        linked: Vec::new(),
         draw_at: HashMap::default(),
         discard_at: HashMap::default(),
         todo_draw: Vec::new(),
         todo_discard: Vec::new(),
     };
-    b.draw_state(*start.hand)?;
+    b.draw_state(*start.hand, s0)?;
     loop {
         if let Some(a) = b.todo_draw.pop() {
             b.expand_draw(a)?;
@@ -261,113 +277,213 @@ pub fn chances_within(
     if s0 > MAX_SHANTEN {
         return Err(ChancesError::TooFar { shanten: s0 });
     }
-    let mut g = build(start, changes, s0, max_states)?;
-    for d in g.draws.iter_mut().filter(|d| d.shanten == 0) {
-        d.wins = values(&d.hand).wins;
-    }
-    Ok(solve(&g, &start, s0))
-}
-
-/// The points of a win by self-draw of kind `y` for a ready hand.
-fn self_draw(d: &Draw, y: u8) -> Option<f64> {
-    d.wins
+    let g = build(start, changes, s0, max_states)?;
+    let wins: Vec<Vec<Win>> = g
+        .hand
         .iter()
-        .find(|w| w.0 == usize::from(y))
-        .and_then(|w| w.1)
+        .zip(&g.shanten)
+        .map(|(h, &s)| if s == 0 { values(h).wins } else { Vec::new() })
+        .collect();
+    let l = Laid::new(&g, &start, &wins);
+    drop(g.links);
+    Ok(passes(&g.shanten, &g.hand, &wins, &l, &start, s0))
 }
 
-fn solve(g: &Graph, start: &Start<'_>, s0: i8) -> Chances {
+/// One link as the passes read it.
+#[derive(Clone, Copy)]
+struct Edge {
+    /// The weight of its kind (`u₀ + H₀ − H`, 1 to 4).
+    w: u8,
+    /// The 14-tile state.
+    to: u32,
+    /// The points of the win it makes, where it is one that counts; else
+    /// minus infinity, which never beats going on.
+    win: f64,
+}
+
+/// The links by 13-tile state (`edge[edge_at[i]..edge_at[i + 1]]`, in the
+/// order linked) and by 14-tile state (`source`), laid out once.
+struct Laid {
+    edge_at: Vec<u32>,
+    edge: Vec<Edge>,
+    source_at: Vec<u32>,
+    source: Vec<u32>,
+}
+
+impl Laid {
+    fn new(g: &Graph, start: &Start<'_>, wins: &[Vec<Win>]) -> Laid {
+        let (n, nd) = (g.hand.len(), g.full.len());
+        // Counting sorts, stable, so that each state keeps its links' order.
+        let mut edge_at = vec![0u32; n + 1];
+        let mut source_at = vec![0u32; nd + 1];
+        for &(a, _, b) in &g.links {
+            edge_at[a as usize + 1] += 1;
+            source_at[b as usize + 1] += 1;
+        }
+        for i in 0..n {
+            edge_at[i + 1] += edge_at[i];
+        }
+        for b in 0..nd {
+            source_at[b + 1] += source_at[b];
+        }
+        let mut fill_e = edge_at.clone();
+        let mut fill_s = source_at.clone();
+        let none = Edge {
+            w: 0,
+            to: 0,
+            win: f64::NEG_INFINITY,
+        };
+        let mut edge = vec![none; g.links.len()];
+        let mut source = vec![0u32; g.links.len()];
+        for &(a, y, b) in &g.links {
+            let (ai, yi) = (a as usize, usize::from(y));
+            let h = &g.hand[ai];
+            let win = if g.complete[b as usize] {
+                wins[ai]
+                    .iter()
+                    .find(|w| w.0 == yi)
+                    .and_then(|w| w.1)
+                    .unwrap_or(f64::NEG_INFINITY)
+            } else {
+                f64::NEG_INFINITY
+            };
+            edge[fill_e[ai] as usize] = Edge {
+                w: (start.unseen[yi] + start.hand[yi])
+                    .saturating_sub(h[yi])
+                    .min(4),
+                to: b,
+                win,
+            };
+            fill_e[ai] += 1;
+            source[fill_s[b as usize] as usize] = a;
+            fill_s[b as usize] += 1;
+        }
+        Laid {
+            edge_at,
+            edge,
+            source_at,
+            source,
+        }
+    }
+
+    fn edges(&self, i: usize) -> &[Edge] {
+        &self.edge[self.edge_at[i] as usize..self.edge_at[i + 1] as usize]
+    }
+
+    fn sources(&self, b: usize) -> &[u32] {
+        &self.source[self.source_at[b] as usize..self.source_at[b + 1] as usize]
+    }
+}
+
+fn passes(
+    shanten: &[i8],
+    hand: &[Counts],
+    wins: &[Vec<Win>],
+    l: &Laid,
+    start: &Start<'_>,
+    s0: i8,
+) -> Chances {
     let draws = start.draws as usize;
-    let n = g.draws.len();
+    let (n, nd) = (hand.len(), l.source_at.len() - 1);
     let pool: f64 = start.unseen.iter().map(|&u| f64::from(u)).sum();
     let turn = if start.discards { 4.0 } else { 1.0 };
     let weight = |h: &Counts, y: usize| -> f64 {
         f64::from(start.unseen[y]) + f64::from(start.hand[y]) - f64::from(h[y])
     };
-    // Points of each link's win (None where it is not a win), worked once.
-    let win_of: Vec<Vec<Option<f64>>> = g
-        .draws
-        .iter()
-        .map(|d| {
-            d.links
-                .iter()
-                .map(|&(y, b, _)| {
-                    if g.discards[b as usize].complete {
-                        self_draw(d, y)
-                    } else {
-                        None
-                    }
-                })
-                .collect()
-        })
-        .collect();
 
-    // Backward: after[k][i], the points expected once the player has
-    // discarded in turn k into state i; best[b], the most of those among
-    // the states linked to 14-tile state b.
+    // Backward: after_rev[draws - 1 - k][i], the points expected once the
+    // player has discarded in turn k into state i (without the others'
+    // discards, v[k + 1][i], moved, not copied); best_at[(draws - 1 - k)
+    // * nd + b], the linked 13-tile state with the most of those (the
+    // first in the order linked), best_v its points.
     let mut v_next = vec![0.0f64; n];
-    let mut v = vec![0.0f64; n];
-    let mut after = vec![vec![0.0f64; n]; draws];
-    let mut best = vec![0.0f64; g.discards.len()];
+    let mut after_rev: Vec<Vec<f64>> = Vec::with_capacity(draws);
+    let mut best_at: Vec<u32> = Vec::with_capacity(nd * draws);
+    let mut best_v = vec![0.0f64; nd];
     for k in (0..draws).rev() {
         let left = pool - turn * k as f64;
-        for (i, d) in g.draws.iter().enumerate() {
-            after[k][i] = others_of(&d.hand, &d.wins, left, start.discards, &weight, v_next[i]);
+        let after_k = if start.discards {
+            (0..n)
+                .map(|i| others_of(&hand[i], &wins[i], left, true, &weight, v_next[i]))
+                .collect()
+        } else {
+            v_next
+        };
+        if left < 1.0 {
+            best_at.extend(std::iter::repeat_n(0, nd));
+            v_next = vec![0.0f64; n];
+            after_rev.push(after_k);
+            continue;
         }
-        let after_k = &after[k];
-        for (b, disc) in g.discards.iter().enumerate() {
-            best[b] = disc
-                .sources
-                .iter()
-                .map(|&a| after_k[a as usize])
-                .fold(f64::NEG_INFINITY, f64::max);
-        }
-        for (i, d) in g.draws.iter().enumerate() {
-            if left < 1.0 {
-                v[i] = 0.0;
-                continue;
+        for (b, bv) in best_v.iter_mut().enumerate() {
+            let s = l.sources(b);
+            let mut at = s[0];
+            let mut v = after_k[at as usize];
+            for &a in &s[1..] {
+                if after_k[a as usize] > v {
+                    at = a;
+                    v = after_k[a as usize];
+                }
             }
-            let stay = after_k[i];
+            best_at.push(at);
+            *bv = v;
+        }
+        let q = shares(left);
+        let mut row = Vec::with_capacity(n);
+        for (i, &stay) in after_k.iter().enumerate() {
             let mut e = stay;
-            for (&(_, b, w), win) in d.links.iter().zip(&win_of[i]) {
-                let go = best[b as usize];
-                let t = match win {
-                    Some(p) => p.max(go),
-                    None => go,
-                };
-                e += w / left * (t - stay);
+            for x in l.edges(i) {
+                let t = x.win.max(best_v[x.to as usize]);
+                e += q[usize::from(x.w & 7)] * (t - stay);
             }
-            v[i] = e;
+            row.push(e);
         }
-        std::mem::swap(&mut v, &mut v_next);
+        v_next = row;
+        after_rev.push(after_k);
     }
     let expected_points = v_next[0];
+
+    // The weight of each ready hand's wins on a discard, for the chance
+    // that the others' discards do not win for it.
+    let hits: Vec<f64> = hand
+        .iter()
+        .zip(wins)
+        .map(|(h, w)| {
+            w.iter()
+                .filter(|w| w.2.is_some())
+                .map(|&(y, _, _)| weight(h, y))
+                .sum()
+        })
+        .collect();
+    let survive = |i: usize, left: f64| {
+        if !start.discards || wins[i].is_empty() {
+            1.0
+        } else {
+            survive_hits(hits[i], left)
+        }
+    };
 
     // Forward, under the policy: `dist` over all states, `fresh` over the
     // mass never yet ready (dropped once it reaches a ready hand).
     let mut dist = vec![0.0f64; n];
     let mut fresh = vec![0.0f64; n];
+    let mut next = vec![0.0f64; n];
+    let mut next_fresh = vec![0.0f64; n];
     dist[0] = 1.0;
-    if g.draws[0].shanten > 0 {
+    if shanten[0] > 0 {
         fresh[0] = 1.0;
     }
     let mut won = 0.0f64;
     let (mut ready_by, mut win_by) = (Vec::with_capacity(draws), Vec::with_capacity(draws));
-    let mut to_of = vec![0u32; g.discards.len()];
-    for (k, after_k) in after.iter().enumerate() {
+    for k in 0..draws {
         let left = pool - turn * k as f64;
-        for (b, disc) in g.discards.iter().enumerate() {
-            let mut at = disc.sources[0];
-            for &a in &disc.sources[1..] {
-                if after_k[a as usize] > after_k[at as usize] {
-                    at = a;
-                }
-            }
-            to_of[b] = at;
-        }
-        let mut next = vec![0.0f64; n];
-        let mut next_fresh = vec![0.0f64; n];
-        for (i, d) in g.draws.iter().enumerate() {
+        let r = draws - 1 - k;
+        let after_k = &after_rev[r];
+        let best_k = &best_at[r * nd..(r + 1) * nd];
+        let q = shares(left);
+        next.fill(0.0);
+        next_fresh.fill(0.0);
+        for i in 0..n {
             let (m, f) = (dist[i], fresh[i]);
             if m == 0.0 && f == 0.0 {
                 continue;
@@ -378,35 +494,37 @@ fn solve(g: &Graph, start: &Start<'_>, s0: i8) -> Chances {
                 continue;
             }
             let (mut stay, mut stay_fresh) = (m, f);
-            for (&(_, b, w), win) in d.links.iter().zip(&win_of[i]) {
-                let p = w / left;
-                let to = to_of[b as usize] as usize;
+            for x in l.edges(i) {
+                let p = q[usize::from(x.w & 7)];
+                let to = best_k[x.to as usize] as usize;
                 stay -= m * p;
                 stay_fresh -= f * p;
-                if win.is_some_and(|pts| pts >= after_k[to]) {
+                if x.win >= after_k[to] {
                     won += m * p;
                     continue;
                 }
-                let keep = survive_of(
-                    &g.draws[to].hand,
-                    &g.draws[to].wins,
-                    left,
-                    start.discards,
-                    &weight,
-                );
-                won += m * p * (1.0 - keep);
-                next[to] += m * p * keep;
-                if g.draws[to].shanten > 0 {
+                if start.discards {
+                    let keep = survive(to, left);
+                    won += m * p * (1.0 - keep);
+                    next[to] += m * p * keep;
+                } else {
+                    next[to] += m * p;
+                }
+                if shanten[to] > 0 {
                     next_fresh[to] += f * p;
                 }
             }
-            let keep = survive_of(&d.hand, &d.wins, left, start.discards, &weight);
-            won += stay * (1.0 - keep);
-            next[i] += stay * keep;
+            if start.discards {
+                let keep = survive(i, left);
+                won += stay * (1.0 - keep);
+                next[i] += stay * keep;
+            } else {
+                next[i] += stay;
+            }
             next_fresh[i] += stay_fresh;
         }
-        dist = next;
-        fresh = next_fresh;
+        std::mem::swap(&mut dist, &mut next);
+        std::mem::swap(&mut fresh, &mut next_fresh);
         win_by.push(won.clamp(0.0, 1.0));
         let never: f64 = fresh.iter().sum();
         ready_by.push(if s0 <= 0 {
