@@ -224,6 +224,9 @@ fn build(
     s0: i8,
     max_states: usize,
 ) -> Result<Graph, ChancesError> {
+    // Room for the states a hand this far from ready usually reaches, so
+    // that the maps seldom grow (each growth hashes every key again).
+    let room = (256usize << (2 * s0.max(0))).min(max_states);
     let mut b = Builder {
         start,
         max_states,
@@ -237,8 +240,8 @@ fn build(
             links: Vec::new(),
         },
         linked: Vec::new(),
-        draw_at: HashMap::default(),
-        discard_at: HashMap::default(),
+        draw_at: HashMap::with_capacity_and_hasher(room / 2, Default::default()),
+        discard_at: HashMap::with_capacity_and_hasher(room, Default::default()),
         todo_draw: Vec::new(),
         todo_discard: Vec::new(),
     };
