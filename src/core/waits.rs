@@ -243,11 +243,9 @@ mod tests {
         assert_eq!((w[0].0.as_str(), w[0].1), ("1m", 0));
     }
 
-    #[test]
-    fn discard_below_minimum_self_draw_meets_it() {
-        // sc-hk13 guide: all chows + concealed hand = 2 on a discard, 3 by self-draw.
-        let reg = Registry::builtin().unwrap();
-        let r = reg.get("sc-hk13").unwrap();
+    /// sc-hk13 guide: all chows + concealed hand, one wait on 2s: 2 faan
+    /// on a discard, 3 by self-draw; East seat in the East round.
+    fn all_chows_on_2s() -> (HandSpec, WaitContext) {
         let hand: HandSpec = HandSpec {
             tiles: "234m567m345p789s2s".into(),
             ..HandSpec::default()
@@ -257,6 +255,14 @@ mod tests {
             round_wind: Wind::East,
             last_tile: false,
         };
+        (hand, ctx)
+    }
+
+    #[test]
+    fn discard_below_minimum_self_draw_meets_it() {
+        let reg = Registry::builtin().unwrap();
+        let r = reg.get("sc-hk13").unwrap();
+        let (hand, ctx) = all_chows_on_2s();
         let w = waits(r, &hand, &ctx).unwrap();
         assert_eq!(w.len(), 1, "single wait on 2s: {w:?}");
         let (d, s) = (
@@ -269,19 +275,11 @@ mod tests {
 
     #[test]
     fn self_drawn_waits_score_only_the_self_draw() {
-        // The same sc-hk13 hand: its one wait on 2s is 3 faan by self-draw
-        // (all chows, concealed hand, self-drawn), and no discard is scored.
+        // Its one wait on 2s is 3 faan by self-draw, and no discard is
+        // scored.
         let reg = Registry::builtin().unwrap();
         let r = reg.get("sc-hk13").unwrap();
-        let hand: HandSpec = HandSpec {
-            tiles: "234m567m345p789s2s".into(),
-            ..HandSpec::default()
-        };
-        let ctx = WaitContext {
-            seat_wind: Wind::East,
-            round_wind: Wind::East,
-            last_tile: false,
-        };
+        let (hand, ctx) = all_chows_on_2s();
         let w = self_drawn_waits_by_shanten(r, &hand, &ctx).unwrap();
         assert_eq!(w.len(), 1, "single wait on 2s: {w:?}");
         assert_eq!(w[0].tile.to_string(), "2s");
