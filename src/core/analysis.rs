@@ -109,7 +109,13 @@ pub fn analyze<S: AsRef<str>>(
     let memo = RefCell::new(HashMap::<Counts, WinValues>::new());
     // With hand changes off, one graph of the hands reachable from every
     // discard (the 14 tiles hold the most of each kind any discard does).
-    let graph = RefCell::new(chances::Graph::new(melds, forms, &unseen, &concealed));
+    let farthest = match ask {
+        Some(a) if !drawing && a.every_discard => now.best + 1,
+        _ => now.best,
+    };
+    let graph = RefCell::new(chances::Graph::new(
+        melds, forms, &unseen, &concealed, farthest,
+    ));
     let chances_of = |c: &Counts, ask: Ask| {
         let start = Start {
             hand: c,

@@ -78,6 +78,25 @@ pub struct Start<'a> {
 
 type Win = (usize, Option<f64>, Option<f64>);
 
+/// Packs counts of at most 4 into three bits each, eight kinds a word
+/// folded in three shifts: a key hashed in a few instructions.
+pub(super) fn key(c: &Counts) -> u128 {
+    let pack = |at: usize| -> u128 {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(&c[at..at + 8]);
+        let x = u64::from_le_bytes(b);
+        let x = (x & 0x00FF_00FF_00FF_00FF) | ((x & 0xFF00_FF00_FF00_FF00) >> 5);
+        let x = (x & 0x0000_FFFF_0000_FFFF) | ((x & 0xFFFF_0000_FFFF_0000) >> 10);
+        u128::from((x & 0xFFFF_FFFF) | (x >> 20))
+    };
+    pack(0)
+        | pack(8) << 24
+        | pack(16) << 48
+        | pack(24) << 72
+        | u128::from(c[32]) << 96
+        | u128::from(c[33]) << 99
+}
+
 /// A hand of the shared graph ([`Graph`]): its shanten, its draws that
 /// lower shanten, each with the 14-tile hand it makes (expanded when a
 /// search first needs them), and, ready, its wins.
@@ -85,8 +104,9 @@ struct Node {
     hand: Counts,
     shanten: i8,
     expanded: bool,
-    /// (kind, the 14-tile hand the draw makes, in [`Graph::drawn`]).
-    improve: Vec<(u8, u32)>,
+    /// `Graph::improve[a..b]`: (kind, the 14-tile hand the draw makes, in
+    /// [`Graph::drawn`]).
+    improve: (u32, u32),
     wins: Vec<Win>,
 }
 
@@ -111,9 +131,10 @@ pub struct Graph<'a> {
     /// The most of each kind a start holds (the 14-tile hand, or the
     /// 13-tile start itself).
     most: Counts,
-    index: HashMap<Counts, u32, foldhash::fast::FixedState>,
+    index: HashMap<u128, u32, foldhash::fast::FixedState>,
     nodes: Vec<Node>,
-    drawn_index: HashMap<Counts, u32, foldhash::fast::FixedState>,
+    improve: Vec<(u8, u32)>,
+    drawn_index: HashMap<u128, u32, foldhash::fast::FixedState>,
     /// `drawn_next[drawn_at[d]..drawn_at[d + 1]]`: the nodes 14-tile hand
     /// `d`'s discards keeping its shanten leave, in tile order.
     drawn_at: Vec<u32>,
@@ -158,19 +179,37 @@ impl Local {
 
 impl<'a> Graph<'a> {
     /// An empty graph for the starts of one analysis: `most` holds, of
-    /// each kind, the most any start holds; `unseen` is the same for all.
-    pub fn new(melds: usize, forms: Forms, unseen: &'a Counts, most: &Counts) -> Graph<'a> {
+    /// each kind, the most any start holds; `unseen` is the same for all;
+    /// `farthest` is the most shanten of a start, which sizes the graph.
+    pub fn new(
+        melds: usize,
+        forms: Forms,
+        unseen: &'a Counts,
+        most: &Counts,
+        farthest: i8,
+    ) -> Graph<'a> {
+        // Room for the hands a start this far from ready usually reaches
+        // (about 6, 90 and 950 at one, two and three from ready), so that
+        // the maps seldom grow: each growth hashes every key again.
+        let room = 8usize << (3 * farthest.clamp(0, MAX_SHANTEN) as usize);
         Graph {
             melds,
             forms,
             unseen,
             most: *most,
-            index: HashMap::with_capacity_and_hasher(64, Default::default()),
-            nodes: Vec::with_capacity(64),
-            drawn_index: HashMap::with_capacity_and_hasher(64, Default::default()),
-            drawn_at: vec![0],
-            drawn_next: Vec::new(),
+            index: HashMap::with_capacity_and_hasher(room, Default::default()),
+            nodes: Vec::with_capacity(room),
+            improve: Vec::with_capacity(2 * room),
+            drawn_index: HashMap::with_capacity_and_hasher(2 * room, Default::default()),
+            drawn_at: Vec::with_capacity(2 * room),
+            drawn_next: Vec::with_capacity(4 * room),
         }
+        .started()
+    }
+
+    fn started(mut self) -> Self {
+        self.drawn_at.push(0);
+        self
     }
 
     fn node(&mut self, hand: Counts, shanten: impl FnOnce() -> i8) -> u32 {
@@ -181,7 +220,7 @@ impl<'a> Graph<'a> {
     /// it, found once.
     fn drawn(&mut self, drawn: Counts, s: i8) -> u32 {
         let d = self.drawn_at.len() as u32 - 1;
-        match self.drawn_index.entry(drawn) {
+        match self.drawn_index.entry(key(&drawn)) {
             Entry::Occupied(e) => *e.get(),
             Entry::Vacant(e) => {
                 e.insert(d);
@@ -211,7 +250,7 @@ impl<'a> Graph<'a> {
             self.nodes[i as usize].expanded = true;
             return;
         }
-        let mut improve = Vec::new();
+        let a = self.improve.len() as u32;
         let (_, need) = shanten::necessary(&h, self.melds, self.forms);
         for y in shanten::kinds_of(need) {
             if f64::from(self.unseen[y]) + f64::from(self.most[y]) - f64::from(h[y]) <= 0.0 {
@@ -219,16 +258,18 @@ impl<'a> Graph<'a> {
             }
             let mut drawn = h;
             drawn[y] += 1;
-            improve.push((y as u8, self.drawn(drawn, s - 1)));
+            let d = self.drawn(drawn, s - 1);
+            self.improve.push((y as u8, d));
         }
         let n = &mut self.nodes[i as usize];
-        n.improve = improve;
+        n.improve = (a, self.improve.len() as u32);
         n.expanded = true;
     }
 
     /// `start`'s own graph, searched as it would be alone: depth first
     /// from the start, each hand's kept draws in tile order and their
     /// discards in tile order, a draw with no copy left for it skipped.
+    #[inline(never)]
     fn local(
         &mut self,
         start: &Start<'_>,
@@ -238,18 +279,24 @@ impl<'a> Graph<'a> {
         const NONE: u32 = u32::MAX;
         let root = self.node(*start.hand, || s0);
         // Global node and 14-tile hand to local, NONE where not reached.
-        let mut at: Vec<u32> = Vec::new();
+        // Sized as the graph so far (a start's graph is seldom larger), or
+        // as its room before the first start.
+        let grown = |len: usize, room: usize| len.max(room / 4);
+        let mut at: Vec<u32> = Vec::with_capacity(self.nodes.capacity());
         let mut drawn_at: Vec<u32> = Vec::new();
         let mut l = Local {
-            node: vec![root],
+            node: Vec::with_capacity(grown(self.nodes.len(), self.nodes.capacity())),
             shanten: Vec::new(),
             hand: Vec::new(),
             imp_at: Vec::new(),
-            imp: Vec::new(),
-            next_at: vec![0],
-            next: Vec::new(),
+            imp: Vec::with_capacity(grown(self.improve.len(), self.improve.capacity())),
+            next_at: Vec::with_capacity(grown(self.drawn_at.len(), self.drawn_at.capacity())),
+            next: Vec::with_capacity(grown(self.drawn_next.len(), self.drawn_next.capacity())),
         };
-        let mut todo = vec![root];
+        l.node.push(root);
+        l.next_at.push(0);
+        let mut todo = Vec::with_capacity(64);
+        todo.push(root);
         at.resize(self.nodes.len(), NONE);
         at[root as usize] = 0;
         let weight = |h: &Counts, y: usize| {
@@ -262,7 +309,8 @@ impl<'a> Graph<'a> {
             if n.shanten <= 0 {
                 continue;
             }
-            for &(y, d) in &n.improve {
+            let (a, b) = n.improve;
+            for &(y, d) in &self.improve[a as usize..b as usize] {
                 if weight(&n.hand, usize::from(y)) <= 0.0 {
                     continue;
                 }
@@ -278,6 +326,9 @@ impl<'a> Graph<'a> {
         }
         // The draws and discards in the start's own numbering.
         drawn_at.resize(self.drawn_at.len() - 1, NONE);
+        l.shanten.reserve_exact(l.node.len());
+        l.hand.reserve_exact(l.node.len());
+        l.imp_at.reserve_exact(l.node.len() + 1);
         for &g in &l.node {
             let n = &self.nodes[g as usize];
             l.shanten.push(n.shanten);
@@ -286,7 +337,8 @@ impl<'a> Graph<'a> {
             if n.shanten <= 0 {
                 continue;
             }
-            for &(y, d) in &n.improve {
+            let (a, b) = n.improve;
+            for &(y, d) in &self.improve[a as usize..b as usize] {
                 if weight(&n.hand, usize::from(y)) <= 0.0 {
                     continue;
                 }
@@ -372,7 +424,8 @@ pub fn solve(
     start: Start<'_>,
     mut values: impl FnMut(&Counts) -> WinValues,
 ) -> Result<(Chances, Policy), ChancesError> {
-    let mut g = Graph::new(start.melds, start.forms, start.unseen, start.hand);
+    let s0 = shanten::shanten(start.hand, start.melds, start.forms).best;
+    let mut g = Graph::new(start.melds, start.forms, start.unseen, start.hand, s0);
     let (c, local, after) = g.solve(start, &mut values, true)?;
     let index = local
         .hand
@@ -393,13 +446,13 @@ pub fn solve(
 /// The node of `hand` in a graph's `index` and `nodes`, added (with its
 /// `shanten`) when new; the hand is hashed once.
 fn node_in(
-    index: &mut HashMap<Counts, u32, foldhash::fast::FixedState>,
+    index: &mut HashMap<u128, u32, foldhash::fast::FixedState>,
     nodes: &mut Vec<Node>,
     hand: Counts,
     shanten: impl FnOnce() -> i8,
 ) -> u32 {
     let i = nodes.len() as u32;
-    match index.entry(hand) {
+    match index.entry(key(&hand)) {
         Entry::Occupied(e) => *e.get(),
         Entry::Vacant(e) => {
             e.insert(i);
@@ -407,7 +460,7 @@ fn node_in(
                 hand,
                 shanten: shanten(),
                 expanded: false,
-                improve: Vec::new(),
+                improve: (0, 0),
                 wins: Vec::new(),
             });
             i
@@ -433,6 +486,7 @@ struct Weighted {
 }
 
 impl Weighted {
+    #[inline(never)]
     fn new(start: &Start<'_>, l: &Local, wins: &[&[Win]]) -> Weighted {
         let weight = |h: &Counts, y: usize| -> u8 {
             (start.unseen[y] + start.hand[y])
@@ -442,7 +496,7 @@ impl Weighted {
         let n = l.len();
         let mut w = Weighted {
             len: Vec::with_capacity(n),
-            win: Vec::new(),
+            win: Vec::with_capacity(wins.iter().map(|w| w.len()).sum()),
             edge: Vec::with_capacity(l.imp.len()),
             hits: Vec::with_capacity(n),
         };
@@ -489,6 +543,7 @@ pub(super) fn shares(left: f64) -> [f64; 8] {
 }
 
 /// The backward induction and the forward pass over one start's graph.
+#[inline(never)]
 fn passes(
     start: &Start<'_>,
     s0: i8,
@@ -514,17 +569,17 @@ fn passes(
     let n = l.len();
     let nd = l.drawn();
     let mut v_next = vec![0.0f64; n];
-    let mut row: Vec<f64> = Vec::with_capacity(n);
+    let mut row = vec![0.0f64; n];
     let mut after_row: Vec<f64> = Vec::with_capacity(if start.discards { n } else { 0 });
     let mut kept: Vec<Vec<f64>> = Vec::with_capacity(if keep_after { draws } else { 0 });
     // best[(draws - 1 - k) * nd + d]: the discard chosen from 14-tile hand
     // d in turn k; best_v its points expected after.
-    let mut best: Vec<u32> = Vec::with_capacity(nd * draws);
+    let mut best = vec![0u32; nd * draws];
     let mut best_v = vec![0.0f64; nd];
     // draw[(draws - 1 - k) * n + i]: hand i's (scale, chance of a win,
     // chance of neither a win nor a kept draw, scaled) in turn k, for the
     // forward pass.
-    let mut draw: Vec<(f64, f64, f64)> = Vec::with_capacity(n * draws);
+    let mut draw = vec![(1.0, 0.0, 1.0); n * draws];
     for k in (0..draws).rev() {
         let left = pool - turn * k as f64;
         if start.discards {
@@ -537,55 +592,39 @@ fn passes(
         if keep_after {
             kept.push(after_k.to_vec());
         }
-        row.clear();
+        let r = draws - 1 - k;
         if left < 1.0 {
-            best.extend(std::iter::repeat_n(0, nd));
-            draw.extend(std::iter::repeat_n((1.0, 0.0, 1.0), n));
-            row.resize(n, 0.0);
+            // No draw: the rows' defaults (the first discard, nothing
+            // drawn) stand, and nothing more is expected.
+            row.fill(0.0);
             std::mem::swap(&mut v_next, &mut row);
             continue;
         }
-        for (d, bv) in best_v.iter_mut().enumerate() {
-            let j = pick(l.next(d as u32), after_k);
-            best.push(j as u32);
-            *bv = after_k[j];
+        let best_k = &mut best[r * nd..(r + 1) * nd];
+        for ((b, bv), ends) in best_k
+            .iter_mut()
+            .zip(best_v.iter_mut())
+            .zip(l.next_at.windows(2))
+        {
+            let (j, v) = pick_value(&l.next[ends[0] as usize..ends[1] as usize], after_k);
+            *b = j;
+            *bv = v;
         }
         let q = shares(left);
         let (mut win, mut edge) = (&wt.win[..], &wt.edge[..]);
-        for (&(nw, ne), &a_i) in wt.len.iter().zip(after_k) {
+        let draw_k = &mut draw[r * n..(r + 1) * n];
+        for (((&(nw, ne), &a_i), out), dr) in wt
+            .len
+            .iter()
+            .zip(after_k)
+            .zip(row.iter_mut())
+            .zip(draw_k.iter_mut())
+        {
             let (ws, rest) = win.split_at(nw as usize);
             win = rest;
             let (es, rest) = edge.split_at(ne as usize);
             edge = rest;
-            // Worked first with a scale of one, which the chances nearly
-            // always have (a product by 1.0 is exact, so the sums are the
-            // same to the bit), and again scaled when they add up past one.
-            let (mut p_win, mut p_imp, mut e) = (-0.0, -0.0, 0.0);
-            for &(w, points) in ws {
-                let p = q[usize::from(w & 7)];
-                p_win += p;
-                e += p * points;
-            }
-            for &(w, d) in es {
-                let p = q[usize::from(w & 7)];
-                p_imp += p;
-                e += p * best_v[d as usize];
-            }
-            let sum = p_win + p_imp;
-            let scale = if sum > 1.0 { 1.0 / sum } else { 1.0 };
-            if scale != 1.0 {
-                e = 0.0;
-                for &(w, points) in ws {
-                    e += q[usize::from(w & 7)] * scale * points;
-                }
-                for &(w, d) in es {
-                    e += q[usize::from(w & 7)] * scale * best_v[d as usize];
-                }
-            }
-            let stay = 1.0 - scale * (p_win + p_imp);
-            e += stay * a_i;
-            draw.push((scale, p_win, stay));
-            row.push(e);
+            (*out, *dr) = expected(ws, es, &q, &best_v, a_i);
         }
         std::mem::swap(&mut v_next, &mut row);
     }
@@ -593,8 +632,33 @@ fn passes(
     // after[k], first turn first.
     kept.reverse();
     let after = kept;
+    let (ready, win) = forward(start, s0, l, wins, &wt, &best, &draw);
+    let chances = Chances {
+        ready,
+        win,
+        expected_points,
+    };
+    (chances, after)
+}
 
-    // Forward: the distribution over states at the start of each turn.
+/// The forward pass: the distribution over states at the start of each
+/// turn under the policy the backward pass chose (`best`, with each
+/// hand's chances of the turn in `draw`), for the chances of having been
+/// ready and of having won by each draw.
+#[inline(never)]
+fn forward(
+    start: &Start<'_>,
+    s0: i8,
+    l: &Local,
+    wins: &[&[Win]],
+    wt: &Weighted,
+    best: &[u32],
+    draw: &[(f64, f64, f64)],
+) -> (Vec<f64>, Vec<f64>) {
+    let draws = start.draws as usize;
+    let (n, nd) = (l.len(), l.drawn());
+    let pool: f64 = start.unseen.iter().map(|&u| f64::from(u)).sum();
+    let turn = if start.discards { 4.0 } else { 1.0 };
     let mut dist = vec![0.0f64; n];
     let mut next = vec![0.0f64; n];
     dist[0] = 1.0;
@@ -667,25 +731,68 @@ fn passes(
         // that rounds below one).
         ready_by.push(if s0 <= 0 { 1.0 } else { (ready + won).min(1.0) });
     }
-    let chances = Chances {
-        ready: ready_by,
-        win: win_by,
-        expected_points,
-    };
-    (chances, after)
+    (ready_by, win_by)
+}
+
+/// One hand's points expected from the start of a turn whose chances are
+/// `q`, with its wins `ws`, its kept draws `es` (the points expected after
+/// each in `best_v`) and `after` if it keeps nothing; and its (scale,
+/// chance of a win, chance of neither, scaled) for the forward pass.
+#[inline(always)]
+fn expected(
+    ws: &[(u8, f64)],
+    es: &[(u8, u32)],
+    q: &[f64; 8],
+    best_v: &[f64],
+    after: f64,
+) -> (f64, (f64, f64, f64)) {
+    // Worked first with a scale of one, which the chances nearly always
+    // have (a product by 1.0 is exact, so the sums are the same to the
+    // bit), and again scaled when they add up past one.
+    let (mut p_win, mut p_imp, mut e) = (-0.0, -0.0, 0.0);
+    for &(w, points) in ws {
+        let p = q[usize::from(w & 7)];
+        p_win += p;
+        e += p * points;
+    }
+    for &(w, d) in es {
+        let p = q[usize::from(w & 7)];
+        p_imp += p;
+        e += p * best_v[d as usize];
+    }
+    let sum = p_win + p_imp;
+    let scale = if sum > 1.0 { 1.0 / sum } else { 1.0 };
+    if scale != 1.0 {
+        e = 0.0;
+        for &(w, points) in ws {
+            e += q[usize::from(w & 7)] * scale * points;
+        }
+        for &(w, d) in es {
+            e += q[usize::from(w & 7)] * scale * best_v[d as usize];
+        }
+    }
+    let stay = 1.0 - scale * (p_win + p_imp);
+    (e + stay * after, (scale, p_win, stay))
+}
+
+/// [`pick`] and the points expected after the discard it picks.
+#[inline(always)]
+fn pick_value(next: &[u32], after: &[f64]) -> (u32, f64) {
+    let (mut best, mut v) = (next[0], after[next[0] as usize]);
+    for &j in &next[1..] {
+        let x = after[j as usize];
+        if x > v {
+            (best, v) = (j, x);
+        }
+    }
+    (best, v)
 }
 
 /// The discard the policy makes: of the hands `next` a kept draw can
 /// leave, the one with the most points expected after it (ties to the
 /// first, in tile order of the discard).
 fn pick(next: &[u32], after: &[f64]) -> usize {
-    let mut best = next[0] as usize;
-    for &j in &next[1..] {
-        if after[j as usize] > after[best] {
-            best = j as usize;
-        }
-    }
-    best
+    pick_value(next, after).0 as usize
 }
 
 /// The chance that none of the three others' discards wins for a hand

@@ -29,7 +29,7 @@
 //! mahjong-cpp.
 
 use super::chances::{
-    others_of, shares, survive_hits, Chances, ChancesError, Start, WinValues, MAX_SHANTEN,
+    key, others_of, shares, survive_hits, Chances, ChancesError, Start, WinValues, MAX_SHANTEN,
 };
 use super::shanten;
 use super::tile::{Counts, KINDS};
@@ -57,25 +57,6 @@ impl Changes {
 }
 
 type Win = (usize, Option<f64>, Option<f64>);
-
-/// Packs counts of at most 4 into three bits each, eight kinds a word
-/// folded in three shifts.
-fn key(c: &Counts) -> u128 {
-    let pack = |at: usize| -> u128 {
-        let mut b = [0u8; 8];
-        b.copy_from_slice(&c[at..at + 8]);
-        let x = u64::from_le_bytes(b);
-        let x = (x & 0x00FF_00FF_00FF_00FF) | ((x & 0xFF00_FF00_FF00_FF00) >> 5);
-        let x = (x & 0x0000_FFFF_0000_FFFF) | ((x & 0xFFFF_0000_FFFF_0000) >> 10);
-        u128::from((x & 0xFFFF_FFFF) | (x >> 20))
-    };
-    pack(0)
-        | pack(8) << 24
-        | pack(16) << 48
-        | pack(24) << 72
-        | u128::from(c[32]) << 96
-        | u128::from(c[33]) << 99
-}
 
 fn beyond(c: &Counts, start: &Counts) -> i8 {
     c.iter()
