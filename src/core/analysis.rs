@@ -109,9 +109,13 @@ pub fn analyze<S: AsRef<str>>(
     let memo = RefCell::new(HashMap::<Counts, WinValues>::new());
     // With hand changes off, one graph of the hands reachable from every
     // discard (the 14 tiles hold the most of each kind any discard does).
+    // Sized for the farthest start it will see; left small when unused
+    // (no chances asked, or hand changes on).
     let farthest = match ask {
+        Some(a) if a.changes.any() => 0,
         Some(a) if !drawing && a.every_discard => now.best + 1,
-        _ => now.best,
+        Some(_) => now.best,
+        None => 0,
     };
     let graph = RefCell::new(chances::Graph::new(
         melds, forms, &unseen, &concealed, farthest,

@@ -197,7 +197,7 @@ impl<'a> Graph<'a> {
         // (about 6, 90 and 950 at one, two and three from ready), so that
         // the maps seldom grow: each growth hashes every key again.
         let room = 8usize << (3 * farthest.clamp(0, MAX_SHANTEN) as usize);
-        Graph {
+        let mut g = Graph {
             melds,
             forms,
             unseen,
@@ -208,13 +208,9 @@ impl<'a> Graph<'a> {
             drawn_index: HashMap::with_capacity_and_hasher(2 * room, Default::default()),
             drawn_at: Vec::with_capacity(2 * room),
             drawn_next: Vec::with_capacity(4 * room),
-        }
-        .started()
-    }
-
-    fn started(mut self) -> Self {
-        self.drawn_at.push(0);
-        self
+        };
+        g.drawn_at.push(0);
+        g
     }
 
     fn node(&mut self, hand: Counts, shanten: impl FnOnce() -> i8) -> u32 {
