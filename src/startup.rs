@@ -145,6 +145,8 @@ impl Application {
             pool: http::bounds::Pool::new(config.blocking_threads(), config.blocking_queue),
             shutting_down: shutting_down.clone(),
         });
+        // Tables an older faan stored whole are split before the first request.
+        tables.split_whole(&state.service)?;
         // The files served as built are compressed before the first request.
         http::warm();
         let conn = Conn {

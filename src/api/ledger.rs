@@ -221,72 +221,12 @@ impl LedgerRequest<'_> {
         // The house rules in force, as JSON: the night's, then each change.
         let mut in_force: Option<serde_json::Map<String, serde_json::Value>> = None;
         for (h, hand) in self.hands.iter().enumerate() {
-            let result = hand.result.into();
-            let mut wrong = |field: &str, rule: HandRule| {
-                let at = format!("/hands/{h}/{field}");
-                errs.push(ProblemError::from(FieldError::rule(at, rule)));
-            };
-            if hand.result != HandResultDto::Win && !hand.winners.is_empty() {
-                wrong("winners", HandRule::WinnersNotWin { result });
+            if let Some((spec, change)) =
+                hand.to_core(h, self.house_rules.as_ref(), &mut in_force, &mut errs)
+            {
+                hands.push(spec);
+                changes.extend(change);
             }
-            if hand.result != HandResultDto::FalseWin && hand.offender.is_some() {
-                wrong("offender", HandRule::OffenderNotFalseWin { result });
-            }
-            if hand.result != HandResultDto::Rules && hand.house_rules.is_some() {
-                wrong("house_rules", HandRule::HouseRulesNotRules { result });
-            }
-            hands.push(match hand.result {
-                HandResultDto::Draw => LedgerHandSpec::Draw,
-                HandResultDto::FalseWin => match hand.offender.as_deref() {
-                    Some(offender) => LedgerHandSpec::FalseWin { offender },
-                    None => {
-                        wrong("offender", HandRule::OffenderRequired);
-                        continue;
-                    }
-                },
-                HandResultDto::Rules => {
-                    const EMPTY: serde_json::Value = serde_json::Value::Null;
-                    let sent = hand.house_rules.as_ref().unwrap_or(&EMPTY);
-                    let night = in_force.get_or_insert_with(|| {
-                        super::request::house_rules_json(
-                            &self
-                                .house_rules
-                                .as_ref()
-                                .map(HouseRulesDto::to_fields)
-                                .unwrap_or_default(),
-                        )
-                    });
-                    match merge_change(night, sent, h) {
-                        Ok(core) => {
-                            changes.push(RuleChange {
-                                hand: h,
-                                sent,
-                                in_force: serde_json::Value::Object(night.clone()),
-                            });
-                            LedgerHandSpec::Rules { in_force: core }
-                        }
-                        Err(e) => {
-                            errs.push(e);
-                            continue;
-                        }
-                    }
-                }
-                HandResultDto::Win => {
-                    let mut winners = Vec::with_capacity(hand.winners.len());
-                    for (i, w) in hand.winners.iter().enumerate() {
-                        let at = format!("/hands/{h}/winners/{i}");
-                        match claim(w.hand.as_ref(), w.declared.as_ref(), &at) {
-                            Ok(claim) => winners.push(LedgerWinnerSpec {
-                                player: &*w.player,
-                                claim,
-                                context: w.context.to_core(),
-                            }),
-                            Err(e) => errs.push((*e).into()),
-                        }
-                    }
-                    LedgerHandSpec::Win { winners }
-                }
-            });
         }
         if !errs.is_empty() {
             return Err(ApiError::invalid(errs));
@@ -300,6 +240,86 @@ impl LedgerRequest<'_> {
             hands,
         };
         Ok((spec, changes))
+    }
+}
+
+impl LedgerHandDto<'_> {
+    /// Hand `h` of a night whose own house rules are `night`, as the core's
+    /// hand, with its change of rules as the answer shows it. `in_force` is
+    /// the house rules in force before it (`None`: the night's, untouched),
+    /// and after a change of rules, those after it. A field that does not
+    /// fit the `result` is pushed to `errs` (every one is reported) and
+    /// `None` answered where the hand cannot be built.
+    pub fn to_core(
+        &self,
+        h: usize,
+        night: Option<&HouseRulesDto>,
+        in_force: &mut Option<serde_json::Map<String, serde_json::Value>>,
+        errs: &mut Vec<ProblemError>,
+    ) -> Option<(LedgerHandSpec<&str>, Option<RuleChange<'_>>)> {
+        let hand = self;
+        let result = hand.result.into();
+        let mut wrong = |field: &str, rule: HandRule| {
+            let at = format!("/hands/{h}/{field}");
+            errs.push(ProblemError::from(FieldError::rule(at, rule)));
+        };
+        if hand.result != HandResultDto::Win && !hand.winners.is_empty() {
+            wrong("winners", HandRule::WinnersNotWin { result });
+        }
+        if hand.result != HandResultDto::FalseWin && hand.offender.is_some() {
+            wrong("offender", HandRule::OffenderNotFalseWin { result });
+        }
+        if hand.result != HandResultDto::Rules && hand.house_rules.is_some() {
+            wrong("house_rules", HandRule::HouseRulesNotRules { result });
+        }
+        Some(match hand.result {
+            HandResultDto::Draw => (LedgerHandSpec::Draw, None),
+            HandResultDto::FalseWin => match hand.offender.as_deref() {
+                Some(offender) => (LedgerHandSpec::FalseWin { offender }, None),
+                None => {
+                    wrong("offender", HandRule::OffenderRequired);
+                    return None;
+                }
+            },
+            HandResultDto::Rules => {
+                const EMPTY: serde_json::Value = serde_json::Value::Null;
+                let sent = hand.house_rules.as_ref().unwrap_or(&EMPTY);
+                let merged = in_force.get_or_insert_with(|| {
+                    super::request::house_rules_json(
+                        &night.map(HouseRulesDto::to_fields).unwrap_or_default(),
+                    )
+                });
+                match merge_change(merged, sent, h) {
+                    Ok(core) => (
+                        LedgerHandSpec::Rules { in_force: core },
+                        Some(RuleChange {
+                            hand: h,
+                            sent,
+                            in_force: serde_json::Value::Object(merged.clone()),
+                        }),
+                    ),
+                    Err(e) => {
+                        errs.push(e);
+                        return None;
+                    }
+                }
+            }
+            HandResultDto::Win => {
+                let mut winners = Vec::with_capacity(hand.winners.len());
+                for (i, w) in hand.winners.iter().enumerate() {
+                    let at = format!("/hands/{h}/winners/{i}");
+                    match claim(w.hand.as_ref(), w.declared.as_ref(), &at) {
+                        Ok(claim) => winners.push(LedgerWinnerSpec {
+                            player: &*w.player,
+                            claim,
+                            context: w.context.to_core(),
+                        }),
+                        Err(e) => errs.push((*e).into()),
+                    }
+                }
+                (LedgerHandSpec::Win { winners }, None)
+            }
+        })
     }
 }
 

@@ -462,6 +462,26 @@ impl From<TableError> for ApiError {
     }
 }
 
+impl ApiError {
+    /// The same problem for a body that sits at `prefix` of a larger
+    /// request (a table's appended hand is `/hands/{n}` of its ledger):
+    /// every pointer moved under it.
+    pub fn under(mut self, prefix: &str) -> ApiError {
+        match &mut self {
+            ApiError::Invalid { errors, .. } => {
+                for e in errors {
+                    e.pointer.insert_str(0, prefix);
+                }
+            }
+            ApiError::NotWinning { pointer, .. } | ApiError::UnknownRuleset { pointer, .. } => {
+                pointer.insert_str(0, prefix);
+            }
+            _ => {}
+        }
+        self
+    }
+}
+
 impl From<FieldError> for ApiError {
     fn from(e: FieldError) -> Self {
         ApiError::invalid(vec![e.into()])

@@ -23,6 +23,7 @@ use super::ruleset::{HouseRuleFields, HouseRules, Ruleset, Stake};
 use super::settle::{add_cents, false_win, money, stake, Overflow};
 use super::tile::Wind;
 use super::winners::{settle_at, ClaimSpec, Source, TableError};
+use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 
 /// The longest player name, in characters: the answer repeats the four
@@ -92,7 +93,7 @@ pub struct LedgerContext<S = String> {
 }
 
 /// Where the deal stands. Players are indices into [`LedgerSpec::players`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Deal {
     pub round_wind: Wind,
     pub dealer: usize,
@@ -188,8 +189,8 @@ pub struct LedgerMoney {
     pub transfers: Vec<Transfer>,
 }
 
-/// A player's night in figures (`api-contract.md`, "A night's statistics").
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// A player's night in figures (docs/api.md, "A night's statistics").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlayerStats {
     /// Hands in which the player won and was paid.
     pub hands_won: u32,
@@ -239,6 +240,9 @@ pub fn ledger<S: AsRef<str>>(
 /// [`ledger`] for a night that starts under `ruleset` (the night's house
 /// rules over `base`); each change of rules applies its rules in force over
 /// `base`, from the next hand on. A hand once played is never scored again.
+///
+/// It is [`LedgerState::play`] hand after hand, so a night kept hand by
+/// hand (shared tables) answers exactly what it answers.
 pub fn ledger_over<S: AsRef<str>>(
     base: &Ruleset,
     ruleset: &Ruleset,
@@ -254,21 +258,83 @@ pub fn ledger_over<S: AsRef<str>>(
             },
         ));
     }
-    let players = players(spec)?;
-    let mut deal = start(spec, &players)?;
+    let (players, mut state) = LedgerState::start(ruleset, &spec.players, spec.start.as_ref())?;
     // The rules in force: the night's, until a change replaces them.
     let mut current: Cow<'_, Ruleset> = Cow::Borrowed(ruleset);
-    let mut any_money = stake(ruleset).is_some();
-    let mut balances = [0i64; PLAYERS];
-    let mut money_balances = [0i64; PLAYERS];
-    let mut stats = [PlayerStats::default(); PLAYERS];
     let mut hands = Vec::with_capacity(spec.hands.len());
-    for (h, hand) in spec.hands.iter().enumerate() {
+    for hand in &spec.hands {
+        let (row, next, changed) = state.play(base, &current, &players, hand)?;
+        if let Some(r) = changed {
+            current = Cow::Owned(r);
+        }
+        hands.push(row);
+        state = next;
+    }
+    Ok(state.ledger(hands, &current))
+}
+
+/// A night between two hands: all the next hand and the answer's summary
+/// need, so that a night kept hand by hand plays one hand per change.
+/// The rules in force are the caller's to keep (a change of rules returns
+/// them from [`LedgerState::play`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LedgerState {
+    /// The deal of the next hand.
+    pub deal: Deal,
+    /// Hands played so far (the next hand's index).
+    pub hands: usize,
+    /// Some rules in force so far set a stake or a money rate.
+    pub any_money: bool,
+    pub balances: [i64; PLAYERS],
+    /// In cents.
+    pub money_balances: [i64; PLAYERS],
+    pub stats: [PlayerStats; PLAYERS],
+}
+
+impl LedgerState {
+    /// The night before its first hand: the four names checked and the
+    /// first deal.
+    pub fn start<'s, S: AsRef<str>>(
+        ruleset: &Ruleset,
+        players: &'s [S],
+        start: Option<&'s StartSpec<S>>,
+    ) -> Result<([&'s str; PLAYERS], LedgerState), TableError> {
+        let players = check_players(players)?;
+        let deal = first_deal(start, &players)?;
+        Ok((
+            players,
+            LedgerState {
+                deal,
+                hands: 0,
+                any_money: stake(ruleset).is_some(),
+                balances: [0; PLAYERS],
+                money_balances: [0; PLAYERS],
+                stats: [PlayerStats::default(); PLAYERS],
+            },
+        ))
+    }
+
+    /// Plays the next hand under `ruleset`, the rules in force (`base`: the
+    /// ruleset before any house rule, which a change of rules applies
+    /// over). Answers the hand's row, the night after it, and the new rules
+    /// in force if the hand changed them. An error points at
+    /// `/hands/{index}`.
+    pub fn play<S: AsRef<str>>(
+        &self,
+        base: &Ruleset,
+        ruleset: &Ruleset,
+        players: &[&str; PLAYERS],
+        hand: &LedgerHandSpec<S>,
+    ) -> Result<(LedgerHand, LedgerState, Option<Ruleset>), TableError> {
+        let h = self.hands;
         let at = Pointer(h);
+        let deal = self.deal;
         if deal.complete {
             return Err(TableError::rule(
                 at.to_string(),
-                HandRule::MatchComplete { last: h - 1 },
+                HandRule::MatchComplete {
+                    last: h.saturating_sub(1),
+                },
             ));
         }
         // Seat of player p: the dealer sits East, the others in turn.
@@ -280,20 +346,19 @@ pub fn ledger_over<S: AsRef<str>>(
             what,
             pointer: Some(at.to_string()),
         };
-        let ruleset: &Ruleset = &current;
         let with_money = stake(ruleset).is_some();
         let (outcome, by_seat, money_by_seat) = match hand {
             LedgerHandSpec::Draw => (Outcome::Draw, [0; PLAYERS], Some([0; PLAYERS])),
             LedgerHandSpec::Rules { .. } => (Outcome::Rules, [0; PLAYERS], None),
             LedgerHandSpec::FalseWin { offender } => {
-                let o = find(&players, offender.as_ref())
+                let o = find(players, offender.as_ref())
                     .ok_or_else(|| unknown(&format!("{at}/offender"), offender.as_ref()))?;
                 let pay = false_win(ruleset, seats[o]);
                 let cents = money(ruleset, &pay).map_err(at_hand)?;
                 (Outcome::FalseWin { offender: o }, pay, cents)
             }
             LedgerHandSpec::Win { winners } => {
-                win(ruleset, &players, winners, &seats, deal.round_wind, at).map_err(
+                win(ruleset, players, winners, &seats, deal.round_wind, at).map_err(
                     |e| match e {
                         TableError::Overflow {
                             what: Overflow::Money,
@@ -304,8 +369,10 @@ pub fn ledger_over<S: AsRef<str>>(
                 )?
             }
         };
+        let mut next = self.clone();
+        next.hands = h + 1;
         let deltas: [i64; PLAYERS] = std::array::from_fn(|p| by_seat[seats[p].index()]);
-        for (b, d) in balances.iter_mut().zip(deltas) {
+        for (b, d) in next.balances.iter_mut().zip(deltas) {
             *b = b
                 .checked_add(d)
                 .ok_or_else(|| TableError::rule(at.to_string(), HandRule::BalanceOverflow))?;
@@ -313,61 +380,70 @@ pub fn ledger_over<S: AsRef<str>>(
         let money_deltas = match money_by_seat.filter(|_| with_money) {
             Some(m) => {
                 let d: [i64; PLAYERS] = std::array::from_fn(|p| m[seats[p].index()]);
-                for (b, x) in money_balances.iter_mut().zip(d) {
+                for (b, x) in next.money_balances.iter_mut().zip(d) {
                     *b = add_cents(*b, x).map_err(at_hand)?;
                 }
                 Some(d)
             }
             None => None,
         };
-        count(&mut stats, h, &outcome);
+        count(&mut next.stats, h, &outcome);
         let dealer_won = match &outcome {
             Outcome::Win(ws) => ws.iter().any(|w| w.paid && w.player == deal.dealer),
             _ => false,
         };
-        let before = deal;
-        deal = match &outcome {
+        next.deal = match &outcome {
             Outcome::FalseWin { .. } | Outcome::Rules => deal,
             Outcome::Win(_) if dealer_won && ruleset.table().dealer_keeps_on_win => keep(deal),
             Outcome::Draw if ruleset.table().dealer_keeps_on_draw => keep(deal),
             _ => pass(deal, player_at(Wind::South)),
         };
-        if let LedgerHandSpec::Rules { in_force } = hand {
-            let next = HouseRules::try_from(in_force.clone())
-                .and_then(|house| base.with_house_rules(&house))
-                .map_err(|errs| {
-                    TableError::Invalid(
-                        errs.into_iter().map(|e| e.under(&at.to_string())).collect(),
-                    )
-                })?;
-            any_money |= stake(&next).is_some();
-            current = Cow::Owned(next);
-        }
-        hands.push(LedgerHand {
+        let changed = match hand {
+            LedgerHandSpec::Rules { in_force } => {
+                let r = HouseRules::try_from(in_force.clone())
+                    .and_then(|house| base.with_house_rules(&house))
+                    .map_err(|errs| {
+                        TableError::Invalid(
+                            errs.into_iter().map(|e| e.under(&at.to_string())).collect(),
+                        )
+                    })?;
+                next.any_money |= stake(&r).is_some();
+                Some(r)
+            }
+            _ => None,
+        };
+        let row = LedgerHand {
             index: h,
-            round_wind: before.round_wind,
-            dealer: before.dealer,
-            dealer_streak: before.dealer_streak,
+            round_wind: deal.round_wind,
+            dealer: deal.dealer,
+            dealer_streak: deal.dealer_streak,
             seats,
             outcome,
             deltas,
-            balances,
+            balances: next.balances,
             money_deltas,
-        });
+        };
+        Ok((row, next, changed))
     }
-    Ok(Ledger {
-        hands,
-        next: deal,
-        balances,
-        standings: standings(&balances),
-        transfers: transfers(&balances),
-        money: any_money.then(|| LedgerMoney {
-            stake: current.table().stake,
-            balances: money_balances,
-            transfers: transfers(&money_balances),
-        }),
-        stats,
-    })
+
+    /// The answer of the night whose rows are `hands` and whose rules in
+    /// force are `ruleset`; with no rows, its summary alone (what a night
+    /// kept hand by hand writes beside its rows).
+    pub fn ledger(&self, hands: Vec<LedgerHand>, ruleset: &Ruleset) -> Ledger {
+        Ledger {
+            hands,
+            next: self.deal,
+            balances: self.balances,
+            standings: standings(&self.balances),
+            transfers: transfers(&self.balances),
+            money: self.any_money.then(|| LedgerMoney {
+                stake: ruleset.table().stake,
+                balances: self.money_balances,
+                transfers: transfers(&self.money_balances),
+            }),
+            stats: self.stats,
+        }
+    }
 }
 
 /// Adds hand `h`'s outcome to the players' figures
@@ -592,8 +668,8 @@ fn win<S: AsRef<str>>(
 }
 
 /// The four names, checked: distinct and not empty.
-fn players<S: AsRef<str>>(spec: &LedgerSpec<S>) -> Result<[&str; PLAYERS], TableError> {
-    let names: Vec<&str> = spec.players.iter().map(AsRef::as_ref).collect();
+fn check_players<S: AsRef<str>>(players: &[S]) -> Result<[&str; PLAYERS], TableError> {
+    let names: Vec<&str> = players.iter().map(AsRef::as_ref).collect();
     let Ok(four) = <[&str; PLAYERS]>::try_from(names.as_slice()) else {
         return Err(TableError::rule(
             "/players",
@@ -633,11 +709,10 @@ fn players<S: AsRef<str>>(spec: &LedgerSpec<S>) -> Result<[&str; PLAYERS], Table
 }
 
 /// The deal of the first hand.
-fn start<S: AsRef<str>>(
-    spec: &LedgerSpec<S>,
+fn first_deal<S: AsRef<str>>(
+    start: Option<&StartSpec<S>>,
     players: &[&str; PLAYERS],
 ) -> Result<Deal, TableError> {
-    let start = spec.start.as_ref();
     let dealer = match start.and_then(|s| s.dealer.as_ref()) {
         None => 0,
         Some(n) => find(players, n.as_ref()).ok_or_else(|| unknown("/start/dealer", n.as_ref()))?,

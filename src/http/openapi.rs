@@ -67,7 +67,8 @@ use utoipa::OpenApi;
         PatternTable, PatternInfoDto, ConditionInfoDto,
         api_tables::TableCreateRequest, api_tables::GroupRef, api_tables::TableDoc, api_tables::TableCreated,
         api_tables::TableConflict, api_tables::GroupCreateRequest, api_tables::GroupCreated, api_tables::GroupDoc,
-        api_tables::NightDoc, api_tables::GroupStatsDoc,
+        api_tables::NightDoc, api_tables::GroupStatsDoc, api_tables::GroupBiggestDoc,
+        api_tables::HandChange, api_tables::UndoChange,
     )),
     tags(
         (name = "scoring", description = "Score hands, batches and comparisons; several winners; whole matches; penalties"),

@@ -103,6 +103,14 @@ pub struct Played<'r> {
     pub changes: Vec<api::RuleChange<'r>>,
 }
 
+/// One hand played onto a night kept hand by hand: its row, the night
+/// after it, and the new rules in force if it changed them.
+pub struct Step {
+    pub row: ledger::LedgerHand,
+    pub state: ledger::LedgerState,
+    pub changed: Option<Ruleset>,
+}
+
 /// Rejects hands of impossible size before the core sees them.
 pub(crate) fn check_hand_size<S: AsRef<str>>(hand: &HandSpec<S>) -> Result<(), ApiError> {
     check_hand_size_at(hand, &"")
@@ -318,6 +326,47 @@ pub(super) fn overflow(resolved: &Resolved, ruleset_at: &str, what: Overflow) ->
         }
     };
     ApiError::overflow(what, pointer)
+}
+
+impl Service {
+    /// Plays `hand` as the next hand of a night at `state` under `current`,
+    /// the rules in force (a change of rules applies over `resolved.base`),
+    /// with the checks [`Service::play`] makes of each hand: what a whole
+    /// ledger of the night's hands answers for that hand, and no more work.
+    pub(crate) fn play_next(
+        &self,
+        resolved: &Resolved,
+        current: &Ruleset,
+        players: &[&str; ledger::PLAYERS],
+        state: &ledger::LedgerState,
+        hand: &LedgerHandSpec<&str>,
+    ) -> Result<Step, ApiError> {
+        let h = state.hands;
+        if h >= self.limits.ledger_hands {
+            return Err(ApiError::from(FieldError::rule(
+                "/hands",
+                HandRule::LedgerTooManyHands {
+                    max: self.limits.ledger_hands,
+                    got: h + 1,
+                },
+            )));
+        }
+        if let LedgerHandSpec::Win { winners } = hand {
+            for (i, w) in winners.iter().enumerate() {
+                if let Some(hand) = w.claim.hand() {
+                    check_hand_size_at(hand, &format_args!("/hands/{h}/winners/{i}"))?;
+                }
+            }
+        }
+        let (row, state, changed) = state
+            .play(&resolved.base, current, players, hand)
+            .map_err(|e| table_error(resolved, "/ruleset", e))?;
+        Ok(Step {
+            row,
+            state,
+            changed,
+        })
+    }
 }
 
 /// A settlement's or a ledger's error; an overflow the core did not place

@@ -23,17 +23,24 @@ use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-/// The channel every change is announced on (PostgreSQL): `"{id} {version}"`,
-/// or `"{id} deleted"`.
+/// The channel every change is announced on (PostgreSQL): [`Change`]'s
+/// payload.
 pub const CHANNEL: &str = "faan_tables";
 
 /// The migrations built into this binary, in order. A store that has one
 /// this list lacks was made by a newer binary and is refused.
-const MIGRATIONS: &[(i64, &str, &str)] = &[(
-    1,
-    "tables and groups",
-    include_str!("migrations/0001_tables.sql"),
-)];
+const MIGRATIONS: &[(i64, &str, &str)] = &[
+    (
+        1,
+        "tables and groups",
+        include_str!("migrations/0001_tables.sql"),
+    ),
+    (
+        2,
+        "tables hand by hand",
+        include_str!("migrations/0002_hands.sql"),
+    ),
+];
 
 /// The newest schema version this binary knows.
 pub const SCHEMA_VERSION: i64 = MIGRATIONS[MIGRATIONS.len() - 1].0;
@@ -61,7 +68,7 @@ pub enum OpenError {
     Migrate { url: String, source: MigrateError },
 }
 
-/// One table as stored.
+/// One table's head as stored: everything but its hands.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TableRow {
     pub id: String,
@@ -76,12 +83,30 @@ pub struct TableRow {
     pub updated_at: i64,
     /// Last read or change (what the TTL sweep goes by).
     pub touched_at: i64,
-    /// The ledger request, JSON.
-    pub request: String,
-    /// The ledger's answer to it, JSON.
+    /// The ledger request without its hands, JSON (column `request`).
+    pub night: String,
+    /// The ledger's answer without its hands, JSON (column `ledger`).
     pub ledger: String,
-    /// What a group shows of the night, JSON (`tables::summary`).
+    /// What a group shows of the night, JSON.
     pub summary: String,
+    /// The night after its last hand (`service::wire::night::NightState`),
+    /// JSON. `None` for a table an older faan stored whole (`night` and
+    /// `ledger` then hold the whole request and answer) until start-up
+    /// splits it.
+    pub state: Option<String>,
+    /// How many hands it has.
+    pub hands: i64,
+}
+
+/// One hand of a table as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HandRow {
+    /// The hand as the ledger request holds it, JSON.
+    pub request: String,
+    /// Its row of the ledger's answer, JSON.
+    pub answer: String,
+    /// The night after it, JSON.
+    pub state: String,
 }
 
 /// One group as stored.
@@ -129,6 +154,24 @@ impl Clock {
     }
 }
 
+/// The store's backend. A new backend is one variant here, one in `Pool`,
+/// and its SQL where it differs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    /// Embedded, one instance.
+    Sqlite,
+    /// Shared by several instances, which hear of each other's changes.
+    Postgres,
+}
+
+impl Backend {
+    /// Whether other instances change the same tables (so their changes
+    /// must be listened for).
+    pub const fn shared(self) -> bool {
+        matches!(self, Backend::Postgres)
+    }
+}
+
 #[derive(Clone, Debug)]
 enum Pool {
     Sqlite(SqlitePool),
@@ -153,26 +196,10 @@ macro_rules! on {
     };
 }
 
-macro_rules! table_row {
-    ($r:expr) => {
-        TableRow {
-            id: $r.try_get("id")?,
-            key_hash: $r.try_get("key_hash")?,
-            title: $r.try_get("title")?,
-            group_id: $r.try_get("group_id")?,
-            version: $r.try_get("version")?,
-            created_at: $r.try_get("created_at")?,
-            updated_at: $r.try_get("updated_at")?,
-            touched_at: $r.try_get("touched_at")?,
-            request: $r.try_get("request")?,
-            ledger: $r.try_get("ledger")?,
-            summary: $r.try_get("summary")?,
-        }
-    };
-}
 
-const TABLE_COLUMNS: &str = "id, key_hash, title, group_id, version, created_at, updated_at, \
-     touched_at, request, ledger, summary";
+mod tables;
+
+pub use tables::{Change, HeadUpdate, Kept, KEPT_CHANGES};
 
 /// The most nights one group holds.
 pub const GROUP_NIGHTS: i64 = 1000;
@@ -270,11 +297,11 @@ impl Store {
         }
     }
 
-    /// `"sqlite"` or `"postgres"`.
-    pub fn kind(&self) -> &'static str {
+    /// Which backend this store is.
+    pub fn backend(&self) -> Backend {
         match self.pool {
-            Pool::Sqlite(_) => "sqlite",
-            Pool::Postgres(_) => "postgres",
+            Pool::Sqlite(_) => Backend::Sqlite,
+            Pool::Postgres(_) => Backend::Postgres,
         }
     }
 
@@ -293,166 +320,6 @@ impl Store {
     /// Whether the store answers.
     pub async fn ping(&self) -> Result<(), sqlx::Error> {
         on!(self, p => sqlx::query("SELECT 1").execute(p).await.map(|_| ()))
-    }
-
-    /// Inserts a table unless there are `max` already, or its group holds
-    /// [`GROUP_NIGHTS`]. One statement, so the bound and the insert are one
-    /// commit.
-    pub async fn insert_table(
-        &self,
-        t: &TableRow,
-        max: u64,
-    ) -> Result<Result<(), Refused>, sqlx::Error> {
-        let sql = format!(
-            "INSERT INTO faan_tables ({TABLE_COLUMNS}) \
-             SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11 \
-             WHERE (SELECT COUNT(*) FROM faan_tables) < $12 \
-             AND (SELECT COUNT(*) FROM faan_tables WHERE group_id = $4) < $13"
-        );
-        let max = i64::try_from(max).unwrap_or(i64::MAX);
-        let done = on!(self, p => sqlx::query(&sql)
-            .bind(&t.id)
-            .bind(&t.key_hash)
-            .bind(&t.title)
-            .bind(&t.group_id)
-            .bind(t.version)
-            .bind(t.created_at)
-            .bind(t.updated_at)
-            .bind(t.touched_at)
-            .bind(&t.request)
-            .bind(&t.ledger)
-            .bind(&t.summary)
-            .bind(max)
-            .bind(GROUP_NIGHTS)
-            .execute(p)
-            .await?
-            .rows_affected());
-        if done == 1 {
-            return Ok(Ok(()));
-        }
-        match &t.group_id {
-            Some(g) if self.group_nights_count(g).await? >= GROUP_NIGHTS => {
-                Ok(Err(Refused::GroupFull))
-            }
-            _ => Ok(Err(Refused::Full)),
-        }
-    }
-
-    async fn group_nights_count(&self, group: &str) -> Result<i64, sqlx::Error> {
-        let sql = "SELECT COUNT(*) AS n FROM faan_tables WHERE group_id = $1";
-        on!(self, p => sqlx::query(sql).bind(group).fetch_one(p).await?.try_get("n"))
-    }
-
-    /// The table with this id.
-    pub async fn table(&self, id: &str) -> Result<Option<TableRow>, sqlx::Error> {
-        let sql = format!("SELECT {TABLE_COLUMNS} FROM faan_tables WHERE id = $1");
-        on!(self, p => {
-            match sqlx::query(&sql).bind(id).fetch_optional(p).await? {
-                Some(r) => Ok(Some(table_row!(r))),
-                None => Ok(None),
-            }
-        })
-    }
-
-    /// Marks a table read now (for the TTL sweep).
-    pub async fn touch(&self, id: &str, now: i64) -> Result<(), sqlx::Error> {
-        let sql = "UPDATE faan_tables SET touched_at = $2 WHERE id = $1";
-        on!(self, p => sqlx::query(sql).bind(id).bind(now).execute(p).await.map(|_| ()))
-    }
-
-    /// Replaces a table's request and answer if its version is still
-    /// `expected`: the new version, or `None` when the version moved or the
-    /// table is gone.
-    pub async fn update_table(
-        &self,
-        id: &str,
-        expected: i64,
-        request: &str,
-        ledger: &str,
-        summary: &str,
-        now: i64,
-    ) -> Result<Option<i64>, sqlx::Error> {
-        let sql = "UPDATE faan_tables SET version = version + 1, request = $3, ledger = $4, \
-                   summary = $5, updated_at = $6, touched_at = $6 \
-                   WHERE id = $1 AND version = $2 RETURNING version";
-        match &self.pool {
-            Pool::Sqlite(p) => {
-                let row = sqlx::query(sql)
-                    .bind(id)
-                    .bind(expected)
-                    .bind(request)
-                    .bind(ledger)
-                    .bind(summary)
-                    .bind(now)
-                    .fetch_optional(p)
-                    .await?;
-                row.map(|r| r.try_get("version")).transpose()
-            }
-            Pool::Postgres(p) => {
-                let mut tx = p.begin().await?;
-                let row = sqlx::query(sql)
-                    .bind(id)
-                    .bind(expected)
-                    .bind(request)
-                    .bind(ledger)
-                    .bind(summary)
-                    .bind(now)
-                    .fetch_optional(&mut *tx)
-                    .await?;
-                let version: Option<i64> = row.map(|r| r.try_get("version")).transpose()?;
-                if let Some(v) = version {
-                    notify(&mut tx, &format!("{id} {v}")).await?;
-                }
-                tx.commit().await?;
-                Ok(version)
-            }
-        }
-    }
-
-    /// Deletes a table: whether it was there.
-    pub async fn delete_table(&self, id: &str) -> Result<bool, sqlx::Error> {
-        let sql = "DELETE FROM faan_tables WHERE id = $1";
-        match &self.pool {
-            Pool::Sqlite(p) => Ok(sqlx::query(sql).bind(id).execute(p).await?.rows_affected() == 1),
-            Pool::Postgres(p) => {
-                let mut tx = p.begin().await?;
-                let gone = sqlx::query(sql)
-                    .bind(id)
-                    .execute(&mut *tx)
-                    .await?
-                    .rows_affected()
-                    == 1;
-                if gone {
-                    notify(&mut tx, &format!("{id} deleted")).await?;
-                }
-                tx.commit().await?;
-                Ok(gone)
-            }
-        }
-    }
-
-    /// Deletes the tables neither read nor changed since `cutoff`: their ids.
-    pub async fn sweep(&self, cutoff: i64) -> Result<Vec<String>, sqlx::Error> {
-        let sql = "DELETE FROM faan_tables WHERE touched_at < $1 RETURNING id";
-        match &self.pool {
-            Pool::Sqlite(p) => {
-                let rows = sqlx::query(sql).bind(cutoff).fetch_all(p).await?;
-                rows.iter().map(|r| r.try_get("id")).collect()
-            }
-            Pool::Postgres(p) => {
-                let mut tx = p.begin().await?;
-                let rows = sqlx::query(sql).bind(cutoff).fetch_all(&mut *tx).await?;
-                let ids: Vec<String> = rows
-                    .iter()
-                    .map(|r| r.try_get("id"))
-                    .collect::<Result<_, _>>()?;
-                for id in &ids {
-                    notify(&mut tx, &format!("{id} deleted")).await?;
-                }
-                tx.commit().await?;
-                Ok(ids)
-            }
-        }
     }
 
     /// How many tables there are.

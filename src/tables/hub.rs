@@ -1,41 +1,32 @@
-//! The event streams of this instance: one `watch` channel per watched
-//! table, holding only its latest `TABLE` (or its deletion). A stream that
-//! is slow therefore never makes anything queue: it skips to the latest.
-//! Streams are counted per table and in all; a stream's guard gives its
-//! place back when the stream ends.
+//! The event streams of this instance. Per watched table: the latest
+//! version known (a `watch` channel, which wakes its streams), the last
+//! changes as their events, and the latest `TABLE` event once a stream
+//! needed it. Nothing queues per stream: a stream asks for what follows
+//! the version it last sent, and gets those changes while they are held
+//! and few, else one `table` event. Streams are counted per table and in
+//! all; a stream's guard gives its place back when the stream ends.
 
 use bytes::Bytes;
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
 use tokio::sync::watch;
 
-/// What a stream shows next.
-#[derive(Clone, Debug)]
-pub enum Event {
-    /// The table at `version` as its whole server-sent event, published at
-    /// `at`. Built once and shared: every stream of the table writes the
-    /// same bytes, so streams cost no copy of a table each.
-    Table {
-        version: i64,
-        frame: Bytes,
-        at: Instant,
-    },
-    /// The table is gone.
-    Deleted,
-}
+/// Changes held per watched table (the store keeps as many for resumes).
+pub const HELD: usize = 64;
+/// Most bytes of changes a stream is sent to catch up at once; past it one
+/// `table` event is less to send than the changes.
+pub const CATCH_UP_BYTES: usize = 64 * 1024;
 
-impl Event {
-    fn version(&self) -> i64 {
-        match self {
-            Event::Table { version, .. } => *version,
-            Event::Deleted => i64::MAX,
-        }
-    }
-}
+/// The latest version of a deleted table.
+const DELETED: i64 = i64::MAX;
 
 struct Entry {
-    tx: watch::Sender<Option<Arc<Event>>>,
+    /// The latest version known ([`DELETED`] once deleted).
+    tx: watch::Sender<i64>,
+    /// The last changes, oldest first, each following the one before.
+    changes: VecDeque<(i64, Bytes)>,
+    /// The latest `TABLE` event made, by version.
+    table: Option<(i64, Bytes)>,
     streams: usize,
 }
 
@@ -44,13 +35,16 @@ struct Inner {
     total: usize,
 }
 
-/// The server-sent event of a table at `version`.
-fn table_event(version: i64, json: &[u8]) -> Bytes {
-    let mut out = Vec::with_capacity(json.len() + 48);
-    out.extend_from_slice(b"event: table\nid: ");
+/// A server-sent event: `event: {kind}`, `id: {version}`, `data: {data}`
+/// (`data` is one line of JSON).
+pub fn frame(kind: &str, version: i64, data: &[u8]) -> Bytes {
+    let mut out = Vec::with_capacity(data.len() + 32);
+    out.extend_from_slice(b"event: ");
+    out.extend_from_slice(kind.as_bytes());
+    out.extend_from_slice(b"\nid: ");
     out.extend_from_slice(itoa::Buffer::new().format(version).as_bytes());
     out.extend_from_slice(b"\ndata: ");
-    out.extend_from_slice(json);
+    out.extend_from_slice(data);
     out.extend_from_slice(b"\n\n");
     Bytes::from(out)
 }
@@ -71,9 +65,23 @@ pub enum Full {
     All,
 }
 
-/// A stream's place: its receiver, and its count given back on drop.
+/// What a stream sends after the version it last sent.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Next {
+    /// Nothing newer yet.
+    Wait,
+    /// The changes that follow, as events, up to this version.
+    Changes(Vec<Bytes>, i64),
+    /// Changes were skipped or are too many: the table at this version
+    /// (or later) as one `table` event.
+    Table(i64),
+    /// The table is gone.
+    Deleted,
+}
+
+/// A stream's place: its wake-ups, and its count given back on drop.
 pub struct Subscription {
-    pub rx: watch::Receiver<Option<Arc<Event>>>,
+    pub rx: watch::Receiver<i64>,
     _guard: Guard,
 }
 
@@ -100,7 +108,7 @@ impl Drop for Guard {
 }
 
 fn lock(m: &Mutex<Inner>) -> std::sync::MutexGuard<'_, Inner> {
-    // A panic while holding the lock leaves the counts as they were: usable.
+    // A panic while holding the lock leaves the entries as they were: usable.
     m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
@@ -124,7 +132,9 @@ impl Hub {
         }
         let per_table = self.per_table;
         let entry = inner.tables.entry(id.to_string()).or_insert_with(|| Entry {
-            tx: watch::Sender::new(None),
+            tx: watch::Sender::new(0),
+            changes: VecDeque::new(),
+            table: None,
             streams: 0,
         });
         if entry.streams >= per_table {
@@ -142,43 +152,109 @@ impl Hub {
         })
     }
 
-    /// Offers the table at `version` to its streams, if it has any and the
-    /// version is newer than what they hold.
-    pub fn publish(&self, id: &str, version: i64, json: &[u8]) {
-        self.publish_at(id, version, json, Instant::now());
+    /// Offers the change that made `version` of `id`, as its event, to the
+    /// table's streams (if it has any and the version is new here). A
+    /// change that does not follow the last one held drops those: a
+    /// stream that needed the ones between gets the table.
+    pub fn publish(&self, id: &str, version: i64, event: Bytes) {
+        let mut inner = lock(&self.inner);
+        let Some(e) = inner.tables.get_mut(id) else {
+            return;
+        };
+        let latest = *e.tx.borrow();
+        if version <= latest {
+            return;
+        }
+        if version != latest + 1 {
+            e.changes.clear();
+        }
+        if e.changes.len() == HELD {
+            e.changes.pop_front();
+        }
+        e.changes.push_back((version, event));
+        e.tx.send_replace(version);
     }
 
-    /// [`Hub::publish`] of a change made at `at`.
-    pub fn publish_at(&self, id: &str, version: i64, json: &[u8], at: Instant) {
-        let inner = lock(&self.inner);
-        if let Some(e) = inner.tables.get(id) {
-            e.tx.send_if_modified(|cur| {
-                if cur.as_ref().is_some_and(|c| c.version() >= version) {
-                    return false;
-                }
-                let frame = table_event(version, json);
-                *cur = Some(Arc::new(Event::Table { version, frame, at }));
-                true
-            });
+    /// Tells the table's streams that it is at `version` (read from the
+    /// store) without the change that made it: a stream behind it gets
+    /// the table.
+    pub fn seen(&self, id: &str, version: i64) {
+        let mut inner = lock(&self.inner);
+        if let Some(e) = inner.tables.get_mut(id) {
+            if version > *e.tx.borrow() {
+                e.changes.clear();
+                e.tx.send_replace(version);
+            }
         }
     }
 
     /// Tells a table's streams it is gone.
     pub fn deleted(&self, id: &str) {
-        let inner = lock(&self.inner);
-        if let Some(e) = inner.tables.get(id) {
-            e.tx.send_replace(Some(Arc::new(Event::Deleted)));
+        let mut inner = lock(&self.inner);
+        if let Some(e) = inner.tables.get_mut(id) {
+            e.changes.clear();
+            e.table = None;
+            e.tx.send_replace(DELETED);
         }
     }
 
-    /// Whether a notification of `version` is news here: the table is
-    /// watched and its streams hold an older version.
-    pub fn wants(&self, id: &str, version: i64) -> bool {
+    /// What follows version `last` of `id` for a stream.
+    pub fn next(&self, id: &str, last: i64) -> Next {
         let inner = lock(&self.inner);
-        inner
-            .tables
-            .get(id)
-            .is_some_and(|e| e.tx.borrow().as_ref().is_none_or(|c| c.version() < version))
+        let Some(e) = inner.tables.get(id) else {
+            return Next::Wait;
+        };
+        let latest = *e.tx.borrow();
+        if latest == DELETED {
+            return Next::Deleted;
+        }
+        if latest <= last {
+            return Next::Wait;
+        }
+        let first = e.changes.front().map_or(i64::MAX, |c| c.0);
+        if first > last + 1 {
+            return Next::Table(latest);
+        }
+        let mut out = Vec::new();
+        let mut bytes = 0;
+        for (v, ev) in e.changes.iter().filter(|(v, _)| *v > last) {
+            bytes += ev.len();
+            if bytes > CATCH_UP_BYTES {
+                return Next::Table(latest);
+            }
+            out.push(ev.clone());
+            debug_assert!(*v <= latest);
+        }
+        Next::Changes(out, latest)
+    }
+
+    /// The `TABLE` event of `id` at `version`, if one was made.
+    pub fn table(&self, id: &str, version: i64) -> Option<Bytes> {
+        let inner = lock(&self.inner);
+        let (v, t) = inner.tables.get(id)?.table.as_ref()?;
+        (*v == version).then(|| t.clone())
+    }
+
+    /// Keeps the `TABLE` event of `id` at `version` for the next stream
+    /// that needs it (while the table is watched).
+    pub fn keep_table(&self, id: &str, version: i64, event: Bytes) {
+        let mut inner = lock(&self.inner);
+        if let Some(e) = inner.tables.get_mut(id) {
+            if e.table.as_ref().is_none_or(|(v, _)| *v < version) {
+                e.table = Some((version, event));
+            }
+        }
+    }
+
+    /// The latest version of `id` known here, if it is watched.
+    pub fn latest(&self, id: &str) -> Option<i64> {
+        lock(&self.inner).tables.get(id).map(|e| *e.tx.borrow())
+    }
+
+    /// Whether a change to `version` is news here: the table is watched
+    /// and no newer version is known.
+    pub fn wants(&self, id: &str, version: i64) -> bool {
+        self.latest(id).is_some_and(|v| v < version)
     }
 
     /// The watched tables.
@@ -196,8 +272,8 @@ impl Hub {
 mod tests {
     use super::*;
 
-    fn version_of(s: &Subscription) -> Option<i64> {
-        s.rx.borrow().as_ref().map(|e| e.version())
+    fn ev(v: i64) -> Bytes {
+        frame("hand", v, b"{}")
     }
 
     #[test]
@@ -217,27 +293,62 @@ mod tests {
     }
 
     #[test]
-    fn a_stream_only_holds_the_latest_version() {
-        // Versions 2, 3 and then 2 again (a late notification): the stream
-        // holds 3, never a queue and never an older one.
+    fn a_stream_gets_the_changes_after_its_version() {
+        // The table was read at 1; changes 2 and 3 follow. A stream at 1
+        // gets both, one at 2 gets 3, one at 3 waits; a late 2 is ignored.
         let hub = Hub::new(4, 4);
-        let s = hub.subscribe("t").unwrap();
-        hub.publish("t", 2, b"{}");
-        hub.publish("t", 3, b"{}");
-        hub.publish("t", 2, b"{}");
-        assert_eq!(version_of(&s), Some(3));
-        assert!(!hub.wants("t", 3));
-        assert!(hub.wants("t", 4));
-        assert!(!hub.wants("unwatched", 9));
+        let _s = hub.subscribe("t").unwrap();
+        hub.seen("t", 1);
+        hub.publish("t", 2, ev(2));
+        hub.publish("t", 3, ev(3));
+        hub.publish("t", 2, ev(2));
+        assert_eq!(hub.next("t", 1), Next::Changes(vec![ev(2), ev(3)], 3));
+        assert_eq!(hub.next("t", 2), Next::Changes(vec![ev(3)], 3));
+        assert_eq!(hub.next("t", 3), Next::Wait);
+        // A stream from before the first change held gets the table.
+        assert_eq!(hub.next("t", 0), Next::Table(3));
         hub.deleted("t");
-        assert!(matches!(s.rx.borrow().as_deref(), Some(Event::Deleted)));
+        assert_eq!(hub.next("t", 3), Next::Deleted);
+    }
+
+    #[test]
+    fn a_gap_or_too_many_bytes_gives_the_table() {
+        // Version 5 arrives after 3 (4 was missed): a stream at 3 gets the
+        // table at 5. Then 65 KiB of changes: more than a stream catches up
+        // on at once.
+        let hub = Hub::new(4, 4);
+        let _s = hub.subscribe("t").unwrap();
+        hub.seen("t", 2);
+        hub.publish("t", 3, ev(3));
+        hub.publish("t", 5, ev(5));
+        assert_eq!(hub.next("t", 3), Next::Table(5));
+        assert_eq!(hub.next("t", 4), Next::Changes(vec![ev(5)], 5));
+        let big = frame("hand", 6, &vec![b'x'; CATCH_UP_BYTES]);
+        hub.publish("t", 6, big);
+        assert_eq!(hub.next("t", 4), Next::Table(6));
+    }
+
+    #[test]
+    fn at_most_held_changes_are_kept() {
+        // HELD + 1 changes after version 0: the first is dropped, so a
+        // stream at 0 gets the table and one at 1 gets the rest.
+        let hub = Hub::new(4, 4);
+        let _s = hub.subscribe("t").unwrap();
+        for v in 1..=HELD as i64 + 1 {
+            hub.publish("t", v, ev(v));
+        }
+        assert_eq!(hub.next("t", 0), Next::Table(HELD as i64 + 1));
+        match hub.next("t", 1) {
+            Next::Changes(c, v) => assert_eq!((c.len(), v), (HELD, HELD as i64 + 1)),
+            other => panic!("expected changes, got {other:?}"),
+        }
     }
 
     #[test]
     fn an_unwatched_table_costs_nothing() {
         // Publishing to a table nobody watches keeps no entry.
         let hub = Hub::new(4, 4);
-        hub.publish("t", 1, b"{}");
+        hub.publish("t", 1, ev(1));
         assert!(hub.watched().is_empty());
         let s = hub.subscribe("t").unwrap();
         drop(s);

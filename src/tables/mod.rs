@@ -12,9 +12,12 @@
 pub mod hub;
 pub mod json;
 pub mod metrics;
+pub mod night;
 pub mod rate;
 
-use crate::store::{GroupRow, NightRow, OpenError, Refused, Store, TableRow};
+use crate::store::{
+    Change, GroupRow, HandRow, HeadUpdate, Kept, NightRow, OpenError, Refused, Store, TableRow,
+};
 use base64::Engine;
 use clap::Args;
 use hub::Hub;
@@ -201,6 +204,69 @@ impl Tables {
         Ok(Tables { live: Some(live) })
     }
 
+    /// Splits the tables an older faan stored whole (request and answer in
+    /// one text each) into a head and hands, before the server serves:
+    /// how many. A table whose night no longer plays (a ruleset since
+    /// removed) is left whole, with a warning: it still reads, and
+    /// refuses changes.
+    pub fn split_whole(&self, service: &crate::service::Service) -> Result<usize, OpenError> {
+        let Some(live) = &self.live else {
+            return Ok(0);
+        };
+        let store = live.store.clone();
+        let (tx, rx) = std::sync::mpsc::channel();
+        live.rt.spawn(async move {
+            let _ = tx.send(store.whole_tables().await);
+        });
+        let ids = rx
+            .recv()
+            .map_err(|_| OpenError::Url(live.args.store.clone()))?
+            .map_err(|source| OpenError::Connect {
+                url: crate::store::redact(&live.args.store),
+                source,
+            })?;
+        let mut split = 0;
+        for id in ids {
+            let store = live.store.clone();
+            let (tx, rx) = std::sync::mpsc::channel();
+            live.rt.spawn(async move {
+                let _ = tx.send(store.table(&id).await);
+            });
+            let Ok(Ok(Some(row))) = rx.recv() else {
+                continue;
+            };
+            let played = night::parts_of_whole(&row.night)
+                .and_then(|(n, hands)| Ok((night::play_night(service, &n, &hands)?, n, hands)));
+            let (played, n, _) = match played {
+                Ok(p) => p,
+                Err(e) => {
+                    tracing::warn!(table = %row.id, error = %e, "a table stored whole does not play: left whole");
+                    continue;
+                }
+            };
+            let new = TableRow {
+                night: n,
+                ledger: played.head.ledger,
+                summary: played.head.summary,
+                state: Some(played.head.state),
+                hands: played.hands.len() as i64,
+                ..row.clone()
+            };
+            let store = live.store.clone();
+            let (tx, rx) = std::sync::mpsc::channel();
+            live.rt.spawn(async move {
+                let _ = tx.send(store.split_table(&new, &played.hands).await);
+            });
+            if let Ok(Ok(true)) = rx.recv() {
+                split += 1;
+            }
+        }
+        if split > 0 {
+            tracing::info!(tables = split, "tables stored whole split into hands");
+        }
+        Ok(split)
+    }
+
     /// Whether the store (if any) answered its last ping.
     pub fn ready(&self) -> bool {
         self.live
@@ -275,7 +341,7 @@ impl Live {
             }
         });
         // Changes other instances committed (PostgreSQL).
-        if self.store.kind() == "postgres" {
+        if self.store.backend().shared() {
             let me = self.clone();
             self.rt.spawn(async move { me.listen().await });
         }
@@ -305,10 +371,10 @@ impl Live {
         }
     }
 
-    /// Reads `"{id} {version}"` notifications and fans each table out to
-    /// this instance's streams (once per notification, whatever the number
-    /// of streams). After a lost connection every watched table is read
-    /// again, since notifications sent meanwhile are gone.
+    /// Hears the changes other instances committed ([`Change`]) and offers
+    /// each to this instance's streams, once per change whatever the
+    /// number of streams. After a lost connection every watched table is
+    /// caught up again, since notifications sent meanwhile are gone.
     async fn listen(self: Arc<Self>) {
         loop {
             let mut listener = match self.store.listener().await {
@@ -321,27 +387,23 @@ impl Live {
                 }
             };
             for id in self.hub.watched() {
-                self.refresh(&id).await;
+                self.catch_up(&id).await;
             }
             loop {
                 match listener.try_recv().await {
-                    Ok(Some(n)) => {
-                        let mut parts = n.payload().splitn(2, ' ');
-                        let (Some(id), Some(what)) = (parts.next(), parts.next()) else {
-                            continue;
-                        };
-                        if what == "deleted" {
-                            self.hub.deleted(id);
-                        } else if let Ok(v) = what.parse::<i64>() {
-                            if self.hub.wants(id, v) {
-                                self.refresh(id).await;
+                    Ok(Some(n)) => match Change::parse(n.payload()) {
+                        Some(Change::Deleted { id }) => self.hub.deleted(&id),
+                        Some(Change::Version { id, version }) => {
+                            if self.hub.wants(&id, version) {
+                                self.catch_up(&id).await;
                             }
                         }
-                    }
+                        None => {}
+                    },
                     // The connection was lost; the listener reconnects on the next call.
                     Ok(None) => {
                         for id in self.hub.watched() {
-                            self.refresh(&id).await;
+                            self.catch_up(&id).await;
                         }
                     }
                     Err(e) => {
@@ -354,12 +416,26 @@ impl Live {
         }
     }
 
-    /// Reads a table and offers it to its streams.
-    async fn refresh(&self, id: &str) {
-        match self.store.table(id).await {
-            Ok(Some(row)) => self.hub.publish(id, row.version, &json::table(&row)),
-            Ok(None) => self.hub.deleted(id),
-            Err(e) => tracing::warn!(error = %e, "store listener: cannot read a table"),
+    /// Offers a watched table's changes since the latest version known
+    /// here to its streams, from the store; a change no longer kept, or a
+    /// deleted table, is told as such.
+    async fn catch_up(&self, id: &str) {
+        let Some(after) = self.hub.latest(id) else {
+            return;
+        };
+        match self.store.changes_since(id, after).await {
+            Ok(changes) if !changes.is_empty() => {
+                for c in changes {
+                    let event = hub::frame(&c.kind, c.version, c.data.as_bytes());
+                    self.hub.publish(id, c.version, event);
+                }
+            }
+            Ok(_) => match self.store.table(id).await {
+                Ok(Some(row)) => self.hub.seen(id, row.version),
+                Ok(None) => self.hub.deleted(id),
+                Err(e) => tracing::warn!(error = %e, "store listener: cannot read a table"),
+            },
+            Err(e) => tracing::warn!(error = %e, "store listener: cannot read changes"),
         }
     }
 
@@ -387,13 +463,39 @@ impl Live {
         Ok(row)
     }
 
-    /// Stores a new table.
-    pub async fn insert(&self, row: TableRow) -> Result<Result<(), Refused>, Failure> {
+    /// A table's head and hands, as one version.
+    pub async fn whole(&self, id: &str) -> Result<Option<(TableRow, Vec<(String, String)>)>, Failure> {
+        let store = self.store.clone();
+        let owned = id.to_string();
+        self.run(metrics::Op::Read, async move { store.table_whole(&owned).await })
+            .await
+    }
+
+    /// The state stored with hand `idx` of a table (the night after it).
+    pub async fn hand_state(&self, id: &str, idx: i64) -> Result<Option<String>, Failure> {
+        let store = self.store.clone();
+        let owned = id.to_string();
+        self.run(metrics::Op::Read, async move { store.hand_state(&owned, idx).await })
+            .await
+    }
+
+    /// A table's changes after `after`, oldest first.
+    pub async fn changes_since(&self, id: &str, after: i64) -> Result<Vec<Kept>, Failure> {
+        let store = self.store.clone();
+        let owned = id.to_string();
+        self.run(metrics::Op::Read, async move {
+            store.changes_since(&owned, after).await
+        })
+        .await
+    }
+
+    /// Stores a new table with its hands.
+    pub async fn insert(&self, row: TableRow, hands: Vec<HandRow>) -> Result<Result<(), Refused>, Failure> {
         let store = self.store.clone();
         let max = self.args.tables_max;
         let out = self
             .run(metrics::Op::Create, async move {
-                store.insert_table(&row, max).await
+                store.insert_table(&row, &hands, max).await
             })
             .await?;
         if out.is_ok() {
@@ -402,41 +504,53 @@ impl Live {
         Ok(out)
     }
 
-    /// Replaces a table's request and answer if its version is still
-    /// `row.version`: the table as committed, or `None` when the version
-    /// moved or the table is gone.
-    pub async fn update(
+    /// Commits a change of the table `row` (still at its version): a hand
+    /// added (`Some`) or the last one dropped (`None`), with the new head.
+    /// Answers the head as committed with the change's event data, which
+    /// its streams are offered; or `None` when the version moved or the
+    /// table is gone.
+    pub async fn change(
         &self,
         row: &TableRow,
-        request: String,
-        ledger: String,
-        summary: String,
-    ) -> Result<Option<TableRow>, Failure> {
-        let store = self.store.clone();
+        head: night::Head,
+        hand: Option<HandRow>,
+    ) -> Result<Option<(TableRow, Vec<u8>)>, Failure> {
         let now = self.store.clock.now_ms();
         let new = TableRow {
             version: row.version + 1,
             updated_at: now,
             touched_at: now,
-            request,
-            ledger,
-            summary,
+            ledger: head.ledger,
+            summary: head.summary,
+            state: Some(head.state),
+            hands: row.hands + if hand.is_some() { 1 } else { -1 },
             ..row.clone()
         };
-        let (id, expected) = (row.id.clone(), row.version);
-        let (request, ledger, summary) =
-            (new.request.clone(), new.ledger.clone(), new.summary.clone());
+        let (kind, data) = match &hand {
+            Some(h) => ("hand", json::hand_change(&new, &h.request, &h.answer)),
+            None => ("undo", json::undo_change(&new)),
+        };
+        let store = self.store.clone();
+        let (old, stored, text) = (row.clone(), new.clone(), String::from_utf8(data.clone()).unwrap_or_default());
         let version = self
             .run(metrics::Op::Update, async move {
-                store
-                    .update_table(&id, expected, &request, &ledger, &summary, now)
-                    .await
+                let head = HeadUpdate {
+                    ledger: &stored.ledger,
+                    summary: &stored.summary,
+                    state: stored.state.as_deref().unwrap_or_default(),
+                    now,
+                };
+                match &hand {
+                    Some(h) => store.append_hand(&old, &head, h, &text).await,
+                    None => store.drop_hand(&old, &head, &text).await,
+                }
             })
             .await?;
         match version {
             Some(v) if v == new.version => {
-                self.hub.publish(&new.id, new.version, &json::table(&new));
-                Ok(Some(new))
+                self.hub
+                    .publish(&new.id, new.version, hub::frame(kind, new.version, &data));
+                Ok(Some((new, data)))
             }
             Some(_) => Err(Failure::Store),
             None => Ok(None),

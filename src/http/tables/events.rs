@@ -1,64 +1,120 @@
-//! A table's event stream: server-sent events from the hub's latest
-//! `TABLE`, never queued.
+//! A table's event stream: server-sent events of its changes (`hand`,
+//! `undo`), a `table` event on connecting and whenever the stream fell
+//! behind, `deleted` at the end. Nothing is queued per stream: the hub
+//! holds the last changes once for all the table's streams.
 
 use super::problem::NoTable;
 use super::{existing, live, path_id, Answer, TableProblem};
 use crate::api::Problem;
 use crate::http::AppState;
-use crate::tables::hub::{Event, Subscription};
-use crate::tables::{json, Tables};
+use crate::store::Kept;
+use crate::tables::hub::{self, Next, Subscription};
+use crate::tables::{json, Live, Tables};
 use actix_web::http::header;
 use actix_web::web::{self, Bytes};
 use actix_web::{HttpRequest, HttpResponse};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
 /// A comment line this often keeps idle streams (and proxies) open.
 const KEEP_ALIVE: Duration = Duration::from_secs(15);
-/// A stream whose client has not taken a change this long after it was
-/// made has fallen behind, and is closed.
-const BEHIND: Duration = Duration::from_secs(30);
+
+const DELETED: &[u8] = b"event: deleted\ndata: {}\n\n";
 
 struct Stream {
+    state: web::Data<AppState>,
+    live: Arc<Live>,
+    id: String,
     sub: Subscription,
     /// The version last sent (or resumed from).
     last: i64,
-    sent: bool,
+    /// What to send first, before waiting for changes.
+    first: Option<Bytes>,
     done: bool,
     tick: tokio::time::Interval,
     /// The server's shutdown flag: a stream ends at its next keep-alive
     /// once shutdown has begun, so that a drain is not held up by it.
-    closing: Arc<std::sync::atomic::AtomicBool>,
+    closing: Arc<AtomicBool>,
 }
 
-/// The next frame of a stream, or `None` to close it.
-async fn next_frame(mut st: Stream) -> Option<(Result<Bytes, std::convert::Infallible>, Stream)> {
+/// Events joined into one chunk (one write).
+fn joined(events: Vec<Bytes>) -> Bytes {
+    match events.len() {
+        1 => events.into_iter().next().unwrap_or_default(),
+        _ => Bytes::from(events.concat()),
+    }
+}
+
+/// The table's `table` event at its latest version: the one the hub keeps,
+/// or made now from the store (on the blocking pool: a long night is a
+/// large event). `None` when the table is gone.
+async fn table_event(
+    state: &web::Data<AppState>,
+    live: &Live,
+    id: &str,
+) -> Result<Option<(i64, Bytes)>, TableProblem> {
+    if let Some(v) = live.hub.latest(id) {
+        if let Some(t) = live.hub.table(id, v) {
+            return Ok(Some((v, t)));
+        }
+    }
+    let Some((row, hands)) = live.whole(id).await? else {
+        return Ok(None);
+    };
+    let version = row.version;
+    let event = state
+        .pool
+        .run(move || {
+            Ok(hub::frame(
+                "table",
+                row.version,
+                &json::table(&row, &hands),
+            ))
+        })
+        .await?;
+    live.hub.seen(id, version);
+    live.hub.keep_table(id, version, event.clone());
+    Ok(Some((version, event)))
+}
+
+/// The next chunk of a stream, or `None` to close it.
+async fn next_chunk(mut st: Stream) -> Option<(Result<Bytes, std::convert::Infallible>, Stream)> {
+    if let Some(first) = st.first.take() {
+        return Some((Ok(first), st));
+    }
     loop {
         if st.done {
             return None;
         }
-        let ev = st.sub.rx.borrow_and_update().clone();
-        match ev.as_deref() {
-            Some(Event::Deleted) => {
+        match st.live.hub.next(&st.id, st.last) {
+            Next::Deleted => {
                 st.done = true;
-                return Some((Ok(Bytes::from_static(b"event: deleted\ndata: {}\n\n")), st));
+                return Some((Ok(Bytes::from_static(DELETED)), st));
             }
-            Some(Event::Table { version, frame, at }) if *version > st.last => {
-                // Not polled for a change made this long ago: the client
-                // does not keep up.
-                if st.sent && at.elapsed() > BEHIND {
-                    return None;
+            Next::Changes(events, version) => {
+                st.last = version;
+                return Some((Ok(joined(events)), st));
+            }
+            Next::Table(_) => match table_event(&st.state, &st.live, &st.id).await {
+                Ok(Some((version, event))) => {
+                    st.last = version;
+                    return Some((Ok(event), st));
                 }
-                st.last = *version;
-                st.sent = true;
-                return Some((Ok(frame.clone()), st));
-            }
-            _ => {}
+                Ok(None) => {
+                    st.done = true;
+                    return Some((Ok(Bytes::from_static(DELETED)), st));
+                }
+                // The store or the pool is busy: the client reconnects
+                // with Last-Event-ID.
+                Err(_) => return None,
+            },
+            Next::Wait => {}
         }
         tokio::select! {
             changed = st.sub.rx.changed() => if changed.is_err() { return None },
             _ = st.tick.tick() => {
-                if st.closing.load(std::sync::atomic::Ordering::Relaxed) {
+                if st.closing.load(Ordering::Relaxed) {
                     return None;
                 }
                 return Some((Ok(Bytes::from_static(b": keep-alive\n\n")), st));
@@ -67,14 +123,34 @@ async fn next_frame(mut st: Stream) -> Option<(Result<Bytes, std::convert::Infal
     }
 }
 
+/// The changes after `after` as events, if the store still keeps every
+/// one of them up to `version` at least.
+fn resumed(kept: &[Kept], after: i64, version: i64) -> Option<(Vec<Bytes>, i64)> {
+    let follows = kept
+        .iter()
+        .enumerate()
+        .all(|(i, k)| k.version == after + 1 + i as i64);
+    let last = kept.last()?.version;
+    (follows && last >= version).then(|| {
+        let events = kept
+            .iter()
+            .map(|k| hub::frame(&k.kind, k.version, k.data.as_bytes()))
+            .collect();
+        (events, last)
+    })
+}
+
 /// Follow a table: server-sent events.
 #[utoipa::path(
     get,
     path = "/v1/tables/{id}/events",
     tag = "tables",
-    params(("id" = String, Path, description = "The table's id")),
+    params(
+        ("id" = String, Path, description = "The table's id"),
+        ("Last-Event-ID" = Option<i64>, Header, description = "The version last seen: the changes after it are sent while the server keeps them (at least the last 64), else the table"),
+    ),
     responses(
-        (status = 200, description = "`text/event-stream`: an event `table` with the table on connecting (its SSE `id` the version), another after every change, a comment every 15 s; `Last-Event-ID` resumes; `deleted`, then the end, when the table is deleted. A stream that falls behind is closed", content_type = "text/event-stream", body = String),
+        (status = 200, description = "`text/event-stream`: an event `table` with the table on connecting (its SSE `id` the version), then an event `hand` (data `HandChange`) or `undo` (data `UndoChange`) per change, a `table` event again whenever the stream fell behind, a comment every 15 s; `deleted`, then the end, when the table is deleted", content_type = "text/event-stream", body = String),
         NoTable,
         (status = 503, description = "Too many streams on this table (`--events-per-table`) or in all (`--events-max`): `/problems/streams-full`, retry after `Retry-After`", body = Problem, content_type = "application/problem+json"),
     )
@@ -90,90 +166,76 @@ pub async fn events(
     // subscription is missed.
     let sub = live.hub.subscribe(&id).map_err(TableProblem::Streams)?;
     let row = existing(&live, &id).await?;
-    live.hub.publish(&id, row.version, &json::table(&row));
-    let last = req
+    live.hub.seen(&id, row.version);
+    let resume = req
         .headers()
         .get("last-event-id")
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.trim().parse::<i64>().ok())
-        .unwrap_or(0);
+        .filter(|&n| (1..=row.version).contains(&n));
+    let (first, last) = match resume {
+        Some(n) if n == row.version => (None, n),
+        Some(n) => match resumed(&live.changes_since(&id, n).await?, n, row.version) {
+            Some((events, last)) => (Some(joined(events)), last),
+            None => first_table(&state, &live, &id).await?,
+        },
+        None => first_table(&state, &live, &id).await?,
+    };
     let st = Stream {
+        state: state.clone(),
+        live,
+        id,
         sub,
         last,
-        sent: false,
+        first,
         done: false,
         tick: tokio::time::interval_at(tokio::time::Instant::now() + KEEP_ALIVE, KEEP_ALIVE),
         closing: state.shutting_down.clone(),
     };
-    let stream = futures_util::stream::unfold(st, next_frame);
+    let stream = futures_util::stream::unfold(st, next_chunk);
     Ok(HttpResponse::Ok()
         .insert_header((header::CONTENT_TYPE, "text/event-stream"))
         .insert_header((header::CACHE_CONTROL, "no-cache"))
-        // Not compressed (the encoder would hold frames back) and not
+        // Not compressed (the encoder would hold events back) and not
         // buffered by a proxy.
         .insert_header((header::CONTENT_ENCODING, "identity"))
         .insert_header(("x-accel-buffering", "no"))
         .streaming(stream))
 }
 
+/// The `table` event a stream starts with, and its version.
+async fn first_table(
+    state: &web::Data<AppState>,
+    live: &Live,
+    id: &str,
+) -> Result<(Option<Bytes>, i64), TableProblem> {
+    match table_event(state, live, id).await? {
+        Some((version, event)) => Ok((Some(event), version)),
+        None => Err(TableProblem::NoSuchTable),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tables::hub::Hub;
-    use std::time::Instant;
 
-    fn stream(hub: &Hub, last: i64) -> Stream {
-        Stream {
-            sub: hub.subscribe("t").unwrap(),
-            last,
-            sent: false,
-            done: false,
-            tick: tokio::time::interval_at(tokio::time::Instant::now() + KEEP_ALIVE, KEEP_ALIVE),
-            closing: Arc::new(std::sync::atomic::AtomicBool::new(false)),
+    fn kept(v: i64) -> Kept {
+        Kept {
+            version: v,
+            kind: "hand".into(),
+            data: "{}".into(),
         }
     }
 
-    fn text(frame: &Option<(Result<Bytes, std::convert::Infallible>, Stream)>) -> String {
-        match frame {
-            Some((Ok(b), _)) => String::from_utf8_lossy(b).into_owned(),
-            Some((Err(e), _)) => match *e {},
-            None => "(closed)".into(),
-        }
-    }
-
-    #[tokio::test]
-    async fn a_stream_that_falls_behind_is_closed() {
-        // Version 1 is sent; version 2 was made 31 s before the stream was
-        // next polled (past the 30 s it may lag): the stream closes instead
-        // of sending it late.
-        let hub = Hub::new(4, 4);
-        let st = stream(&hub, 0);
-        hub.publish("t", 1, b"{}");
-        let first = next_frame(st).await;
-        assert_eq!(text(&first), "event: table\nid: 1\ndata: {}\n\n");
-        let (_, st) = first.unwrap();
-        let long_ago = Instant::now() - Duration::from_secs(31);
-        hub.publish_at("t", 2, b"{}", long_ago);
-        assert_eq!(text(&next_frame(st).await), "(closed)");
-    }
-
-    #[tokio::test]
-    async fn a_resumed_stream_skips_what_it_has_and_ends_on_deletion() {
-        // Resumed from version 3 with the table at 3: nothing is sent until
-        // version 4; then the deletion, then the end.
-        let hub = Hub::new(4, 4);
-        let st = stream(&hub, 3);
-        hub.publish("t", 3, b"{}");
-        let waiting = tokio::time::timeout(Duration::from_millis(50), next_frame(st)).await;
-        assert!(waiting.is_err(), "nothing newer than 3 yet");
-        let st = stream(&hub, 3);
-        hub.publish("t", 4, b"{}");
-        let (_, st) = next_frame(st).await.unwrap();
-        assert_eq!(st.last, 4);
-        hub.deleted("t");
-        let deleted = next_frame(st).await;
-        assert_eq!(text(&deleted), "event: deleted\ndata: {}\n\n");
-        let (_, st) = deleted.unwrap();
-        assert!(next_frame(st).await.is_none());
+    #[test]
+    fn a_resume_needs_every_change_since() {
+        // After 3 with the table at 5: changes 4 and 5 resume; 5 alone
+        // (4 forgotten) or 4 alone (short of 5) do not.
+        let (events, last) = resumed(&[kept(4), kept(5)], 3, 5).unwrap();
+        assert_eq!(last, 5);
+        assert_eq!(events[0], hub::frame("hand", 4, b"{}"));
+        assert!(resumed(&[kept(5)], 3, 5).is_none());
+        assert!(resumed(&[kept(4)], 3, 5).is_none());
+        assert!(resumed(&[], 3, 5).is_none());
     }
 }

@@ -1,8 +1,8 @@
-//! The shared tables' and groups' endpoints (api-contract.md, "Shared
-//! tables: /v1/tables", "Groups"). Thin: a change is the stored ledger
-//! request with one hand more or less, played by `service::Service::ledger`
-//! on the blocking pool; the store is called through `tables::Live`, on the
-//! store's own runtime.
+//! The shared tables' and groups' endpoints (docs/tables.md). Thin: a
+//! request is read into its typed form at the edge (`tables::night`), the
+//! one [`Keyed`] extractor gives a change its table, key check and
+//! `If-Match`, the play runs on the blocking pool (`tables::night`), and
+//! the store is called through `tables::Live`, on the store's own runtime.
 
 pub mod events;
 mod problem;
@@ -15,21 +15,25 @@ use super::problem::BodyProblems;
 use super::AppState;
 use crate::api::json::parse_checked;
 use crate::api::tables::{
-    GroupCreateRequest, GroupCreated, GroupDoc, TableCreateRequest, TableCreated, TableDoc,
+    GroupCreateRequest, GroupCreated, GroupDoc, HandChange, TableCreateRequest, TableCreated,
+    TableDoc, UndoChange,
 };
 use crate::api::{ApiError, LedgerHandDto, Problem};
-use crate::store::{GroupRow, Refused, TableRow};
+use crate::store::{GroupRow, HandRow, Refused, TableRow};
+use crate::tables::night::{self, CreateTable, NewHand};
 use crate::tables::{self, json, Failure, Live, Tables};
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::http::{Method, StatusCode};
 use actix_web::web;
-use actix_web::{guard, HttpRequest, HttpResponse};
-use serde_json::{Map, Value};
+use actix_web::{guard, FromRequest, HttpRequest, HttpResponse};
+use serde_json::value::RawValue;
+use std::future::Future;
+use std::marker::PhantomData;
 use std::net::IpAddr;
+use std::pin::Pin;
 use std::sync::Arc;
 
-/// The longest title and group name, in characters.
-pub const MAX_NAME: usize = 64;
+pub use night::MAX_NAME;
 
 type Answer = Result<HttpResponse, TableProblem>;
 
@@ -83,67 +87,103 @@ fn etag(version: i64) -> String {
     format!("\"v{version}\"")
 }
 
-/// `If-Match` must name the current version.
-fn precondition(req: &HttpRequest, row: &TableRow) -> Result<(), TableProblem> {
-    let Some(given) = req.headers().get(header::IF_MATCH) else {
-        return Err(TableProblem::PreconditionRequired);
-    };
+/// Whether `If-Match` names the current version (`None`: none given).
+fn if_match(req: &HttpRequest, row: &TableRow) -> Option<bool> {
+    let given = req.headers().get(header::IF_MATCH)?;
     let want = etag(row.version);
-    let matches = given
-        .to_str()
-        .is_ok_and(|v| v.split(',').any(|t| t.trim() == want));
-    if matches {
-        Ok(())
-    } else {
-        Err(TableProblem::Conflict(json::table(row)))
+    Some(
+        given
+            .to_str()
+            .is_ok_and(|v| v.split(',').any(|t| t.trim() == want)),
+    )
+}
+
+/// The precondition of a change: what a [`Keyed`] checks besides the key.
+pub trait Precondition {
+    /// `If-Match` must name the current version.
+    const VERSIONED: bool;
+}
+
+/// A change made from a version (`If-Match`).
+pub struct Versioned;
+impl Precondition for Versioned {
+    const VERSIONED: bool = true;
+}
+
+/// A change of the table whatever its version (deleting it).
+pub struct AnyVersion;
+impl Precondition for AnyVersion {
+    const VERSIONED: bool = false;
+}
+
+/// A table a change may be made to: it exists, the request holds its key
+/// and, for a [`Versioned`] change, names its version. The one place these
+/// checks are made, in this order.
+pub struct Keyed<P> {
+    pub live: Arc<Live>,
+    pub row: TableRow,
+    _p: PhantomData<P>,
+}
+
+impl<P: Precondition + 'static> FromRequest for Keyed<P> {
+    type Error = TableProblem;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, TableProblem>>>>;
+
+    fn from_request(req: &HttpRequest, _: &mut actix_web::dev::Payload) -> Self::Future {
+        let req = req.clone();
+        Box::pin(async move {
+            let tables = req
+                .app_data::<web::Data<Tables>>()
+                .ok_or(TableProblem::Disabled)?;
+            let live = live(tables)?;
+            let id = path_id(&req, TableProblem::NoSuchTable)?;
+            let row = existing(&live, &id).await?;
+            authorize(&req, &row.key_hash)?;
+            if P::VERSIONED {
+                match if_match(&req, &row) {
+                    None => return Err(TableProblem::PreconditionRequired),
+                    Some(false) => return Err(conflict(&live, &id).await),
+                    Some(true) => {}
+                }
+            }
+            Ok(Keyed {
+                live,
+                row,
+                _p: PhantomData,
+            })
+        })
     }
 }
 
-fn table_answer(status: StatusCode, row: &TableRow, body: Vec<u8>) -> HttpResponse {
+/// The 412 of a table that moved on: with the current table, or the 404
+/// of one that is gone.
+async fn conflict(live: &Live, id: &str) -> TableProblem {
+    match live.whole(id).await {
+        Ok(Some((row, hands))) => TableProblem::Conflict(json::table(&row, &hands)),
+        Ok(None) => TableProblem::NoSuchTable,
+        Err(f) => f.into(),
+    }
+}
+
+fn answer(status: StatusCode, version: i64, body: Vec<u8>) -> HttpResponse {
     HttpResponse::build(status)
         .insert_header((
             header::CONTENT_TYPE,
             HeaderValue::from_static("application/json"),
         ))
-        .insert_header((header::ETAG, etag(row.version)))
+        .insert_header((header::ETAG, etag(version)))
         .insert_header((header::CACHE_CONTROL, "no-cache"))
         .insert_header((header::VARY, "accept"))
         .body(body)
 }
 
-/// A name or title: a string of 1 to 64 characters.
-fn name_at(v: &Value, pointer: &str) -> Result<String, ApiError> {
-    match v.as_str() {
-        Some(s) if (1..=MAX_NAME).contains(&s.chars().count()) => Ok(s.to_string()),
-        _ => Err(ApiError::field(
-            pointer,
-            format!("expected a string of 1 to {MAX_NAME} characters"),
-        )),
-    }
-}
-
-/// The ledger request (as stored), its answer and the night's summary, or
-/// the ledger's problem: on the blocking pool.
-async fn play(
-    state: &web::Data<AppState>,
-    request: Value,
-) -> Result<(String, String, String), ApiError> {
-    let s = state.clone();
-    state
-        .pool
-        .run(move || {
-            let bytes = serde_json::to_vec(&request).unwrap_or_default();
-            let ledger = s.service.ledger(&bytes)?;
-            let answer: Value = serde_json::from_slice(&ledger).unwrap_or_default();
-            let summary = json::summary(&request, &answer);
-            // Both are JSON written by serde or the ledger writer: UTF-8.
-            Ok((
-                String::from_utf8(bytes).unwrap_or_default(),
-                String::from_utf8(ledger).unwrap_or_default(),
-                summary,
-            ))
-        })
-        .await
+/// `Prefer: return=minimal` (RFC 7240): answer a change with the change.
+fn minimal(req: &HttpRequest) -> bool {
+    req.headers()
+        .get_all("prefer")
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .any(|p| p.trim().eq_ignore_ascii_case("return=minimal"))
 }
 
 /// A JSON body within the path's limit and the depth limit, read into `T`;
@@ -184,40 +224,43 @@ pub async fn create(
     live.rate_tables
         .take(client_addr(&req, &live))
         .map_err(TableProblem::RateLimited)?;
-    let mut request: Map<String, Value> = read_json(&req, &state, payload).await?;
-    let title = match request.remove("title") {
-        None | Some(Value::Null) => None,
-        Some(t) => Some(name_at(&t, "/title")?),
-    };
-    let group_id = match request.remove("group") {
-        None | Some(Value::Null) => None,
+    let body = read_json_body(&req, &state, payload).await?;
+    let create = CreateTable::try_from(parse_checked::<TableCreateRequest<'_>>(
+        &body,
+        state.service.limits().json_depth,
+    )?)?;
+    drop(body);
+    let group_id = match &create.group {
+        None => None,
         Some(g) => {
-            let (Some(id), Some(key)) = (
-                g.get("id").and_then(Value::as_str),
-                g.get("key").and_then(Value::as_str),
-            ) else {
-                return Err(
-                    ApiError::field("/group", "expected {\"id\", \"key\"} of a group").into(),
-                );
-            };
-            let found = if tables::is_token(id) {
-                live.group(id).await?
+            let found = if tables::is_token(&g.id) {
+                live.group(&g.id).await?
             } else {
                 None
             };
             let Some(found) = found else {
                 return Err(ApiError::field("/group/id", "no group has this id").into());
             };
-            if !tables::key_matches(key, &found.key_hash) {
+            if !tables::key_matches(&g.key, &found.key_hash) {
                 return Err(TableProblem::Forbidden);
             }
             Some(found.id)
         }
     };
-    request
-        .entry("hands")
-        .or_insert_with(|| Value::Array(vec![]));
-    let (request, ledger, summary) = play(&state, Value::Object(request)).await?;
+    let s = state.clone();
+    let CreateTable {
+        title,
+        night: night_json,
+        hands,
+        ..
+    } = create;
+    let (played, night_json, requests) = state
+        .pool
+        .run(move || {
+            let played = night::play_night(&s.service, &night_json, &hands)?;
+            Ok((played, night_json, hands))
+        })
+        .await?;
     let id = tables::random_token().map_err(|_| Failure::Random)?;
     let key = tables::random_token().map_err(|_| Failure::Random)?;
     let now = live.store.clock.now_ms();
@@ -230,11 +273,18 @@ pub async fn create(
         created_at: now,
         updated_at: now,
         touched_at: now,
-        request,
-        ledger,
-        summary,
+        night: night_json,
+        ledger: played.head.ledger,
+        summary: played.head.summary,
+        state: Some(played.head.state),
+        hands: played.hands.len() as i64,
     };
-    match live.insert(row.clone()).await? {
+    let pairs: Vec<(String, String)> = requests
+        .into_iter()
+        .zip(&played.hands)
+        .map(|(r, h)| (r, h.answer.clone()))
+        .collect();
+    match live.insert(row.clone(), played.hands).await? {
         Ok(()) => {}
         Err(Refused::Full) => return Err(TableProblem::TablesFull),
         Err(Refused::GroupFull) => {
@@ -248,26 +298,27 @@ pub async fn create(
             .into())
         }
     }
-    let table = json::table(&row);
-    let mut out = Vec::with_capacity(table.len() + 200);
-    out.extend_from_slice(b"{\"id\":\"");
-    out.extend_from_slice(id.as_bytes());
-    out.extend_from_slice(b"\",\"key\":\"");
-    out.extend_from_slice(key.as_bytes());
-    out.extend_from_slice(b"\",\"version\":1,\"view_path\":\"/t/");
-    out.extend_from_slice(id.as_bytes());
-    out.extend_from_slice(b"\",\"score_path\":\"/t/");
-    out.extend_from_slice(id.as_bytes());
-    out.extend_from_slice(b"#key=");
-    out.extend_from_slice(key.as_bytes());
-    out.extend_from_slice(b"\",\"table\":");
-    out.extend_from_slice(&table);
-    out.push(b'}');
-    let mut res = table_answer(StatusCode::CREATED, &row, out);
+    let (request, ledger) = json::joined(&row, &pairs);
+    let (request, ledger) = (raw(request)?, raw(ledger)?);
+    let body = json::to_vec(&TableCreated {
+        id: &id,
+        key: &key,
+        version: 1,
+        view_path: format!("/t/{id}"),
+        score_path: format!("/t/{id}#key={key}"),
+        table: json::table_doc(&row, &request, &ledger),
+    });
+    let mut res = answer(StatusCode::CREATED, row.version, body);
     if let Ok(v) = HeaderValue::from_str(&format!("/v1/tables/{id}")) {
         res.headers_mut().insert(header::LOCATION, v);
     }
     Ok(res)
+}
+
+/// JSON this server made, as a raw value (a 503 if it is not: the store
+/// gave back something else).
+fn raw(json: String) -> Result<Box<RawValue>, TableProblem> {
+    RawValue::from_string(json).map_err(|_| TableProblem::Store)
 }
 
 async fn existing(live: &Live, id: &str) -> Result<TableRow, TableProblem> {
@@ -317,12 +368,13 @@ pub async fn read(
             .insert_header((header::VARY, "accept"))
             .finish());
     }
+    let (row, hands) = live.whole(&id).await?.ok_or(TableProblem::NoSuchTable)?;
+    let s = state.clone();
     if csv {
-        let s = state.clone();
-        let request = row.request.clone().into_bytes();
+        let tag = format!("\"v{}.csv\"", row.version);
         let csv = state
             .pool
-            .run(move || s.service.ledger_csv(&request))
+            .run(move || s.service.ledger_csv(json::joined(&row, &hands).0.as_bytes()))
             .await?;
         return Ok(HttpResponse::Ok()
             .insert_header((
@@ -334,33 +386,47 @@ pub async fn read(
             .insert_header((header::VARY, "accept"))
             .body(csv));
     }
-    let body = json::table(&row);
-    Ok(table_answer(StatusCode::OK, &row, body))
+    let version = row.version;
+    // Joining a long night is work for the pool, not the async worker.
+    let body = state
+        .pool
+        .run(move || Ok(json::table(&row, &hands)))
+        .await?;
+    Ok(answer(StatusCode::OK, version, body))
 }
 
-/// A change to a table's hands: checks the key and the version, plays the
-/// changed request, and stores it if the version has still not moved.
-async fn change(
-    state: web::Data<AppState>,
-    live: Arc<Live>,
-    id: String,
-    row: TableRow,
-    edit: impl FnOnce(&mut Vec<Value>) -> Result<(), ApiError>,
+/// Commits a change played onto the table `t`: the answer (the change with
+/// `Prefer: return=minimal`, else the new `TABLE`), or the 412 of a table
+/// that moved on meanwhile, or the 404 of one that is gone.
+async fn commit<P>(
+    state: &AppState,
+    req: &HttpRequest,
+    t: &Keyed<P>,
+    head: night::Head,
+    hand: Option<HandRow>,
 ) -> Answer {
-    let mut request: Value = serde_json::from_str(&row.request).unwrap_or_default();
-    let Some(hands) = request.get_mut("hands").and_then(Value::as_array_mut) else {
-        return Err(TableProblem::Store);
+    let Some((new, change)) = t.live.change(&t.row, head, hand).await? else {
+        return Err(conflict(&t.live, &t.row.id).await);
     };
-    edit(hands)?;
-    let (request, ledger, summary) = play(&state, request).await?;
-    match live.update(&row, request, ledger, summary).await? {
-        Some(new) => Ok(table_answer(StatusCode::OK, &new, json::table(&new))),
-        // The version moved meanwhile, or the table is gone.
-        None => match live.read(&id).await? {
-            Some(current) => Err(TableProblem::Conflict(json::table(&current))),
-            None => Err(TableProblem::NoSuchTable),
-        },
+    if minimal(req) {
+        let mut res = answer(StatusCode::OK, new.version, change);
+        res.headers_mut().insert(
+            header::HeaderName::from_static("preference-applied"),
+            HeaderValue::from_static("return=minimal"),
+        );
+        return Ok(res);
     }
+    let (row, hands) = t
+        .live
+        .whole(&new.id)
+        .await?
+        .ok_or(TableProblem::NoSuchTable)?;
+    let version = row.version;
+    let body = state
+        .pool
+        .run(move || Ok(json::table(&row, &hands)))
+        .await?;
+    Ok(answer(StatusCode::OK, version, body))
 }
 
 /// Append a hand to a table.
@@ -371,7 +437,10 @@ async fn change(
     params(("id" = String, Path, description = "The table's id")),
     request_body(content = LedgerHandDto, description = "One ledger hand: a win, a draw, a false win or a change of rules", content_type = "application/json"),
     responses(
-        (status = 200, description = "The new table, with its `ETag`", body = TableDoc),
+        (status = 200, description = "The new table, with its `ETag`; with `Prefer: return=minimal`, the change (`HandChange`, the `hand` event's data) and `Preference-Applied: return=minimal`", content(
+            (TableDoc = "application/json"),
+            (HandChange = "application/json"),
+        )),
         BodyProblems,
         KeyProblems,
         NoTable,
@@ -381,21 +450,20 @@ async fn change(
 )]
 pub async fn append(
     state: web::Data<AppState>,
-    tables: web::Data<Tables>,
+    t: Keyed<Versioned>,
     req: HttpRequest,
     payload: web::Payload,
 ) -> Answer {
-    let live = live(&tables)?;
-    let id = path_id(&req, TableProblem::NoSuchTable)?;
-    let row = existing(&live, &id).await?;
-    authorize(&req, &row.key_hash)?;
-    precondition(&req, &row)?;
-    let hand: Value = read_json(&req, &state, payload).await?;
-    change(state, live, id, row, move |hands| {
-        hands.push(hand);
-        Ok(())
-    })
-    .await
+    let body = read_json_body(&req, &state, payload).await?;
+    let raw: &RawValue = parse_checked(&body, state.service.limits().json_depth)?;
+    let hand = NewHand(night::compact(raw.get()));
+    drop(body);
+    let (s, row) = (state.clone(), t.row.clone());
+    let played = state
+        .pool
+        .run(move || night::play_hand(&s.service, &row, &hand))
+        .await?;
+    commit(&state, &req, &t, played.head, Some(played.hand)).await
 }
 
 /// Take back a table's last hand.
@@ -405,7 +473,10 @@ pub async fn append(
     tag = "tables",
     params(("id" = String, Path, description = "The table's id")),
     responses(
-        (status = 200, description = "The new table (one more version), with its `ETag`", body = TableDoc),
+        (status = 200, description = "The new table (one more version), with its `ETag`; with `Prefer: return=minimal`, the change (`UndoChange`, the `undo` event's data)", content(
+            (TableDoc = "application/json"),
+            (UndoChange = "application/json"),
+        )),
         KeyProblems,
         NoTable,
         VersionProblems,
@@ -413,23 +484,26 @@ pub async fn append(
         (status = 503, description = "The store does not answer (`/problems/store-unavailable`), retry after `Retry-After`", body = Problem, content_type = "application/problem+json"),
     )
 )]
-pub async fn undo(
-    state: web::Data<AppState>,
-    tables: web::Data<Tables>,
-    req: HttpRequest,
-) -> Answer {
-    let live = live(&tables)?;
-    let id = path_id(&req, TableProblem::NoSuchTable)?;
-    let row = existing(&live, &id).await?;
-    authorize(&req, &row.key_hash)?;
-    precondition(&req, &row)?;
-    change(state, live, id, row, |hands| {
-        hands
-            .pop()
-            .map(|_| ())
-            .ok_or_else(|| ApiError::field("/hands", "the table has no hand to take back"))
-    })
-    .await
+pub async fn undo(state: web::Data<AppState>, t: Keyed<Versioned>, req: HttpRequest) -> Answer {
+    if t.row.hands == 0 {
+        return Err(ApiError::field("/hands", "the table has no hand to take back").into());
+    }
+    // The night before the last hand: the state kept with the one before.
+    let before = match t.row.hands - 2 {
+        idx if idx >= 0 => Some(
+            t.live
+                .hand_state(&t.row.id, idx)
+                .await?
+                .ok_or(TableProblem::Store)?,
+        ),
+        _ => None,
+    };
+    let (s, row) = (state.clone(), t.row.clone());
+    let head = state
+        .pool
+        .run(move || night::play_undo(&s.service, &row, before.as_deref()))
+        .await?;
+    commit(&state, &req, &t, head, None).await
 }
 
 /// Delete a shared table.
@@ -445,12 +519,8 @@ pub async fn undo(
         (status = 503, description = "The store does not answer (`/problems/store-unavailable`), retry after `Retry-After`", body = Problem, content_type = "application/problem+json"),
     )
 )]
-pub async fn delete(tables: web::Data<Tables>, req: HttpRequest) -> Answer {
-    let live = live(&tables)?;
-    let id = path_id(&req, TableProblem::NoSuchTable)?;
-    let row = existing(&live, &id).await?;
-    authorize(&req, &row.key_hash)?;
-    if !live.delete(&id).await? {
+pub async fn delete(t: Keyed<AnyVersion>) -> Answer {
+    if !t.live.delete(&t.row.id).await? {
         return Err(TableProblem::NoSuchTable);
     }
     Ok(HttpResponse::NoContent().finish())
@@ -480,15 +550,14 @@ pub async fn create_group(
     live.rate_groups
         .take(client_addr(&req, &live))
         .map_err(TableProblem::RateLimited)?;
-    let mut request: Map<String, Value> = read_json(&req, &state, payload).await?;
-    let name = match request.remove("name") {
-        Some(n) => name_at(&n, "/name")?,
-        None => return Err(ApiError::field("/name", "missing field `name`").into()),
-    };
-    if let Some(k) = request.keys().next() {
-        return Err(
-            ApiError::field(format!("/{k}"), "unknown field; a group has only `name`").into(),
-        );
+    let request: GroupCreateRequest = read_json(&req, &state, payload).await?;
+    let name = request.name;
+    if !(1..=MAX_NAME).contains(&name.chars().count()) {
+        return Err(ApiError::field(
+            "/name",
+            format!("expected a string of 1 to {MAX_NAME} characters"),
+        )
+        .into());
     }
     let id = tables::random_token().map_err(|_| Failure::Random)?;
     let key = tables::random_token().map_err(|_| Failure::Random)?;
@@ -501,11 +570,15 @@ pub async fn create_group(
     if live.insert_group(row).await?.is_err() {
         return Err(TableProblem::GroupsFull);
     }
-    let body = serde_json::json!({"id": id, "key": key, "view_path": format!("/g/{id}")});
+    let body = json::to_vec(&GroupCreated {
+        id: &id,
+        key: &key,
+        view_path: format!("/g/{id}"),
+    });
     let mut res = HttpResponse::Created();
     res.insert_header((header::CONTENT_TYPE, "application/json"));
     res.insert_header((header::LOCATION, format!("/v1/groups/{id}")));
-    Ok(res.body(body.to_string()))
+    Ok(res.body(body))
 }
 
 /// Read a group: its nights and statistics.

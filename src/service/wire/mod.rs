@@ -5,6 +5,7 @@
 //! in front. What a body asks is done by the typed pipeline
 //! (`service::pipeline`); this layer only reads, resolves and writes.
 
+pub mod night;
 mod patterns;
 pub mod render;
 mod resolve;

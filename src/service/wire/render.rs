@@ -16,7 +16,7 @@ mod csv;
 mod ledger;
 
 pub use csv::ledger_csv;
-pub use ledger::ledger_json;
+pub use ledger::{ledger_json, NightWriter};
 
 use super::sink::{Cursor, Sink};
 use crate::api::{money_of, KeyHash};

@@ -22,95 +22,144 @@ pub fn ledger_json(
     l: &Ledger,
     changes: &[RuleChange<'_>],
 ) -> Vec<u8> {
-    // Each name as a JSON string, escaped once: a hand writes it ten times.
-    let quoted: [Vec<u8>; PLAYERS] = names.map(|n| {
-        let mut q = Vec::with_capacity(n.len() + 2);
-        string(&mut q, n);
-        q
-    });
-    let q = Names(&quoted);
-    // Every winner carries the ruleset's hash: its hex written once.
-    let mut hash = [0u8; 64];
-    // 32 bytes always fit 64 digits.
-    let _ = hex::encode_to_slice(ruleset.hash(), &mut hash);
+    let w = NightWriter::new(ruleset, names);
     // About 530 bytes a hand of one winner (the bench night's average).
     let mut out = Vec::with_capacity(512 + l.hands.len() * 640);
-    out.put(b"{\"ruleset\":");
-    string(&mut out, ruleset_id);
-    out.put(b",\"hands\":[");
-    separated(&mut out, &l.hands, |out, h| {
-        hand(out, &q, &hash, h, changes)
-    });
-    out.put(b"],\"next\":{\"round_wind\":");
-    wind(&mut out, l.next.round_wind);
-    out.put(b",\"dealer\":");
-    out.put(q.of(l.next.dealer));
-    out.put(b",\"dealer_streak\":");
-    uint(&mut out, l.next.dealer_streak.into());
-    out.put(b",\"complete\":");
-    boolean(&mut out, l.next.complete);
-    out.put(b"},\"balances\":");
-    points(&mut out, &q, l.balances);
-    out.put(b",\"standings\":[");
-    separated(&mut out, &l.standings, |out, s| {
-        out.put(b"{\"player\":");
-        out.put(q.of(s.player));
-        out.put(b",\"balance\":");
-        int(out, s.balance);
-        out.put(b",\"rank\":");
-        uint(out, s.rank as u64);
-        out.byte(b'}');
-    });
-    out.put(b"],\"transfers\":");
-    transfers(&mut out, &q, &l.transfers, int);
-    if let Some(m) = &l.money {
-        out.put(b",\"money\":{");
-        if let Some(s) = m.stake {
-            out.put(b"\"stake\":");
-            float(&mut out, s.as_number());
-            out.byte(b',');
-        }
-        out.put(b"\"balances\":");
-        money(&mut out, &q, m.balances);
-        out.put(b",\"transfers\":");
-        transfers(&mut out, &q, &m.transfers, amount);
-        out.byte(b'}');
-    }
-    out.put(b",\"stats\":[");
-    separated(&mut out, l.stats.iter().enumerate(), |out, (p, s)| {
-        out.put(b"{\"player\":");
-        out.put(q.of(p));
-        for (key, v) in [
-            (&b",\"hands_won\":"[..], s.hands_won),
-            (b",\"self_draws\":", s.self_draws),
-            (b",\"wins_on_discard\":", s.wins_on_discard),
-            (b",\"dealt_in\":", s.dealt_in),
-            (b",\"false_wins\":", s.false_wins),
-        ] {
-            out.put(key);
-            uint(out, v.into());
-        }
-        out.put(b",\"biggest\":");
-        match s.biggest {
-            Some((hand, faan)) => {
-                out.put(b"{\"hand\":");
-                uint(out, hand as u64);
-                out.put(b",\"faan\":");
-                uint(out, faan.into());
-                out.byte(b'}');
-            }
-            None => out.put(b"null"),
-        }
-        out.put(b",\"points\":");
-        int(out, l.balances.get(p).copied().unwrap_or(0));
-        if let Some(m) = &l.money {
-            out.put(b",\"money\":");
-            amount(out, m.balances.get(p).copied().unwrap_or(0));
-        }
-        out.byte(b'}');
-    });
-    out.put(b"]}");
+    w.head(&mut out, ruleset_id);
+    out.put(b"\"hands\":[");
+    separated(&mut out, &l.hands, |out, h| w.row_into(out, h, changes));
+    out.put(b"],");
+    w.tail_into(&mut out, l);
     out
+}
+
+/// The parts of a ledger answer, written apart so that a night kept hand
+/// by hand writes one row and its summary per change: the answer is
+/// `{"ruleset":…,` then `"hands":[` and the rows joined by commas, `],`,
+/// then the tail (`"next":…}`).
+pub struct NightWriter {
+    /// Each name as a JSON string, escaped once: a hand writes it ten times.
+    quoted: [Vec<u8>; PLAYERS],
+    /// Every winner carries the ruleset's hash: its hex written once.
+    hash: [u8; 64],
+}
+
+impl NightWriter {
+    /// The writer of a night of `names` whose rules start as `ruleset`
+    /// (the hash every winner shows is this ruleset's).
+    pub fn new(ruleset: &Ruleset, names: &[&str; PLAYERS]) -> NightWriter {
+        let quoted = names.map(|n| {
+            let mut q = Vec::with_capacity(n.len() + 2);
+            string(&mut q, n);
+            q
+        });
+        let mut hash = [0u8; 64];
+        // 32 bytes always fit 64 digits.
+        let _ = hex::encode_to_slice(ruleset.hash(), &mut hash);
+        NightWriter { quoted, hash }
+    }
+
+    /// `{"ruleset":"…",`
+    pub fn head(&self, out: &mut Vec<u8>, ruleset_id: &str) {
+        out.put(b"{\"ruleset\":");
+        string(out, ruleset_id);
+        out.byte(b',');
+    }
+
+    /// One row of `hands`; `changes` holds the change of rules it shows, if
+    /// it is one.
+    pub fn row(&self, h: &LedgerHand, changes: &[RuleChange<'_>]) -> Vec<u8> {
+        let mut out = Vec::with_capacity(640);
+        self.row_into(&mut out, h, changes);
+        out
+    }
+
+    fn row_into<S: Sink>(&self, out: &mut S, h: &LedgerHand, changes: &[RuleChange<'_>]) {
+        hand(out, &Names(&self.quoted), &self.hash, h, changes);
+    }
+
+    /// The answer without its `hands`: `{"ruleset":…,"next":…}` (a shared
+    /// table's `hand` and `undo` events carry it); `l.hands` is not read.
+    pub fn summary(&self, ruleset_id: &str, l: &Ledger) -> Vec<u8> {
+        let mut out = Vec::with_capacity(1024);
+        self.head(&mut out, ruleset_id);
+        self.tail_into(&mut out, l);
+        out
+    }
+
+    /// Everything after the rows: `"next":…}`.
+    fn tail_into(&self, out: &mut Vec<u8>, l: &Ledger) {
+        let q = Names(&self.quoted);
+        out.put(b"\"next\":{\"round_wind\":");
+        wind(out, l.next.round_wind);
+        out.put(b",\"dealer\":");
+        out.put(q.of(l.next.dealer));
+        out.put(b",\"dealer_streak\":");
+        uint(out, l.next.dealer_streak.into());
+        out.put(b",\"complete\":");
+        boolean(out, l.next.complete);
+        out.put(b"},\"balances\":");
+        points(out, &q, l.balances);
+        out.put(b",\"standings\":[");
+        separated(out, &l.standings, |out, s| {
+            out.put(b"{\"player\":");
+            out.put(q.of(s.player));
+            out.put(b",\"balance\":");
+            int(out, s.balance);
+            out.put(b",\"rank\":");
+            uint(out, s.rank as u64);
+            out.byte(b'}');
+        });
+        out.put(b"],\"transfers\":");
+        transfers(out, &q, &l.transfers, int);
+        if let Some(m) = &l.money {
+            out.put(b",\"money\":{");
+            if let Some(s) = m.stake {
+                out.put(b"\"stake\":");
+                float(out, s.as_number());
+                out.byte(b',');
+            }
+            out.put(b"\"balances\":");
+            money(out, &q, m.balances);
+            out.put(b",\"transfers\":");
+            transfers(out, &q, &m.transfers, amount);
+            out.byte(b'}');
+        }
+        out.put(b",\"stats\":[");
+        separated(out, l.stats.iter().enumerate(), |out, (p, s)| {
+            out.put(b"{\"player\":");
+            out.put(q.of(p));
+            for (key, v) in [
+                (&b",\"hands_won\":"[..], s.hands_won),
+                (b",\"self_draws\":", s.self_draws),
+                (b",\"wins_on_discard\":", s.wins_on_discard),
+                (b",\"dealt_in\":", s.dealt_in),
+                (b",\"false_wins\":", s.false_wins),
+            ] {
+                out.put(key);
+                uint(out, v.into());
+            }
+            out.put(b",\"biggest\":");
+            match s.biggest {
+                Some((hand, faan)) => {
+                    out.put(b"{\"hand\":");
+                    uint(out, hand as u64);
+                    out.put(b",\"faan\":");
+                    uint(out, faan.into());
+                    out.byte(b'}');
+                }
+                None => out.put(b"null"),
+            }
+            out.put(b",\"points\":");
+            int(out, l.balances.get(p).copied().unwrap_or(0));
+            if let Some(m) = &l.money {
+                out.put(b",\"money\":");
+                amount(out, m.balances.get(p).copied().unwrap_or(0));
+            }
+            out.byte(b'}');
+        });
+        out.put(b"]}");
+    }
 }
 
 /// The players' names, each already a JSON string.
