@@ -10,6 +10,7 @@
 
 mod durability;
 mod postgres;
+mod changes;
 mod support;
 
 use serde_json::json;
@@ -270,27 +271,35 @@ async fn every_bound_is_a_clear_problem() {
 }
 
 #[tokio::test]
-async fn a_subscriber_sees_every_version_in_order_and_resumes() {
+async fn a_subscriber_gets_the_table_then_each_change() {
     let app = spawn_sqlite("events", |_| {}).await;
     let (id, key, _) = app.create(night(vec![])).await;
     let mut s = app.stream(&id, None).await;
     assert_eq!(s.next_event().await, ("table".into(), Some(1)));
     app.append(&id, &key, 1, ben_self_draw()).await;
-    let (kind, version) = s.next_event().await;
-    assert_eq!((kind.as_str(), version), ("table", Some(2)));
-    assert_eq!(s.last_data()["ledger"]["balances"]["Ben"], 96);
+    let (kind, version, data) = s.next_with_data().await;
+    assert_eq!((kind.as_str(), version), ("hand", Some(2)));
+    // Ben's self-draw: 32 from each of three, the row and the summary.
+    assert_eq!(data["hand"]["balances"]["Ben"], 96);
+    assert_eq!(data["ledger"]["balances"]["Ben"], 96);
+    assert_eq!(data["request"], ben_self_draw());
+    assert!(data["ledger"].get("hands").is_none());
     app.append(&id, &key, 2, json!({"result": "draw"})).await;
-    assert_eq!(s.next_event().await, ("table".into(), Some(3)));
-    // Resuming from 1: the current table (3) at once.
+    assert_eq!(s.next_event().await, ("hand".into(), Some(3)));
+    // Resuming from 1: the changes 2 and 3, as changes.
     let mut behind = app.stream(&id, Some(1)).await;
-    assert_eq!(behind.next_event().await, ("table".into(), Some(3)));
-    // Resuming from 3: nothing until the next change, version 4.
+    assert_eq!(behind.next_event().await, ("hand".into(), Some(2)));
+    assert_eq!(behind.next_event().await, ("hand".into(), Some(3)));
+    // Resuming from 3: nothing until the next change, the undo (version 4).
     let mut current = app.stream(&id, Some(3)).await;
     app.undo(&id, &key, 3).await;
-    assert_eq!(current.next_event().await, ("table".into(), Some(4)));
+    let (kind, version, data) = current.next_with_data().await;
+    assert_eq!((kind.as_str(), version), ("undo", Some(4)));
+    assert_eq!(data["hands"], 1);
+    assert_eq!(data["ledger"]["balances"]["Ben"], 96);
     // Deleted: `deleted`, then the stream ends.
     app.delete_table(&id, Some(&key)).await;
-    assert_eq!(s.next_event().await, ("table".into(), Some(4)));
+    assert_eq!(s.next_event().await, ("undo".into(), Some(4)));
     assert_eq!(s.next_event().await, ("deleted".into(), None));
     assert!(s.ended().await);
 }

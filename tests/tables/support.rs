@@ -122,34 +122,94 @@ impl App {
         self.send(req).await
     }
 
-    /// A new table: its id, key and the 201's body.
+    /// A new table: its id, key and the 201's body (its ledger checked
+    /// against `POST /v1/ledger`).
     pub async fn create(&self, body: Value) -> (String, String, Value) {
         let r = self.post("/v1/tables", &body, &[]).await;
         assert_eq!(r.status, 201, "{}", r.text());
         let v = r.json();
         let id = v["id"].as_str().unwrap().to_string();
         assert_eq!(r.header("location"), Some(format!("/v1/tables/{id}")));
+        self.check_ledger(&id).await;
         (id, v["key"].as_str().unwrap().to_string(), v)
     }
 
+    /// Appends a hand; after a 200 the table's ledger is checked against
+    /// `POST /v1/ledger`.
     pub async fn append(&self, id: &str, key: &str, version: i64, hand: Value) -> Reply {
-        let auth = format!("Bearer {key}");
-        let tag = format!("\"v{version}\"");
-        self.post(
-            &format!("/v1/tables/{id}/hands"),
-            &hand,
-            &[("authorization", &auth), ("if-match", &tag)],
-        )
-        .await
+        self.append_with(id, key, version, hand, &[]).await
     }
 
+    /// [`App::append`] with more headers (`Prefer`).
+    pub async fn append_with(
+        &self,
+        id: &str,
+        key: &str,
+        version: i64,
+        hand: Value,
+        more: &[(&str, &str)],
+    ) -> Reply {
+        let auth = format!("Bearer {key}");
+        let tag = format!("\"v{version}\"");
+        let mut headers = vec![("authorization", auth.as_str()), ("if-match", tag.as_str())];
+        headers.extend_from_slice(more);
+        let r = self
+            .post(&format!("/v1/tables/{id}/hands"), &hand, &headers)
+            .await;
+        if r.status == 200 {
+            self.check_ledger(id).await;
+        }
+        r
+    }
+
+    /// Takes back the last hand; after a 200 the ledger is checked.
     pub async fn undo(&self, id: &str, key: &str, version: i64) -> Reply {
-        let req = self
+        self.undo_with(id, key, version, &[]).await
+    }
+
+    /// [`App::undo`] with more headers (`Prefer`).
+    pub async fn undo_with(&self, id: &str, key: &str, version: i64, more: &[(&str, &str)]) -> Reply {
+        let mut req = self
             .client
             .delete(self.url(&format!("/v1/tables/{id}/hands/last")))
             .bearer_auth(key)
             .header("if-match", format!("\"v{version}\""));
-        self.send(req).await
+        for (k, v) in more {
+            req = req.header(*k, *v);
+        }
+        let r = self.send(req).await;
+        if r.status == 200 {
+            self.check_ledger(id).await;
+        }
+        r
+    }
+
+    /// The table's `ledger` is byte for byte what `POST /v1/ledger`
+    /// answers for its `request`.
+    pub async fn check_ledger(&self, id: &str) {
+        #[derive(serde::Deserialize)]
+        struct Parts {
+            request: Box<serde_json::value::RawValue>,
+            ledger: Box<serde_json::value::RawValue>,
+        }
+        let t = self.get(&format!("/v1/tables/{id}"), &[]).await;
+        assert_eq!(t.status, 200, "{}", t.text());
+        let parts: Parts = serde_json::from_slice(&t.bytes).expect("a table");
+        let r = self
+            .send(
+                self.client
+                    .post(self.url("/v1/ledger"))
+                    .header("content-type", "application/json")
+                    .body(parts.request.get().to_string()),
+            )
+            .await;
+        assert_eq!(r.status, 200, "{}", r.text());
+        assert!(
+            r.bytes == parts.ledger.get().as_bytes(),
+            "the table's ledger differs from POST /v1/ledger's:\n{}\n{}",
+            parts.ledger.get(),
+            r.text()
+        );
     }
 
     pub async fn delete_table(&self, id: &str, key: Option<&str>) -> Reply {
@@ -235,6 +295,12 @@ impl Events {
                 None => return None,
             }
         }
+    }
+
+    /// The next event with its data, within 5 s.
+    pub async fn next_with_data(&mut self) -> (String, Option<i64>, Value) {
+        let (kind, id) = self.next_event().await;
+        (kind, id, self.data.clone())
     }
 
     /// The data of the last event read.
