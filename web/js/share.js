@@ -148,6 +148,28 @@ export function emptyViewer(link) {
   return { kind: link ? link.kind : "table", id: link ? link.id : "", table: null, group: null, connection: "connecting", gone: false, failed: 0 };
 }
 
+/**
+ * A TABLE with one change applied (the stream's `hand` or `undo` event,
+ * docs/tables.md), or null when the change does not follow it (the stream
+ * then sends the table itself).
+ */
+export function applyChange(table, kind, change) {
+  if (!table || !change || change.version !== table.version + 1) return null;
+  const req = table.request || {};
+  const rows = (table.ledger && table.ledger.hands) || [];
+  let hands, kept;
+  if (kind === "hand") {
+    hands = (req.hands || []).concat([change.request]);
+    kept = rows.concat([change.hand]);
+  } else if (kind === "undo" && Number.isInteger(change.hands)) {
+    hands = (req.hands || []).slice(0, change.hands);
+    kept = rows.slice(0, change.hands);
+  } else {
+    return null;
+  }
+  return { ...table, version: change.version, updated_at: change.updated_at, request: { ...req, hands }, ledger: { ...change.ledger, hands: kept } };
+}
+
 /** The viewer's transitions (the page's store, state.js, holds them). */
 export const VIEWER_TRANSITIONS = {
   /** A TABLE from the event stream (or a read): kept unless older than the one shown. */
@@ -155,6 +177,12 @@ export const VIEWER_TRANSITIONS = {
     const v = s.viewer;
     if (v.table && a.table.version < v.table.version) return { ...s, viewer: { ...v, connection: "live" } };
     return { ...s, viewer: { ...v, table: a.table, connection: "live", gone: false } };
+  },
+  /** A change from the stream: applied to the table shown when it follows it, else ignored (a table event follows). */
+  viewerChange(s, a) {
+    const v = s.viewer;
+    const table = applyChange(v.table, a.kind, a.change);
+    return table ? { ...s, viewer: { ...v, table, connection: "live", gone: false } } : s;
   },
   viewerDeleted: (s) => ({ ...s, viewer: { ...s.viewer, gone: true, connection: "closed" } }),
   /** The stream's state: "connecting", "live" or "offline". */

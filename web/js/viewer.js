@@ -54,6 +54,13 @@ function follow() {
     try { table = JSON.parse(e.data); } catch (err) { return; }
     dispatch({ type: "viewerTable", table });
   });
+  for (const kind of ["hand", "undo"]) {
+    es.addEventListener(kind, (e) => {
+      let change = null;
+      try { change = JSON.parse(e.data); } catch (err) { return; }
+      dispatch({ type: "viewerChange", kind, change });
+    });
+  }
   es.addEventListener("deleted", () => { es.close(); dispatch({ type: "viewerDeleted" }); });
   es.addEventListener("open", () => dispatch({ type: "viewerConnection", connection: "live" }));
   es.addEventListener("error", () => {

@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { initialState, reduce, tableDeal } from "../js/state.js";
 import { emptyNight } from "../js/ledger.js";
-import { linkOf, joinOf, links, guessNext, conflictOf, loadShared, saveShared, nightFromTable, emptyViewer } from "../js/share.js";
+import { linkOf, joinOf, links, guessNext, conflictOf, loadShared, saveShared, nightFromTable, emptyViewer, applyChange } from "../js/share.js";
 
 const PLAYERS = ["Ann", "Ben", "Cat", "Dan"];
 const ID = "AAAAAAAAAAAAAAAAAAAAAA";
@@ -207,4 +207,29 @@ test("the viewer: a newer table shown, an older one from a resumed stream ignore
 test("hands compare whatever the order of their keys (the server writes its own)", async () => {
   const { commonPrefix } = await import("../js/share.js");
   assert.equal(commonPrefix([{ result: "false_win", offender: "Ben" }, DRAW], [{ offender: "Ben", result: "false_win" }, FALSE_BEN]), 1);
+});
+
+test("the viewer applies a hand and an undo that follow its table, and ignores one that does not", () => {
+  // Table at version 3 with two draws; a hand event (version 4) adds Ben's
+  // false win to both lists and replaces the summary; an undo (version 5)
+  // keeps 2 hands; a change at version 7 (6 was missed) is not applied.
+  let s = initialState({ viewer: emptyViewer({ kind: "table", id: ID }) });
+  s = run(s, { type: "viewerTable", table: table(3, [DRAW, DRAW]) });
+  const next = { round_wind: "east", dealer: "Ann", dealer_streak: 3, complete: false };
+  const row = { index: 2, result: "false_win", offender: "Ben", deltas: {}, balances: {} };
+  s = run(s, { type: "viewerChange", kind: "hand", change: { version: 4, updated_at: "t4", request: FALSE_BEN, hand: row, ledger: { ruleset: "hkma", next } } });
+  assert.equal(s.viewer.table.version, 4);
+  assert.deepEqual(s.viewer.table.request.hands, [DRAW, DRAW, FALSE_BEN]);
+  assert.equal(s.viewer.table.ledger.hands.length, 3);
+  assert.equal(s.viewer.table.ledger.hands[2].offender, "Ben");
+  assert.deepEqual(s.viewer.table.ledger.next, next);
+  assert.equal(s.viewer.table.updated_at, "t4");
+  s = run(s, { type: "viewerChange", kind: "undo", change: { version: 5, updated_at: "t5", hands: 2, ledger: { ruleset: "hkma", next } } });
+  assert.equal(s.viewer.table.version, 5);
+  assert.equal(s.viewer.table.request.hands.length, 2);
+  assert.equal(s.viewer.table.ledger.hands.length, 2);
+  const before = s.viewer.table;
+  s = run(s, { type: "viewerChange", kind: "hand", change: { version: 7, request: DRAW, hand: row, ledger: {} } });
+  assert.equal(s.viewer.table, before, "a change that does not follow is left for the table event");
+  assert.equal(applyChange(null, "hand", { version: 1 }), null);
 });
