@@ -188,7 +188,7 @@ pub struct LedgerMoney {
     pub transfers: Vec<Transfer>,
 }
 
-/// A player's night in figures (`api-contract.md`, "A night's statistics").
+/// A player's night in figures (`docs/api.md`, "A night's statistics").
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PlayerStats {
     /// Hands in which the player won and was paid.
@@ -371,7 +371,7 @@ pub fn ledger_over<S: AsRef<str>>(
 }
 
 /// Adds hand `h`'s outcome to the players' figures
-/// (`rules-decisions.md`, "Fourth release": a discarder is dealt in once a
+/// (`docs/rules.md`, "Statistics": a discarder is dealt in once a
 /// hand; a robbed kong counts against the player robbed).
 fn count(stats: &mut [PlayerStats; PLAYERS], h: usize, outcome: &Outcome) {
     match outcome {
