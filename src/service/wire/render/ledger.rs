@@ -33,7 +33,8 @@ pub fn ledger_json(
     let mut hash = [0u8; 64];
     // 32 bytes always fit 64 digits.
     let _ = hex::encode_to_slice(ruleset.hash(), &mut hash);
-    // About 530 bytes a hand of one winner (the bench night's average).
+    // Room for a hand of one winner, so the answer is rarely reallocated
+    // (its size: bench/ledger.md).
     let mut out = Vec::with_capacity(512 + l.hands.len() * 640);
     out.put(b"{\"ruleset\":");
     string(&mut out, ruleset_id);
