@@ -617,8 +617,8 @@ async fn chances_shown(p: &Page) -> Value {
 /// are East by default), then with
 /// `--hand-changes`, then with `--hand-changes --shanten-down`: throwing 6m
 /// wins 66.0% off and 69.5% with hand changes; throwing 5m (one from ready)
-/// 47.1% off, 43.3% with hand changes (kept for points: 75.64 expected, was
-/// 45.19) and 39.6% stepping back too; 3m's 82.2% is the same in all three.
+/// 47.1% off, 43.3% with hand changes (kept for points: 75.64 expected,
+/// against 45.19 off) and 39.6% stepping back too; 3m's 82.2% is the same in all three.
 async fn hand_changes_flow(p: Page) {
     let lang = p.lang;
     let l = p.l();
@@ -2408,7 +2408,7 @@ async fn copy_labels_flow(p: Page) {
             json!([]),
             "[{l}] no select's text cut off at {w} px"
         );
-        // The import box takes its card's width (it was about 150 px).
+        // The import box takes its card's width, not a narrow box of its own.
         let fill = p
             .js("var t = document.getElementById('hr-import-text'), c = t.parentElement.getBoundingClientRect(); return t.getBoundingClientRect().width / c.width")
             .await;
