@@ -1,8 +1,8 @@
 //! Before the win: each discard of a hand with its chances, and the same
 //! with hand changes and stepping back a shanten.
 
-use crate::tap;
 use crate::page::Page;
+use crate::tap;
 use serde_json::{json, Value};
 
 /// Which tile to discard: 123m 456m 78p 55s 222z 9s at the south seat

@@ -1,8 +1,8 @@
-//! A night at the table: hands entered one by one, a problem in a hand,
-//! and two winners on one discard.
+//! A night at the table: hands added one click each, a refused hand in the
+//! page's words, and two winners on one discard.
 
-use crate::{assert_player_words, table_rows, table_row_count};
 use crate::page::Page;
+use crate::{assert_player_words, table_row_count, table_rows};
 use serde_json::json;
 
 /// The Table: a night of four players under Wisteria Court (the deal

@@ -1,7 +1,8 @@
-//! A night entered by taps alone, without the keyboard.
+//! A night entered by taps alone (who won, how, the faan), with a change
+//! of stake, a draw and a false win.
 
-use crate::{table_row_count, tap};
 use crate::page::Page;
+use crate::{table_row_count, tap};
 use serde_json::{json, Value};
 
 /// The players' (delta, balance) of each hand on screen, by hand.

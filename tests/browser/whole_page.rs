@@ -1,8 +1,8 @@
 //! The page as a whole: the language switch, errors as a player reads them,
-//! links, copying and labels, `/docs`, and accessibility (axe-core).
+//! links, counts and labels, `/docs`, and accessibility (axe-core).
 
-use crate::{assert_player_words, table_row_count};
 use crate::page::Page;
+use crate::{assert_player_words, table_row_count};
 use serde_json::{json, Value};
 
 /// The language: English by default from the browser; the switch is
