@@ -2,7 +2,6 @@
 //! with hand changes and stepping back a shanten.
 
 use crate::page::Page;
-use crate::tap;
 use serde_json::{json, Value};
 
 /// Which tile to discard: 123m 456m 78p 55s 222z 9s at the south seat
