@@ -3,7 +3,7 @@
 
 Every line is one score request in the API's JSON shape
 (`{"ruleset": ..., "hand": {...}, "context": {...}}`, see
-shared/api-contract.md), and every one is a legal winning hand that the
+docs/api.md), and every one is a legal winning hand that the
 ruleset scores without error (`cargo bench --bench corpus` checks that before
 timing anything).
 

@@ -45,16 +45,17 @@ pub enum LogFormat {
     Json,
 }
 
-/// Connections per worker by default: each may hold up to about 160 KiB
-/// inside actix (a request head is read up to 128 KiB; 131 KiB measured),
-/// so 2 workers x 64 stay within 20 MiB (deploy/README.md, "Memory").
+/// Connections per worker by default: each may hold a request head of up
+/// to 128 KiB inside actix, and the default keeps them all within the
+/// pod's memory (deploy/README.md, "Memory"; measured in bench/hostile.md).
 pub const DEFAULT_MAX_CONNECTIONS: usize = 64;
 /// Bodies and answers held at once by default: 16 MiB, four 4 MiB ledger bodies.
 pub const DEFAULT_MAX_BUFFERED_BYTES: usize = 16 * 1024 * 1024;
 /// Heavy requests waiting for a blocking thread by default.
 pub const DEFAULT_BLOCKING_QUEUE: usize = 32;
 /// Answers being compressed at once by default (past it, answers go
-/// uncompressed): each compressor holds about 0.4 MiB (bench/hostile.md).
+/// uncompressed): a compressor's state is small, so eight fit the pod's
+/// memory (bench/hostile.md).
 pub const DEFAULT_MAX_COMPRESSORS: usize = 8;
 /// Where the probes listen by default.
 pub const DEFAULT_ADMIN_ADDR: &str = "0.0.0.0:9090";

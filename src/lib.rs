@@ -9,7 +9,10 @@
 //!   (`service::wire`);
 //! - [`api`]: the v1 wire model and its OpenAPI schemas;
 //! - [`http`] and [`cli`]: the thin layers a client meets, with [`startup`],
-//!   [`config`], [`logging`] and [`telemetry`] building the server.
+//!   [`config`], [`logging`] and [`telemetry`] building the server;
+//! - [`store`]: the shared tables' storage, SQLite or PostgreSQL through `sqlx`;
+//! - [`tables`]: shared tables and groups (a stored ledger request each,
+//!   played again by `service` on every change) on the store's own runtime.
 //!
 //! Every module is public because the integration tests, the benches and
 //! the fuzz targets drive it directly.

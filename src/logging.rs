@@ -5,11 +5,11 @@
 //! counted for `/metrics`), and [`clip`], which bounds what a line repeats
 //! of a client's text.
 //!
-//! What they replace cost about 19k instructions of a request's 44k on
-//! `GET /healthz` (bench/load.md): the default timestamp goes
-//! through `core::fmt` digit by digit, and the default fields paint every
-//! name and `=` with an empty ANSI style and scan every message character
-//! by character. The text written is the same, byte for byte
+//! They replace the defaults because those were a large share of a
+//! request's cost (bench/load.md, "Where logging's cost went"): the
+//! default timestamp goes through `core::fmt` digit by digit, and the
+//! default fields paint every name and `=` with an empty ANSI style and
+//! scan every message character by character. The text written is the same, byte for byte
 //! (`text_lines_are_what_the_default_writes`).
 
 use std::fmt::{self, Write as _};

@@ -388,9 +388,9 @@ fn log_layer(
 }
 
 /// glibc gives each thread that allocates an arena of its own, and freed
-/// memory stays in it: under the heavy endpoints' mix the process peaked at
-/// 200 MiB where two arenas hold it to 163 MiB (bench/hostile.md). Two, not
-/// one: one arena costs a third of the light requests' throughput there.
+/// memory stays in it: under the heavy endpoints' mix the process went past
+/// the pod's memory limit, and two arenas keep it within (bench/hostile.md).
+/// Two, not one: one arena costs the light requests' throughput there.
 /// `MALLOC_ARENA_MAX` in the environment still decides when it is set.
 fn cap_malloc_arenas() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]

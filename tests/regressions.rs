@@ -1,5 +1,5 @@
-//! Inputs the fuzzers found (`fuzz/regressions/`), each now a clear error
-//! or a correct answer instead of a panic.
+//! Inputs the fuzzers found (`fuzz/regressions/`): each must give a clear
+//! error or a correct answer, never a panic.
 
 use faan::core::tile::{format_tiles, parse_tiles};
 use faan::core::{
@@ -13,7 +13,7 @@ fn self_draw() -> ContextSpec {
 
 #[test]
 fn hundreds_of_one_tile_are_rejected_not_overflowed() {
-    // fuzz/regressions/mpsz/counts-of-u8-overflow-*: 256+ copies of one tile overflowed u8 counts.
+    // fuzz/regressions/mpsz/counts-of-u8-overflow-*: 256+ copies of one tile, past a u8 count.
     let registry = Registry::builtin().unwrap();
     for n in [255usize, 256, 300, 1000] {
         let tiles = format!("{}m", "1".repeat(n));
@@ -39,7 +39,7 @@ fn hundreds_of_one_tile_are_rejected_not_overflowed() {
 
 #[test]
 fn huge_house_points_are_refused_not_overflowed() {
-    // fuzz/regressions/score_core/settle-overflow-house-points: 2^63 base points overflowed settlement.
+    // fuzz/regressions/score_core/settle-overflow-house-points: 2^63 base points, past what settlement holds.
     let registry = Registry::builtin().unwrap();
     let hkma = registry.get("hkma").unwrap();
     let hand = HandSpec {

@@ -213,7 +213,7 @@ fn whole(r: &Reading) -> Placed<'_> {
 /// Hands every reading of a validated hand to `out`, in the order of [`readings`].
 // Always inlined into its one caller per ruleset kind: left to the
 // compiler, a small change elsewhere flipped it out of line and every hand
-// paid ~60 instructions more (bench/core.md, 2026-12-01).
+// paid for the calls (bench/core.md).
 #[inline(always)]
 pub fn each_reading(
     hand: &Hand,

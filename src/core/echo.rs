@@ -1,8 +1,8 @@
 //! A client's text as an error repeats it: at most [`ECHO_CHARS`]
 //! characters, then [`ELLIPSIS`]. Every message, parameter and detail that
 //! repeats what a client sent goes through here, so that an answer's size
-//! does not grow with the input (a 3.6 MB ruleset id is refused in a few
-//! hundred bytes, not three copies of it).
+//! does not grow with the input (a ruleset id of megabytes is refused in a
+//! few hundred bytes, not repeated at each place it is named: bench/hostile.md).
 
 use std::borrow::Cow;
 use std::fmt::{self, Write as _};

@@ -350,7 +350,7 @@ fn combine<const OPTIONAL_RULES: bool>(
 }
 
 /// What a table counted for a win entered without tiles
-/// (`api-contract.md`, "Wins without tiles").
+/// (`docs/api.md`, "Wins without tiles").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Declared {
     /// A number of faan; above the limit it is paid at the limit.

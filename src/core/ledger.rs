@@ -447,7 +447,7 @@ impl LedgerState {
 }
 
 /// Adds hand `h`'s outcome to the players' figures
-/// (`rules-decisions.md`, "Fourth release": a discarder is dealt in once a
+/// (`docs/rules.md`, "Statistics": a discarder is dealt in once a
 /// hand; a robbed kong counts against the player robbed).
 fn count(stats: &mut [PlayerStats; PLAYERS], h: usize, outcome: &Outcome) {
     match outcome {

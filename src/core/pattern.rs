@@ -167,7 +167,7 @@ impl PatternId {
 
     /// The most times a declared win may list it: as often as a hand can
     /// hold it (three dragon pungs, two seat flowers, two sets of flowers;
-    /// `rules-decisions.md`, "Fourth release"), every other pattern once.
+    /// `docs/rules.md`, "Declared wins (no tiles)"), every other pattern once.
     pub const fn max_declared(self) -> u8 {
         match self {
             PatternId::DragonPung => 3,

@@ -20,10 +20,11 @@
 //! lexicographically: 405,350 entries for a number suit and 43,130 for the
 //! honours. An entry is 56 bytes (the ten distances and the special forms'
 //! counts as 16 byte lanes, each distance's necessary and unnecessary kinds
-//! in 2 × 20), 25 MB in all: the price of acceptance and discards from one
-//! combination of the suits (bench/analysis.md). The standard form joins the
-//! suits' lanes with SSE2 byte operations on x86_64 ([`standard_portable`]
-//! is the same sums lane by lane, for other targets and as the tests' check).
+//! in 2 × 20); their size in all (bench/analysis.md, "Peak memory") is the
+//! price of acceptance and discards from one combination of the suits. The
+//! standard form joins the suits' lanes with SSE2 byte operations on x86_64
+//! ([`standard_portable`] is the same sums lane by lane, for other targets
+//! and as the tests' check).
 //!
 //! Seven pairs and thirteen orphans have closed forms (below), counted only
 //! where the ruleset scores that hand and the hand has no melds.
@@ -186,8 +187,8 @@ fn tables() -> &'static Tables {
     })
 }
 
-/// Builds the tables now rather than on the first call that needs them
-/// (about 0.1 s in a release build, several in a debug one).
+/// Builds the tables now rather than on the first call that needs them,
+/// which would pay for the build (bench/analysis.md, "Peak memory").
 pub fn warm() {
     tables();
 }

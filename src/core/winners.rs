@@ -35,7 +35,7 @@ pub struct WinnerSpec<S = String> {
 }
 
 /// What a winner shows: its tiles, or what the table counted
-/// (`api-contract.md`, "Wins without tiles").
+/// (`docs/api.md`, "Wins without tiles").
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ClaimSpec<S = String> {
     Tiles(HandSpec<S>),

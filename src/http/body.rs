@@ -40,7 +40,7 @@ pub async fn read_json_body(
     // actix polls the handler once before it feeds a body that came with the
     // headers: yield once (waking ourselves) and arm the timer only if the
     // body is still not complete, so the usual request sets no timer entry
-    // (about 1.2k instructions a request, bench/load.md).
+    // (bench/load.md, "The body's timer and the front's hasher").
     let mut yielded = false;
     let early = std::future::poll_fn(|cx| match read.as_mut().poll(cx) {
         Poll::Ready(body) => Poll::Ready(Some(body)),
@@ -88,7 +88,7 @@ fn check_json_content_type(req: &HttpRequest) -> Result<(), ApiError> {
         return Err(ApiError::UnsupportedMediaType { got: None });
     };
     let ct = ct.to_str().unwrap_or("");
-    // The usual header without a parse (about 700 instructions a request).
+    // The usual header without a parse, which every request would pay (bench/load.md).
     let ok = ct.eq_ignore_ascii_case("application/json")
         || ct.parse::<actix_web::mime::Mime>().is_ok_and(|m| {
             m.type_() == actix_web::mime::APPLICATION

@@ -23,18 +23,17 @@ use std::sync::Arc;
 use std::task::{Context, Poll};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
-/// Brotli for the files compressed once: quality 5, a 256 KiB window. Nearly
-/// quality 11's size (8.4 % of `/openapi.json` against 7.0 %) in a
-/// fiftieth of the time and a few MiB of memory while it runs
-/// (bench/hostile.md).
+/// Brotli for the files compressed once: quality 5, a 256 KiB window: nearly
+/// quality 11's size in a small share of its time and memory, so start-up
+/// stays short (bench/hostile.md, "Many clients at once").
 const STATIC_BROTLI: (u32, u32) = (5, 18);
 /// Gzip for the files compressed once.
 const STATIC_GZIP: u32 = 9;
-/// Brotli for answers as they go: quality 1, a 64 KiB window: about
-/// 0.4 MiB a compressor (bench/hostile.md).
+/// Brotli for answers as they go: quality 1, a 64 KiB window: smaller
+/// answers than gzip's in the same small state (bench/hostile.md).
 const DYNAMIC_BROTLI: (u32, u32) = (1, 16);
 /// Gzip for answers as they go: the fastest level (its state is the same
-/// at every level, about 0.3 MiB).
+/// size at every level: bench/hostile.md).
 const DYNAMIC_GZIP: u32 = 1;
 /// Answers shorter than this go as they are: the coding would save little.
 pub const MIN_BYTES: u64 = 1024;

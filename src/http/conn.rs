@@ -27,7 +27,7 @@ use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 /// Bytes of requests read while answers are being written. Past it,
 /// reading waits until the connection has written out all it had and
 /// nothing since. actix decodes and queues every request it has read
-/// (about 1.7 KB each while it waits, bench/hostile.md), though it stops
+/// (each holds memory while it waits: bench/hostile.md), though it stops
 /// filling its write buffer at 32 KiB: so a client that pipelines requests
 /// and takes its answers slowly or not at all queues a few dozen.
 pub const READ_AHEAD: usize = 2 * 1024;

@@ -44,7 +44,7 @@ pub const OTHER_METHOD: &str = "other";
 /// resolved them: the latency histogram, and the counter of its usual
 /// answer (the first method to get a 200). A request then counts itself
 /// without hashing its labels into the family (two SipHash look-ups and
-/// lock reads a request, about 0.9k instructions: bench/load.md).
+/// lock reads a request otherwise: bench/load.md).
 #[derive(Debug)]
 pub struct RouteLabel {
     pub route: &'static str,

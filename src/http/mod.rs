@@ -80,15 +80,15 @@ pub(crate) fn get() -> actix_web::Route {
 /// A route for POST. actix's own method guards (`web::post()`, `guard::Get()`)
 /// record each method tried in the request's extensions for the `Allow` of
 /// actix's 405, which [`resource`] writes itself: two allocations and a map
-/// insert a guard, about 600 instructions a request (bench/load.md).
+/// insert a guard, on every request (bench/load.md, "Method guards").
 fn post() -> actix_web::Route {
     web::route().guard(guard::fn_guard(|ctx| ctx.head().method == Method::POST))
 }
 
 /// Every route of the API: its pattern, its handler's route, and the methods
-/// its 405 names. actix tries the resources in this order, each one tried
-/// costing about 250 instructions: the most frequent requests first (a
-/// score, then the probes), then the rest.
+/// its 405 names. actix tries the resources in this order, and each one
+/// tried costs the request (bench/load.md): the most frequent requests
+/// first (a score, then the probes), then the rest.
 type RouteEntry = (&'static str, fn() -> actix_web::Route, &'static str);
 const ROUTES: [RouteEntry; 18] = [
     ("/v1/score", || post().to(scoring::score), "POST"),

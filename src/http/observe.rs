@@ -73,8 +73,8 @@ impl std::fmt::Display for ShownId<'_> {
 /// `debug`, for the steps' spans below it (`parse`, `validate`, ...). The
 /// log line "request done" carries the method, path and request id itself,
 /// so at the default level a request writes each field once and makes no
-/// span for the log layer to store, enter, exit and close (about 8k of the
-/// 19k instructions the line cost, bench/load.md).
+/// span for the log layer to store, enter, exit and close (much of what the
+/// line cost: bench/load.md, "Where logging's cost went").
 pub struct RootSpan;
 
 impl RootSpanBuilder for RootSpan {

@@ -18,7 +18,7 @@ use std::time::Duration;
 /// What an entry costs beside its body (key, bookkeeping), in bytes.
 pub const ENTRY_OVERHEAD: u64 = 96;
 /// Requests longer than this are not remembered by their bytes (a score
-/// request is about 250 bytes).
+/// request is a few hundred).
 pub const FRONT_MAX_REQUEST: usize = 1024;
 /// The share of the byte bound the front may use: one part in this many.
 const FRONT_SHARE: u64 = 4;
@@ -26,8 +26,9 @@ const FRONT_SHARE: u64 = 4;
 #[derive(Clone)]
 pub struct ScoreCache {
     inner: Option<Cache<KeyHash, Bytes>>,
-    // foldhash (seeded per process) over the request's bytes: SipHash cost
-    // about 800 instructions a cache hit (bench/load.md).
+    // foldhash (seeded per process) over the request's bytes: SipHash was a
+    // measurable share of a cache hit (bench/load.md, "The body's timer and
+    // the front's hasher").
     front: Option<Cache<Bytes, Bytes, foldhash::fast::RandomState>>,
 }
 
@@ -131,8 +132,8 @@ const RULESET_OVERHEAD: u64 = 4096;
 /// validated once. Problems are remembered too. Bounded in bytes.
 #[derive(Clone)]
 pub struct RulesetCache {
-    // foldhash (seeded per process): SipHash over a 6 KB document cost
-    // a microsecond of the request (bench/inline.md).
+    // foldhash (seeded per process): SipHash over a whole document was a
+    // measurable share of the request (bench/inline.md).
     inner: Cache<Bytes, Resolution, foldhash::fast::RandomState>,
 }
 

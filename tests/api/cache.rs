@@ -182,7 +182,8 @@ async fn house_rule_maps_in_another_key_order_share_hand_hash() {
         .await;
     assert_eq!(sorted.status, 200, "{}", sorted.text());
     assert_eq!(sorted.json()["total_faan"], 5, "case: 3 + 2 faan");
-    // Keys already in order keep the hash they had before the order was fixed.
+    // Keys sent in order give the pinned hash: ordering the keys leaves a
+    // hand_hash stable across versions.
     assert_eq!(
         sorted.json()["hand_hash"],
         "7afcdb2b4167330ba37c32b8bc6ab90743b0aeeb2ee0161da9cc012d1326aa58",

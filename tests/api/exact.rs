@@ -113,7 +113,7 @@ async fn money_at_2_53_minus_1_cents_is_written_exactly() {
         -4 * B_AT_THE_BOUND as i64,
         "case: West pays 4B"
     );
-    // The text itself: a float would print 90071992547409.9 (main did).
+    // The text itself: exact digits, where a float would print 90071992547409.9.
     let body = r.text();
     assert!(
         body.contains(r#""money":{"stake":173.5775,"payments":{"east":0.0,"south":90071992547409.91,"west":-90071992547409.91,"north":0.0}}"#),
@@ -191,8 +191,8 @@ async fn ledger_money_overflow_is_422_at_the_hand() {
 #[tokio::test]
 async fn raw_faan_overflow_is_refused() {
     // Self-drawn: all chows, self draw and concealed hand, each
-    // 2,147,483,647 under limits_add: 6,442,450,941 faan, past u32 (main
-    // answered raw_faan 4,294,967,295, no longer the sum of its lines).
+    // 2,147,483,647 under limits_add: 6,442,450,941 faan, past u32: refused,
+    // as a saturated raw_faan (4,294,967,295) would not be the sum of its lines.
     let app = spawn_app().await;
     let big = 2_147_483_647u32;
     let body = json!({"ruleset": "hkma",
@@ -226,7 +226,7 @@ async fn raw_faan_overflow_is_refused() {
 async fn base_points_past_2_40_are_refused_not_capped() {
     // limits_add at a limit of 40 under full_spicy: all chows 40 + concealed
     // hand 40 = 80 faan, two limits of 2^40 each (per_limit): 2^41 base
-    // points, past the 2^40 a settlement supports (main capped it at 2^40).
+    // points, past the 2^40 a settlement supports: refused, not capped at 2^40.
     let app = spawn_app().await;
     let body = score(
         json!("hkma"),
@@ -256,8 +256,8 @@ async fn base_points_past_2_40_are_refused_not_capped() {
 
 /// A stake is a whole number of millionths or a 422 at its pointer, decided
 /// on the digits sent (an absolute test): `1.0000004` with base points of
-/// 1,000,000,000 was answered at a stake of 1.0 (money 4,000,000,008.00
-/// where the stake sent makes 4,000,001,608.00); now refused. The accepted
+/// 1,000,000,000 is refused, not paid at a stake of 1.0 (money
+/// 4,000,000,008.00 where the stake sent makes 4,000,001,608.00). The accepted
 /// stakes pay exactly 4B x stake at B = 1,000,000,000: 0.5 is 2,000,000,000;
 /// 0.05 is 200,000,000; 1.25 is 5,000,000,000; 123.456789 is 493,827,156,000.
 #[tokio::test]

@@ -39,7 +39,8 @@ fn addr(base: &str) -> String {
     base.trim_start_matches("http://").to_string()
 }
 
-/// A gzip body is refused as such, not read as raw JSON (a 400 on main).
+/// A gzip body is refused as such (a 415), not read as raw JSON, which
+/// would make it a 400 for malformed JSON and hide the cause.
 #[tokio::test]
 async fn a_gzip_body_is_a_415_problem() {
     let app = spawn_with(ServeArgs::for_tests()).await;

@@ -242,7 +242,7 @@ test("every settle and ledger problem in both languages, the players by name", (
     [{ code: "winners_not_win", params: { result: "draw" } }, "Only a win has winners.", "只有食糊的一鋪才有食糊者。"],
     [{ code: "offender_not_false_win", params: { result: "draw" } }, "Only a false win has an offender.", "只有詐糊的一鋪才有詐糊者。"],
     [{ code: "offender_required", params: {} }, "Choose who declared the false win.", "請揀邊個詐糊。"],
-    // The seat as a seat's name (東家), never inside another word (was 「坐東家位」).
+    // The seat as a seat's name (東家), never inside another word (not 「坐東家位」).
     [{ code: "co_winner_seat", params: { seat: "east" } },
       "Another winner already sits East: each winner sits at a different seat.", "東家已經有一位贏家：每個贏家要坐不同的位。"]
   ];

@@ -381,7 +381,7 @@ pub struct TableRules {
     pub false_win: FalseWin,
 }
 
-/// The false win's penalty (`api-contract.md`, "The false win's penalty"):
+/// The false win's penalty (`docs/api.md`, "The false win's penalty"):
 /// the offender pays each of the other three.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]

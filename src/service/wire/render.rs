@@ -58,13 +58,13 @@ struct Parts<'a> {
 }
 
 /// Bytes of a thread's scratch buffer: more than any body of the corpus
-/// (the largest is 4.8 KB).
+/// (bench/load.md), so a body is written without growing it.
 const SCRATCH_LEN: usize = 16 * 1024;
 
 thread_local! {
     /// Where a body is written before it is copied out at its exact length
-    /// (a fresh buffer cost a `memset` or the allocator's slow path for
-    /// sizes over 1 KB each time).
+    /// (a fresh buffer cost a `memset` or the allocator's slow path each
+    /// time: bench/load.md).
     static SCRATCH: std::cell::RefCell<Vec<u8>> = std::cell::RefCell::new(vec![0; SCRATCH_LEN]);
 }
 
@@ -375,7 +375,7 @@ fn lines<S: Sink>(out: &mut S, sr: &ScoredReading) {
 /// the writers put the commas of an array's items or of an object's
 /// repeated members (the caller writes the brackets, fused with the keys
 /// around them). Always inlined: as a call of its own it kept its callers'
-/// writers out of line too (the ledger's writer cost 9% more).
+/// writers out of line too, and the ledger's writer was slower (bench/load.md).
 #[inline(always)]
 fn separated<S: Sink, T>(
     out: &mut S,

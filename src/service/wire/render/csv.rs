@@ -1,4 +1,4 @@
-//! A night as CSV (`api-contract.md`, "A night as CSV"): a UTF-8 byte
+//! A night as CSV (`docs/api.md`, "A night as CSV"): a UTF-8 byte
 //! order mark, so that spreadsheet programs read the names as UTF-8; a
 //! header row; one row per hand (`hand, round, dealer, result, winners,
 //! faan`, each player's points and, where there is money, each player's
