@@ -196,7 +196,6 @@ macro_rules! on {
     };
 }
 
-
 mod tables;
 
 pub use tables::{Change, HeadUpdate, Kept, KEPT_CHANGES};

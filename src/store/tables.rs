@@ -396,9 +396,7 @@ impl Store {
 
     /// Deletes a table with its hands and changes: whether it was there.
     pub async fn delete_table(&self, id: &str) -> Result<bool, sqlx::Error> {
-        let change = |gone: &bool| {
-            gone.then(|| Change::Deleted { id: id.to_string() })
-        };
+        let change = |gone: &bool| gone.then(|| Change::Deleted { id: id.to_string() });
         in_tx!(self, tx => {
             let gone = sqlx::query("DELETE FROM faan_tables WHERE id = $1")
                 .bind(id)
@@ -483,7 +481,8 @@ impl Store {
     }
 }
 
-const INSERT_HAND: &str = "INSERT INTO faan_hands (table_id, idx, version, request, answer, state) \
+const INSERT_HAND: &str =
+    "INSERT INTO faan_hands (table_id, idx, version, request, answer, state) \
      VALUES ($1, $2, $3, $4, $5, $6)";
 
 const UPDATE_HEAD: &str = "UPDATE faan_tables SET version = version + 1, ledger = $3, \

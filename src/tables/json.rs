@@ -107,7 +107,11 @@ pub fn table(row: &TableRow, hands: &[(String, String)]) -> Vec<u8> {
 }
 
 /// The `TableDoc` of a head with its joined request and answer.
-pub fn table_doc<'a>(row: &'a TableRow, request: &'a RawValue, ledger: &'a RawValue) -> TableDoc<'a> {
+pub fn table_doc<'a>(
+    row: &'a TableRow,
+    request: &'a RawValue,
+    ledger: &'a RawValue,
+) -> TableDoc<'a> {
     TableDoc {
         id: &row.id,
         title: row.title.as_deref(),

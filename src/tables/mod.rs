@@ -1,13 +1,13 @@
-//! Shared tables and groups (api-contract.md, "Shared tables: /v1/tables",
-//! "Groups"): a table is a ledger request kept by the server under an id,
-//! answered with the ledger's answer. Every rule of the night stays the
-//! ledger's: a change is the stored request with one hand more or less,
-//! played again by `service::Service::ledger`.
+//! Shared tables and groups (docs/tables.md): a table is a night kept by
+//! the server under an id, answered with the ledger's answer. Every rule of
+//! the night stays the ledger's: a change plays one hand onto the night's
+//! state with the ledger's own code (`night`), or drops one.
 //!
 //! This module holds what HTTP does not need to know: ids and keys, the
-//! store's runtime (every store call runs there, never on an HTTP worker),
-//! the bounds (count, creation rate, event streams), the event hub and the
-//! PostgreSQL listener that feeds it, and the JSON of a table and a group.
+//! typed requests and their plays (`night`), the store's runtime (every
+//! store call runs there, never on an HTTP worker), the bounds (count,
+//! creation rate, event streams), the event hub and the PostgreSQL
+//! listener that feeds it, and the JSON of a table and a group.
 
 pub mod hub;
 pub mod json;
@@ -464,19 +464,27 @@ impl Live {
     }
 
     /// A table's head and hands, as one version.
-    pub async fn whole(&self, id: &str) -> Result<Option<(TableRow, Vec<(String, String)>)>, Failure> {
+    pub async fn whole(
+        &self,
+        id: &str,
+    ) -> Result<Option<(TableRow, Vec<(String, String)>)>, Failure> {
         let store = self.store.clone();
         let owned = id.to_string();
-        self.run(metrics::Op::Read, async move { store.table_whole(&owned).await })
-            .await
+        self.run(
+            metrics::Op::Read,
+            async move { store.table_whole(&owned).await },
+        )
+        .await
     }
 
     /// The state stored with hand `idx` of a table (the night after it).
     pub async fn hand_state(&self, id: &str, idx: i64) -> Result<Option<String>, Failure> {
         let store = self.store.clone();
         let owned = id.to_string();
-        self.run(metrics::Op::Read, async move { store.hand_state(&owned, idx).await })
-            .await
+        self.run(metrics::Op::Read, async move {
+            store.hand_state(&owned, idx).await
+        })
+        .await
     }
 
     /// A table's changes after `after`, oldest first.
@@ -490,7 +498,11 @@ impl Live {
     }
 
     /// Stores a new table with its hands.
-    pub async fn insert(&self, row: TableRow, hands: Vec<HandRow>) -> Result<Result<(), Refused>, Failure> {
+    pub async fn insert(
+        &self,
+        row: TableRow,
+        hands: Vec<HandRow>,
+    ) -> Result<Result<(), Refused>, Failure> {
         let store = self.store.clone();
         let max = self.args.tables_max;
         let out = self
@@ -531,7 +543,11 @@ impl Live {
             None => ("undo", json::undo_change(&new)),
         };
         let store = self.store.clone();
-        let (old, stored, text) = (row.clone(), new.clone(), String::from_utf8(data.clone()).unwrap_or_default());
+        let (old, stored, text) = (
+            row.clone(),
+            new.clone(),
+            String::from_utf8(data.clone()).unwrap_or_default(),
+        );
         let version = self
             .run(metrics::Op::Update, async move {
                 let head = HeadUpdate {

@@ -113,7 +113,8 @@ pub struct NewHand(pub String);
 /// A night's request read from its stored parts: the night with `hands`
 /// (as the ledger request has them).
 fn with_hands(night: &str, hands: &[String]) -> String {
-    let mut s = String::with_capacity(night.len() + 12 + hands.iter().map(String::len).sum::<usize>());
+    let mut s =
+        String::with_capacity(night.len() + 12 + hands.iter().map(String::len).sum::<usize>());
     s.push_str(night.strip_suffix('}').unwrap_or(night));
     if s.len() > 1 {
         s.push(',');
@@ -222,7 +223,11 @@ fn state_of(text: Option<&str>) -> Result<NightState, ApiError> {
 /// Plays `hand` onto the table `row`: the problem the ledger answers for
 /// the night with it (pointing at `/hands/{n}`), or the stored hand and
 /// the new head.
-pub fn play_hand(service: &Service, row: &TableRow, hand: &NewHand) -> Result<PlayedHand, ApiError> {
+pub fn play_hand(
+    service: &Service,
+    row: &TableRow,
+    hand: &NewHand,
+) -> Result<PlayedHand, ApiError> {
     let whole = with_hands(&row.night, &[]);
     let r = night_of(service, &whole)?;
     let state = state_of(row.state.as_deref())?;
@@ -243,7 +248,11 @@ pub fn play_hand(service: &Service, row: &TableRow, hand: &NewHand) -> Result<Pl
 /// The head of the table `row` without its last hand, whose night before
 /// it is `before` (the state stored with the hand before; `None`: the
 /// night's start).
-pub fn play_undo(service: &Service, row: &TableRow, before: Option<&str>) -> Result<Head, ApiError> {
+pub fn play_undo(
+    service: &Service,
+    row: &TableRow,
+    before: Option<&str>,
+) -> Result<Head, ApiError> {
     let whole = with_hands(&row.night, &[]);
     let r = night_of(service, &whole)?;
     let state = match before {

@@ -154,7 +154,10 @@ async fn prefer_minimal_answers_the_change_its_event_carries() {
         .await;
     assert_eq!(r.status, 200, "{}", r.text());
     assert_eq!(r.header("etag").as_deref(), Some("\"v2\""));
-    assert_eq!(r.header("preference-applied").as_deref(), Some("return=minimal"));
+    assert_eq!(
+        r.header("preference-applied").as_deref(),
+        Some("return=minimal")
+    );
     let (_, _, data) = s.next_with_data().await;
     assert_eq!(r.json(), data);
     assert_eq!(data["version"], 2);
@@ -174,19 +177,77 @@ async fn an_event_at_hand_two_thousand_is_small() {
     // 2,000 (the default most): its event is under 16 KB, while the table
     // is far larger, and the ledger still matches POST /v1/ledger.
     let app = spawn_sqlite("changes-long", |_| {}).await;
-    let (id, key, _) = app
-        .create(night(vec![dan_false_win(); 1999]))
-        .await;
+    let (id, key, _) = app.create(night(vec![dan_false_win(); 1999])).await;
     let r = app
-        .append_with(&id, &key, 1, ben_self_draw(), &[("prefer", "return=minimal")])
+        .append_with(
+            &id,
+            &key,
+            1,
+            ben_self_draw(),
+            &[("prefer", "return=minimal")],
+        )
         .await;
     assert_eq!(r.status, 200, "{}", r.text());
     assert!(r.bytes.len() < 16 * 1024, "{} bytes", r.bytes.len());
     assert_eq!(r.json()["hand"]["index"], 1999);
     let table = app.get(&format!("/v1/tables/{id}"), &[]).await;
-    assert!(table.bytes.len() > 200 * 1024, "{} bytes", table.bytes.len());
+    assert!(
+        table.bytes.len() > 200 * 1024,
+        "{} bytes",
+        table.bytes.len()
+    );
     // One more is past the most: 422 at /hands, nothing stored.
     let r = app.append(&id, &key, 2, dan_false_win()).await;
     assert_eq!(r.status, 422, "{}", r.text());
     assert_eq!(r.json()["errors"][0]["pointer"], "/hands");
+}
+
+#[tokio::test]
+async fn a_store_written_whole_by_an_older_faan_is_split_and_reads_the_same() {
+    // tests/fixtures/table/store-v1: a store file written by faan before
+    // tables were kept hand by hand (schema 1), and its answers then. On
+    // start-up the schema moves on and each table is split into hands; each
+    // table and the group read as they did (the JSON's key order aside:
+    // the older faan wrote the request's keys sorted), its ledger is still
+    // what POST /v1/ledger answers, and a hand appends.
+    let fixture =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/table/store-v1");
+    let before: Value =
+        serde_json::from_str(&std::fs::read_to_string(fixture.join("answers.json")).unwrap())
+            .unwrap();
+    let url = sqlite_url("changes-v1");
+    let path = url.strip_prefix("sqlite:").unwrap().to_string();
+    std::fs::copy(fixture.join("tables.db"), &path).unwrap();
+    let app = spawn_sqlite_url(&url).await;
+    for (id, old) in before["tables"].as_object().unwrap() {
+        let now = app.get(&format!("/v1/tables/{id}"), &[]).await;
+        assert_eq!(now.status, 200, "{}", now.text());
+        assert_eq!(&now.json(), old, "table {id}");
+        app.check_ledger(id).await;
+    }
+    let group = &before["group"];
+    let now = app
+        .get(
+            &format!("/v1/groups/{}", group["id"].as_str().unwrap()),
+            &[],
+        )
+        .await;
+    assert_eq!(now.json(), group["answer"], "the group");
+    let pool = sqlx::SqlitePool::connect(&url).await.unwrap();
+    let whole: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM faan_tables WHERE state IS NULL")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    let hands: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM faan_hands")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    pool.close().await;
+    assert_eq!((whole, hands), (0, 6), "every table split; 3 + 3 + 0 hands");
+    let (id, key) = before["keys"].as_object().unwrap().iter().next().unwrap();
+    let r = app
+        .append(id, key.as_str().unwrap(), 1, dan_false_win())
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert_eq!(r.json()["request"]["hands"].as_array().unwrap().len(), 4);
 }

@@ -8,9 +8,9 @@
 //! other player pays him 32 (Ben +96); hand 1 is a draw; hand 3 is Dan's
 //! false win, 48 to each of the other three (Dan -144).
 
+mod changes;
 mod durability;
 mod postgres;
-mod changes;
 mod support;
 
 use serde_json::json;

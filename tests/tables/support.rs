@@ -69,6 +69,13 @@ pub async fn spawn_sqlite(name: &str, f: impl FnOnce(&mut TablesArgs)) -> App {
     spawn_sqlite_args(name, |a| f(&mut a.tables)).await
 }
 
+/// A server on the SQLite store at `url` as it is.
+pub async fn spawn_sqlite_url(url: &str) -> App {
+    let mut config = ServeArgs::for_tests();
+    config.tables.store = url.to_string();
+    spawn_with(config).await
+}
+
 /// A server on its own SQLite file, its flags changed by `f`.
 pub async fn spawn_sqlite_args(name: &str, f: impl FnOnce(&mut ServeArgs)) -> App {
     let mut config = ServeArgs::for_tests();
@@ -168,7 +175,13 @@ impl App {
     }
 
     /// [`App::undo`] with more headers (`Prefer`).
-    pub async fn undo_with(&self, id: &str, key: &str, version: i64, more: &[(&str, &str)]) -> Reply {
+    pub async fn undo_with(
+        &self,
+        id: &str,
+        key: &str,
+        version: i64,
+        more: &[(&str, &str)],
+    ) -> Reply {
         let mut req = self
             .client
             .delete(self.url(&format!("/v1/tables/{id}/hands/last")))

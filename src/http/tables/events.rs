@@ -65,13 +65,7 @@ async fn table_event(
     let version = row.version;
     let event = state
         .pool
-        .run(move || {
-            Ok(hub::frame(
-                "table",
-                row.version,
-                &json::table(&row, &hands),
-            ))
-        })
+        .run(move || Ok(hub::frame("table", row.version, &json::table(&row, &hands))))
         .await?;
     live.hub.seen(id, version);
     live.hub.keep_table(id, version, event.clone());

@@ -374,7 +374,10 @@ pub async fn read(
         let tag = format!("\"v{}.csv\"", row.version);
         let csv = state
             .pool
-            .run(move || s.service.ledger_csv(json::joined(&row, &hands).0.as_bytes()))
+            .run(move || {
+                s.service
+                    .ledger_csv(json::joined(&row, &hands).0.as_bytes())
+            })
             .await?;
         return Ok(HttpResponse::Ok()
             .insert_header((
