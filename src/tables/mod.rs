@@ -393,12 +393,10 @@ impl Live {
                 match listener.try_recv().await {
                     Ok(Some(n)) => match Change::parse(n.payload()) {
                         Some(Change::Deleted { id }) => self.hub.deleted(&id),
-                        Some(Change::Version { id, version }) => {
-                            if self.hub.wants(&id, version) {
-                                self.catch_up(&id).await;
-                            }
+                        Some(Change::Version { id, version }) if self.hub.wants(&id, version) => {
+                            self.catch_up(&id).await;
                         }
-                        None => {}
+                        Some(Change::Version { .. }) | None => {}
                     },
                     // The connection was lost; the listener reconnects on the next call.
                     Ok(None) => {
