@@ -103,7 +103,8 @@ class Stream:
                     version = int(line[4:])
                 elif line.startswith(b"event: "):
                     kind = line[7:].strip()
-                elif line.startswith(b"data: ") and kind == b"table" and version is not None:
+                elif (line.startswith(b"data: ") and kind in (b"table", b"hand", b"undo")
+                      and version is not None):
                     self.seen.append((version, time.monotonic()))
                     version, kind = None, None
         except asyncio.TimeoutError:
@@ -121,7 +122,9 @@ async def scorer(nginx, table_id, key, interval, deadline, sent, appends, failur
         status, hdrs, body = await request(nginx, "POST", f"/v1/tables/{table_id}/hands",
                                            HANDS[i % len(HANDS)],
                                            {"Authorization": f"Bearer {key}",
-                                            "If-Match": f'"v{version}"'})
+                                            "If-Match": f'"v{version}"',
+                                            # The change, not the whole table.
+                                            "Prefer": "return=minimal"})
         t1 = time.monotonic()
         if status == 503 and "retry-after" in hdrs:
             # Overloaded: wait as told and send the same hand again.
