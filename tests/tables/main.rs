@@ -9,6 +9,7 @@
 //! false win, 48 to each of the other three (Dan -144).
 
 mod durability;
+mod lost;
 mod postgres;
 mod support;
 
