@@ -13,6 +13,12 @@
 //! Once the store is found to be another, it stays lost until a restart:
 //! the pool's connections still hold the old file, so nothing written
 //! through them could be kept.
+//!
+//! The file is also held open for the life of the process, so that a file
+//! removed by mistake stays readable through `/proc/PID/fd` until the
+//! operator has copied it (docs/operations.md, "A lost store"): without it
+//! the pool closing its idle connections would fold the WAL into the old
+//! file and let the kernel free it.
 
 use super::{Pool, Store};
 use sqlx::Row;
@@ -69,7 +75,14 @@ impl Health {
     /// The identity of the SQLite file at `path`, just opened. A file that
     /// cannot be looked at even now is lost from the start.
     pub(super) fn file(path: &Path) -> Health {
-        match std::fs::metadata(path) {
+        let opened = std::fs::File::open(path).and_then(|f| {
+            let m = f.metadata()?;
+            // Never closed: closing any descriptor of a file drops every
+            // POSIX lock the process holds on it, SQLite's included.
+            let _ = std::os::fd::IntoRawFd::into_raw_fd(f);
+            Ok(m)
+        });
+        match opened {
             Ok(m) => Health {
                 origin: Origin::File {
                     path: path.to_path_buf(),
