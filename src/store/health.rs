@@ -4,8 +4,8 @@
 //! a single statement: the open connections keep writing to the old file,
 //! which nobody will read again (a restart opens whatever is at the path).
 //! So the file's identity (device and inode) is recorded when the store is
-//! opened, and looked at again after every call that committed, before it
-//! is acknowledged, and by the readiness loop. PostgreSQL has no file to
+//! opened, and looked at again before and after every store call (a commit
+//! is so looked at before it is acknowledged) and by the readiness loop. PostgreSQL has no file to
 //! lose, but a database dropped and made again under the same name is a
 //! different one (another oid), empty until someone migrates it: its oid
 //! is recorded and looked at by the readiness loop.
