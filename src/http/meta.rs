@@ -176,12 +176,18 @@ pub async fn healthz(state: web::Data<AppState>) -> HttpResponse {
 ))]
 pub async fn readyz(state: web::Data<AppState>, req: actix_web::HttpRequest) -> HttpResponse {
     let rulesets = state.service.registry().all().len();
-    let store_down = req
-        .app_data::<web::Data<crate::tables::Tables>>()
-        .is_some_and(|t| !t.ready());
-    if store_down {
+    let tables = req.app_data::<web::Data<crate::tables::Tables>>();
+    // Lost (the file or database is not the one opened) needs a restart;
+    // unreachable passes by itself.
+    let store_lost = tables.is_some_and(|t| t.live.as_ref().is_some_and(|l| l.store.lost()));
+    if store_lost || tables.is_some_and(|t| !t.ready()) {
+        let status = if store_lost {
+            "store_lost"
+        } else {
+            "store_unreachable"
+        };
         return HttpResponse::ServiceUnavailable().json(Health {
-            status: "store_unreachable".into(),
+            status: status.into(),
             rulesets,
         });
     }

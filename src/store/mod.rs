@@ -11,6 +11,9 @@
 //! Every call that returns `Ok` after a write has committed it: SQLite in WAL
 //! mode with `synchronous=FULL`, PostgreSQL after `COMMIT`.
 
+mod health;
+
+pub use health::Lost;
 use sqlx::migrate::{MigrateError, Migration, MigrationType, Migrator};
 use sqlx::postgres::{PgConnectOptions, PgListener, PgPool, PgPoolOptions};
 use sqlx::sqlite::{
@@ -183,6 +186,8 @@ enum Pool {
 pub struct Store {
     pool: Pool,
     pub clock: Clock,
+    /// What the store was when opened (`health`).
+    health: Arc<health::Health>,
 }
 
 /// Runs the same expression on whichever pool the store has (each arm is
@@ -212,6 +217,7 @@ impl Store {
             url: redact(url),
             source,
         };
+        let mut file = None;
         let pool = if let Some(rest) = url.strip_prefix("sqlite:") {
             let path = rest.strip_prefix("//").unwrap_or(rest);
             let path = path.split('?').next().unwrap_or(path);
@@ -233,6 +239,9 @@ impl Store {
                 .journal_mode(SqliteJournalMode::Wal)
                 .synchronous(SqliteSynchronous::Full)
                 .busy_timeout(Duration::from_secs(5));
+            if !url.contains(":memory:") && !url.contains("mode=memory") {
+                file = Some(options.get_filename().to_path_buf());
+            }
             Pool::Sqlite(
                 SqlitePoolOptions::new()
                     .max_connections(connections)
@@ -254,11 +263,13 @@ impl Store {
         } else {
             return Err(OpenError::Url(redact(url)));
         };
-        let store = Store {
+        let mut store = Store {
             pool,
             clock: Clock::default(),
+            health: Arc::default(),
         };
         store.migrate(url).await?;
+        store.health = store.identify(file.as_deref()).await.map_err(connect)?;
         Ok(store)
     }
 

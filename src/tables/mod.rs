@@ -291,13 +291,23 @@ impl Live {
         T: Send + 'static,
     {
         let start = Instant::now();
-        let out = match self.rt.spawn(fut).await {
-            Ok(Ok(v)) => Ok(v),
-            Ok(Err(e)) => {
+        // A SQLite file removed or replaced takes every write to a file
+        // nobody will read again: looked at before the call, and after it
+        // before anything is acknowledged (`store::health`).
+        let store = self.store.clone();
+        let checked = async move {
+            store.check()?;
+            let out = fut.await;
+            store.check()?;
+            Ok(out)
+        };
+        let out = match self.rt.spawn(checked).await {
+            Ok(Ok(Ok(v))) => Ok(v),
+            Ok(Ok(Err(e))) => {
                 tracing::warn!(op = op.as_str(), error = %e, "store call failed");
                 Err(Failure::Store)
             }
-            Err(_) => Err(Failure::Store),
+            Ok(Err(crate::store::Lost)) | Err(_) => Err(Failure::Store),
         };
         self.metrics.observe(op, start.elapsed(), out.is_err());
         out
@@ -312,13 +322,17 @@ impl Live {
             loop {
                 tick.tick().await;
                 let store = me.store.clone();
-                let ok = tokio::time::timeout(HEALTH_EVERY, store.ping())
+                // The file first: a lost store may still answer a ping.
+                let ok = store.check().is_ok()
+                    && tokio::time::timeout(HEALTH_EVERY, async {
+                        store.ping().await.is_ok() && store.still_the_one().await
+                    })
                     .await
-                    .is_ok_and(|r| r.is_ok());
+                    .unwrap_or(false);
                 if me.ready.swap(ok, Ordering::Relaxed) != ok {
                     if ok {
                         tracing::info!("store reachable again: ready");
-                    } else {
+                    } else if !store.lost() {
                         tracing::warn!("store unreachable: not ready");
                     }
                 }

@@ -21,17 +21,30 @@ impl Drop for Server {
     }
 }
 
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
+/// The port in the `listening` line a server wrote to its log from `from`.
+fn listening_port(log: &std::path::Path, from: u64) -> Option<u16> {
+    let text = std::fs::read(log).ok()?;
+    let text = String::from_utf8_lossy(text.get(from as usize..)?).into_owned();
+    let line = text
+        .lines()
+        .find(|l| l.contains("faan::startup: listening"))?;
+    let rest = &line[line.find(" port=")? + 6..];
+    rest.split(' ').next()?.parse().ok()
+}
+
+/// The log written from `from`, for a failure's message.
+fn log_since(log: &std::path::Path, from: u64) -> String {
+    let text = std::fs::read(log).unwrap_or_default();
+    String::from_utf8_lossy(text.get(from as usize..).unwrap_or_default()).into_owned()
 }
 
 /// The binary on `store`, logging to `log` (appended), once it answers.
+/// It binds a port of the kernel's choosing and the port is read from its
+/// own log: a port picked here and freed before the child binds it could
+/// be taken meanwhile by another test's server, whose answers would then
+/// pass for this one's.
 pub async fn start(store: &str, log: &std::path::Path) -> Server {
-    let port = free_port();
+    let from = std::fs::metadata(log).map_or(0, |m| m.len());
     let out = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
@@ -40,7 +53,7 @@ pub async fn start(store: &str, log: &std::path::Path) -> Server {
     let child = Command::new(env!("CARGO_BIN_EXE_faan"))
         .args([
             "--addr",
-            &format!("127.0.0.1:{port}"),
+            "127.0.0.1:0",
             "--admin-addr",
             "none",
             "--workers",
@@ -51,21 +64,78 @@ pub async fn start(store: &str, log: &std::path::Path) -> Server {
         .stderr(out)
         .spawn()
         .unwrap();
-    let server = Server {
+    let mut server = Server {
         child,
-        base: format!("http://127.0.0.1:{port}"),
+        base: String::new(),
     };
     let client = reqwest::Client::new();
-    let deadline = Instant::now() + Duration::from_secs(20);
+    let deadline = Instant::now() + Duration::from_secs(30);
     while Instant::now() < deadline {
-        if let Ok(r) = client.get(format!("{}/readyz", server.base)).send().await {
+        if let Ok(Some(status)) = server.child.try_wait() {
+            panic!(
+                "the server exited ({status}) before it was ready:\n{}",
+                log_since(log, from)
+            );
+        }
+        if server.base.is_empty() {
+            if let Some(port) = listening_port(log, from) {
+                server.base = format!("http://127.0.0.1:{port}");
+            }
+        } else if let Ok(r) = client.get(format!("{}/readyz", server.base)).send().await {
             if r.status().as_u16() == 200 {
                 return server;
             }
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    panic!("the server did not become ready");
+    panic!(
+        "the server did not become ready within 30 s:\n{}",
+        log_since(log, from)
+    );
+}
+
+/// Seconds to wait after a 503, from its `Retry-After` (1 if none).
+fn retry_after(r: &reqwest::Response) -> u64 {
+    r.headers()
+        .get("retry-after")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1)
+}
+
+/// A table as a client reads it: a 503 is retried after its `Retry-After`
+/// until 30 s have passed; any other answer than a 200 (a 404 above all:
+/// the table lost) fails with its status and body.
+pub async fn read_table(client: &reqwest::Client, base: &str, id: &str) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let r = client
+            .get(format!("{base}/v1/tables/{id}"))
+            .send()
+            .await
+            .unwrap_or_else(|e| panic!("GET /v1/tables/{id}: {e}"));
+        let status = r.status().as_u16();
+        let wait = retry_after(&r);
+        let body = r.text().await.unwrap_or_default();
+        match status {
+            200 => {
+                return serde_json::from_str(&body)
+                    .unwrap_or_else(|e| panic!("GET /v1/tables/{id}: 200, not JSON ({e}): {body}"))
+            }
+            503 if Instant::now() + Duration::from_secs(wait) < deadline => {
+                tokio::time::sleep(Duration::from_secs(wait)).await;
+            }
+            _ => panic!("GET /v1/tables/{id} answered {status}: {body}"),
+        }
+    }
+}
+
+/// How many hands a table holds, or a failure that shows the table.
+pub fn hands_of(t: &Value) -> i64 {
+    t["request"]["hands"]
+        .as_array()
+        .unwrap_or_else(|| panic!("a table without request.hands: {t}"))
+        .len() as i64
 }
 
 /// A pseudo-random number from the clock (no generator needed for this).
@@ -96,8 +166,10 @@ pub async fn kill_rounds(store: &str, name: &str, rounds: usize) -> (String, std
         .send()
         .await
         .unwrap();
-    assert_eq!(r.status().as_u16(), 201);
-    let created: Value = r.json().await.unwrap();
+    let status = r.status().as_u16();
+    let body = r.text().await.unwrap();
+    assert_eq!(status, 201, "{body}");
+    let created: Value = serde_json::from_str(&body).unwrap();
     let id = created["id"].as_str().unwrap().to_string();
     let key = created["key"].as_str().unwrap().to_string();
     let mut server = Some(server);
@@ -110,22 +182,15 @@ pub async fn kill_rounds(store: &str, name: &str, rounds: usize) -> (String, std
         };
         // Where the table is now: every acknowledged hand exactly once, and
         // at most one more (committed, its answer lost to the kill).
-        let t: Value = client
-            .get(format!("{}/v1/tables/{id}", s.base))
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
-        let hands = t["request"]["hands"].as_array().unwrap().len() as i64;
+        let t = read_table(&client, &s.base, &id).await;
+        let hands = hands_of(&t);
         let a = acked.load(Ordering::SeqCst);
         assert!(
             hands == a || hands == a + 1,
-            "round {round}: {a} hands acknowledged, {hands} stored"
+            "round {round}: {a} hands acknowledged, {hands} stored: {t}"
         );
-        assert_eq!(t["version"], 1 + hands, "one version per hand");
-        assert_eq!(t["ledger"]["balances"]["Dan"], -144 * hands);
+        assert_eq!(t["version"], 1 + hands, "one version per hand: {t}");
+        assert_eq!(t["ledger"]["balances"]["Dan"], -144 * hands, "{t}");
         acked.store(hands, Ordering::SeqCst);
         let (base, id2, key2, acked2) = (s.base.clone(), id.clone(), key.clone(), acked.clone());
         let appender = tokio::spawn(async move {
@@ -149,7 +214,17 @@ pub async fn kill_rounds(store: &str, name: &str, rounds: usize) -> (String, std
                         acked2.fetch_add(1, Ordering::SeqCst);
                         version += 1;
                     }
-                    Ok(r) => panic!("append answered {}", r.status()),
+                    // The store did not answer: nothing was acknowledged,
+                    // the same hand is sent again, as a client would.
+                    Ok(r) if r.status().as_u16() == 503 => {
+                        let wait = retry_after(&r);
+                        tokio::time::sleep(Duration::from_secs(wait)).await;
+                    }
+                    Ok(r) => {
+                        let status = r.status();
+                        let body = r.text().await.unwrap_or_default();
+                        panic!("append v{version} answered {status}: {body}");
+                    }
                     Err(_) => return,
                 }
             }
@@ -159,19 +234,12 @@ pub async fn kill_rounds(store: &str, name: &str, rounds: usize) -> (String, std
         appender.await.unwrap();
     }
     let s = start(store, &log).await;
-    let t: Value = client
-        .get(format!("{}/v1/tables/{id}", s.base))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let hands = t["request"]["hands"].as_array().unwrap().len() as i64;
+    let t = read_table(&client, &s.base, &id).await;
+    let hands = hands_of(&t);
     let a = acked.load(Ordering::SeqCst);
     assert!(
         hands == a || hands == a + 1,
-        "{a} acknowledged, {hands} stored"
+        "{a} acknowledged, {hands} stored: {t}"
     );
     assert!(a > 0, "some hands were acknowledged");
     (key, log)

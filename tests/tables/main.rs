@@ -10,6 +10,7 @@
 
 mod changes;
 mod durability;
+mod lost;
 mod postgres;
 mod support;
 

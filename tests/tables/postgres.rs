@@ -1,9 +1,11 @@
 //! Shared tables on PostgreSQL: a throwaway cluster under the target
 //! directory (`initdb`, `pg_ctl`, on a loopback port; as the `postgres`
 //! user when run as root), the same endpoints, two instances on one
-//! database, readiness while the database is down, and the kill test.
+//! database, readiness while the database is down, a database dropped under
+//! the server, and the kill test.
 
-use super::durability::kill_rounds;
+use super::durability::{kill_rounds, start};
+use super::lost::{append, appends_until_refused, create, log_line, not_ready_within};
 use super::support::*;
 use serde_json::json;
 use std::path::PathBuf;
@@ -289,4 +291,61 @@ async fn no_acknowledged_hand_is_lost_to_sigkill_on_postgres() {
     let (key, log) = kill_rounds(&pg.url, "durability-pg", 10).await;
     let text = std::fs::read_to_string(log).unwrap();
     assert!(!text.contains(&key), "the key is in the log");
+}
+
+#[tokio::test]
+#[ignore = "needs PostgreSQL (apt-get install postgresql)"]
+async fn a_dropped_database_refuses_writes_and_one_made_again_is_not_taken_for_it() {
+    let pg = Cluster::start("dropped");
+    let admin = sqlx::PgPool::connect(&pg.url).await.unwrap();
+    sqlx::query("CREATE DATABASE night")
+        .execute(&admin)
+        .await
+        .unwrap();
+    let url = pg.url.replace("/postgres", "/night");
+    let log = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("pg-dropped.log");
+    let _ = std::fs::remove_file(&log);
+    let s = start(&url, &log).await;
+    let (id, key) = create(&s.base).await;
+    let r = append(&s.base, &id, &key, 1).await;
+    assert_eq!(r.status, 200, "before the drop: {}", r.body);
+    sqlx::query("DROP DATABASE night WITH (FORCE)")
+        .execute(&admin)
+        .await
+        .unwrap();
+    // The drop has ended every connection: the first append after it fails.
+    assert_eq!(
+        appends_until_refused(&s.base, &id, &key, 2).await,
+        0,
+        "appends acknowledged after the database was dropped"
+    );
+    assert_eq!(
+        not_ready_within(&s.base, Duration::from_secs(5)).await,
+        "store_unreachable"
+    );
+    log_line(&log, &["WARN", "database \"night\" does not exist"]).await;
+    // Made again under the same name: empty, unmigrated, another oid. The
+    // server must not take it for its store (a ping alone would).
+    sqlx::query("CREATE DATABASE night")
+        .execute(&admin)
+        .await
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let status = not_ready_within(&s.base, Duration::from_secs(1)).await;
+        if status == "store_lost" {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "/readyz still {status} 5 s after the database was made again"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    log_line(&log, &["ERROR", "dropped and made again"]).await;
+    assert_eq!(
+        appends_until_refused(&s.base, &id, &key, 2).await,
+        0,
+        "appends acknowledged on the database made again"
+    );
 }
