@@ -148,6 +148,24 @@ macro_rules! keep_change {
     }};
 }
 
+/// Inserts a table's hands, from the first, added at `$version`, in the
+/// transaction `$tx`.
+macro_rules! insert_hands {
+    ($tx:ident, $id:expr, $version:expr, $hands:expr) => {{
+        for (i, h) in $hands.iter().enumerate() {
+            sqlx::query(INSERT_HAND)
+                .bind($id)
+                .bind(i as i64)
+                .bind($version)
+                .bind(&h.request)
+                .bind(&h.answer)
+                .bind(&h.state)
+                .execute(&mut *$tx)
+                .await?;
+        }
+    }};
+}
+
 /// Deletes a table's hands and changes in the transaction `$tx`.
 macro_rules! delete_parts {
     ($tx:ident, $id:expr) => {{
@@ -200,17 +218,7 @@ impl Store {
                 .rows_affected()
                 == 1;
             if done {
-                for (i, h) in hands.iter().enumerate() {
-                    sqlx::query(INSERT_HAND)
-                        .bind(&t.id)
-                        .bind(i as i64)
-                        .bind(t.version)
-                        .bind(&h.request)
-                        .bind(&h.answer)
-                        .bind(&h.state)
-                        .execute(&mut *tx)
-                        .await?;
-                }
+                insert_hands!(tx, &t.id, t.version, hands);
             }
             done
         }, none)?;
@@ -464,17 +472,7 @@ impl Store {
                 == 1;
             if done {
                 delete_parts!(tx, &row.id);
-                for (i, h) in hands.iter().enumerate() {
-                    sqlx::query(INSERT_HAND)
-                        .bind(&row.id)
-                        .bind(i as i64)
-                        .bind(row.version)
-                        .bind(&h.request)
-                        .bind(&h.answer)
-                        .bind(&h.state)
-                        .execute(&mut *tx)
-                        .await?;
-                }
+                insert_hands!(tx, &row.id, row.version, hands);
             }
             done
         }, none)

@@ -389,13 +389,7 @@ pub async fn read(
             .insert_header((header::VARY, "accept"))
             .body(csv));
     }
-    let version = row.version;
-    // Joining a long night is work for the pool, not the async worker.
-    let body = state
-        .pool
-        .run(move || Ok(json::table(&row, &hands)))
-        .await?;
-    Ok(answer(StatusCode::OK, version, body))
+    table_answer(&state, row, hands).await
 }
 
 /// Commits a change played onto the table `t`: the answer (the change with
@@ -424,6 +418,12 @@ async fn commit<P>(
         .whole(&new.id)
         .await?
         .ok_or(TableProblem::NoSuchTable)?;
+    table_answer(state, row, hands).await
+}
+
+/// A 200 with the `TABLE` of a head and its hands, joined on the blocking
+/// pool (a long night is a megabyte).
+async fn table_answer(state: &AppState, row: TableRow, hands: Vec<(String, String)>) -> Answer {
     let version = row.version;
     let body = state
         .pool
