@@ -251,7 +251,9 @@ fn add(sum: &mut GroupStatsDoc, table: &str, night: &NightSummary, p: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::{json, Value};
+    use serde_json::json;
+    // Only to read back what the group writes.
+    type Json = serde_json::value::Value;
 
     #[test]
     fn times_are_rfc3339_in_utc() {
@@ -325,7 +327,7 @@ mod tests {
             ],
         };
         let nights = [night("t2", 2000, &two), night("t1", 1000, &one)];
-        let v: Value = serde_json::from_slice(&group(&g, &nights)).unwrap();
+        let v: Json = serde_json::from_slice(&group(&g, &nights)).unwrap();
         assert_eq!(v["nights"][0]["id"], "t2");
         assert_eq!(v["nights"][1]["balances"]["Ann"], 96);
         let stats = v["stats"].as_array().unwrap();
