@@ -10,6 +10,7 @@
 
 mod durability;
 mod postgres;
+mod streams;
 mod support;
 
 use serde_json::json;
