@@ -450,9 +450,9 @@ fn raise_open_files(needed: u64) {
             lim.rlim_cur = lim.rlim_max;
         }
     }
-    if (lim.rlim_cur as u64) < needed {
+    if lim.rlim_cur < needed {
         tracing::warn!(
-            open_files = lim.rlim_cur as u64,
+            open_files = lim.rlim_cur,
             needed,
             "the open files limit (RLIMIT_NOFILE) is below what --max-connections and \
              --events-max allow: raise the hard limit (ulimit -Hn, LimitNOFILE=) or lower them"

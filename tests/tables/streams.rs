@@ -76,7 +76,10 @@ async fn a_thousand_streams_leave_the_api_answering_and_the_next_is_refused_at_o
     let r = app.post("/v1/score", &score_body(), &[]).await;
     let score_took = t.elapsed();
     assert_eq!((r.status, r.json()["total_faan"].clone()), (200, json!(4)));
-    assert!(score_took < Duration::from_secs(1), "score took {score_took:?}");
+    assert!(
+        score_took < Duration::from_secs(1),
+        "score took {score_took:?}"
+    );
     let t = Instant::now();
     let r = app.append(&id, &key, 1, ben_self_draw()).await;
     let append_took = t.elapsed();
@@ -95,7 +98,10 @@ async fn a_thousand_streams_leave_the_api_answering_and_the_next_is_refused_at_o
         (503, json!("/problems/streams-full"))
     );
     assert_eq!(r.header("retry-after").as_deref(), Some("30"));
-    assert!(refused_in < Duration::from_secs(1), "refused in {refused_in:?}");
+    assert!(
+        refused_in < Duration::from_secs(1),
+        "refused in {refused_in:?}"
+    );
     drop(streams);
 }
 
