@@ -35,8 +35,11 @@ use tokio::time::{Instant, Interval, MissedTickBehavior};
 pub const CHECK_EVERY: Duration = Duration::from_millis(500);
 /// Most bytes of a stream handed to actix and not yet taken by the kernel.
 /// An event past it goes out in pieces (slices of the shared frame, no
-/// copy), so actix's write buffer stays small however large the event.
-pub const PIECE: usize = 8 * 1024;
+/// copy), so actix's write buffer stays small however large the event:
+/// with a piece's chunk framing, and the response head before the first,
+/// it fits the 8 KiB actix starts a connection's buffer with, which then
+/// never grows.
+pub const PIECE: usize = 4 * 1024;
 /// A stream's kernel send buffer (`SO_SNDBUF`; Linux counts twice this
 /// with its bookkeeping). Small, because a stream sends little at a time,
 /// and whatever a stalled client leaves in it is held until the write
@@ -204,6 +207,10 @@ where
         drop(c.plain.borrow_mut().take());
         shrink_send_buffer(c.fd.get());
     }
+    watched(inner, conn)
+}
+
+fn watched<S>(inner: S, conn: Option<Rc<Conn>>) -> Watched<S> {
     let mut tick = tokio::time::interval_at(Instant::now() + CHECK_EVERY, CHECK_EVERY);
     tick.set_missed_tick_behavior(MissedTickBehavior::Delay);
     Watched {
@@ -341,6 +348,31 @@ mod tests {
         std::thread::sleep(Duration::from_millis(50));
         assert_eq!(look(server.as_raw_fd()), Socket::Gone, "closed by the peer");
         assert_eq!(look(-1), Socket::Gone, "no socket");
+    }
+
+    #[tokio::test]
+    async fn a_large_event_goes_out_in_pieces_each_once_the_last_is_written() {
+        // A 10,000-byte event: 4,096 bytes, then nothing until the kernel
+        // has taken them, then 4,096, then the last 1,808, then the end.
+        let conn = Conn::new(-1, None, None);
+        let event = Bytes::from(vec![b'x'; 10_000]);
+        let inner = futures_util::stream::iter([Ok::<_, io::Error>(event)]);
+        let mut body = std::pin::pin!(watched(inner, Some(conn.clone())));
+        let mut cx = Context::from_waker(Waker::noop());
+        let mut next = || match body.as_mut().poll_next(&mut cx) {
+            Poll::Ready(Some(Ok(b))) => Some(b.len()),
+            Poll::Ready(None) => Some(0),
+            Poll::Ready(Some(Err(e))) => panic!("{e}"),
+            Poll::Pending => None,
+        };
+        assert_eq!(next(), Some(4096), "the first piece");
+        assert_eq!(next(), None, "held while actix holds it");
+        conn.wrote(4096);
+        assert_eq!(next(), Some(4096), "the second, once written");
+        conn.wrote(4096);
+        assert_eq!(next(), Some(1808), "the rest");
+        conn.wrote(1808);
+        assert_eq!(next(), Some(0), "the end");
     }
 
     #[tokio::test]
