@@ -53,7 +53,7 @@ ADMIN_CONNECTIONS = 16
 # worst ledger's 1.2 MB in and 4 MB out over 2,000 hands: request and
 # answer, both kept in a table).
 EVENTS_DEFAULT = 10_000
-PER_STREAM = PER_STREAM_BYTES
+PER_STREAM = 32 * 2**10
 LEDGER_HANDS_DEFAULT = 2000
 PER_TABLE_HAND = 2600
 COMPRESSORS_DEFAULT = 8
