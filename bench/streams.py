@@ -6,7 +6,8 @@ Starts the given faan binary on 127.0.0.1 at its defaults (two workers,
 throwaway SQLite file, with --tables-per-hour raised so that the script
 may make its 625 tables. Then, in one run side by side:
 
-  0 streams     POST /v1/score timed (4 clients, keep-alive, SECONDS s),
+  0 streams     the server's CPU over 3 s with nothing asked, then
+                POST /v1/score timed (4 clients, keep-alive, SECONDS s),
                 then 20 appends to a fresh table
   1,000         streams opened (16 a table), each read by the script; the
                 same timings; VmRSS and VmHWM of the server
@@ -118,6 +119,13 @@ async def open_stream(port, table, readers):
     readers.append((asyncio.ensure_future(read()), w))
 
 
+def cpu_s(pid):
+    """User and system CPU seconds the process has used."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def pct(xs, p):
     xs = sorted(xs)
     return xs[min(len(xs) - 1, int(len(xs) * p / 100))]
@@ -213,12 +221,17 @@ async def main(args):
             await asyncio.gather(*[one(i) for i in range(len(readers), step)])
             opened_s = time.monotonic() - t0
             await asyncio.sleep(1)
+            # The streams' own cost while nothing else runs: their checks
+            # of the socket (two a second each) and keep-alive comments.
+            c0 = cpu_s(proc.pid)
+            await asyncio.sleep(3)
+            idle_cpu = (cpu_s(proc.pid) - c0) / 3 * 100
             rss = status_kib(proc.pid, "VmRSS")
             scores = await time_scores(port, args.seconds)
             appends = await time_appends(port)
             hwm = status_kib(proc.pid, "VmHWM")
-            rows.append((step, opened_s, rss, hwm, scores, appends))
-            print(f"{step} streams (opened in {opened_s:.1f} s): VmRSS {rss / 1024:.1f} MiB, "
+            rows.append((step, opened_s, rss, hwm, scores, appends, idle_cpu))
+            print(f"{step} streams (opened in {opened_s:.1f} s, idle CPU {idle_cpu:.1f} %): VmRSS {rss / 1024:.1f} MiB, "
                   f"VmHWM {hwm / 1024:.1f} MiB; score n={len(scores)} p50 {pct(scores, 50):.2f} "
                   f"p99 {pct(scores, 99):.2f} ms; append p50 {pct(appends, 50):.1f} "
                   f"p99 {pct(appends, 99):.1f} ms", flush=True)
@@ -233,11 +246,13 @@ async def main(args):
         stop.set()
         await prober
         base = rows[0][2]
-        print("\n| streams | opened in | VmRSS | over idle, per stream | VmHWM | /v1/score p50 / p99 | append p50 / p99 |")
-        print("|---|---|---|---|---|---|---|")
-        for step, opened_s, rss, hwm, scores, appends in rows:
+        print("\n| streams | opened in | server CPU, idle | VmRSS | over idle, per stream | VmHWM "
+              "| /v1/score p50 / p99 | append p50 / p99 |")
+        print("|---|---|---|---|---|---|---|---|")
+        for step, opened_s, rss, hwm, scores, appends, idle_cpu in rows:
             per = f"{(rss - base) * 1024 / step / 1024:.1f} KiB" if step else "-"
-            print(f"| {step:,} | {opened_s:.1f} s | {rss / 1024:.1f} MiB | {per} | {hwm / 1024:.1f} MiB | "
+            print(f"| {step:,} | {opened_s:.1f} s | {idle_cpu:.1f} % | {rss / 1024:.1f} MiB | {per} | "
+                  f"{hwm / 1024:.1f} MiB | "
                   f"{pct(scores, 50):.2f} / {pct(scores, 99):.2f} ms | "
                   f"{pct(appends, 50):.1f} / {pct(appends, 99):.1f} ms |")
         print(f"\nadmin /healthz failures: {len(bad)} {bad[:5]}")

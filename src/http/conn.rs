@@ -103,6 +103,24 @@ impl<T> Drop for Guarded<T> {
     }
 }
 
+impl<T> Guarded<T> {
+    /// A read of `n` bytes into room for more that ended so met the peer's
+    /// close (or a reset): an event stream on the connection ends with it,
+    /// since actix streams on to a half-closed client.
+    fn closed_if(&self, r: &Poll<io::Result<()>>, n: usize) {
+        let closed = match r {
+            Poll::Ready(Ok(())) => n == 0,
+            Poll::Ready(Err(_)) => true,
+            Poll::Pending => false,
+        };
+        if closed {
+            if let Some(c) = &self.conn {
+                c.peer_closed();
+            }
+        }
+    }
+}
+
 fn ended() -> io::Error {
     io::Error::new(
         io::ErrorKind::ConnectionAborted,
@@ -127,9 +145,13 @@ impl<T: AsyncRead + Unpin> AsyncRead for Guarded<T> {
         }
         let room = READ_AHEAD - this.read_ahead;
         if buf.remaining() <= room {
-            let before = buf.filled().len();
+            let (before, room) = (buf.filled().len(), buf.remaining());
             let r = Pin::new(&mut this.io).poll_read(cx, buf);
-            this.read_ahead += buf.filled().len() - before;
+            let n = buf.filled().len() - before;
+            this.read_ahead += n;
+            if room > 0 {
+                this.closed_if(&r, n);
+            }
             return r;
         }
         // Near the bound: read no more than the room left, through a buffer
@@ -141,6 +163,7 @@ impl<T: AsyncRead + Unpin> AsyncRead for Guarded<T> {
             buf.put_slice(part.filled());
             this.read_ahead += part.filled().len();
         }
+        this.closed_if(&r, part.filled().len());
         r
     }
 }

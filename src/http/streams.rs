@@ -9,18 +9,22 @@
 //! budget (`startup`), so streams are never left waiting to be accepted.
 //!
 //! Neither actix nor the kernel tells a stream that its client is gone or
-//! has stopped reading: actix notices a closed socket only when a write
-//! fails, and the kernel takes events into its send buffer whether or not
-//! the client reads them. So the stream looks at its socket itself
-//! ([`CHECK_EVERY`]): a peer that closed ends it, and so do bytes the peer
-//! has not acknowledged for the write timeout. What is unsent stays small
-//! by our own bounds: a stream hands actix at most [`PIECE`] bytes that are
-//! not yet in the kernel, and its kernel send buffer is [`SEND_BUFFER`].
+//! has stopped reading: actix reads the peer's close but streams on (HTTP
+//! allows a half-closed client), and the kernel takes events into its send
+//! buffer whether or not the client reads them. So the socket wrapper
+//! tells the stream when a read meets the close, and while the stream has
+//! bytes out it looks at its socket itself ([`CHECK_EVERY`]): a peer that
+//! closed ends it (a read may be parked behind a blocked write), and so do
+//! bytes the peer has not acknowledged for the write timeout. An idle
+//! stream has no timer of its own. What is unsent stays small by our own
+//! bounds: a stream hands actix at most [`PIECE`] bytes that are not yet in
+//! the kernel, and its kernel send buffer is [`SEND_BUFFER`].
 
 use actix_web::web::Bytes;
 use actix_web::HttpRequest;
 use futures_util::Stream;
 use std::cell::{Cell, RefCell};
+use std::future::Future;
 use std::io;
 use std::os::fd::RawFd;
 use std::pin::Pin;
@@ -28,10 +32,9 @@ use std::rc::Rc;
 use std::task::{Context, Poll, Waker};
 use std::time::Duration;
 use tokio::sync::OwnedSemaphorePermit;
-use tokio::time::{Instant, Interval, MissedTickBehavior};
+use tokio::time::{Instant, Sleep};
 
-/// How often a stream looks at its socket: a client that has gone frees
-/// its place within this (and a tick's lateness).
+/// How often a stream with bytes out looks at its socket.
 pub const CHECK_EVERY: Duration = Duration::from_millis(500);
 /// Most bytes of a stream handed to actix and not yet taken by the kernel.
 /// An event past it goes out in pieces (slices of the shared frame, no
@@ -59,6 +62,8 @@ pub struct Conn {
     written: Cell<u64>,
     /// A stream waiting for its bytes to reach the kernel.
     waiting: RefCell<Option<Waker>>,
+    /// A read met the peer's close (or a reset).
+    peer_closed: Cell<bool>,
     /// The stream ended the connection: every further write fails, so
     /// actix drops it at once instead of flushing to a client that is gone
     /// or does not read.
@@ -77,6 +82,7 @@ impl Conn {
             plain: RefCell::new(plain),
             written: Cell::new(0),
             waiting: RefCell::new(None),
+            peer_closed: Cell::new(false),
             ended: Cell::new(false),
             write_timeout,
         })
@@ -85,6 +91,14 @@ impl Conn {
     /// The kernel took `n` more bytes.
     pub fn wrote(&self, n: usize) {
         self.written.set(self.written.get() + n as u64);
+        if let Some(w) = self.waiting.borrow_mut().take() {
+            w.wake();
+        }
+    }
+
+    /// A read met the peer's close: a stream on this connection ends.
+    pub fn peer_closed(&self) {
+        self.peer_closed.set(true);
         if let Some(w) = self.waiting.borrow_mut().take() {
             w.wake();
         }
@@ -104,6 +118,17 @@ impl Conn {
     pub fn is_plain(&self) -> bool {
         self.plain.borrow().is_some()
     }
+}
+
+/// What a stream does after a look at its socket.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Next {
+    /// Look again: bytes are out.
+    Look,
+    /// Nothing out: no more looks until the next bytes.
+    Rest,
+    /// Gone or stalled.
+    End,
 }
 
 /// What a look at the socket found.
@@ -211,8 +236,6 @@ where
 }
 
 fn watched<S>(inner: S, conn: Option<Rc<Conn>>) -> Watched<S> {
-    let mut tick = tokio::time::interval_at(Instant::now() + CHECK_EVERY, CHECK_EVERY);
-    tick.set_missed_tick_behavior(MissedTickBehavior::Delay);
     Watched {
         inner: Box::pin(inner),
         conn,
@@ -221,7 +244,8 @@ fn watched<S>(inner: S, conn: Option<Rc<Conn>>) -> Watched<S> {
         handed: 0,
         acked: 0,
         progress: Instant::now(),
-        tick,
+        check: Box::pin(tokio::time::sleep(CHECK_EVERY)),
+        checking: false,
         done: false,
     }
 }
@@ -240,7 +264,11 @@ pub struct Watched<S> {
     acked: u64,
     /// When the peer last acknowledged bytes or had none outstanding.
     progress: Instant,
-    tick: Interval,
+    /// The next look at the socket, while `checking`.
+    check: Pin<Box<Sleep>>,
+    /// Bytes are out: the peer has yet to acknowledge them, or actix to
+    /// write them.
+    checking: bool,
     done: bool,
 }
 
@@ -251,22 +279,35 @@ impl<S> Watched<S> {
         conn.written.get() < self.base.unwrap_or(0) + self.handed
     }
 
-    /// The socket, looked at: `false` when the stream must end.
-    fn healthy(&mut self, conn: &Conn) -> bool {
+    /// The socket, looked at: what the stream does next.
+    fn look(&mut self, conn: &Conn) -> Next {
         let Socket::Open { unacked } = look(conn.fd.get()) else {
-            return false;
+            return Next::End;
         };
         let acked = conn.written.get().saturating_sub(unacked);
         let now = Instant::now();
-        if acked > self.acked || (unacked == 0 && !self.holding(conn)) {
+        let idle = unacked == 0 && !self.holding(conn);
+        if acked > self.acked || idle {
             self.acked = acked;
             self.progress = now;
-            return true;
+            return if idle { Next::Rest } else { Next::Look };
         }
         // Bytes outstanding and none taken: stalled past the write timeout,
         // however much the kernel holds.
-        conn.write_timeout
-            .is_none_or(|t| now.duration_since(self.progress) < t)
+        match conn.write_timeout {
+            Some(t) if now.duration_since(self.progress) >= t => Next::End,
+            _ => Next::Look,
+        }
+    }
+
+    /// Bytes go out: look at the socket until the peer has them all.
+    fn start_checking(&mut self) {
+        if !self.checking {
+            self.checking = true;
+            // Idle until now: the timeout counts from here.
+            self.progress = Instant::now();
+            self.check.as_mut().reset(self.progress + CHECK_EVERY);
+        }
     }
 }
 
@@ -286,14 +327,23 @@ where
             if this.base.is_none() {
                 this.base = Some(conn.written.get());
             }
-            while this.tick.poll_tick(cx).is_ready() {
-                if !this.healthy(&conn) {
-                    // Ending the body is enough: `ended` fails the writes
-                    // of its last chunk, and actix drops the connection.
-                    conn.ended.set(true);
-                    this.done = true;
-                    return Poll::Ready(None);
+            let mut end = conn.peer_closed.get();
+            while !end && this.checking && this.check.as_mut().poll(cx).is_ready() {
+                match this.look(&conn) {
+                    Next::Look => {
+                        let at = Instant::now() + CHECK_EVERY;
+                        this.check.as_mut().reset(at);
+                    }
+                    Next::Rest => this.checking = false,
+                    Next::End => end = true,
                 }
+            }
+            if end {
+                // Ending the body is enough: `ended` fails the writes of
+                // its last chunk, and actix drops the connection.
+                conn.ended.set(true);
+                this.done = true;
+                return Poll::Ready(None);
             }
             if this.holding(&conn) {
                 // `Conn::wrote` wakes us when the kernel takes more.
@@ -306,6 +356,9 @@ where
                 let n = this.rest.len().min(PIECE);
                 let piece = this.rest.split_to(n);
                 this.handed += n as u64;
+                if this.conn.is_some() {
+                    this.start_checking();
+                }
                 return Poll::Ready(Some(Ok(piece)));
             }
             match this.inner.as_mut().poll_next(cx) {

@@ -7,7 +7,7 @@ use super::support::*;
 use futures_util::StreamExt;
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
-use tokio::io::AsyncWriteExt;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 /// Ben's all pungs self-drawn under HKMA: all pungs 3 + self-draw 1 = 4 faan.
 fn score_body() -> Value {
@@ -199,17 +199,20 @@ async fn a_stream_whose_client_never_reads_is_closed_after_the_write_timeout() {
         .write_all(format!("GET /v1/tables/{id}/events HTTP/1.1\r\nHost: t\r\n\r\n").as_bytes())
         .await
         .unwrap();
-    // Its place is taken once the next stream is refused.
-    let deadline = Instant::now() + Duration::from_secs(5);
-    loop {
-        let (status, res) = try_stream(&app, &id).await;
-        drop(res);
-        if status == 503 {
-            break;
-        }
-        assert!(Instant::now() < deadline, "the raw client's stream opens");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    // Its answer begins 200 (twelve bytes read, then never another); its
+    // place is taken, so the next stream is refused.
+    let mut head = [0u8; 12];
+    tokio::time::timeout(Duration::from_secs(5), stalled.read_exact(&mut head))
+        .await
+        .expect("the raw client's stream answers")
+        .unwrap();
+    assert_eq!(&head, b"HTTP/1.1 200");
+    let (status, res) = try_stream(&app, &id).await;
+    drop(res);
+    assert_eq!(
+        status, 503,
+        "the stalled client holds the table's one place"
+    );
     let opened = Instant::now();
     for v in 1..=3 {
         let r = app.append(&id, &key, v, ben_self_draw()).await;
