@@ -8,7 +8,7 @@ may make its 625 tables. Then, in one run side by side:
 
   0 streams     the server's CPU over 3 s with nothing asked, then
                 POST /v1/score timed (4 clients, keep-alive, SECONDS s),
-                then 20 appends to a fresh table
+                then 100 appends to a fresh table
   1,000         streams opened (16 a table), each read by the script; the
                 same timings; VmRSS and VmHWM of the server
   10,000        the same
@@ -147,7 +147,7 @@ async def time_scores(port, seconds, clients=4):
     return times
 
 
-async def time_appends(port, n=20):
+async def time_appends(port, n=100):
     c = Conn(port)
     st, _, body = await c.request("POST", "/v1/tables", NIGHT)
     assert st == 201, (st, body[:200])
