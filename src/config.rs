@@ -238,6 +238,29 @@ impl ServeArgs {
         (!a.is_empty() && !a.eq_ignore_ascii_case("none")).then_some(a)
     }
 
+    /// Connections a worker accepts: its `--max-connections` plain ones and
+    /// its share of the event streams (`--events-max` over the workers),
+    /// which `--max-connections` does not count (`http::streams`). Accepts
+    /// go to the workers with room, so the shares together always hold
+    /// `--events-max`.
+    pub fn accept_limit(&self) -> usize {
+        let plain = self.max_connections.max(1);
+        if self.tables.store == "none" {
+            return plain;
+        }
+        plain + self.tables.events_max.div_ceil(self.workers())
+    }
+
+    /// Files the server may hold open at its bounds: every connection the
+    /// workers accept, the probes', the store's, and a few of its own
+    /// (listeners, the poller, the database files).
+    pub fn open_files_needed(&self) -> u64 {
+        let accepted = self.workers() * self.accept_limit();
+        (accepted + crate::startup::ADMIN_MAX_CONNECTIONS) as u64
+            + u64::from(self.tables.store_connections)
+            + 64
+    }
+
     /// `--write-timeout`, unless 0.
     pub fn write_timeout(&self) -> Option<Duration> {
         (self.write_timeout > 0).then(|| Duration::from_secs(self.write_timeout))

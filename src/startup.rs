@@ -57,6 +57,8 @@ struct Conn {
     keep_alive: KeepAlive,
     client_request_timeout: Duration,
     write_timeout: Option<Duration>,
+    /// Plain (not event stream) connections a worker serves at once.
+    plain: usize,
 }
 
 /// An actix-http HTTP/1 service over [`Guarded`] sockets, as actix-web's
@@ -72,6 +74,14 @@ macro_rules! h1_service {
             .client_request_timeout(conn.client_request_timeout)
             .client_disconnect_timeout(Duration::from_secs(1))
             .local_addr($addr)
+            // Each request sees its connection (`http::streams::watch`).
+            .on_connect_ext(
+                |io: &Guarded<actix_web::rt::net::TcpStream>, ext: &mut actix_http::Extensions| {
+                    if let Some(c) = io.conn() {
+                        ext.insert(c.clone());
+                    }
+                },
+            )
             .graceful_shutdown_signal(move || {
                 let signal = signal.clone();
                 async move { signal.notified().await }
@@ -81,13 +91,22 @@ macro_rules! h1_service {
                 actix_web::dev::AppConfig::default()
             }));
         let write_timeout = conn.write_timeout;
+        // This worker's `--max-connections` places: a connection takes one
+        // before a byte is read (waiting, as it would in the backlog, while
+        // all are taken) and gives it back when it closes or becomes an
+        // event stream (`http::streams`).
+        let plain = Arc::new(tokio::sync::Semaphore::new(conn.plain));
         actix_service::ServiceFactoryExt::and_then(
             actix_service::fn_service(move |io: actix_web::rt::net::TcpStream| {
-                let peer = io.peer_addr().ok();
-                std::future::ready(Ok::<_, actix_http::error::DispatchError>((
-                    Guarded::new(io, write_timeout),
-                    peer,
-                )))
+                let plain = plain.clone();
+                async move {
+                    let place = plain.acquire_owned().await.ok();
+                    let peer = io.peer_addr().ok();
+                    Ok::<_, actix_http::error::DispatchError>((
+                        Guarded::tracked(io, write_timeout, place),
+                        peer,
+                    ))
+                }
             }),
             h1,
         )
@@ -115,6 +134,7 @@ impl Application {
             let local = listener.local_addr().map_err(err)?;
             Ok::<_, StartupError>((listener, local))
         };
+        raise_open_files(config.open_files_needed());
         let (listener, local) = bind(&config.addr)?;
         let admin_listener = config.admin_addr().map(bind).transpose()?;
         let shutting_down = Arc::new(AtomicBool::new(false));
@@ -156,6 +176,7 @@ impl Application {
             },
             client_request_timeout: Duration::from_millis(config.client_request_timeout_ms),
             write_timeout: config.write_timeout(),
+            plain: config.max_connections.max(1),
         };
         let compressors = Compressors::new(config.max_compressors);
         let bind_err = |source| StartupError::Bind {
@@ -164,7 +185,7 @@ impl Application {
         };
         let builder = actix_server::Server::build()
             .workers(config.workers())
-            .max_concurrent_connections(config.max_connections.max(1))
+            .max_concurrent_connections(config.accept_limit())
             .backlog(config.backlog)
             .shutdown_timeout(config.shutdown_timeout)
             // SIGTERM/SIGINT are handled by `run_until_signalled` (readiness first, then a graceful stop).
@@ -218,6 +239,10 @@ impl Application {
                                 .wrap(tracing_actix_web::TracingLogger::<observe::RootSpan>::new());
                             let expect = Expect {
                                 state: state.clone(),
+                            };
+                            let conn = Conn {
+                                plain: ADMIN_MAX_CONNECTIONS,
+                                ..conn
                             };
                             h1_service!(app, conn, expect, local, signal)
                         })
@@ -400,6 +425,40 @@ fn cap_malloc_arenas() {
         unsafe {
             libc::mallopt(libc::M_ARENA_MAX, 2);
         }
+    }
+}
+
+/// Every connection and event stream is an open file, and the usual soft
+/// limit (1,024) is far below `--events-max`: the soft limit is raised to
+/// the hard one, which needs no privilege. A warning says when even that
+/// is below what the bounds allow, since past it accepts fail.
+fn raise_open_files(needed: u64) {
+    let mut lim = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes one rlimit to the pointer, which points at `lim`.
+    if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) } != 0 {
+        return;
+    }
+    if lim.rlim_cur < lim.rlim_max {
+        let raised = libc::rlimit {
+            rlim_cur: lim.rlim_max,
+            rlim_max: lim.rlim_max,
+        };
+        // SAFETY: setrlimit reads one rlimit from the pointer, which points
+        // at `raised`; a refusal leaves the limit as it was.
+        if unsafe { libc::setrlimit(libc::RLIMIT_NOFILE, &raised) } == 0 {
+            lim.rlim_cur = lim.rlim_max;
+        }
+    }
+    if lim.rlim_cur < needed {
+        tracing::warn!(
+            open_files = lim.rlim_cur,
+            needed,
+            "the open files limit (RLIMIT_NOFILE) is below what --max-connections and \
+             --events-max allow: raise the hard limit (ulimit -Hn, LimitNOFILE=) or lower them"
+        );
     }
 }
 

@@ -44,13 +44,16 @@ ADMIN_CONNECTIONS = 16
 # compressor's state at most 0.5 MiB (brotli quality 1, a 64 KiB window;
 # gzip level 1: bench/hostile.md), and the files compressed once at start-up
 # (the page, /docs, /openapi.json in brotli and gzip: under 0.5 MiB).
-# With a store (FAAN_STORE from a Secret), event streams: at most
-# min(FAAN_EVENTS_MAX, the connections) of them, each holding at most two
-# copies of its table (the one its connection is writing and, shared with
-# the table's other streams, the latest), a table at most FAAN_LEDGER_HANDS
-# hands of PER_TABLE_HAND (the worst ledger's 1.2 MB in and 4 MB out over
-# 2,000 hands: request and answer, both kept in a table).
-EVENTS_DEFAULT = 1024
+# With a store (FAAN_STORE from a Secret), event streams: FAAN_EVENTS_MAX of
+# them, outside the connections above, each PER_STREAM (its connection in
+# actix with at most 4 KiB of its event, its place in the hub, and its
+# kernel send buffer: bench/tables.md, "Streams held"), and the latest
+# event of its table (shared by the table's streams; at worst one table a
+# stream), a table at most FAAN_LEDGER_HANDS hands of PER_TABLE_HAND (the
+# worst ledger's 1.2 MB in and 4 MB out over 2,000 hands: request and
+# answer, both kept in a table).
+EVENTS_DEFAULT = 10_000
+PER_STREAM = 32 * 2**10
 LEDGER_HANDS_DEFAULT = 2000
 PER_TABLE_HAND = 2600
 COMPRESSORS_DEFAULT = 8
@@ -150,9 +153,9 @@ def check_overlay(name, docs, image_uid):
     threads = int(config.get("FAAN_BLOCKING_THREADS", max(1, workers - 1)))
     compressors = int(config.get("FAAN_MAX_COMPRESSORS", COMPRESSORS_DEFAULT))
     stored = "secretKeyRef" in env.get("FAAN_STORE", {}).get("valueFrom", {})
-    streams = min(int(config.get("FAAN_EVENTS_MAX", EVENTS_DEFAULT)), connections) if stored else 0
+    streams = int(config.get("FAAN_EVENTS_MAX", EVENTS_DEFAULT)) if stored else 0
     hands = int(config.get("FAAN_LEDGER_HANDS", LEDGER_HANDS_DEFAULT))
-    need = (streams * 2 * hands * PER_TABLE_HAND + cache * CACHE_OVERHEAD + FRONT_MAX + PROCESS + buffered
+    need = (streams * (PER_STREAM + hands * PER_TABLE_HAND) + cache * CACHE_OVERHEAD + FRONT_MAX + PROCESS + buffered
             + (connections + ADMIN_CONNECTIONS) * PER_CONNECTION + threads * PER_BLOCKING_THREAD
             + SHANTEN_TABLES + compressors * PER_COMPRESSOR + STATIC_VARIANTS)
     have = memory_bytes(res["limits"]["memory"])

@@ -11,7 +11,12 @@
 //! answers of what was read have not all been handed to the kernel, and a
 //! write that stays blocked past the timeout fails, so actix drops the
 //! connection with its answers and the budget they hold.
+//!
+//! Each socket also carries its [`streams::Conn`]: its place in
+//! `--max-connections` and the bytes it wrote, which event streams read
+//! (`http::streams`).
 
+use super::streams;
 use super::{AppState, Limits};
 use crate::api::ApiError;
 use actix_web::http::header;
@@ -19,7 +24,9 @@ use actix_web::rt::time::{sleep, Instant, Sleep};
 use actix_web::HttpMessage;
 use std::future::Future;
 use std::io;
+use std::os::fd::AsRawFd;
 use std::pin::Pin;
+use std::rc::Rc;
 use std::task::{Context, Poll};
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
@@ -48,6 +55,7 @@ pub struct Guarded<T> {
     read_ahead: usize,
     /// A read was refused: wake the task once reading may go on.
     parked: bool,
+    conn: Option<Rc<streams::Conn>>,
 }
 
 impl<T> Guarded<T> {
@@ -60,8 +68,64 @@ impl<T> Guarded<T> {
             settled: true,
             read_ahead: 0,
             parked: false,
+            conn: None,
         }
     }
+
+    /// The connection as its requests see it.
+    pub fn conn(&self) -> Option<&Rc<streams::Conn>> {
+        self.conn.as_ref()
+    }
+}
+
+impl<T: AsRawFd> Guarded<T> {
+    /// A socket that holds a place in `--max-connections` (`plain`) until
+    /// its request becomes an event stream.
+    pub fn tracked(
+        io: T,
+        timeout: Option<Duration>,
+        plain: Option<tokio::sync::OwnedSemaphorePermit>,
+    ) -> Self {
+        let conn = streams::Conn::new(io.as_raw_fd(), plain, timeout);
+        let mut g = Guarded::new(io, timeout);
+        g.conn = Some(conn);
+        g
+    }
+}
+
+impl<T> Drop for Guarded<T> {
+    fn drop(&mut self) {
+        // Before the socket closes: a stream must not look at its number
+        // again, which the system may give to another socket.
+        if let Some(c) = &self.conn {
+            c.closed();
+        }
+    }
+}
+
+impl<T> Guarded<T> {
+    /// A read of `n` bytes into room for more that ended so met the peer's
+    /// close (or a reset): an event stream on the connection ends with it,
+    /// since actix streams on to a half-closed client.
+    fn closed_if(&self, r: &Poll<io::Result<()>>, n: usize) {
+        let closed = match r {
+            Poll::Ready(Ok(())) => n == 0,
+            Poll::Ready(Err(_)) => true,
+            Poll::Pending => false,
+        };
+        if closed {
+            if let Some(c) = &self.conn {
+                c.peer_closed();
+            }
+        }
+    }
+}
+
+fn ended() -> io::Error {
+    io::Error::new(
+        io::ErrorKind::ConnectionAborted,
+        "the event stream ended: its client has gone or does not read",
+    )
 }
 
 impl<T: AsyncRead + Unpin> AsyncRead for Guarded<T> {
@@ -81,9 +145,13 @@ impl<T: AsyncRead + Unpin> AsyncRead for Guarded<T> {
         }
         let room = READ_AHEAD - this.read_ahead;
         if buf.remaining() <= room {
-            let before = buf.filled().len();
+            let (before, room) = (buf.filled().len(), buf.remaining());
             let r = Pin::new(&mut this.io).poll_read(cx, buf);
-            this.read_ahead += buf.filled().len() - before;
+            let n = buf.filled().len() - before;
+            this.read_ahead += n;
+            if room > 0 {
+                this.closed_if(&r, n);
+            }
             return r;
         }
         // Near the bound: read no more than the room left, through a buffer
@@ -95,6 +163,7 @@ impl<T: AsyncRead + Unpin> AsyncRead for Guarded<T> {
             buf.put_slice(part.filled());
             this.read_ahead += part.filled().len();
         }
+        this.closed_if(&r, part.filled().len());
         r
     }
 }
@@ -106,9 +175,15 @@ impl<T: AsyncWrite + Unpin> AsyncWrite for Guarded<T> {
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
         let this = &mut *self;
+        if this.conn.as_ref().is_some_and(|c| c.ended()) {
+            return Poll::Ready(Err(ended()));
+        }
         match Pin::new(&mut this.io).poll_write(cx, buf) {
             Poll::Ready(Ok(n)) => {
                 if n > 0 {
+                    if let Some(c) = &this.conn {
+                        c.wrote(n);
+                    }
                     this.settled = false;
                     if std::mem::take(&mut this.blocked) && this.parked {
                         cx.waker().wake_by_ref();
@@ -143,6 +218,9 @@ impl<T: AsyncWrite + Unpin> AsyncWrite for Guarded<T> {
 
     fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         let this = &mut *self;
+        if this.conn.as_ref().is_some_and(|c| c.ended()) {
+            return Poll::Ready(Err(ended()));
+        }
         let r = Pin::new(&mut this.io).poll_flush(cx);
         if r.is_pending() {
             return r;

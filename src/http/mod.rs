@@ -18,6 +18,7 @@ pub mod tables;
 pub mod calculator;
 pub mod compress;
 pub mod conn;
+pub mod streams;
 
 use crate::api::ApiError;
 use crate::service::Service;

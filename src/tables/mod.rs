@@ -51,13 +51,17 @@ pub struct TablesArgs {
     /// Most event streams on one table.
     #[arg(long, env = "FAAN_EVENTS_PER_TABLE", default_value_t = 16)]
     pub events_per_table: usize,
-    /// Most event streams in all.
-    #[arg(long, env = "FAAN_EVENTS_MAX", default_value_t = 1024)]
+    /// Most event streams in all (outside --max-connections: streams have their own budget).
+    #[arg(long, env = "FAAN_EVENTS_MAX", default_value_t = DEFAULT_EVENTS_MAX)]
     pub events_max: usize,
     /// Most groups in all; past it a new group is a 503 `/problems/groups-full`.
     #[arg(long, env = "FAAN_GROUPS_MAX", default_value_t = 10_000)]
     pub groups_max: u64,
 }
+
+/// Event streams an instance holds by default: each costs its connection's
+/// bytes, not a place in `--max-connections` (docs/operations.md, "Memory").
+pub const DEFAULT_EVENTS_MAX: usize = 10_000;
 
 /// The default store, relative to the working directory.
 pub const DEFAULT_STORE: &str = "sqlite:faan-data/tables.db";
@@ -72,7 +76,7 @@ impl Default for TablesArgs {
             trust_forwarded_for: false,
             table_ttl_days: 90,
             events_per_table: 16,
-            events_max: 1024,
+            events_max: DEFAULT_EVENTS_MAX,
             groups_max: 10_000,
         }
     }

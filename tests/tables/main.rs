@@ -12,6 +12,7 @@ mod changes;
 mod durability;
 mod lost;
 mod postgres;
+mod streams;
 mod support;
 
 use serde_json::json;

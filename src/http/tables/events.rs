@@ -194,7 +194,10 @@ pub async fn events(
         // buffered by a proxy.
         .insert_header((header::CONTENT_ENCODING, "identity"))
         .insert_header(("x-accel-buffering", "no"))
-        .streaming(stream))
+        // Out of --max-connections and watched (`http::streams`); the
+        // connection closes with the stream.
+        .force_close()
+        .streaming(crate::http::streams::watch(&req, stream)))
 }
 
 /// The `table` event a stream starts with, and its version.
