@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """A small table's append beside heavy neighbours: its time alone, then
 while eight clients each append as fast as they can to a table of their
-own at hand 2,000 (as the whole `TABLE` answer, and with
-`Prefer: return=minimal`). Wall clock on loopback: compare the rows of one
-run, not runs of different days.
+own, at hand 10 (light neighbours) and at hand 2,000 (heavy ones; their
+answers as the whole `TABLE`, and with `Prefer: return=minimal`). Eight
+clients that never wait queue on the store's one writer whatever their
+tables, so the heavy rows are to be read against the light row. Wall
+clock on loopback: compare the rows of one run, not runs of different
+days.
 
     python3 bench/tables_neighbours.py target/release/faan
 """
@@ -116,12 +119,15 @@ def main():
                 time.sleep(0.1)
         minimal = {"prefer": "return=minimal"}
         rows = [("alone", small(port, minimal), 0)]
+        light = [(*make(Client(port), 10), [1, 10]) for _ in range(HEAVY)]
         heavy = [(*make(Client(port), 1990), [1, 1990]) for _ in range(HEAVY)]
-        for label, extra in (("8 heavy, TABLE answers", {}), ("8 heavy, minimal", minimal)):
+        for label, extra, neighbours in (("8 light, minimal", minimal, light),
+                                         ("8 heavy, minimal", minimal, heavy),
+                                         ("8 heavy, TABLE answers", {}, heavy)):
             stop = threading.Event()
             heavy_times = []
             ts = [threading.Thread(target=appender, args=(port, tid, key, at, stop, extra, heavy_times))
-                  for tid, key, at in heavy]
+                  for tid, key, at in neighbours]
             for t in ts:
                 t.start()
             time.sleep(1)
@@ -130,7 +136,7 @@ def main():
             for t in ts:
                 t.join()
             rows.append((label, got, len(heavy_times)))
-        print(f"{'small table beside':<26} {'p50 ms':>8} {'p99 ms':>8} {'heavy appends':>14}")
+        print(f"{'small table beside':<26} {'p50 ms':>8} {'p99 ms':>8} {'their appends':>14}")
         for label, times, n in rows:
             print(f"{label:<26} {pct(times, 0.5):>8.2f} {pct(times, 0.99):>8.2f} {n:>14,}")
     finally:
