@@ -304,7 +304,7 @@ async fn a_ledger_of_one_hand_is_settle_is_score() {
 async fn bad_ledgers_and_settlements_are_422_at_their_pointer() {
     let app = spawn_app().await;
     let cases = crate::common::bad_ledgers();
-    assert_eq!(cases.len(), 15, "every bad ledger of the shared table");
+    assert_eq!(cases.len(), 20, "every bad ledger of the shared table");
     for (case, body) in &cases {
         let (name, pointer) = (&case["name"], case["pointer"].as_str().unwrap());
         let at = problem_at(&app, "/v1/ledger", body, 422, "invalid-request").await;
