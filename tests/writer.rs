@@ -210,13 +210,19 @@ fn a_night_of_two_games_is_written_as_serde_writes_it() {
     let mut hands = vec![json!({"result": "draw"}); 15];
     hands.push(json!({"result": "win", "winners": [{"player": "Cat", "declared": {"faan": 3}, "context": dis("Dan")}]}));
     hands.push(json!({"result": "rules", "house_rules": {"stake": 2}}));
-    hands.push(json!({"result": "new_game", "players": ["Ben", "Ann", "Dan", "Cat"], "dealer": "Dan"}));
+    hands.push(
+        json!({"result": "new_game", "players": ["Ben", "Ann", "Dan", "Cat"], "dealer": "Dan"}),
+    );
     hands.push(json!({"result": "win", "winners": [{"player": "Ben", "declared": {"faan": 4}, "context": {"win_by": "self_draw"}}]}));
     hands.push(json!({"result": "false_win", "offender": "Ann"}));
     hands.push(json!({"result": "draw"}));
     let night = json!({"ruleset": "hkma", "house_rules": {"dealer_keeps_on_draw": false},
         "players": ["Ann", "Ben", "Cat", "Dan"], "hands": hands});
-    let odd = [("Ann", "Ann \"the dealer\""), ("Ben", "back\\slash"), ("Cat", "貓")];
+    let odd = [
+        ("Ann", "Ann \"the dealer\""),
+        ("Ben", "back\\slash"),
+        ("Cat", "貓"),
+    ];
     for (how, body) in [
         ("as written", variant(&night, 0, &[], json!(null))),
         ("names escaped", variant(&night, 0, &odd, json!(null))),
@@ -244,7 +250,10 @@ fn a_night_of_two_games_is_written_as_serde_writes_it() {
             .unwrap_or_else(|e| panic!("{how}: {e}"));
         let written = service.ledger(body.as_bytes()).unwrap();
         let schema = serde_json::to_string(&parts.response()).unwrap();
-        assert!(schema.contains("\"result\":\"new_game\""), "{how}: {schema}");
+        assert!(
+            schema.contains("\"result\":\"new_game\""),
+            "{how}: {schema}"
+        );
         assert_eq!(
             String::from_utf8_lossy(&written),
             schema,
