@@ -147,6 +147,8 @@ impl Application {
         });
         // Tables an older faan stored whole are split before the first request.
         tables.split_whole(&state.service)?;
+        // Tables kept before each row had its game and number are played again.
+        tables.renumber(&state.service)?;
         // The files served as built are compressed before the first request.
         http::warm();
         let conn = Conn {

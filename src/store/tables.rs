@@ -439,6 +439,57 @@ impl Store {
         })
     }
 
+    /// The ids of the tables kept hand by hand before each row had its
+    /// game and number (their state has no `played`), to be played again.
+    pub async fn unnumbered_tables(&self) -> Result<Vec<String>, sqlx::Error> {
+        let sql = "SELECT id FROM faan_tables WHERE state IS NOT NULL \
+                   AND state NOT LIKE '%\"played\"%'";
+        on!(self, p => {
+            let rows = sqlx::query(sql).fetch_all(p).await?;
+            rows.iter().map(|r| r.try_get("id")).collect()
+        })
+    }
+
+    /// Rewrites a table's head and its hands' rows and states as played
+    /// again (still at `row.version`), their requests and versions kept:
+    /// whether it was.
+    pub async fn replay_table(
+        &self,
+        row: &TableRow,
+        hands: &[HandRow],
+    ) -> Result<bool, sqlx::Error> {
+        let sql = "UPDATE faan_tables SET ledger = $3, summary = $4, state = $5 \
+                   WHERE id = $1 AND version = $2 AND hands = $6";
+        let hand_sql = "UPDATE faan_hands SET answer = $3, state = $4 \
+                        WHERE table_id = $1 AND idx = $2";
+        let none = |_: &bool| Vec::<Change>::new();
+        in_tx!(self, tx => {
+            let done = sqlx::query(sql)
+                .bind(&row.id)
+                .bind(row.version)
+                .bind(&row.ledger)
+                .bind(&row.summary)
+                .bind(&row.state)
+                .bind(hands.len() as i64)
+                .execute(&mut *tx)
+                .await?
+                .rows_affected()
+                == 1;
+            if done {
+                for (i, h) in hands.iter().enumerate() {
+                    sqlx::query(hand_sql)
+                        .bind(&row.id)
+                        .bind(i as i64)
+                        .bind(&h.answer)
+                        .bind(&h.state)
+                        .execute(&mut *tx)
+                        .await?;
+                }
+            }
+            done
+        }, none)
+    }
+
     /// Replaces a table stored whole (still at `row.version`) by its head
     /// and hands: whether it was.
     pub async fn split_table(

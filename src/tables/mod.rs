@@ -267,6 +267,65 @@ impl Tables {
         Ok(split)
     }
 
+    /// Plays again the tables kept hand by hand before each row had its
+    /// game and number, so that each still reads as `POST /v1/ledger`
+    /// answers its night: how many. A night that no longer plays is left
+    /// as it is, with a warning.
+    pub fn renumber(&self, service: &crate::service::Service) -> Result<usize, OpenError> {
+        let Some(live) = &self.live else {
+            return Ok(0);
+        };
+        let store = live.store.clone();
+        let (tx, rx) = std::sync::mpsc::channel();
+        live.rt.spawn(async move {
+            let _ = tx.send(store.unnumbered_tables().await);
+        });
+        let ids = rx
+            .recv()
+            .map_err(|_| OpenError::Url(live.args.store.clone()))?
+            .map_err(|source| OpenError::Connect {
+                url: crate::store::redact(&live.args.store),
+                source,
+            })?;
+        let mut done = 0;
+        for id in ids {
+            let store = live.store.clone();
+            let (tx, rx) = std::sync::mpsc::channel();
+            live.rt.spawn(async move {
+                let _ = tx.send(store.table_whole(&id).await);
+            });
+            let Ok(Ok(Some((row, hands)))) = rx.recv() else {
+                continue;
+            };
+            let requests: Vec<String> = hands.into_iter().map(|(request, _)| request).collect();
+            let played = match night::play_night(service, &row.night, &requests) {
+                Ok(p) => p,
+                Err(e) => {
+                    tracing::warn!(table = %row.id, error = %e, "a table does not play again: left as it is");
+                    continue;
+                }
+            };
+            let new = TableRow {
+                ledger: played.head.ledger,
+                summary: played.head.summary,
+                state: Some(played.head.state),
+                ..row.clone()
+            };
+            let store = live.store.clone();
+            let (tx, rx) = std::sync::mpsc::channel();
+            live.rt.spawn(async move {
+                let _ = tx.send(store.replay_table(&new, &played.hands).await);
+            });
+            if let Ok(Ok(true)) = rx.recv() {
+                done += 1;
+            }
+        }
+        if done > 0 {
+            tracing::info!(tables = done, "tables played again: each row numbered");
+        }
+        Ok(done)
+    }
+
     /// Whether the store (if any) answered its last ping.
     pub fn ready(&self) -> bool {
         self.live

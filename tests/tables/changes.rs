@@ -271,3 +271,41 @@ async fn a_store_written_whole_by_an_older_faan_is_split_and_reads_the_same() {
     assert_eq!(r.status, 200, "{}", r.text());
     assert_eq!(r.json()["request"]["hands"].as_array().unwrap().len(), 4);
 }
+
+#[tokio::test]
+async fn a_table_kept_before_rows_were_numbered_is_played_again_at_start() {
+    // A table kept hand by hand by a faan whose rows had no `game` and
+    // `number` and whose state had no `played`: made here by taking them
+    // out of a table's store. At start-up it is played again from its
+    // hands' requests, so it reads as POST /v1/ledger answers; its change
+    // of rules is not numbered, so the draw appended after it is the third
+    // played hand (an old state alone would count four rows).
+    let url = sqlite_url("renumber");
+    let old = spawn_sqlite_url(&url).await;
+    let (id, key, _) = old
+        .create(night(vec![
+            ben_self_draw(),
+            json!({"result": "rules", "house_rules": {"stake": 1}}),
+            json!({"result": "draw"}),
+        ]))
+        .await;
+    let pool = sqlx::SqlitePool::connect(&url).await.unwrap();
+    for sql in [
+        r#"UPDATE faan_tables SET state = replace(state, '"played":', '"before":')"#,
+        r#"UPDATE faan_hands SET state = replace(state, '"played":', '"before":'),
+           answer = replace(answer, ',"game":1', '')"#,
+    ] {
+        sqlx::query(sql).execute(&pool).await.unwrap();
+    }
+    let t = old.get(&format!("/v1/tables/{id}"), &[]).await.json();
+    assert!(t["ledger"]["hands"][0].get("game").is_none(), "{t}");
+    let app = spawn_sqlite_url(&url).await;
+    app.check_ledger(&id).await;
+    let t = app.get(&format!("/v1/tables/{id}"), &[]).await.json();
+    assert_eq!(t["ledger"]["hands"][0]["game"], 1);
+    let r = app.append(&id, &key, 1, json!({"result": "draw"})).await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    let hand = &r.json()["ledger"]["hands"][3];
+    assert_eq!(hand["number"], 3, "{}", r.text());
+    app.check_ledger(&id).await;
+}
