@@ -8,8 +8,9 @@
 //! dealer's own win ([`TableRules::dealer_keeps_on_win`]) or a draw
 //! ([`TableRules::dealer_keeps_on_draw`]) and otherwise passes to South, every
 //! seat wind moving one place; after four passes the round wind moves on;
-//! after the north round the match is complete. A false win voids the hand:
-//! the penalty is paid and the same dealer deals again. Every win is
+//! after the north round the game is complete, and a `new_game` may start
+//! the next (`ledger/games.rs`). A false win voids the hand: the penalty is paid
+//! and the same dealer deals again. Every win is
 //! settled by [`winners`](super::winners) (and so scored by
 //! [`score_hand`](super::evaluate::score_hand)), so a ledger of one hand
 //! answers what settle and score answer.
