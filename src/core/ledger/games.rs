@@ -206,6 +206,21 @@ mod tests {
         );
     }
 
+    /// A state stored before games (no `game`, `played`, `seating`) reads
+    /// as game 1 in the players' order, its rows all counted as played.
+    #[test]
+    fn a_state_stored_before_games_reads_as_the_first_game() {
+        let old = r#"{"deal":{"round_wind":"south","dealer":2,"dealer_streak":0,"passes":1,"complete":false},
+            "hands":5,"any_money":false,"balances":[0,0,0,0],"money_balances":[0,0,0,0],
+            "stats":[{"hands_won":0,"self_draws":0,"wins_on_discard":0,"dealt_in":0,"false_wins":0,"biggest":null},
+                     {"hands_won":0,"self_draws":0,"wins_on_discard":0,"dealt_in":0,"false_wins":0,"biggest":null},
+                     {"hands_won":0,"self_draws":0,"wins_on_discard":0,"dealt_in":0,"false_wins":0,"biggest":null},
+                     {"hands_won":0,"self_draws":0,"wins_on_discard":0,"dealt_in":0,"false_wins":0,"biggest":null}]}"#;
+        let s: LedgerState = serde_json::from_str(old).expect("an older state reads");
+        assert_eq!((s.game, s.played, s.played()), (1, None, 5));
+        assert_eq!(s.seating, FIRST_SEATING);
+    }
+
     #[test]
     fn only_the_four_each_once_make_a_seating() {
         let p = ["Ann", "Ben", "Cat", "Dan"];
