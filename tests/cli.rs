@@ -965,11 +965,15 @@ fn ledger_reads_declared_wins_and_changes_of_rules() {
     let csv = String::from_utf8(out.stdout).unwrap();
     assert_eq!(
         csv,
-        "\u{feff}hand,round,dealer,result,winners,faan,阿美,家豪,Grandma,Ka-ho,阿美 money,家豪 money,Grandma money,Ka-ho money\r\n\
-         0,east,阿美,win,家豪,5,0,96,-96,0,,,,\r\n\
-         1,east,家豪,rules,\"{\"\"stake\"\":1}\",,,,,,,,,\r\n\
-         2,east,家豪,win,阿美,3,48,-16,-16,-16,48.0,-16.0,-16.0,-16.0\r\n\
-         total,,,,,,48,80,-112,-16,48.0,-16.0,-16.0,-16.0\r\n"
+        "\u{feff}hand,game,round,dealer,result,winners,win_by,discarder,faan,阿美,家豪,Grandma,Ka-ho,阿美 money,家豪 money,Grandma money,Ka-ho money\r\n\
+         1,1,east,阿美,win,家豪,discard,Grandma,5,0,96,-96,0,,,,\r\n\
+         ,1,east,家豪,rules: stake 1,,,,,,,,,,,,\r\n\
+         2,1,east,家豪,win,阿美,self draw,,3,48,-16,-16,-16,48.0,-16.0,-16.0,-16.0\r\n\
+         total,,,,,,,,,48,80,-112,-16,48.0,-16.0,-16.0,-16.0\r\n\
+         settle up,from,to,amount,,,,,,,,,,,,,\r\n\
+         ,家豪,阿美,16.0,,,,,,,,,,,,,\r\n\
+         ,Grandma,阿美,16.0,,,,,,,,,,,,,\r\n\
+         ,Ka-ho,阿美,16.0,,,,,,,,,,,,,\r\n"
     );
     let _ = std::fs::remove_dir_all(&dir);
 }

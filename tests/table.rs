@@ -293,7 +293,7 @@ fn a_bad_ledger_fails_whole_at_its_pointer() {
     let core: Vec<&(Value, Value)> = cases.iter().filter(|(c, _)| c["core"] == true).collect();
     assert_eq!(
         core.len(),
-        12,
+        16,
         "the cases the core sees (the rest fail when read)"
     );
     for (case, req) in core {

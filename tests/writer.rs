@@ -200,6 +200,68 @@ fn the_ledger_writer_writes_what_serde_writes_for_the_nights() {
     assert_eq!(checked, 12, "nights written");
 }
 
+/// A night of two games (new seats and a first dealer named, a change of
+/// rules between them, a stake from then on), with names that need
+/// escaping: the writer against serde, row by row and whole.
+#[test]
+fn a_night_of_two_games_is_written_as_serde_writes_it() {
+    let service = Service::uncached(Registry::builtin().unwrap());
+    let dis = |d: &str| json!({"win_by": "discard", "discarder": d});
+    let mut hands = vec![json!({"result": "draw"}); 15];
+    hands.push(json!({"result": "win", "winners": [{"player": "Cat", "declared": {"faan": 3}, "context": dis("Dan")}]}));
+    hands.push(json!({"result": "rules", "house_rules": {"stake": 2}}));
+    hands.push(
+        json!({"result": "new_game", "players": ["Ben", "Ann", "Dan", "Cat"], "dealer": "Dan"}),
+    );
+    hands.push(json!({"result": "win", "winners": [{"player": "Ben", "declared": {"faan": 4}, "context": {"win_by": "self_draw"}}]}));
+    hands.push(json!({"result": "false_win", "offender": "Ann"}));
+    hands.push(json!({"result": "draw"}));
+    let night = json!({"ruleset": "hkma", "house_rules": {"dealer_keeps_on_draw": false},
+        "players": ["Ann", "Ben", "Cat", "Dan"], "hands": hands});
+    let odd = [
+        ("Ann", "Ann \"the dealer\""),
+        ("Ben", "back\\slash"),
+        ("Cat", "貓"),
+    ];
+    for (how, body) in [
+        ("as written", variant(&night, 0, &[], json!(null))),
+        ("names escaped", variant(&night, 0, &odd, json!(null))),
+        (
+            "a second new game, seats kept",
+            variant(
+                &{
+                    let mut n = night.clone();
+                    let more = n["hands"].as_array_mut().unwrap();
+                    more.truncate(16);
+                    more.push(json!({"result": "new_game"}));
+                    more.extend(vec![json!({"result": "draw"}); 16]);
+                    more.push(json!({"result": "new_game", "dealer": "Cat"}));
+                    n
+                },
+                0,
+                &[],
+                json!({"dealer_keeps_on_draw": false, "stake": 0.5}),
+            ),
+        ),
+    ] {
+        let req: LedgerRequest = parse(body.as_bytes()).unwrap();
+        let parts = service
+            .ledger_request(&req)
+            .unwrap_or_else(|e| panic!("{how}: {e}"));
+        let written = service.ledger(body.as_bytes()).unwrap();
+        let schema = serde_json::to_string(&parts.response()).unwrap();
+        assert!(
+            schema.contains("\"result\":\"new_game\""),
+            "{how}: {schema}"
+        );
+        assert_eq!(
+            String::from_utf8_lossy(&written),
+            schema,
+            "{how}: body bytes"
+        );
+    }
+}
+
 #[test]
 fn a_ledger_at_a_chip_rate_is_written_as_serde_writes_it() {
     // mjb has its own rate ($10 per 100 chips, a 20-chip bonus) and no stake:

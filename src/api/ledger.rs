@@ -15,12 +15,14 @@ use crate::core::ledger::{
     Transfer, PLAYERS,
 };
 use crate::core::winners::ClaimSpec;
-use crate::core::HouseRuleFields;
 use crate::core::{ContextSpec, Replacement, RobbedKong, WinBy, Wind};
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize, Serializer};
 use std::borrow::Cow;
 use utoipa::ToSchema;
+
+mod changes;
+use changes::merge_change;
 
 /// POST /v1/ledger: the players and every hand of the match so far, in order.
 #[derive(Clone, Debug, Deserialize, ToSchema)]
@@ -85,9 +87,11 @@ pub enum HandResultDto {
     FalseWin,
     /// A change of rules (`house_rules`), from the next hand on.
     Rules,
+    /// The next game, once the north round is over (`players`, `dealer`).
+    NewGame,
 }
 
-/// One hand of the match: a win with its `winners`, a draw, a false win with its `offender`, or a change of rules with its `house_rules`.
+/// One hand of the match: a win with its `winners`, a draw, a false win with its `offender`, a change of rules with its `house_rules`, or a new game with its `players` and `dealer`.
 #[derive(Clone, Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LedgerHandDto<'a> {
@@ -103,6 +107,14 @@ pub struct LedgerHandDto<'a> {
     #[serde(default)]
     #[schema(value_type = Option<HouseRulesDto>, example = json!({"stake": 1, "points": "half_spicy"}))]
     pub house_rules: Option<serde_json::Value>,
+    /// A new game: the four players in their new seats, east, south, west, north (default: the seats as they are).
+    #[serde(borrow, default, deserialize_with = "borrowed::option_vec")]
+    #[schema(value_type = Option<Vec<String>>, example = json!(["Ben", "Ann", "Dan", "Cat"]))]
+    pub players: Option<Vec<Cow<'a, str>>>,
+    /// A new game: its first dealer, one of the players (default: the first of `players`, the east seat).
+    #[serde(borrow, default, deserialize_with = "borrowed::option")]
+    #[schema(value_type = Option<String>, example = "Dan")]
+    pub dealer: Option<Cow<'a, str>>,
 }
 
 /// A winner of a ledger hand: its `hand`, or what the table `declared`.
@@ -272,8 +284,26 @@ impl LedgerHandDto<'_> {
         if hand.result != HandResultDto::Rules && hand.house_rules.is_some() {
             wrong("house_rules", HandRule::HouseRulesNotRules { result });
         }
+        if hand.result != HandResultDto::NewGame {
+            if hand.players.is_some() {
+                wrong("players", HandRule::SeatsNotNewGame { result });
+            }
+            if hand.dealer.is_some() {
+                wrong("dealer", HandRule::SeatsNotNewGame { result });
+            }
+        }
         Some(match hand.result {
             HandResultDto::Draw => (LedgerHandSpec::Draw, None),
+            HandResultDto::NewGame => (
+                LedgerHandSpec::NewGame {
+                    players: hand
+                        .players
+                        .as_ref()
+                        .map(|ps| ps.iter().map(|p| &**p).collect()),
+                    dealer: hand.dealer.as_deref(),
+                },
+                None,
+            ),
             HandResultDto::FalseWin => match hand.offender.as_deref() {
                 Some(offender) => (LedgerHandSpec::FalseWin { offender }, None),
                 None => {
@@ -336,96 +366,6 @@ pub(crate) fn claim<'a>(
         _ => Err(Box::new(FieldError::rule(at, HandRule::HandOrDeclared))),
     }
 }
-
-/// Merges a change of rules (`sent`, hand `h`) into the rules in force
-/// `night`, key by key: a key replaces the one in force, `null` removes it
-/// (the ruleset's own value again), and the maps `patterns`, `conditions`
-/// and `contains` merge entry by entry. Answers the merged rules, typed;
-/// the key's type errors point under `/hands/{h}/house_rules`.
-fn merge_change(
-    night: &mut serde_json::Map<String, serde_json::Value>,
-    sent: &serde_json::Value,
-    h: usize,
-) -> Result<HouseRuleFields, ProblemError> {
-    use serde_json::Value;
-    let at = format!("/hands/{h}/house_rules");
-    let change = match sent {
-        Value::Object(m) => m,
-        Value::Null => &serde_json::Map::new(),
-        _ => {
-            return Err(ProblemError::new(
-                at,
-                "a change of rules is an object of house rules",
-            ))
-        }
-    };
-    // The change alone, typed (its nulls are removals, not values).
-    let set: serde_json::Map<String, Value> = change
-        .iter()
-        .filter(|(_, v)| !v.is_null())
-        .map(|(k, v)| (k.clone(), v.clone()))
-        .collect();
-    let set = Value::Object(set);
-    if let Err(e) = serde_path_to_error::deserialize::<_, HouseRulesDto>(&set) {
-        let pointer = format!("{at}{}", super::json::pointer_of(e.path()));
-        return Err(ProblemError::new(pointer, e.into_inner().to_string()));
-    }
-    // Unknown keys set to null are refused as the typed read refuses others.
-    if let Some(k) = change
-        .keys()
-        .find(|k| !HOUSE_RULE_KEYS.contains(&k.as_str()))
-    {
-        return Err(ProblemError::new(
-            format!("{at}/{}", crate::core::ruleset::escape_pointer(k)),
-            format!("unknown house rule {k:?}"),
-        ));
-    }
-    for (k, v) in change {
-        match (night.get_mut(k), v) {
-            (_, Value::Null) => {
-                night.remove(k);
-            }
-            (Some(Value::Object(old)), Value::Object(new))
-                if matches!(k.as_str(), "patterns" | "conditions" | "contains") =>
-            {
-                for (id, x) in new {
-                    // A later override of one pattern replaces the earlier, in request order.
-                    old.remove(id);
-                    old.insert(id.clone(), x.clone());
-                }
-            }
-            _ => {
-                night.insert(k.clone(), v.clone());
-            }
-        }
-    }
-    let merged: HouseRulesDto = serde_json::from_value(Value::Object(night.clone()))
-        .map_err(|e| ProblemError::new(at, e.to_string()))?;
-    Ok(merged.to_fields())
-}
-
-/// Every key of `house_rules` (`HouseRulesDto`).
-const HOUSE_RULE_KEYS: &[&str] = &[
-    "min_faan",
-    "limit",
-    "flowers",
-    "points",
-    "discard_payment",
-    "patterns",
-    "multiple_winners",
-    "dealer_multiplier",
-    "stake",
-    "liable_discard",
-    "dealer_keeps_on_win",
-    "dealer_keeps_on_draw",
-    "co_winners_pay",
-    "false_win",
-    "conditions",
-    "contains",
-    "exclusive",
-    "limits_add",
-    "limits_pay",
-];
 
 // ---------------------------------------------------------------- answer
 
@@ -503,6 +443,10 @@ pub struct BiggestDto {
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct LedgerHandOut<'a> {
     pub index: usize,
+    /// The played hand's number from 1 (a win, a draw or a false win); null for a change of rules or a new game.
+    pub number: Option<usize>,
+    /// The game of the night, from 1.
+    pub game: u32,
     pub round_wind: Wind,
     #[schema(value_type = String)]
     pub dealer: &'a str,
@@ -527,7 +471,7 @@ pub struct LedgerHandOut<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<Object>)]
     pub in_force: Option<&'a serde_json::Value>,
-    /// The hand's payments by player (they sum to zero); none for a change of rules.
+    /// The hand's payments by player (they sum to zero); none for a change of rules or a new game.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<HashMap<String, i64>>)]
     pub deltas: Option<ByPlayer<'a, i64>>,
@@ -667,7 +611,7 @@ impl<'a> LedgerResponse<'a> {
                             .collect(),
                         None,
                     ),
-                    Outcome::Draw | Outcome::Rules => (Vec::new(), None),
+                    Outcome::Draw | Outcome::Rules | Outcome::NewGame => (Vec::new(), None),
                     Outcome::FalseWin { offender } => (Vec::new(), Some(names[*offender])),
                 };
                 let change = match h.outcome {
@@ -676,6 +620,8 @@ impl<'a> LedgerResponse<'a> {
                 };
                 LedgerHandOut {
                     index: h.index,
+                    number: h.number,
+                    game: h.game,
                     round_wind: h.round_wind,
                     dealer: names[h.dealer],
                     dealer_streak: h.dealer_streak,
@@ -688,12 +634,13 @@ impl<'a> LedgerResponse<'a> {
                         Outcome::Draw => HandResultDto::Draw,
                         Outcome::FalseWin { .. } => HandResultDto::FalseWin,
                         Outcome::Rules => HandResultDto::Rules,
+                        Outcome::NewGame => HandResultDto::NewGame,
                     },
                     winners,
                     offender,
                     house_rules: change.map(|c| c.sent),
                     in_force: change.map(|c| &c.in_force),
-                    deltas: (!matches!(h.outcome, Outcome::Rules)).then(|| by(h.deltas)),
+                    deltas: h.outcome.played().then(|| by(h.deltas)),
                     balances: by(h.balances),
                     money: h.money_deltas.map(money),
                 }
@@ -766,26 +713,4 @@ pub fn change_at<'c, 'a>(
         .binary_search_by_key(&index, |c| c.hand)
         .ok()
         .and_then(|i| changes.get(i))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The keys a change of rules may name are exactly `HouseRulesDto`'s
-    /// fields: serde's refusal of an unknown key lists them.
-    #[test]
-    fn the_house_rule_keys_are_the_dtos_fields() {
-        let err = serde_json::from_value::<HouseRulesDto>(serde_json::json!({"no_such_rule": 1}))
-            .expect_err("an unknown key");
-        let text = err.to_string();
-        let listed: Vec<&str> = text
-            .split("expected one of ")
-            .nth(1)
-            .expect("the fields listed")
-            .split(", ")
-            .map(|k| k.trim_matches('`'))
-            .collect();
-        assert_eq!(listed, HOUSE_RULE_KEYS, "{text}");
-    }
 }

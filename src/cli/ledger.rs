@@ -39,7 +39,7 @@ pub fn run_ledger(args: &LedgerArgs) -> ExitCode {
             Ok(if args.json {
                 (String::from_utf8_lossy(&played.body()).into_owned() + "\n").into_bytes()
             } else if args.csv {
-                played.csv()
+                played.csv(crate::service::wire::render::Lang::En)
             } else {
                 render_ledger(&played.response(), played.resolved.ruleset().name()).into_bytes()
             })
@@ -75,7 +75,7 @@ pub fn render_ledger(answer: &LedgerResponse<'_>, ruleset_name: &str) -> String 
     let mut s = String::new();
     let _ = writeln!(s, "Ruleset: {} ({})", ruleset_name, answer.ruleset);
     let _ = writeln!(s, "Each player: the hand's points, then the balance.");
-    let rows: Vec<[String; 4]> = answer
+    let rows: Vec<[String; 5]> = answer
         .hands
         .iter()
         .map(|h| {
@@ -103,6 +103,14 @@ pub fn render_ledger(answer: &LedgerResponse<'_>, ruleset_name: &str) -> String 
                     format!("false win {}", h.offender.unwrap_or_default())
                 }
                 HandResultDto::Draw => "draw".to_string(),
+                HandResultDto::NewGame => {
+                    // The players by seat, east first: the new game's first dealer on.
+                    let mut by_seat = [""; 4];
+                    for (n, w) in h.seats.names.iter().zip(h.seats.values) {
+                        by_seat[w.index()] = n;
+                    }
+                    format!("new game {}", by_seat.join(" "))
+                }
                 HandResultDto::Rules => format!(
                     "rules {}",
                     h.house_rules.map_or(String::new(), |v| v.to_string())
@@ -110,6 +118,7 @@ pub fn render_ledger(answer: &LedgerResponse<'_>, ruleset_name: &str) -> String 
             };
             let faan: Vec<String> = h.winners.iter().map(|w| w.total_faan.to_string()).collect();
             [
+                h.game.to_string(),
                 h.round_wind.to_string(),
                 h.dealer.to_string(),
                 result,
@@ -119,13 +128,13 @@ pub fn render_ledger(answer: &LedgerResponse<'_>, ruleset_name: &str) -> String 
         .collect();
     let dealer_w = rows
         .iter()
-        .map(|r| r[1].chars().count())
+        .map(|r| r[2].chars().count())
         .max()
         .unwrap_or(0)
         .max(6);
     let result_w = rows
         .iter()
-        .map(|r| r[2].chars().count())
+        .map(|r| r[3].chars().count())
         .max()
         .unwrap_or(0)
         .max(6);
@@ -160,8 +169,9 @@ pub fn render_ledger(answer: &LedgerResponse<'_>, ruleset_name: &str) -> String 
         .collect();
     let _ = write!(
         s,
-        "{:>4}  {:<5}  {}  {}  {:>4}",
+        "{:>4}  {:>4}  {:<5}  {}  {}  {:>4}",
         "hand",
+        "game",
         "round",
         pad("dealer", dealer_w),
         pad("result", result_w),
@@ -174,12 +184,13 @@ pub fn render_ledger(answer: &LedgerResponse<'_>, ruleset_name: &str) -> String 
     for (i, (r, c)) in rows.iter().zip(&cells).enumerate() {
         let _ = write!(
             s,
-            "{:>4}  {:<5}  {}  {}  {:>4}",
+            "{:>4}  {:>4}  {:<5}  {}  {}  {:>4}",
             i,
             r[0],
-            pad(&r[1], dealer_w),
-            pad(&r[2], result_w),
-            r[3]
+            r[1],
+            pad(&r[2], dealer_w),
+            pad(&r[3], result_w),
+            r[4]
         );
         for (cell, w) in c.iter().zip(&cell_w) {
             let _ = write!(s, "  {:>w$}", cell, w = *w);
@@ -188,7 +199,7 @@ pub fn render_ledger(answer: &LedgerResponse<'_>, ruleset_name: &str) -> String 
     }
     let next = &answer.next;
     if next.complete {
-        let _ = writeln!(s, "\nThe match is complete.");
+        let _ = writeln!(s, "\nThe game is complete: a new game may follow.");
     } else {
         let _ = writeln!(
             s,

@@ -8,8 +8,9 @@
 //! dealer's own win ([`TableRules::dealer_keeps_on_win`]) or a draw
 //! ([`TableRules::dealer_keeps_on_draw`]) and otherwise passes to South, every
 //! seat wind moving one place; after four passes the round wind moves on;
-//! after the north round the match is complete. A false win voids the hand:
-//! the penalty is paid and the same dealer deals again. Every win is
+//! after the north round the game is complete, and a `new_game` may start
+//! the next (`ledger/games.rs`). A false win voids the hand: the penalty is paid
+//! and the same dealer deals again. Every win is
 //! settled by [`winners`](super::winners) (and so scored by
 //! [`score_hand`](super::evaluate::score_hand)), so a ledger of one hand
 //! answers what settle and score answer.
@@ -26,7 +27,9 @@ use super::winners::{settle_at, ClaimSpec, Source, TableError};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 
+mod games;
 mod settle_up;
+pub use games::FIRST_SEATING;
 pub use settle_up::{standings, transfers};
 
 /// The longest player name, in characters: the answer repeats the four
@@ -69,6 +72,13 @@ pub enum LedgerHandSpec<S = String> {
     /// any house rule. Checked when the change is played, as a hand's
     /// tiles are.
     Rules { in_force: HouseRuleFields },
+    /// The next game, once the north round is over: the four names in
+    /// their new seats (east to north; by default as they sit) and its
+    /// first dealer (by default the first of them). No payments.
+    NewGame {
+        players: Option<Vec<S>>,
+        dealer: Option<S>,
+    },
 }
 
 /// A winner of a ledger hand.
@@ -133,6 +143,9 @@ pub enum Outcome {
     },
     /// A change of rules: no payments, and the deal does not move.
     Rules,
+    /// The next game starts: no payments; the row's seats and dealer are
+    /// the new game's.
+    NewGame,
 }
 
 impl Outcome {
@@ -143,7 +156,13 @@ impl Outcome {
             Outcome::Draw => "draw",
             Outcome::FalseWin { .. } => "false_win",
             Outcome::Rules => "rules",
+            Outcome::NewGame => "new_game",
         }
+    }
+
+    /// A played hand: a win, a draw or a false win (what `number` counts).
+    pub const fn played(&self) -> bool {
+        !matches!(self, Outcome::Rules | Outcome::NewGame)
     }
 }
 
@@ -151,6 +170,11 @@ impl Outcome {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LedgerHand {
     pub index: usize,
+    /// The game of the night, from 1.
+    pub game: u32,
+    /// The played hand's number from 1; none for a change of rules or a
+    /// new game.
+    pub number: Option<usize>,
     pub round_wind: Wind,
     pub dealer: usize,
     /// The dealer's kept deals before this hand.
@@ -292,9 +316,25 @@ pub struct LedgerState {
     /// In cents.
     pub money_balances: [i64; PLAYERS],
     pub stats: [PlayerStats; PLAYERS],
+    /// The game of the night, from 1 (a night stored before games: 1).
+    #[serde(default = "games::first_game")]
+    pub game: u32,
+    /// Played hands so far (`None`: stored before it was kept, when every
+    /// hand counted; [`LedgerState::played`]).
+    #[serde(default)]
+    pub played: Option<usize>,
+    /// The seating order, east to north when its first deals: indices
+    /// into the players (a night stored before games: their order).
+    #[serde(default = "games::first_seating")]
+    pub seating: [usize; PLAYERS],
 }
 
 impl LedgerState {
+    /// Played hands so far: wins, draws and false wins.
+    pub fn played(&self) -> usize {
+        self.played.unwrap_or(self.hands)
+    }
+
     /// The night before its first hand: the four names checked and the
     /// first deal.
     pub fn start<'s, S: AsRef<str>>(
@@ -303,7 +343,7 @@ impl LedgerState {
         start: Option<&'s StartSpec<S>>,
     ) -> Result<([&'s str; PLAYERS], LedgerState), TableError> {
         let players = check_players(players)?;
-        let deal = first_deal(start, &players)?;
+        let deal = games::first_deal(start, &players)?;
         Ok((
             players,
             LedgerState {
@@ -313,6 +353,9 @@ impl LedgerState {
                 balances: [0; PLAYERS],
                 money_balances: [0; PLAYERS],
                 stats: [PlayerStats::default(); PLAYERS],
+                game: 1,
+                played: Some(0),
+                seating: FIRST_SEATING,
             },
         ))
     }
@@ -332,7 +375,17 @@ impl LedgerState {
         let h = self.hands;
         let at = Pointer(h);
         let deal = self.deal;
-        if deal.complete {
+        if let LedgerHandSpec::NewGame {
+            players: seats,
+            dealer,
+        } = hand
+        {
+            let (row, next) =
+                games::new_game(self, players, seats.as_deref(), dealer.as_ref(), at)?;
+            return Ok((row, next, None));
+        }
+        // A change of rules may come between two games; a played hand may not.
+        if deal.complete && !matches!(hand, LedgerHandSpec::Rules { .. }) {
             return Err(TableError::rule(
                 at.to_string(),
                 HandRule::MatchComplete {
@@ -340,10 +393,8 @@ impl LedgerState {
                 },
             ));
         }
-        // Seat of player p: the dealer sits East, the others in turn.
-        let seats: [Wind; PLAYERS] =
-            std::array::from_fn(|p| Wind::ALL[(p + PLAYERS - deal.dealer) % PLAYERS]);
-        let player_at = |w: Wind| (deal.dealer + w.index()) % PLAYERS;
+        // The dealer sits East, the others in seating order.
+        let seats = games::seats(&self.seating, deal.dealer);
         // Money that overflows is refused at this hand.
         let at_hand = |what: Overflow| TableError::Overflow {
             what,
@@ -352,7 +403,9 @@ impl LedgerState {
         let with_money = stake(ruleset).is_some();
         let (outcome, by_seat, money_by_seat) = match hand {
             LedgerHandSpec::Draw => (Outcome::Draw, [0; PLAYERS], Some([0; PLAYERS])),
-            LedgerHandSpec::Rules { .. } => (Outcome::Rules, [0; PLAYERS], None),
+            LedgerHandSpec::Rules { .. } | LedgerHandSpec::NewGame { .. } => {
+                (Outcome::Rules, [0; PLAYERS], None)
+            }
             LedgerHandSpec::FalseWin { offender } => {
                 let o = find(players, offender.as_ref())
                     .ok_or_else(|| unknown(&format!("{at}/offender"), offender.as_ref()))?;
@@ -397,9 +450,14 @@ impl LedgerState {
         };
         next.deal = match &outcome {
             Outcome::FalseWin { .. } | Outcome::Rules => deal,
-            Outcome::Win(_) if dealer_won && ruleset.table().dealer_keeps_on_win => keep(deal),
-            Outcome::Draw if ruleset.table().dealer_keeps_on_draw => keep(deal),
-            _ => pass(deal, player_at(Wind::South)),
+            Outcome::Win(_) if dealer_won && ruleset.table().dealer_keeps_on_win => {
+                games::keep(deal)
+            }
+            Outcome::Draw if ruleset.table().dealer_keeps_on_draw => games::keep(deal),
+            _ => games::pass(
+                deal,
+                games::player_at(&self.seating, deal.dealer, Wind::South),
+            ),
         };
         let changed = match hand {
             LedgerHandSpec::Rules { in_force } => {
@@ -415,8 +473,12 @@ impl LedgerState {
             }
             _ => None,
         };
+        let number = outcome.played().then(|| self.played() + 1);
+        next.played = Some(number.unwrap_or(self.played()));
         let row = LedgerHand {
             index: h,
+            game: self.game,
+            number,
             round_wind: deal.round_wind,
             dealer: deal.dealer,
             dealer_streak: deal.dealer_streak,
@@ -477,7 +539,7 @@ fn count(stats: &mut [PlayerStats; PLAYERS], h: usize, outcome: &Outcome) {
             }
         }
         Outcome::FalseWin { offender } => stats[*offender].false_wins += 1,
-        Outcome::Draw | Outcome::Rules => {}
+        Outcome::Draw | Outcome::Rules | Outcome::NewGame => {}
     }
 }
 
@@ -708,50 +770,6 @@ fn check_players<S: AsRef<str>>(players: &[S]) -> Result<[&str; PLAYERS], TableE
         Ok(four)
     } else {
         Err(TableError::Invalid(errs))
-    }
-}
-
-/// The deal of the first hand.
-fn first_deal<S: AsRef<str>>(
-    start: Option<&StartSpec<S>>,
-    players: &[&str; PLAYERS],
-) -> Result<Deal, TableError> {
-    let dealer = match start.and_then(|s| s.dealer.as_ref()) {
-        None => 0,
-        Some(n) => find(players, n.as_ref()).ok_or_else(|| unknown("/start/dealer", n.as_ref()))?,
-    };
-    Ok(Deal {
-        round_wind: start.and_then(|s| s.round_wind).unwrap_or(Wind::East),
-        dealer,
-        dealer_streak: 0,
-        passes: 0,
-        complete: false,
-    })
-}
-
-fn keep(d: Deal) -> Deal {
-    Deal {
-        dealer_streak: d.dealer_streak.saturating_add(1),
-        ..d
-    }
-}
-
-/// The deal passes to `south` (the player on the dealer's right); after four
-/// passes in a round the round wind moves on, and after the north round the
-/// match is complete.
-fn pass(d: Deal, south: usize) -> Deal {
-    let passes = d.passes + 1;
-    let (round_wind, passes, complete) = match (passes, d.round_wind) {
-        (1..=3, w) => (w, passes, false),
-        (_, Wind::North) => (Wind::North, 0, true),
-        (_, w) => (Wind::ALL[w.index() + 1], 0, false),
-    };
-    Deal {
-        round_wind,
-        dealer: south,
-        dealer_streak: 0,
-        passes,
-        complete,
     }
 }
 

@@ -11,6 +11,7 @@ use crate::api::{
     CompareResponse, FalseWinRequest, FalseWinResponse, LedgerRequest, LedgerResponse, Problem,
     ScoreRequest, ScoreResponse, SettleRequest, SettleResponse, WaitsRequest, WaitsResponse,
 };
+use crate::service::wire::render::Lang;
 use crate::service::Service;
 use actix_web::http::header::{self, HeaderName, HeaderValue};
 use actix_web::web::{self, Bytes};
@@ -289,13 +290,26 @@ pub async fn ledger(
         return on_pool(&state, body, Service::ledger).await;
     }
     let s = state.clone();
-    let out = state.pool.run(move || s.service.ledger_csv(&body)).await?;
+    let lang = csv_lang(&req);
+    let out = state
+        .pool
+        .run(move || s.service.ledger_csv(&body, lang))
+        .await?;
     let mut answer = answer(&state, out)?;
     answer.headers_mut().insert(
         header::CONTENT_TYPE,
         HeaderValue::from_static("text/csv; charset=utf-8"),
     );
     Ok(answer)
+}
+
+/// The language of a CSV: `Accept-Language`'s, read once here.
+pub(super) fn csv_lang(req: &HttpRequest) -> Lang {
+    Lang::from_accept_language(
+        req.headers()
+            .get(header::ACCEPT_LANGUAGE)
+            .and_then(|v| v.to_str().ok()),
+    )
 }
 
 /// The client asks for CSV: `text/csv` is among the media ranges of `Accept`.

@@ -322,6 +322,33 @@ fn cases() -> Vec<Case> {
             "/hands/16",
             json!({"last": 15}),
         ),
+        // One draw: the east round has hardly begun (Ben deals next).
+        ledger_case(
+            "game_not_complete",
+            json!([{"result": "draw"}, {"result": "new_game"}]),
+            json!({}),
+            "/hands/1",
+            json!({"game": 1, "round": "east", "dealer": "Ben"}),
+        ),
+        // Sixteen passed deals end the game; Eve is not at the table.
+        ledger_case(
+            "new_game_players",
+            {
+                let mut hands = vec![json!({"result": "draw"}); 16];
+                hands.push(json!({"result": "new_game", "players": ["Ben", "Ann", "Dan", "Eve"]}));
+                Value::Array(hands)
+            },
+            json!({}),
+            "/hands/16/players",
+            json!({"players": "Ann, Ben, Cat, Dan"}),
+        ),
+        ledger_case(
+            "seats_not_new_game",
+            json!([{"result": "draw", "players": ["Ann", "Ben", "Cat", "Dan"]}]),
+            json!({}),
+            "/hands/0/players",
+            json!({"result": "draw"}),
+        ),
         // Ann (the dealer: the false win keeps the deal) pays 3 x 3 x 64 x 2^40
         // x 64 (the dealer multiplier) = 9 x 2^52 a hand: the 228th passes 2^63.
         {

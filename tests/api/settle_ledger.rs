@@ -304,7 +304,7 @@ async fn a_ledger_of_one_hand_is_settle_is_score() {
 async fn bad_ledgers_and_settlements_are_422_at_their_pointer() {
     let app = spawn_app().await;
     let cases = crate::common::bad_ledgers();
-    assert_eq!(cases.len(), 15, "every bad ledger of the shared table");
+    assert_eq!(cases.len(), 20, "every bad ledger of the shared table");
     for (case, body) in &cases {
         let (name, pointer) = (&case["name"], case["pointer"].as_str().unwrap());
         let at = problem_at(&app, "/v1/ledger", body, 422, "invalid-request").await;
@@ -634,11 +634,37 @@ async fn a_ledger_answers_csv_when_asked() {
     );
     assert_eq!(
         r.bytes,
-        "\u{feff}hand,round,dealer,result,winners,faan,Ann,Ben,Cat,Dan\r\n\
-         0,east,Ann,win,Ben,4,-32,96,-32,-32\r\n\
-         1,east,Ben,draw,,,0,0,0,0\r\n\
-         total,,,,,,-32,96,-32,-32\r\n"
+        "\u{feff}hand,game,round,dealer,result,winners,win_by,discarder,faan,Ann,Ben,Cat,Dan\r\n\
+         1,1,east,Ann,win,Ben,self draw,,4,-32,96,-32,-32\r\n\
+         2,1,east,Ben,draw,,,,,0,0,0,0\r\n\
+         total,,,,,,,,,-32,96,-32,-32\r\n\
+         settle up,from,to,amount,,,,,,,,,\r\n\
+         ,Ann,Ben,32,,,,,,,,,\r\n\
+         ,Cat,Ben,32,,,,,,,,,\r\n\
+         ,Dan,Ben,32,,,,,,,,,\r\n"
             .as_bytes()
+    );
+    // With `Accept-Language: zh-HK`, the header and the words in Chinese.
+    let zh = app
+        .send(
+            app.client
+                .post(format!("{}/v1/ledger", app.base))
+                .header("content-type", "application/json")
+                .header("accept", "text/csv")
+                .header("accept-language", "zh-HK, en;q=0.8")
+                .body(serde_json::to_vec(&body).unwrap()),
+        )
+        .await;
+    assert_eq!(
+        zh.text(),
+        "\u{feff}局,場,圈,莊家,結果,食糊者,食糊方式,出銃者,番,Ann,Ben,Cat,Dan\r\n\
+         1,1,東,Ann,食糊,Ben,自摸,,4,-32,96,-32,-32\r\n\
+         2,1,東,Ben,流局,,,,,0,0,0,0\r\n\
+         累計,,,,,,,,,-32,96,-32,-32\r\n\
+         找數,付,收,金額,,,,,,,,,\r\n\
+         ,Ann,Ben,32,,,,,,,,,\r\n\
+         ,Cat,Ben,32,,,,,,,,,\r\n\
+         ,Dan,Ben,32,,,,,,,,,\r\n"
     );
     let json = app.post("/v1/ledger", &body).await;
     assert_eq!(
@@ -674,11 +700,15 @@ async fn csv_names_that_read_as_formulas_start_with_a_quote() {
     let quoted = r#""'=HYPERLINK(""http://x.io"",""Ann"")""#;
     let money = r#""'=HYPERLINK(""http://x.io"",""Ann"") money""#;
     let want = format!(
-        "\u{feff}hand,round,dealer,result,winners,faan,{quoted},Ben,Cat,'-Dan,\
+        "\u{feff}hand,game,round,dealer,result,winners,win_by,discarder,faan,{quoted},Ben,Cat,'-Dan,\
          {money},Ben money,Cat money,'-Dan money\r\n\
-         0,east,{quoted},win,'-Dan,4,-32,-32,-32,96,-16.0,-16.0,-16.0,48.0\r\n\
-         1,east,Ben,draw,,,0,0,0,0,0.0,0.0,0.0,0.0\r\n\
-         total,,,,,,-32,-32,-32,96,-16.0,-16.0,-16.0,48.0\r\n"
+         1,1,east,{quoted},win,'-Dan,self draw,,4,-32,-32,-32,96,-16.0,-16.0,-16.0,48.0\r\n\
+         2,1,east,Ben,draw,,,,,0,0,0,0,0.0,0.0,0.0,0.0\r\n\
+         total,,,,,,,,,-32,-32,-32,96,-16.0,-16.0,-16.0,48.0\r\n\
+         settle up,from,to,amount,,,,,,,,,,,,,\r\n\
+         ,{quoted},'-Dan,16.0,,,,,,,,,,,,,\r\n\
+         ,Ben,'-Dan,16.0,,,,,,,,,,,,,\r\n\
+         ,Cat,'-Dan,16.0,,,,,,,,,,,,,\r\n"
     );
     assert_eq!(r.text(), want);
 }

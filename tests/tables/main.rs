@@ -88,13 +88,34 @@ async fn a_table_reads_as_csv_with_a_tag_of_its_own() {
         Some("text/csv; charset=utf-8")
     );
     assert_eq!(r.header("etag").as_deref(), Some("\"v3.csv\""));
-    assert_eq!(r.header("vary").as_deref(), Some("accept"));
+    assert_eq!(r.header("vary").as_deref(), Some("accept, accept-language"));
+    // Ben's self-draw pays him 32 from each; the settling up is in points.
     assert_eq!(
         r.text(),
-        "\u{feff}hand,round,dealer,result,winners,faan,Ann,Ben,Cat,Dan\r\n\
-         0,east,Ann,win,Ben,4,-32,96,-32,-32\r\n\
-         1,east,Ben,draw,,,0,0,0,0\r\n\
-         total,,,,,,-32,96,-32,-32\r\n"
+        "\u{feff}hand,game,round,dealer,result,winners,win_by,discarder,faan,Ann,Ben,Cat,Dan\r\n\
+         1,1,east,Ann,win,Ben,self draw,,4,-32,96,-32,-32\r\n\
+         2,1,east,Ben,draw,,,,,0,0,0,0\r\n\
+         total,,,,,,,,,-32,96,-32,-32\r\n\
+         settle up,from,to,amount,,,,,,,,,\r\n\
+         ,Ann,Ben,32,,,,,,,,,\r\n\
+         ,Cat,Ben,32,,,,,,,,,\r\n\
+         ,Dan,Ben,32,,,,,,,,,\r\n"
+    );
+    // In Chinese, under a tag of its own.
+    let zh = app
+        .get(
+            &path,
+            &[("accept", "text/csv"), ("accept-language", "zh-HK")],
+        )
+        .await;
+    assert_eq!(zh.header("etag").as_deref(), Some("\"v3.zh.csv\""));
+    assert!(
+        zh.text().starts_with(
+            "\u{feff}局,場,圈,莊家,結果,食糊者,食糊方式,出銃者,番,Ann,Ben,Cat,Dan\r\n\
+             1,1,東,Ann,食糊,Ben,自摸,,4,"
+        ),
+        "{}",
+        zh.text()
     );
     // Each representation is revalidated against its own tag.
     let csv_tag = [("accept", "text/csv"), ("if-none-match", "\"v3.csv\"")];
@@ -440,4 +461,54 @@ fn row(c: &str) -> faan::store::TableRow {
         state: Some("{}".into()),
         hands: 0,
     }
+}
+
+/// A table plays a second game hand by hand: sixteen draws with the deal
+/// passing end game 1 (`dealer_keeps_on_draw` off), a `new_game` seats
+/// Ben, Ann, Dan, Cat with Dan dealing, and Ben's self-draw follows as
+/// hand 17 of game 2 (Ben west: 32 from each). After every change the
+/// table's ledger is what POST /v1/ledger answers; an undo of the new game
+/// leaves game 1 complete again.
+#[tokio::test]
+async fn a_table_plays_a_new_game_hand_by_hand() {
+    let app = spawn_sqlite("games", |_| {}).await;
+    let mut n = night(vec![json!({"result": "draw"}); 16]);
+    n["house_rules"] = json!({"dealer_keeps_on_draw": false});
+    let (id, key, _) = app.create(n).await;
+    let t = app.get(&format!("/v1/tables/{id}"), &[]).await.json();
+    assert_eq!(t["ledger"]["next"]["complete"], true, "{t}");
+    app.check_ledger(&id).await;
+    let early = app.append(&id, &key, 1, json!({"result": "draw"})).await;
+    assert_eq!(early.status, 422, "{}", early.text());
+    assert_eq!(early.json()["errors"][0]["code"], "match_complete");
+    let r = app
+        .append(
+            &id,
+            &key,
+            1,
+            json!({"result": "new_game", "players": ["Ben", "Ann", "Dan", "Cat"], "dealer": "Dan"}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    app.check_ledger(&id).await;
+    let r = app.append(&id, &key, 2, ben_self_draw()).await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    app.check_ledger(&id).await;
+    let t = app.get(&format!("/v1/tables/{id}"), &[]).await.json();
+    let last = &t["ledger"]["hands"][17];
+    assert_eq!(
+        (&last["number"], &last["game"], &last["winners"][0]["seat"]),
+        (&json!(17), &json!(2), &json!("west"))
+    );
+    assert_eq!(
+        last["balances"],
+        json!({"Ann": -32, "Ben": 96, "Cat": -32, "Dan": -32})
+    );
+    assert_eq!(t["ledger"]["next"]["dealer"], "Cat");
+    // Undo twice: the new game is gone, and a draw is refused again.
+    assert_eq!(app.undo(&id, &key, 3).await.status, 200);
+    assert_eq!(app.undo(&id, &key, 4).await.status, 200);
+    app.check_ledger(&id).await;
+    let again = app.append(&id, &key, 5, json!({"result": "draw"})).await;
+    assert_eq!(again.status, 422, "{}", again.text());
 }

@@ -296,6 +296,9 @@ export const CODES = {
   below_minimum: ["table.err_below_minimum"],
   winners_not_win: ["table.err_winners_not_win"],
   offender_not_false_win: ["table.err_offender_not_false_win"],
+  game_not_complete: ["table.err_game_not_complete"],
+  new_game_players: ["table.err_new_game_players"],
+  seats_not_new_game: ["table.err_seats_not_new_game"],
   offender_required: ["table.err_offender_required"],
   // Wins without tiles and changes of rules (the Table card's taps).
   hand_or_declared: ["err.hand_or_declared"],

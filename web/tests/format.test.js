@@ -242,6 +242,14 @@ test("every settle and ledger problem in both languages, the players by name", (
     [{ code: "winners_not_win", params: { result: "draw" } }, "Only a win has winners.", "只有食糊的一鋪才有食糊者。"],
     [{ code: "offender_not_false_win", params: { result: "draw" } }, "Only a false win has an offender.", "只有詐糊的一鋪才有詐糊者。"],
     [{ code: "offender_required", params: {} }, "Choose who declared the false win.", "請揀邊個詐糊。"],
+    [{ code: "game_not_complete", params: { game: 1, round: "east", dealer: "Ben" } },
+      "Game 1 is not over (the East round, Ben dealing): a new game starts after the north round.",
+      "第 1 場未打完（東圈，Ben 做莊）：北圈完結後先可以開新一場。"],
+    [{ code: "new_game_players", params: { players: "Ann, Ben, Cat, Dan" } },
+      "A new game seats the night's four players, each once: Ann, Ben, Cat, Dan.",
+      "新一場要坐今晚的四位玩家，每位一次：Ann, Ben, Cat, Dan。"],
+    [{ code: "seats_not_new_game", params: { result: "draw" } },
+      "Only a new game has players and a first dealer.", "只有新一場才有玩家座位同第一位莊家。"],
     // The seat as a seat's name (東家), never inside another word (not 「坐東家位」).
     [{ code: "co_winner_seat", params: { seat: "east" } },
       "Another winner already sits East: each winner sits at a different seat.", "東家已經有一位贏家：每個贏家要坐不同的位。"]

@@ -210,6 +210,14 @@ pub enum HandRule {
     LedgerTooManyHands { max: usize, got: usize },
     #[error("the match is complete: the north round ended with hand {last}; no hand may follow")]
     MatchComplete { last: usize },
+    #[error("game {game} is not complete (the {round} round, {dealer} dealing): a new game starts only after the north round")]
+    GameNotComplete {
+        game: u32,
+        round: String,
+        dealer: String,
+    },
+    #[error("a new game seats the night's four players, each once: {players}")]
+    NewGamePlayers { players: String },
     #[error("the balances outgrow 64-bit integers: lower the points or the multiplier")]
     BalanceOverflow,
     #[error("a match has four players, got {got}")]
@@ -268,6 +276,8 @@ pub enum HandRule {
     DeclaredContextField { field: &'static str },
     #[error("only a change of rules has house_rules")]
     HouseRulesNotRules { result: &'static str },
+    #[error("only a new game has players and a dealer")]
+    SeatsNotNewGame { result: &'static str },
 }
 
 impl HandRule {

@@ -7,7 +7,8 @@
 pub mod events;
 mod problem;
 
-pub use problem::TableProblem;
+pub use crate::service::wire::render::Lang;
+use problem::TableProblem;
 use problem::{KeyProblems, NoTable, VersionProblems};
 
 use super::body::read_json_body;
@@ -173,7 +174,7 @@ fn answer(status: StatusCode, version: i64, body: Vec<u8>) -> HttpResponse {
         ))
         .insert_header((header::ETAG, etag(version)))
         .insert_header((header::CACHE_CONTROL, "no-cache"))
-        .insert_header((header::VARY, "accept"))
+        .insert_header((header::VARY, "accept, accept-language"))
         .body(body)
 }
 
@@ -351,9 +352,15 @@ pub async fn read(
     let id = path_id(&req, TableProblem::NoSuchTable)?;
     let row = existing(&live, &id).await?;
     let csv = super::scoring::wants_csv(&req);
+    let lang = super::scoring::csv_lang(&req);
     // The CSV is another representation of the same version: its own tag.
+    // Each language's CSV is its own representation.
+    let csv_tag = |version| match lang {
+        Lang::En => format!("\"v{version}.csv\""),
+        Lang::Zh => format!("\"v{version}.zh.csv\""),
+    };
     let tag = if csv {
-        format!("\"v{}.csv\"", row.version)
+        csv_tag(row.version)
     } else {
         etag(row.version)
     };
@@ -365,18 +372,18 @@ pub async fn read(
     if fresh {
         return Ok(HttpResponse::NotModified()
             .insert_header((header::ETAG, tag))
-            .insert_header((header::VARY, "accept"))
+            .insert_header((header::VARY, "accept, accept-language"))
             .finish());
     }
     let (row, hands) = live.whole(&id).await?.ok_or(TableProblem::NoSuchTable)?;
     let s = state.clone();
     if csv {
-        let tag = format!("\"v{}.csv\"", row.version);
+        let tag = csv_tag(row.version);
         let csv = state
             .pool
             .run(move || {
                 s.service
-                    .ledger_csv(json::joined(&row, &hands).0.as_bytes())
+                    .ledger_csv(json::joined(&row, &hands).0.as_bytes(), lang)
             })
             .await?;
         return Ok(HttpResponse::Ok()
@@ -386,7 +393,7 @@ pub async fn read(
             ))
             .insert_header((header::ETAG, tag))
             .insert_header((header::CACHE_CONTROL, "no-cache"))
-            .insert_header((header::VARY, "accept"))
+            .insert_header((header::VARY, "accept, accept-language"))
             .body(csv));
     }
     table_answer(&state, row, hands).await

@@ -144,9 +144,9 @@ impl Played<'_> {
         )
     }
 
-    /// The night as CSV (`Accept: text/csv`), written by `render::ledger_csv`.
-    pub fn csv(&self) -> Vec<u8> {
-        render::ledger_csv(&self.names, &self.ledger, &self.changes)
+    /// The night as CSV (`Accept: text/csv`) in `lang`, written by `render::ledger_csv`.
+    pub fn csv(&self, lang: render::Lang) -> Vec<u8> {
+        render::ledger_csv(&self.names, &self.ledger, &self.changes, lang)
     }
 }
 
@@ -400,10 +400,10 @@ impl Service {
         Ok(self.ledger_request(&r)?.body())
     }
 
-    /// `POST /v1/ledger` with `Accept: text/csv`: the night as CSV.
-    pub fn ledger_csv(&self, body: &[u8]) -> Result<Vec<u8>, ApiError> {
+    /// `POST /v1/ledger` with `Accept: text/csv`: the night as CSV in `lang`.
+    pub fn ledger_csv(&self, body: &[u8], lang: render::Lang) -> Result<Vec<u8>, ApiError> {
         let r: LedgerRequest<'_> = parse_checked(body, self.limits.json_depth)?;
-        Ok(self.ledger_request(&r)?.csv())
+        Ok(self.ledger_request(&r)?.csv(lang))
     }
 
     /// Plays a parsed match, keeping the parts its body is written from.

@@ -15,7 +15,7 @@
 mod csv;
 mod ledger;
 
-pub use csv::ledger_csv;
+pub use csv::{ledger_csv, Lang};
 pub use ledger::{ledger_json, NightWriter};
 
 use super::sink::{Cursor, Sink};

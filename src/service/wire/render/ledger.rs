@@ -182,6 +182,13 @@ fn hand<S: Sink>(
 ) {
     out.put(b"{\"index\":");
     uint(out, h.index as u64);
+    out.put(b",\"number\":");
+    match h.number {
+        Some(n) => uint(out, n as u64),
+        None => out.put(b"null"),
+    }
+    out.put(b",\"game\":");
+    uint(out, h.game.into());
     out.put(b",\"round_wind\":");
     wind(out, h.round_wind);
     out.put(b",\"dealer\":");
@@ -237,7 +244,7 @@ fn hand<S: Sink>(
             });
             out.byte(b']');
         }
-        Outcome::Win(_) | Outcome::Draw => {}
+        Outcome::Win(_) | Outcome::Draw | Outcome::NewGame => {}
         Outcome::FalseWin { offender } => {
             out.put(b",\"offender\":");
             out.put(q.of(*offender));
@@ -252,7 +259,7 @@ fn hand<S: Sink>(
             }
         }
     }
-    if !matches!(h.outcome, Outcome::Rules) {
+    if h.outcome.played() {
         out.put(b",\"deltas\":");
         points(out, q, h.deltas);
     }
