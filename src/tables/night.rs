@@ -2,8 +2,9 @@
 //! edge ([`CreateTable`]), a hand to append ([`NewHand`]), and the plays
 //! that turn them, with the head, into what is stored. A night is played
 //! hand by hand (`service::wire::night`), so an append or an undo plays or
-//! drops one hand. Pure CPU: the HTTP layer runs these on its blocking
-//! pool and stores their results through [`super::Live`].
+//! drops one hand. Pure CPU: the HTTP layer runs a whole night on its
+//! blocking pool and one hand where it is, and stores the results through
+//! [`super::Live`].
 
 use super::json::{self, NightSummary};
 use crate::api::json::parse_checked;

@@ -1,8 +1,9 @@
 //! The shared tables' and groups' endpoints (docs/tables.md). Thin: a
 //! request is read into its typed form at the edge (`tables::night`), the
 //! one [`Keyed`] extractor gives a change its table, key check and
-//! `If-Match`, the play runs on the blocking pool (`tables::night`), and
-//! the store is called through `tables::Live`, on the store's own runtime.
+//! `If-Match`, a change plays one hand (`tables::night`; a whole night, at
+//! creation, on the blocking pool), and the store is called through
+//! `tables::Live`, on the store's own runtime.
 
 pub mod events;
 mod problem;
@@ -468,11 +469,10 @@ pub async fn append(
     let raw: &RawValue = parse_checked(&body, state.service.limits().json_depth)?;
     let hand = NewHand(night::compact(raw.get()));
     drop(body);
-    let (s, row) = (state.clone(), t.row.clone());
-    let played = state
-        .pool
-        .run(move || night::play_hand(&s.service, &row, &hand))
-        .await?;
+    // One hand costs about what a score does, whatever the night's length,
+    // so it is played here as a score is, never queued behind the pool's
+    // long work (bench/tables.md, "Heavy neighbours").
+    let played = night::play_hand(&state.service, &t.row, &hand)?;
     commit(&state, &req, &t, played.head, Some(played.hand)).await
 }
 
@@ -508,11 +508,8 @@ pub async fn undo(state: web::Data<AppState>, t: Keyed<Versioned>, req: HttpRequ
         ),
         _ => None,
     };
-    let (s, row) = (state.clone(), t.row.clone());
-    let head = state
-        .pool
-        .run(move || night::play_undo(&s.service, &row, before.as_deref()))
-        .await?;
+    // A summary from a kept state: lighter than a hand (see `append`).
+    let head = night::play_undo(&state.service, &t.row, before.as_deref())?;
     commit(&state, &req, &t, head, None).await
 }
 
