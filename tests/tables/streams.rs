@@ -1,5 +1,5 @@
-//! Event streams' own budget (api-contract.md, "Streams have their own
-//! budget"): streams do not count against `--max-connections`, a stream
+//! Event streams' own budget (docs/operations.md, "Event streams"):
+//! streams do not count against `--max-connections`, a stream
 //! whose client has gone frees its place within a second, and one whose
 //! client does not read is closed after the write timeout.
 
