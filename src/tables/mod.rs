@@ -90,6 +90,11 @@ pub const RETRY_AFTER_STREAMS: u64 = 30;
 pub const RETRY_AFTER_STORE: u64 = 5;
 /// How often readiness pings the store and the gauges are counted.
 const HEALTH_EVERY: Duration = Duration::from_secs(2);
+/// Tables caught up at once from the store after notifications (within
+/// `--store-connections`).
+const CATCH_UP_AT_ONCE: usize = 4;
+/// Notifications read before catching up the tables they name.
+const CATCH_UP_BATCH: usize = 256;
 /// How often the TTL sweep runs.
 const SWEEP_EVERY: Duration = Duration::from_secs(3600);
 /// A read marks a table touched only when its mark is older than this, so
@@ -404,24 +409,32 @@ impl Live {
                     continue;
                 }
             };
-            for id in self.hub.watched() {
-                self.catch_up(&id).await;
-            }
+            self.catch_up_all(self.hub.watched()).await;
             loop {
                 match listener.try_recv().await {
-                    Ok(Some(n)) => match Change::parse(n.payload()) {
-                        Some(Change::Deleted { id }) => self.hub.deleted(&id),
-                        Some(Change::Version { id, version }) if self.hub.wants(&id, version) => {
-                            self.catch_up(&id).await;
+                    Ok(Some(first)) => {
+                        // Every notification already here, each watched
+                        // table that is behind caught up once.
+                        let mut behind: Vec<String> = Vec::new();
+                        let mut next = Some(first);
+                        while let Some(n) = next.take() {
+                            match Change::parse(n.payload()) {
+                                Some(Change::Deleted { id }) => self.hub.deleted(&id),
+                                Some(Change::Version { id, version })
+                                    if self.hub.wants(&id, version) && !behind.contains(&id) =>
+                                {
+                                    behind.push(id);
+                                }
+                                Some(Change::Version { .. }) | None => {}
+                            }
+                            if behind.len() < CATCH_UP_BATCH {
+                                next = listener.next_buffered();
+                            }
                         }
-                        Some(Change::Version { .. }) | None => {}
-                    },
-                    // The connection was lost; the listener reconnects on the next call.
-                    Ok(None) => {
-                        for id in self.hub.watched() {
-                            self.catch_up(&id).await;
-                        }
+                        self.catch_up_all(behind).await;
                     }
+                    // The connection was lost; the listener reconnects on the next call.
+                    Ok(None) => self.catch_up_all(self.hub.watched()).await,
                     Err(e) => {
                         tracing::warn!(error = %e, "store listener failed");
                         tokio::time::sleep(Duration::from_secs(1)).await;
@@ -430,6 +443,19 @@ impl Live {
                 }
             }
         }
+    }
+
+    /// Catches up `ids`, at most [`CATCH_UP_AT_ONCE`] at a time: one
+    /// instance hears every instance's changes, and a table read at a time
+    /// falls behind them.
+    async fn catch_up_all(&self, ids: Vec<String>) {
+        use futures_util::StreamExt;
+        futures_util::stream::iter(ids)
+            .for_each_concurrent(
+                CATCH_UP_AT_ONCE,
+                |id| async move { self.catch_up(&id).await },
+            )
+            .await;
     }
 
     /// Offers a watched table's changes since the latest version known
