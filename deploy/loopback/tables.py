@@ -90,26 +90,29 @@ class Stream:
                 return
             while await reader.readline() not in (b"\r\n", b""):
                 pass
-            version, kind = None, None
+            # Chunked framing, undone: an event may span chunks (the server
+            # writes a long one in pieces) and a chunk may hold several.
+            buf = b""
             while not stop.is_set():
-                line = await asyncio.wait_for(reader.readline(), 30)
-                if not line:
+                size = int((await asyncio.wait_for(reader.readline(), 30)).strip() or b"0", 16)
+                if size == 0:
                     self.error = self.error or "the stream closed"
                     return
-                # Chunked framing: size lines and blank separators are
-                # skipped; an event's lines are whole within its chunk, and
-                # its data line comes last.
-                if line.startswith(b"id: "):
-                    version = int(line[4:])
-                elif line.startswith(b"event: "):
-                    kind = line[7:].strip()
-                elif (line.startswith(b"data: ") and kind in (b"table", b"hand", b"undo")
-                      and version is not None):
-                    self.seen.append((version, time.monotonic()))
+                buf += await asyncio.wait_for(reader.readexactly(size + 2), 30)
+                buf = buf[:-2]
+                while b"\n\n" in buf:
+                    event, buf = buf.split(b"\n\n", 1)
                     version, kind = None, None
+                    for line in event.split(b"\n"):
+                        if line.startswith(b"id: "):
+                            version = int(line[4:])
+                        elif line.startswith(b"event: "):
+                            kind = line[7:].strip()
+                    if kind in (b"table", b"hand", b"undo") and version is not None:
+                        self.seen.append((version, time.monotonic()))
         except asyncio.TimeoutError:
             self.error = "no frame for 30 s"
-        except (OSError, ValueError, IndexError) as e:
+        except (OSError, ValueError, IndexError, asyncio.IncompleteReadError) as e:
             self.error = f"stream: {e!r}"
 
 
