@@ -351,7 +351,7 @@ fn every_ruleset_matches_its_guide_table() {
     );
 }
 
-/// Money follows the chip rate of `six-systems-comparison.txt`, Step 1
+/// Money follows the chip rate of Six systems compared, Step 1
 /// ("USD per 100 chips": LIU $2, Mahjong Time $1, MJB $10; MJB adds 20
 /// chips to each payment): a 5-fan hand (base 16) on a discard by West.
 #[test]

@@ -46,7 +46,7 @@ fn readable_breakdown_of_the_guides_examples() {
     // (arguments, lines the output must contain)
     let cases: &[(&[&str], &[&str])] = &[
         (
-            // wisteria-court-faan-chart.txt, "A quiet hand": 4 faan, each pays 32, winner +96.
+            // the Wisteria Court faan chart, "A quiet hand": 4 faan, each pays 32, winner +96.
             &[
                 "score",
                 "234m567m345p789s22s",
@@ -62,7 +62,7 @@ fn readable_breakdown_of_the_guides_examples() {
             ],
         ),
         (
-            // wisteria-court-faan-chart.txt, "A strong hand": 5 faan, discarder 48, others 24.
+            // the Wisteria Court faan chart, "A strong hand": 5 faan, discarder 48, others 24.
             &[
                 "score",
                 "555p88s",
@@ -90,7 +90,7 @@ fn readable_breakdown_of_the_guides_examples() {
             ],
         ),
         (
-            // hkma-faan-list-editable-table.txt: one suit with honours 3 + red dragon 1 + self-draw 1 = 5; 48 each.
+            // the HKMA faan list: one suit with honours 3 + red dragon 1 + self-draw 1 = 5; 48 each.
             &[
                 "score",
                 "234m567m345m99m",
@@ -157,7 +157,7 @@ fn readable_breakdown_of_the_guides_examples() {
 
 #[test]
 fn pattern_names_in_english_chinese_or_both() {
-    // wisteria-court-faan-chart.txt, "A quiet hand": all chows, self-draw, concealed, no flowers.
+    // the Wisteria Court faan chart, "A quiet hand": all chows, self-draw, concealed, no flowers.
     let hand = [
         "score",
         "234m567m345p789s22s",
@@ -394,7 +394,7 @@ fn rulesets_lists_every_ruleset() {
 }
 
 /// A short night at Wisteria Court (the deal passes after every hand),
-/// worked out by hand from wisteria-court-faan-chart.txt:
+/// worked out by hand from the Wisteria Court faan chart:
 /// - hand 0, Ann deals: Ben self-draws the quiet hand (all chows, concealed,
 ///   no flowers, self-drawn: 4 faan, B 16): each pays 32, Ben +96;
 /// - hand 1, Ben deals: a draw;

@@ -5,7 +5,7 @@
 //! unknown key or pattern id, a negative value or a missing field is a
 //! [`LoadError`] naming the file and the key. [`HouseRules`] override a
 //! ruleset for one evaluation (the "editable table" of
-//! `hkma-faan-list-editable-table.txt`); [`Ruleset::with_house_rules`] checks
+//! the HKMA faan list); [`Ruleset::with_house_rules`] checks
 //! that the result still makes sense.
 //!
 //! In parts: `model` (the types, and [`Ruleset`] built only by its
