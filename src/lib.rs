@@ -11,8 +11,9 @@
 //! - [`http`] and [`cli`]: the thin layers a client meets, with [`startup`],
 //!   [`config`], [`logging`] and [`telemetry`] building the server;
 //! - [`store`]: the shared tables' storage, SQLite or PostgreSQL through `sqlx`;
-//! - [`tables`]: shared tables and groups (a stored ledger request each,
-//!   played again by `service` on every change) on the store's own runtime.
+//! - [`tables`]: shared tables and groups on the store's own runtime: each
+//!   table keeps its ledger's running state, so a change plays one hand
+//!   through `service`, and is sent to the event streams as that change.
 //!
 //! Every module is public because the integration tests, the benches and
 //! the fuzz targets drive it directly.
