@@ -22,7 +22,8 @@ use std::borrow::Cow;
 use utoipa::ToSchema;
 
 mod changes;
-use changes::merge_change;
+use crate::core::ruleset::RuleChange;
+use crate::core::HouseRuleFields;
 
 /// POST /v1/ledger: the players and every hand of the match so far, in order.
 #[derive(Clone, Debug, Deserialize, ToSchema)]
@@ -206,15 +207,6 @@ impl LedgerContextDto<'_> {
     }
 }
 
-/// A change of rules as the answer shows it: the hand's index, its house
-/// rules as sent and every house rule in force after it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct RuleChange<'a> {
-    pub hand: usize,
-    pub sent: &'a serde_json::Value,
-    pub in_force: serde_json::Value,
-}
-
 impl LedgerRequest<'_> {
     /// The core's match spec, strings borrowed. A hand whose fields do not
     /// fit its `result` is a 422 at the field; every such error is reported.
@@ -226,12 +218,12 @@ impl LedgerRequest<'_> {
     /// shows it (in hand order).
     pub fn to_core_with_changes(
         &self,
-    ) -> Result<(LedgerSpec<&str>, Vec<RuleChange<'_>>), ApiError> {
+    ) -> Result<(LedgerSpec<&str>, Vec<RuleChange>), ApiError> {
         let mut errs = Vec::new();
         let mut hands = Vec::with_capacity(self.hands.len());
         let mut changes = Vec::new();
-        // The house rules in force, as JSON: the night's, then each change.
-        let mut in_force: Option<serde_json::Map<String, serde_json::Value>> = None;
+        // The house rules in force: the night's, then after each change.
+        let mut in_force: Option<HouseRuleFields> = None;
         for (h, hand) in self.hands.iter().enumerate() {
             if let Some((spec, change)) =
                 hand.to_core(h, self.house_rules.as_ref(), &mut in_force, &mut errs)
@@ -266,9 +258,9 @@ impl LedgerHandDto<'_> {
         &self,
         h: usize,
         night: Option<&HouseRulesDto>,
-        in_force: &mut Option<serde_json::Map<String, serde_json::Value>>,
+        in_force: &mut Option<HouseRuleFields>,
         errs: &mut Vec<ProblemError>,
-    ) -> Option<(LedgerHandSpec<&str>, Option<RuleChange<'_>>)> {
+    ) -> Option<(LedgerHandSpec<&str>, Option<RuleChange>)> {
         let hand = self;
         let result = hand.result.into();
         let mut wrong = |field: &str, rule: HandRule| {
@@ -312,27 +304,28 @@ impl LedgerHandDto<'_> {
                 }
             },
             HandResultDto::Rules => {
-                const EMPTY: serde_json::Value = serde_json::Value::Null;
-                let sent = hand.house_rules.as_ref().unwrap_or(&EMPTY);
-                let merged = in_force.get_or_insert_with(|| {
-                    super::request::house_rules_json(
-                        &night.map(HouseRulesDto::to_fields).unwrap_or_default(),
-                    )
-                });
-                match merge_change(merged, sent, h) {
-                    Ok(core) => (
-                        LedgerHandSpec::Rules { in_force: core },
-                        Some(RuleChange {
-                            hand: h,
-                            sent,
-                            in_force: serde_json::Value::Object(merged.clone()),
-                        }),
-                    ),
+                let sent = match changes::change_of(hand.house_rules.as_ref(), h) {
+                    Ok(sent) => sent,
                     Err(e) => {
                         errs.push(e);
                         return None;
                     }
+                };
+                let rules = in_force
+                    .get_or_insert_with(|| night.map(HouseRulesDto::to_fields).unwrap_or_default());
+                if let Some(change) = &sent {
+                    *rules = rules.merged(change);
                 }
+                (
+                    LedgerHandSpec::Rules {
+                        in_force: rules.clone(),
+                    },
+                    Some(RuleChange {
+                        hand: h,
+                        sent,
+                        in_force: rules.clone(),
+                    }),
+                )
             }
             HandResultDto::Win => {
                 let mut winners = Vec::with_capacity(hand.winners.len());
@@ -466,11 +459,11 @@ pub struct LedgerHandOut<'a> {
     /// A change of rules: its house rules as sent.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<Object>)]
-    pub house_rules: Option<&'a serde_json::Value>,
+    pub house_rules: Option<&'a Option<crate::core::HouseRuleChange>>,
     /// A change of rules: every house rule in force after it.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<Object>)]
-    pub in_force: Option<&'a serde_json::Value>,
+    pub in_force: Option<&'a HouseRuleFields>,
     /// The hand's payments by player (they sum to zero); none for a change of rules or a new game.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<HashMap<String, i64>>)]
@@ -571,7 +564,7 @@ impl<'a> LedgerResponse<'a> {
         ruleset: &crate::core::Ruleset,
         names: &'a [&'a str; PLAYERS],
         l: &Ledger,
-        changes: &'a [RuleChange<'a>],
+        changes: &'a [RuleChange],
     ) -> Self {
         let by = |values| ByPlayer { names, values };
         let money = |c: [i64; PLAYERS]| ByPlayer {
@@ -638,7 +631,7 @@ impl<'a> LedgerResponse<'a> {
                     },
                     winners,
                     offender,
-                    house_rules: change.map(|c| c.sent),
+                    house_rules: change.map(|c| &c.sent),
                     in_force: change.map(|c| &c.in_force),
                     deltas: h.outcome.played().then(|| by(h.deltas)),
                     balances: by(h.balances),
@@ -705,10 +698,7 @@ impl<'a> LedgerResponse<'a> {
 }
 
 /// The change of rules at hand `index`, if `changes` has it.
-pub fn change_at<'c, 'a>(
-    changes: &'c [RuleChange<'a>],
-    index: usize,
-) -> Option<&'c RuleChange<'a>> {
+pub fn change_at(changes: &[RuleChange], index: usize) -> Option<&RuleChange> {
     changes
         .binary_search_by_key(&index, |c| c.hand)
         .ok()

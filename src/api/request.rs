@@ -185,7 +185,7 @@ pub struct HouseRulesDto {
 /// refused at its pointer when they are not a whole number of millionths
 /// (a double cannot hold that decision: `0.1000000000000000000001` reads as
 /// 0.1); kept as the double nearest to the exact stake.
-fn exact_stake<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+pub(super) fn exact_stake<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
     let raw = Box::<serde_json::value::RawValue>::deserialize(d)?;
     let text = raw.get();
     if text == "null" {
@@ -247,9 +247,30 @@ pub enum CurveDto {
     HalfSpicy,
 }
 
+impl PointsDto {
+    pub fn to_core(self) -> PointsSpec {
+        match self {
+            PointsDto::Curve(CurveDto::FullSpicy) => PointsSpec::FullSpicy,
+            PointsDto::Curve(CurveDto::HalfSpicy) => PointsSpec::HalfSpicy,
+            PointsDto::Table(t) => PointsSpec::Table(t),
+        }
+    }
+}
+
 /// Pattern overrides in request order; `null` (off) is kept apart from absent.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PatternOverrides(pub Vec<(String, PatternOverride)>);
+
+impl PatternOverrides {
+    /// In id order, as `conditions` and `contains` (sorted maps): the key
+    /// order of the request decides neither the answer (where an added
+    /// pattern's line falls) nor `hand_hash`.
+    pub fn in_id_order(self) -> Vec<(String, PatternOverride)> {
+        let mut p = self.0;
+        p.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        p
+    }
+}
 
 impl<'de> Deserialize<'de> for PatternOverrides {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -481,20 +502,9 @@ impl HouseRulesDto {
             min_faan: *min_faan,
             limit: *limit,
             flowers: *flowers,
-            points: points.as_ref().map(|p| match p {
-                PointsDto::Curve(CurveDto::FullSpicy) => PointsSpec::FullSpicy,
-                PointsDto::Curve(CurveDto::HalfSpicy) => PointsSpec::HalfSpicy,
-                PointsDto::Table(t) => PointsSpec::Table(t.clone()),
-            }),
+            points: points.clone().map(PointsDto::to_core),
             discard_payment: *discard_payment,
-            patterns: {
-                // In id order, as `conditions` and `contains` (sorted maps):
-                // the key order of the request decides neither the answer
-                // (where an added pattern's line falls) nor `hand_hash`.
-                let mut p = patterns.0.clone();
-                p.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-                p
-            },
+            patterns: patterns.clone().in_id_order(),
             multiple_winners: *multiple_winners,
             dealer_multiplier: dealer_multiplier.map(Number),
             stake: stake.map(Number),
@@ -530,100 +540,5 @@ pub fn house_rules(dto: &Option<HouseRulesDto>) -> Result<HouseRules, Vec<FieldE
     match dto {
         None => Ok(HouseRules::default()),
         Some(dto) => HouseRules::try_from(dto),
-    }
-}
-
-/// House rules as the JSON a request would send for them (the ledger's
-/// `in_force`): each rule set, by its key, in `HouseRulesDto`'s order.
-pub fn house_rules_json(h: &HouseRuleFields) -> serde_json::Map<String, serde_json::Value> {
-    use serde_json::Value;
-    let mut m = serde_json::Map::new();
-    let word = |v: &dyn erased::Word| Value::from(v.word());
-    let number = |n: f64| serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number);
-    let mut put = |k: &str, v: Option<Value>| {
-        if let Some(v) = v {
-            m.insert(k.into(), v);
-        }
-    };
-    put("min_faan", h.min_faan.map(Value::from));
-    put("limit", h.limit.map(Value::from));
-    put("flowers", h.flowers.map(Value::from));
-    put(
-        "points",
-        h.points.as_ref().map(|p| match p {
-            PointsSpec::Table(t) | PointsSpec::TableThenLast(t) => Value::from(t.clone()),
-            other => Value::from(other.name()),
-        }),
-    );
-    put("discard_payment", h.discard_payment.map(|d| word(&d)));
-    if !h.patterns.is_empty() {
-        let mut p = serde_json::Map::new();
-        for (k, v) in &h.patterns {
-            let v = match v {
-                PatternOverride::Faan(n) => Value::from(*n),
-                PatternOverride::Limit => Value::from("limit"),
-                PatternOverride::Off => Value::Null,
-            };
-            p.remove(k);
-            p.insert(k.clone(), v);
-        }
-        put("patterns", Some(Value::Object(p)));
-    }
-    put("multiple_winners", h.multiple_winners.map(|v| word(&v)));
-    put(
-        "dealer_multiplier",
-        h.dealer_multiplier.map(|n| number(n.0)),
-    );
-    put("stake", h.stake.map(|n| number(n.0)));
-    put("liable_discard", h.liable_discard.map(|v| word(&v)));
-    put(
-        "dealer_keeps_on_win",
-        h.dealer_keeps_on_win.map(Value::from),
-    );
-    put(
-        "dealer_keeps_on_draw",
-        h.dealer_keeps_on_draw.map(Value::from),
-    );
-    put("co_winners_pay", h.co_winners_pay.map(Value::from));
-    put(
-        "false_win",
-        h.false_win
-            .map(|f| serde_json::to_value(f).unwrap_or_default()),
-    );
-    if !h.conditions.is_empty() {
-        let c = h
-            .conditions
-            .iter()
-            .map(|(k, v)| (k.clone(), Value::from(*v)));
-        put("conditions", Some(Value::Object(c.collect())));
-    }
-    if !h.contains.is_empty() {
-        let c = h
-            .contains
-            .iter()
-            .map(|(k, v)| (k.clone(), Value::from(v.clone())));
-        put("contains", Some(Value::Object(c.collect())));
-    }
-    if !h.exclusive.is_empty() {
-        put("exclusive", Some(Value::from(h.exclusive.clone())));
-    }
-    put("limits_add", h.limits_add.map(Value::from));
-    put("limits_pay", h.limits_pay.map(|v| word(&v)));
-    m
-}
-
-/// The words of the house rules' enums, as their serde writes them.
-mod erased {
-    pub trait Word {
-        fn word(&self) -> String;
-    }
-
-    impl<T: serde::Serialize> Word for T {
-        fn word(&self) -> String {
-            match serde_json::to_value(self) {
-                Ok(serde_json::Value::String(s)) => s,
-                _ => String::new(),
-            }
-        }
     }
 }

@@ -113,7 +113,8 @@ pub fn render_ledger(answer: &LedgerResponse<'_>, ruleset_name: &str) -> String 
                 }
                 HandResultDto::Rules => format!(
                     "rules {}",
-                    h.house_rules.map_or(String::new(), |v| v.to_string())
+                    h.house_rules
+                        .map_or(String::new(), |v| serde_json::to_string(v).unwrap_or_default())
                 ),
             };
             let faan: Vec<String> = h.winners.iter().map(|w| w.total_faan.to_string()).collect();
@@ -250,7 +251,8 @@ pub fn render_ledger(answer: &LedgerResponse<'_>, ruleset_name: &str) -> String 
         let _ = writeln!(
             s,
             "\nHouse rules in force: {}",
-            h.in_force.map_or(String::new(), |v| v.to_string())
+            h.in_force
+                .map_or(String::new(), |v| serde_json::to_string(v).unwrap_or_default())
         );
     }
     s

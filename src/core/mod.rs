@@ -39,7 +39,7 @@ pub use hand::{
 pub use pattern::PatternId;
 pub use registry::Registry;
 pub use ruleset::{
-    DiscardPayment, HouseRuleFields, HouseRules, LiableDiscard, MultipleWinners, PatternOverride,
-    PointsSpec, Ruleset,
+    Change, DiscardPayment, HouseRuleChange, HouseRuleFields, HouseRules, LiableDiscard,
+    MultipleWinners, PatternOverride, PointsSpec, RuleChange, Ruleset,
 };
 pub use tile::{Tile, Wind};

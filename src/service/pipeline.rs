@@ -100,7 +100,7 @@ pub struct Played<'r> {
     /// The players, in request order.
     pub names: [&'r str; ledger::PLAYERS],
     /// Each change of rules as the answer shows it, in hand order.
-    pub changes: Vec<api::RuleChange<'r>>,
+    pub changes: Vec<crate::core::RuleChange>,
 }
 
 /// One hand played onto a night kept hand by hand: its row, the night

@@ -12,7 +12,7 @@
 //! `compile`), `source` (a document's text, `extends`), `document` (a
 //! document read by serde, then checked), `check` (each rule, once, for a
 //! document and for house rules), `canonical` (the canonical document and
-//! `ruleset_hash`), `house` (house rules), `contains` (chains of contains),
+//! `ruleset_hash`), `house` (house rules), `change` (a change of them), `contains` (chains of contains),
 //! `error` (a problem's path).
 
 /// A document path: `at!["patterns", key, "contains", i]`.
@@ -21,6 +21,7 @@ macro_rules! at {
 }
 
 mod canonical;
+mod change;
 mod check;
 mod contains;
 mod document;
@@ -32,6 +33,7 @@ mod source;
 mod tests;
 
 pub use canonical::{canonical_bytes, TRANSLATIONS};
+pub use change::{Change, HouseRuleChange, RuleChange};
 pub use check::{stake_decimal, to_eighths};
 pub use document::RawRuleset;
 pub use error::{escape_pointer, DocError, LoadError, PathSeg};

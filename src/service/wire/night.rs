@@ -5,25 +5,30 @@
 //! them to it), while a change costs one hand whatever the night's length.
 
 use super::render::NightWriter;
-use crate::api::{ApiError, HouseRulesDto, LedgerHandDto, LedgerRequest, RuleChange};
+use crate::api::{ApiError, HouseRulesDto, LedgerHandDto, LedgerRequest};
 use crate::core::ledger::{LedgerState, StartSpec, PLAYERS};
-use crate::core::{HouseRules, Ruleset};
+use crate::core::{HouseRuleFields, HouseRules, RuleChange, Ruleset};
 use crate::service::pipeline::Resolved;
 use crate::service::Service;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 
-/// House rules in force after a change of rules, as the answer's
-/// `in_force` shows them.
-pub type InForce = serde_json::Map<String, serde_json::Value>;
-
 /// What a night holds between two hands: the ledger's running state and
 /// the house rules in force after its last change of rules (`None`: the
-/// night's own, never changed).
+/// night's own, never changed), kept as the answer's `in_force` writes
+/// them and read back as a request's house rules.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct NightState {
     pub ledger: LedgerState,
-    pub in_force: Option<InForce>,
+    #[serde(deserialize_with = "stored_rules")]
+    pub in_force: Option<HouseRuleFields>,
+}
+
+/// House rules kept as a request sends them, read as a request's.
+fn stored_rules<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<Option<HouseRuleFields>, D::Error> {
+    Option::<HouseRulesDto>::deserialize(d).map(|h| h.as_ref().map(HouseRulesDto::to_fields))
 }
 
 /// One hand played: the row it adds, the night after it, and the answer's
@@ -54,11 +59,8 @@ impl<'n> Night<'n> {
         let Some(in_force) = &state.in_force else {
             return Ok(Cow::Borrowed(self.resolved.ruleset()));
         };
-        // Written by the change that made it, from checked house rules.
-        let dto: HouseRulesDto =
-            serde_json::from_value(serde_json::Value::Object(in_force.clone()))
-                .map_err(|e| ApiError::field("/hands", e.to_string()))?;
-        HouseRules::try_from(dto.to_fields())
+        // Merged by the change that made it, from checked house rules.
+        HouseRules::try_from(in_force.clone())
             .and_then(|h| self.resolved.base.with_house_rules(&h))
             .map(Cow::Owned)
             .map_err(|errs| ApiError::invalid(errs.into_iter().map(Into::into).collect()))
@@ -136,7 +138,7 @@ impl Service {
         let after = step.changed.as_ref().unwrap_or(&current);
         let ruleset = night.resolved.ruleset();
         let w = NightWriter::new(ruleset, &players);
-        let changes: Vec<RuleChange<'_>> = change.into_iter().collect();
+        let changes: Vec<RuleChange> = change.into_iter().collect();
         let row = w.row(&step.row, &changes);
         let summary = w.summary(ruleset.id(), &step.state.ledger(Vec::new(), after));
         Ok(NightStep {

@@ -8,7 +8,8 @@
 //! by the `csv` crate. A cell of text that a spreadsheet would read as a
 //! formula starts with `'` ([`text`]).
 
-use crate::api::{change_at, Amount, RuleChange};
+use crate::api::{change_at, Amount};
+use crate::core::RuleChange;
 use crate::core::ledger::{Ledger, LedgerHand, Outcome, Transfer, PLAYERS};
 use crate::core::{WinBy, Wind};
 
@@ -182,7 +183,7 @@ impl Words {
 pub fn ledger_csv(
     names: &[&str; PLAYERS],
     l: &Ledger,
-    changes: &[RuleChange<'_>],
+    changes: &[RuleChange],
     lang: Lang,
 ) -> Vec<u8> {
     let words = lang.words();
@@ -263,7 +264,7 @@ fn hand_cells(
     words: &Words,
     names: &[&str; PLAYERS],
     h: &LedgerHand,
-    changes: &[RuleChange<'_>],
+    changes: &[RuleChange],
 ) -> Vec<String> {
     let joined = |cells: Vec<String>| {
         let mut cells = cells;
@@ -313,7 +314,9 @@ fn hand_cells(
             format!(
                 "{}{}",
                 words.rules,
-                change_at(changes, h.index).map_or(String::new(), |c| words.change(c.sent))
+                change_at(changes, h.index).map_or(String::new(), |c| {
+                    words.change(&serde_json::to_value(&c.sent).unwrap_or_default())
+                })
             ),
             String::new(),
             String::new(),

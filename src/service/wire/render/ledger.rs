@@ -6,10 +6,10 @@
 //! than playing the match (bench/ledger.md has the A/B).
 
 use super::{boolean, int, lines, separated, string, uint, Sink};
-use crate::api::{change_at, RuleChange};
+use crate::api::change_at;
 use crate::core::evaluate::Declared;
 use crate::core::ledger::{Ledger, LedgerHand, Outcome, Transfer, PLAYERS};
-use crate::core::{Ruleset, Wind};
+use crate::core::{RuleChange, Ruleset, Wind};
 
 /// The answer to the match `l` of the players `names` under `ruleset`
 /// (house rules applied), requested as `ruleset_id`, its changes of rules
@@ -20,7 +20,7 @@ pub fn ledger_json(
     ruleset: &Ruleset,
     names: &[&str; PLAYERS],
     l: &Ledger,
-    changes: &[RuleChange<'_>],
+    changes: &[RuleChange],
 ) -> Vec<u8> {
     let w = NightWriter::new(ruleset, names);
     // Room for a hand of one winner, so the answer is rarely reallocated
@@ -69,13 +69,13 @@ impl NightWriter {
 
     /// One row of `hands`; `changes` holds the change of rules it shows, if
     /// it is one.
-    pub fn row(&self, h: &LedgerHand, changes: &[RuleChange<'_>]) -> Vec<u8> {
+    pub fn row(&self, h: &LedgerHand, changes: &[RuleChange]) -> Vec<u8> {
         let mut out = Vec::with_capacity(640);
         self.row_into(&mut out, h, changes);
         out
     }
 
-    fn row_into<S: Sink>(&self, out: &mut S, h: &LedgerHand, changes: &[RuleChange<'_>]) {
+    fn row_into<S: Sink>(&self, out: &mut S, h: &LedgerHand, changes: &[RuleChange]) {
         hand(out, &Names(&self.quoted), &self.hash, h, changes);
     }
 
@@ -178,7 +178,7 @@ fn hand<S: Sink>(
     q: &Names<'_>,
     hash: &[u8; 64],
     h: &LedgerHand,
-    changes: &[RuleChange<'_>],
+    changes: &[RuleChange],
 ) {
     out.put(b"{\"index\":");
     uint(out, h.index as u64);
@@ -251,9 +251,9 @@ fn hand<S: Sink>(
         }
         Outcome::Rules => {
             if let Some(c) = change_at(changes, h.index) {
-                // Rare: serde writes the JSON values themselves.
+                // Rare: serde writes them, by their derived `Serialize`.
                 out.put(b",\"house_rules\":");
-                out.put(&crate::service::wire::to_json(c.sent));
+                out.put(&crate::service::wire::to_json(&c.sent));
                 out.put(b",\"in_force\":");
                 out.put(&crate::service::wire::to_json(&c.in_force));
             }
