@@ -496,4 +496,42 @@ async fn every_built_in_ruleset_has_its_notes_in_chinese() {
         retranslated["ruleset_hash"], same["ruleset_hash"],
         "notes_zh is not in ruleset_hash"
     );
+    // Nor do the notes: new prose keeps the hash, a new minimum moves it.
+    assert_eq!(
+        renoted["ruleset_hash"], same["ruleset_hash"],
+        "notes are not in ruleset_hash"
+    );
+    let min_4 = validate(json!({"extends": "hkma", "id": "mine", "min_faan": 4})).await;
+    assert_ne!(
+        min_4["ruleset_hash"], same["ruleset_hash"],
+        "a minimum is in ruleset_hash"
+    );
+}
+
+/// The README's example is what the binary answers: its request sent, the
+/// answer (each reading's `set_details` left out, as the README says) is
+/// the body it shows, hashes included.
+#[tokio::test]
+async fn the_readmes_example_is_what_the_binary_answers() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let example = &readme[readme.find("## Example").expect("the README's example")..];
+    let request = example
+        .split("-d '")
+        .nth(1)
+        .and_then(|rest| rest.split("'\n").next())
+        .expect("the curl request");
+    let request: Value = serde_json::from_str(request).expect("the request is JSON");
+    let shown = example
+        .split("```json\n")
+        .nth(1)
+        .and_then(|rest| rest.split("\n```").next())
+        .expect("the body shown");
+    let shown: Value = serde_json::from_str(shown).expect("the body shown is JSON");
+    let app = spawn_app().await;
+    let mut answer = app.post("/v1/score", &request).await.json();
+    for d in answer["decompositions"].as_array_mut().unwrap() {
+        d.as_object_mut().unwrap().remove("set_details");
+    }
+    assert_eq!(answer, shown, "README.md, \"Example\"");
 }

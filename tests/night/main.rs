@@ -631,14 +631,21 @@ fn each_false_win_option_under_two_rulesets() {
         );
         assert_eq!(by_player(&l["hands"][0]["deltas"]), want, "{case}: ledger");
     }
-    // Under the dealer multiplier, the limit option pays as that self-draw would (hkma x2, South offends).
+    // Under the dealer multiplier (hkma x2, East deals, South offends): each
+    // is paid the limit self-draw's 768 in all (3 x 2B, B 128), doubled only
+    // between the dealer and the offender: East 1536, West 768, North 768,
+    // South -3072 (docs/rules.md, "The false win under the dealer multiplier").
     let v = ok(
         &s,
         "/v1/penalties/false-win",
         &json!({"ruleset": "hkma", "offender": "south", "house_rules": {"false_win": "limit", "dealer_multiplier": 2}}),
         "x2",
     );
-    assert_eq!(payments(&v["payments"]), [1536, -3072, 768, 768]);
+    assert_eq!(
+        payments(&v["payments"]),
+        [1536, -3072, 768, 768],
+        "x2: East, South, West, North"
+    );
     // The chart states each ruleset's default.
     let registry = Registry::builtin().unwrap();
     for r in registry.all() {

@@ -1,5 +1,6 @@
 //! The canonical document of a ruleset (every key written, defaults too),
-//! its bytes and `ruleset_hash`; the translations, kept out of the hash.
+//! its bytes and `ruleset_hash`; the translations and the notes, kept out
+//! of the hash.
 
 use super::super::pattern::{members, Condition, PatternId};
 use super::model::{FalseWin, LimitsPay, PointsSpec, Rules, Ruleset, Value};
@@ -24,13 +25,18 @@ impl Ruleset {
     }
 }
 
+/// Keys of the canonical document that change no score and no payment,
+/// left out of `ruleset_hash` (so a client that pins a ruleset by its hash
+/// keeps it when its prose changes): the notes, beside the translations.
+pub const UNHASHED: &[&str] = &["notes"];
+
 /// `ruleset_hash` of rules: SHA-256 of the canonical bytes of their document
-/// less its [`TRANSLATIONS`].
+/// less its [`TRANSLATIONS`] and [`UNHASHED`] keys.
 pub(super) fn hash(rules: &Rules) -> [u8; 32] {
     let mut doc = document(rules);
     if let Some(m) = doc.as_object_mut() {
-        for (_, zh) in TRANSLATIONS {
-            m.remove(*zh);
+        for key in TRANSLATIONS.iter().map(|(_, zh)| zh).chain(UNHASHED) {
+            m.remove(*key);
         }
     }
     Sha256::digest(canonical_bytes(&doc)).into()
