@@ -308,57 +308,57 @@ async fn every_built_in_ruleset_has_a_chinese_name_and_keeps_its_hash() {
         (
             "dragon-society",
             "龍社",
-            "3593595f826661acf29ad320812c90dba18490c2e9ef323a756b65a81718c08c",
+            "2a60869cd30b67b6781fdc2fe86cb51c91fb63e66bbeef9c26b258dc5fc943c7",
         ),
         (
             "hefen-new-style",
             "Hé Fēn 香港新派",
-            "5c0b82debbf9bc3c1d8d6f4a8223f326f7398e82de429416a632979ae372c10e",
+            "818f9f3169805338ad303e681b4bf13a45706f5bca20ee14258542e1a63db7cb",
         ),
         (
             "hkma",
             "香港麻雀協會",
-            "cb24e5b6fcfadb79a3eac6c177da5cb96341f46998f92fa937075fe1a42ad530",
+            "c5ead4369b67f265d284bc011d5e6f70b9dbc96723118b49a2446a5266ecac81",
         ),
         (
             "l2",
             "L2 番制（三番起糊、十三番滿糊）",
-            "4f976a01881d70ab45b5b5307150d479c55b07d39b38e46d3fc1d65bf1f7a54a",
+            "9a7762e76ce2d059a67ec8b320f19413388471d6a47ad99980af7487f8983887",
         ),
         (
             "liu",
             "LIU 番制（三番起糊、十三番滿糊、出銃者獨付）",
-            "2e8ee327afacb38ab4e5b02fcf44ff2ac4576decd2fe9f2f8ca1a3ab4e562b45",
+            "d3e0f297b6584f2ab5c5fb6a0f937a61c915eebfa2b4dc144db2e2a456c6f93d",
         ),
         (
             "mjb",
             "MJB 番制（三番起糊、十番滿糊、每次找數加二十籌）",
-            "f7be88348854f55fb8e826123b5e7ff1a957e407cfbef1c249557a1006079b25",
+            "25ac6d13447000c193273969576428bc64113def49cc815090d3daee2e720209",
         ),
         (
             "mjtime",
             "MJ Time 番制（三番起糊、十番滿糊、不計門前清）",
-            "c858974b699c63acb3eecc43f5f680bdbb9d4ca878492708b4c58096807edef5",
+            "4f494d90e638e66c945f85ec1617d46ab34807b2532b21d97d665a8a0ee47854",
         ),
         (
             "sc-hk13-half-laak",
             "SC HK13 半辣比較預設",
-            "a035d71c4d00323a586fa91e560a76a35c9ced2ed7270d8aec4855e62a0cec8e",
+            "1bcd86aff2a7980bde5d4deda0bbd5cf97e57ac6cf7c7b1d07e9e8f8fd1ad85f",
         ),
         (
             "sc-hk13",
             "SC HK13 網頁遊戲（sc_hk13_v1_2）",
-            "14ce06fb81cddff900e6d2f7c2845a3e0c0a29252d9a9a56a1ed078f52119176",
+            "940574028ce7f59608f94405ae0280cf37684bb508c44e160c378a96825858d7",
         ),
         (
             "wikipedia",
             "維基百科",
-            "5d86d388242cb990d30110cfd849a86052272ba0c1102549dd406b1530e03d34",
+            "cad9b5c79754e3d339903fefd068fd7184bc5cee96db9f83ec0c7ed3283fa1c0",
         ),
         (
             "wisteria-court",
             "紫藤苑麻雀",
-            "53ee96aca71cb451379ab3890688d6e153b43b73ef3ed477e224dfb655478548",
+            "a6524c2adbc25f2ee78845a2f89a19a89756f4ebb2cc10716006c41967fdc08e",
         ),
     ];
     let list = app.get("/v1/rulesets").await.json();
