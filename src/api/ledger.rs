@@ -216,9 +216,7 @@ impl LedgerRequest<'_> {
 
     /// [`LedgerRequest::to_core`] with each change of rules as the answer
     /// shows it (in hand order).
-    pub fn to_core_with_changes(
-        &self,
-    ) -> Result<(LedgerSpec<&str>, Vec<RuleChange>), ApiError> {
+    pub fn to_core_with_changes(&self) -> Result<(LedgerSpec<&str>, Vec<RuleChange>), ApiError> {
         let mut errs = Vec::new();
         let mut hands = Vec::with_capacity(self.hands.len());
         let mut changes = Vec::new();

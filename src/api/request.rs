@@ -248,7 +248,7 @@ pub enum CurveDto {
 }
 
 impl PointsDto {
-    pub fn to_core(self) -> PointsSpec {
+    pub fn into_core(self) -> PointsSpec {
         match self {
             PointsDto::Curve(CurveDto::FullSpicy) => PointsSpec::FullSpicy,
             PointsDto::Curve(CurveDto::HalfSpicy) => PointsSpec::HalfSpicy,
@@ -502,7 +502,7 @@ impl HouseRulesDto {
             min_faan: *min_faan,
             limit: *limit,
             flowers: *flowers,
-            points: points.clone().map(PointsDto::to_core),
+            points: points.clone().map(PointsDto::into_core),
             discard_payment: *discard_payment,
             patterns: patterns.clone().in_id_order(),
             multiple_winners: *multiple_winners,

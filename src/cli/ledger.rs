@@ -114,7 +114,8 @@ pub fn render_ledger(answer: &LedgerResponse<'_>, ruleset_name: &str) -> String 
                 HandResultDto::Rules => format!(
                     "rules {}",
                     h.house_rules
-                        .map_or(String::new(), |v| serde_json::to_string(v).unwrap_or_default())
+                        .map_or(String::new(), |v| serde_json::to_string(v)
+                            .unwrap_or_default())
                 ),
             };
             let faan: Vec<String> = h.winners.iter().map(|w| w.total_faan.to_string()).collect();
@@ -252,7 +253,8 @@ pub fn render_ledger(answer: &LedgerResponse<'_>, ruleset_name: &str) -> String 
             s,
             "\nHouse rules in force: {}",
             h.in_force
-                .map_or(String::new(), |v| serde_json::to_string(v).unwrap_or_default())
+                .map_or(String::new(), |v| serde_json::to_string(v)
+                    .unwrap_or_default())
         );
     }
     s

@@ -6,9 +6,7 @@
 use super::super::problem::ProblemError;
 use super::super::request::{exact_stake, PatternOverrides, PointsDto};
 use crate::core::ruleset::{FalseWin, LimitsPay, Number};
-use crate::core::{
-    Change, DiscardPayment, HouseRuleChange, LiableDiscard, MultipleWinners,
-};
+use crate::core::{Change, DiscardPayment, HouseRuleChange, LiableDiscard, MultipleWinners};
 use serde::{Deserialize, Deserializer};
 use std::collections::BTreeMap;
 
@@ -66,7 +64,7 @@ fn exact_stake_change<'de, D: Deserializer<'de>>(d: D) -> Result<Change<f64>, D:
 impl HouseRuleChangeDto {
     /// The change in the core's types (maps in key order, as a request's
     /// house rules: `HouseRulesDto::to_fields`).
-    fn to_core(self) -> HouseRuleChange {
+    fn into_core(self) -> HouseRuleChange {
         let HouseRuleChangeDto {
             min_faan,
             limit,
@@ -106,7 +104,7 @@ impl HouseRuleChangeDto {
             min_faan,
             multiple_winners,
             patterns: patterns.map(PatternOverrides::in_id_order),
-            points: points.map(|p| p.to_core()),
+            points: points.map(PointsDto::into_core),
             stake: stake.map(Number),
         }
     }
@@ -124,7 +122,7 @@ pub(super) fn change_of(
         None | Some(Value::Null) => Ok(None),
         Some(change @ Value::Object(_)) => {
             serde_path_to_error::deserialize::<_, HouseRuleChangeDto>(change)
-                .map(|dto| Some(dto.to_core()))
+                .map(|dto| Some(dto.into_core()))
                 .map_err(|e| {
                     let pointer = format!("{at}{}", crate::api::json::pointer_of(e.path()));
                     ProblemError::new(pointer, e.into_inner().to_string())
@@ -139,8 +137,8 @@ pub(super) fn change_of(
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use super::super::super::request::HouseRulesDto;
+    use super::*;
     use crate::core::{HouseRuleFields, PatternOverride, PointsSpec};
     use serde_json::json;
 
@@ -148,8 +146,11 @@ mod tests {
     /// pattern turned off (its entry's own `null`).
     #[test]
     fn a_change_reads_set_reset_and_an_override_off() {
-        let sent = json!({"stake": 2, "points": null, "patterns": {"seven_pairs": null, "all_pungs": 4}});
-        let change = change_of(Some(&sent), 3).expect("a good change").expect("sent");
+        let sent =
+            json!({"stake": 2, "points": null, "patterns": {"seven_pairs": null, "all_pungs": 4}});
+        let change = change_of(Some(&sent), 3)
+            .expect("a good change")
+            .expect("sent");
         assert_eq!(
             change,
             HouseRuleChange {
@@ -189,7 +190,9 @@ mod tests {
                 ("all_pungs".into(), PatternOverride::Limit),
                 ("seven_pairs".into(), PatternOverride::Off),
             ],
-            points: Some(PointsSpec::Table(vec![1, 2, 4, 8, 16, 32, 48, 64, 96, 128, 192])),
+            points: Some(PointsSpec::Table(vec![
+                1, 2, 4, 8, 16, 32, 48, 64, 96, 128, 192,
+            ])),
             stake: Some(Number(0.25)),
         }
     }

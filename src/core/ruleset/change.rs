@@ -97,10 +97,16 @@ pub struct HouseRuleChange {
     #[serde(skip_serializing_if = "Change::is_keep")]
     pub co_winners_pay: Change<bool>,
     /// Merged entry by entry.
-    #[serde(skip_serializing_if = "Change::is_keep", serialize_with = "change_entries")]
+    #[serde(
+        skip_serializing_if = "Change::is_keep",
+        serialize_with = "change_entries"
+    )]
     pub conditions: Change<Vec<(String, bool)>>,
     /// Merged entry by entry.
-    #[serde(skip_serializing_if = "Change::is_keep", serialize_with = "change_entries")]
+    #[serde(
+        skip_serializing_if = "Change::is_keep",
+        serialize_with = "change_entries"
+    )]
     pub contains: Change<Vec<(String, Vec<String>)>>,
     #[serde(skip_serializing_if = "Change::is_keep")]
     pub dealer_keeps_on_draw: Change<bool>,
@@ -130,7 +136,10 @@ pub struct HouseRuleChange {
     #[serde(skip_serializing_if = "Change::is_keep")]
     pub multiple_winners: Change<MultipleWinners>,
     /// Merged entry by entry (an entry's own `null` is "not scored").
-    #[serde(skip_serializing_if = "Change::is_keep", serialize_with = "change_entries")]
+    #[serde(
+        skip_serializing_if = "Change::is_keep",
+        serialize_with = "change_entries"
+    )]
     pub patterns: Change<Vec<(String, PatternOverride)>>,
     #[serde(skip_serializing_if = "Change::is_keep")]
     pub points: Change<PointsSpec>,
@@ -291,7 +300,11 @@ mod tests {
                 ..HouseRuleFields::default()
             }
         );
-        assert_eq!(night.merged(&HouseRuleChange::default()), night, "no change");
+        assert_eq!(
+            night.merged(&HouseRuleChange::default()),
+            night,
+            "no change"
+        );
     }
 
     /// The rules in force and a change are written as a request sends them:

@@ -12,8 +12,8 @@ use super::model::{
     DiscardPayment, FalseWin, LiableDiscard, LimitsPay, MultipleWinners, PatternRule, PointsSpec,
     Ruleset, Stake, Value,
 };
-use serde::{Serialize, Serializer};
 use crate::core::echo::Quoted;
+use serde::{Serialize, Serializer};
 use std::sync::Arc;
 
 /// A request's overrides of a ruleset as sent (normalised: maps in key

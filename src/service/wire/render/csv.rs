@@ -9,8 +9,8 @@
 //! formula starts with `'` ([`text`]).
 
 use crate::api::{change_at, Amount};
-use crate::core::RuleChange;
 use crate::core::ledger::{Ledger, LedgerHand, Outcome, Transfer, PLAYERS};
+use crate::core::RuleChange;
 use crate::core::{WinBy, Wind};
 
 /// The UTF-8 byte order mark.
