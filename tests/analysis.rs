@@ -6,7 +6,7 @@ mod common;
 
 use common::Rng;
 use faan::core::analysis::{analyze, Analysis, Analyzed, Ask};
-use faan::core::chances::{self, Chances, Start, WinValues};
+use faan::core::chances::{self, Chances, Start, Win, WinValues};
 use faan::core::hand_changes::Changes;
 use faan::core::shanten::Forms;
 use faan::core::tile::{counts_of, parse_tiles, Counts, KINDS};
@@ -349,7 +349,11 @@ fn win_values(r: &Ruleset, h: &HandSpec, ready: &Counts) -> WinValues {
         wins: faan::core::waits::waits(r, &spec, &CTX)
             .expect("a ready hand's waits")
             .iter()
-            .map(|w| (w.tile.index(), pts(&w.self_draw), pts(&w.discard)))
+            .map(|w| Win {
+                kind: w.tile.index(),
+                self_draw: pts(&w.self_draw),
+                discard: pts(&w.discard),
+            })
             .collect(),
     }
 }
@@ -371,7 +375,12 @@ fn useful_draws(h: &Counts, forms: Forms, r: &Ruleset, spec: &HandSpec) -> Usefu
         on_discard: Vec::new(),
     };
     if s == 0 {
-        for (y, own, disc) in win_values(r, spec, h).wins {
+        for Win {
+            kind: y,
+            self_draw: own,
+            discard: disc,
+        } in win_values(r, spec, h).wins
+        {
             if own.is_some() {
                 out.useful.push((y, own));
             }

@@ -8,7 +8,7 @@
 //! hand changes off (`off`), tegawari on (`hand_changes`), and tegawari
 //! and shanten-down on (`shanten_down`), every win worth the same.
 
-use faan::core::chances::{self, Chances, Start, WinValues};
+use faan::core::chances::{self, Chances, Start, Win, WinValues};
 use faan::core::hand_changes::{self, Changes};
 use faan::core::shanten::{self, Forms};
 use faan::core::tile::{counts_of, parse_tiles, Counts, KINDS};
@@ -52,7 +52,11 @@ fn flat(ready: &Counts) -> WinValues {
     let (_, need) = shanten::necessary(ready, 1, Forms::default());
     WinValues {
         wins: shanten::kinds_of(need)
-            .map(|y| (y, Some(1.0), None))
+            .map(|kind| Win {
+                kind,
+                self_draw: Some(1.0),
+                discard: None,
+            })
             .collect(),
     }
 }

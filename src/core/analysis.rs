@@ -10,18 +10,17 @@
 //! agree. Shanten is [`shanten`]'s, read per the ruleset's special
 //! forms; the model of nekobean/mahjong-cpp's `necessary tiles`.
 
-use super::chances::{self, Chances, ChancesError, Start, WinValues};
+use super::chances::{self, Chances, ChancesError, Start, Win, WinValues};
 use super::evaluate::{allowances, score_hand, Score, ScoreError};
 use super::hand::{
     validate, Allowances, ContextSpec, FieldError, HandRule, HandSpec, MeldSpec, WinBy,
 };
-use super::hand_changes::{self, Changes};
+use super::hand_changes::Changes;
 use super::ruleset::Ruleset;
 use super::shanten::{self, Forms, Shanten};
 use super::tile::{format_tiles, parse_each, Counts, Tile, KINDS};
 use super::waits::{self, Wait, WaitContext};
 use std::cell::RefCell;
-use std::collections::HashMap;
 
 /// The tile kinds whose draw lowers the best shanten.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -104,20 +103,17 @@ pub fn analyze<S: AsRef<str>>(
         let tiles = format_tiles(&tiles_of(c));
         waits::self_drawn_waits_by_shanten(ruleset, &with_tiles(hand, &tiles, None), ctx)
     };
-    // With hand changes, the discards' graphs share many ready hands: each
-    // is scored once.
-    let memo = RefCell::new(HashMap::<Counts, WinValues>::new());
-    // With hand changes off, one graph of the hands reachable from every
-    // discard (the 14 tiles hold the most of each kind any discard does).
-    // Sized for the farthest start it will see; left small when unused
-    // (no chances asked, or hand changes on).
+    // One store of the hands every discard's graph reaches (the 14 tiles
+    // hold the most of each kind any discard does): each ready hand is
+    // scored once. With hand changes off it holds the graphs too, so it is
+    // sized for the farthest start it will search; left small when unused.
     let farthest = match ask {
         Some(a) if a.changes.any() => 0,
         Some(a) if !drawing && a.every_discard => now.best + 1,
         Some(_) => now.best,
         None => 0,
     };
-    let graph = RefCell::new(chances::Graph::new(
+    let hands = RefCell::new(chances::Hands::new(
         melds, forms, &unseen, &concealed, farthest,
     ));
     let chances_of = |c: &Counts, ask: Ask| {
@@ -131,7 +127,7 @@ pub fn analyze<S: AsRef<str>>(
         };
         // Without the others' discards no win on a discard is counted, so
         // none is scored.
-        let score = |ready: &Counts| {
+        let values = |ready: &Counts| {
             let scored = if ask.discards {
                 waits_of(ready)
             } else {
@@ -139,22 +135,7 @@ pub fn analyze<S: AsRef<str>>(
             };
             win_values(&scored, ctx)
         };
-        // The shared graph scores each ready hand once itself.
-        let values = |ready: &Counts| {
-            if ask.changes.any() {
-                memo.borrow_mut()
-                    .entry(*ready)
-                    .or_insert_with(|| score(ready))
-                    .clone()
-            } else {
-                score(ready)
-            }
-        };
-        if ask.changes.any() {
-            hand_changes::chances(start, ask.changes, values)
-        } else {
-            graph.borrow_mut().chances(start, values)
-        }
+        hands.borrow_mut().chances(start, ask.changes, values)
     };
     let analyzed = if drawing {
         let chances = match ask {
@@ -234,7 +215,11 @@ fn win_values(waits: &Result<Vec<Wait>, ScoreError>, ctx: &WaitContext) -> WinVa
         wins: waits
             .iter()
             .flatten()
-            .map(|w| (w.tile.index(), points(&w.self_draw), points(&w.discard)))
+            .map(|w| Win {
+                kind: w.tile.index(),
+                self_draw: points(&w.self_draw),
+                discard: points(&w.discard),
+            })
             .collect(),
     }
 }

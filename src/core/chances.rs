@@ -25,28 +25,38 @@
 //! left can make the useful draws' chances add up past one, an artefact of
 //! the model's pool; they are then scaled to add up to one.
 
+use super::hand_changes::{self, Changes};
 use super::shanten::{self, Forms};
 use super::tile::Counts;
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 
+mod graph;
 mod passes;
 
-pub(super) use passes::{others_of, shares, survive_hits};
-use passes::{passes, pick};
+pub(in crate::core) use graph::{Found, Graph, Wins};
+pub(in crate::core) use passes::{passes, Gain};
+use passes::{pick, Scaled};
 
 /// Farthest hand answered: every hand of shanten 3 or less.
 pub const MAX_SHANTEN: i8 = 3;
 /// Most draws asked for.
 pub const MAX_DRAWS: u32 = 30;
 
-/// The points a ready hand collects on each of its winning tiles, by how it
-/// is won; `None` where that win does not count (below the minimum, or not
-/// a win that way).
+/// A ready hand's win on one kind: the points it collects by how it is
+/// won, `None` where that win does not count (below the minimum, or not a
+/// win that way).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Win {
+    pub kind: usize,
+    pub self_draw: Option<f64>,
+    pub discard: Option<f64>,
+}
+
+/// The wins of a ready hand, in tile order.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct WinValues {
-    /// `(kind, self-draw points, discard points)`.
-    pub wins: Vec<(usize, Option<f64>, Option<f64>)>,
+    pub wins: Vec<Win>,
 }
 
 /// What the model says of one 13-tile hand.
@@ -81,8 +91,6 @@ pub struct Start<'a> {
     pub discards: bool,
 }
 
-type Win = (usize, Option<f64>, Option<f64>);
-
 /// Packs counts of at most 4 into three bits each, eight kinds a word
 /// folded in three shifts: a key hashed in a few instructions.
 pub(super) fn key(c: &Counts) -> u128 {
@@ -102,15 +110,15 @@ pub(super) fn key(c: &Counts) -> u128 {
         | u128::from(c[33]) << 99
 }
 
-/// A hand of the shared graph ([`Graph`]): its shanten, its draws that
-/// lower shanten, each with the 14-tile hand it makes (expanded when a
-/// search first needs them), and, ready, its wins.
+/// A hand of [`Hands`]: its shanten, its draws that lower shanten, each
+/// with the 14-tile hand it makes (expanded when a search first needs
+/// them), and, ready, its wins.
 struct Node {
     hand: Counts,
     shanten: i8,
     expanded: bool,
-    /// `Graph::improve[a..b]`: (kind, the 14-tile hand the draw makes, in
-    /// [`Graph::drawn`]).
+    /// `Hands::improve[a..b]`: (kind, the 14-tile hand the draw makes, in
+    /// [`Hands::drawn`]).
     improve: (u32, u32),
     wins: Vec<Win>,
 }
@@ -118,18 +126,19 @@ struct Node {
 /// The hands every start of one analysis can reach, shared by its starts
 /// (the 13-tile hands a 14-tile hand's discards leave), as mahjong-cpp
 /// shares one graph across a hand's discards: a hand reached from two
-/// starts is searched and scored once. The draws kept from a hand are
-/// those that lower shanten with a copy left for *some* start (the pool's
-/// numerator `u₀(y) + H(y) − h(y)`, `H` the 14 tiles, is at least any
-/// start's); each start's own search leaves out the draws with no copy
-/// left for it, so every start sees exactly the graph it would have alone,
-/// in the same order, and its figures are the same to the bit.
+/// starts is searched and scored once. With hand changes on, only the
+/// ready hands' wins are kept here; the graphs are the model's own.
 ///
-/// A 14-tile hand after a kept draw is a node of its own, with the hands
-/// its discards keeping shanten leave: many 13-tile hands draw into the
-/// same one, and its discards are found once and, in each turn, the best
-/// of them chosen once.
-pub struct Graph<'a> {
+/// With hand changes off, the draws kept from a hand are those that lower
+/// shanten with a copy left for *some* start (the pool's numerator
+/// `u₀(y) + H(y) − h(y)`, `H` the 14 tiles, is at least any start's); each
+/// start's own search leaves out the draws with no copy left for it, so
+/// every start sees exactly the graph it would have alone, in the same
+/// order, and its figures are the same to the bit. A 14-tile hand after a
+/// kept draw is a node of its own, with the hands its throws keeping
+/// shanten leave: many 13-tile hands draw into the same one, and its
+/// throws are found once.
+pub struct Hands<'a> {
     melds: usize,
     forms: Forms,
     unseen: &'a Counts,
@@ -141,63 +150,28 @@ pub struct Graph<'a> {
     improve: Vec<(u8, u32)>,
     drawn_index: HashMap<u128, u32, foldhash::fast::FixedState>,
     /// `drawn_next[drawn_at[d]..drawn_at[d + 1]]`: the nodes 14-tile hand
-    /// `d`'s discards keeping its shanten leave, in tile order.
+    /// `d`'s throws keeping its shanten leave, in tile order.
     drawn_at: Vec<u32>,
     drawn_next: Vec<u32>,
 }
 
-/// One start's graph: its hands in the order its own search reached
-/// them (the start first), with their draws that lower shanten.
-struct Local {
-    node: Vec<u32>,
-    shanten: Vec<i8>,
-    hand: Vec<Counts>,
-    /// `imp[imp_at[i]..imp_at[i + 1]]`: hand `i`'s kept draws, each a kind
-    /// and the local 14-tile hand it makes.
-    imp_at: Vec<u32>,
-    imp: Vec<(u8, u32)>,
-    /// `next[next_at[d]..next_at[d + 1]]`: local 14-tile hand `d`'s
-    /// discards, as local hands.
-    next_at: Vec<u32>,
-    next: Vec<u32>,
-}
-
-impl Local {
-    fn len(&self) -> usize {
-        self.node.len()
-    }
-
-    fn drawn(&self) -> usize {
-        self.next_at.len() - 1
-    }
-
-    fn next(&self, d: u32) -> &[u32] {
-        &self.next[self.next_at[d as usize] as usize..self.next_at[d as usize + 1] as usize]
-    }
-
-    fn improve(&self, i: usize) -> impl Iterator<Item = (usize, &[u32])> + '_ {
-        self.imp[self.imp_at[i] as usize..self.imp_at[i + 1] as usize]
-            .iter()
-            .map(|&(y, d)| (usize::from(y), self.next(d)))
-    }
-}
-
-impl<'a> Graph<'a> {
-    /// An empty graph for the starts of one analysis: `most` holds, of
+impl<'a> Hands<'a> {
+    /// An empty store for the starts of one analysis: `most` holds, of
     /// each kind, the most any start holds; `unseen` is the same for all;
-    /// `farthest` is the most shanten of a start, which sizes the graph.
+    /// `farthest` is the most shanten of a start searched here, which
+    /// sizes the store.
     pub fn new(
         melds: usize,
         forms: Forms,
         unseen: &'a Counts,
         most: &Counts,
         farthest: i8,
-    ) -> Graph<'a> {
+    ) -> Hands<'a> {
         // Room for the hands a start this far from ready usually reaches
         // (about 6, 90 and 950 at one, two and three from ready), so that
         // the maps seldom grow: each growth hashes every key again.
         let room = 8usize << (3 * farthest.clamp(0, MAX_SHANTEN) as usize);
-        let mut g = Graph {
+        let mut g = Hands {
             melds,
             forms,
             unseen,
@@ -217,7 +191,7 @@ impl<'a> Graph<'a> {
         node_in(&mut self.index, &mut self.nodes, hand, shanten)
     }
 
-    /// The 14-tile hand `drawn` (of shanten `s`) and its discards that keep
+    /// The 14-tile hand `drawn` (of shanten `s`) and its throws that keep
     /// it, found once.
     fn drawn(&mut self, drawn: Counts, s: i8) -> u32 {
         let d = self.drawn_at.len() as u32 - 1;
@@ -238,8 +212,9 @@ impl<'a> Graph<'a> {
         }
     }
 
-    /// One combination of the suits gives the draws that lower shanten,
-    /// and one per new 14-tile hand the discards that keep its shanten.
+    /// A ready hand is scored; any other gets, from one combination of the
+    /// suits, its draws that lower shanten, and one per new 14-tile hand
+    /// the throws that keep its shanten.
     fn expand(&mut self, i: u32, values: &mut impl FnMut(&Counts) -> WinValues) {
         let n = &self.nodes[i as usize];
         if n.expanded {
@@ -267,35 +242,50 @@ impl<'a> Graph<'a> {
         n.expanded = true;
     }
 
-    /// `start`'s own graph, searched as it would be alone: depth first
-    /// from the start, each hand's kept draws in tile order and their
-    /// discards in tile order, a draw with no copy left for it skipped.
+    /// The node of ready hand `hand`, scored when new.
+    pub(super) fn ready(
+        &mut self,
+        hand: &Counts,
+        values: &mut impl FnMut(&Counts) -> WinValues,
+    ) -> u32 {
+        let i = self.node(*hand, || 0);
+        self.expand(i, values);
+        i
+    }
+
+    /// The wins of node `i`.
+    pub(super) fn wins(&self, i: u32) -> &[Win] {
+        &self.nodes[i as usize].wins
+    }
+
+    /// With hand changes off, `start`'s own graph, searched as it would be
+    /// alone: depth first from the start, each hand's kept draws in tile
+    /// order and their throws in tile order, a draw with no copy left for
+    /// it skipped; and the node of each of its 13-tile states.
     #[inline(never)]
     fn local(
         &mut self,
         start: &Start<'_>,
         s0: i8,
         values: &mut impl FnMut(&Counts) -> WinValues,
-    ) -> Local {
+    ) -> (Found, Vec<u32>) {
         const NONE: u32 = u32::MAX;
         let root = self.node(*start.hand, || s0);
-        // Global node and 14-tile hand to local, NONE where not reached.
-        // Sized as the graph so far (a start's graph is seldom larger), or
-        // as its room before the first start.
+        // Node and 14-tile hand to state, NONE where not reached. Sized as
+        // the store so far (a start's graph is seldom larger), or as its
+        // room before the first start.
         let grown = |len: usize, room: usize| len.max(room / 4);
         let mut at: Vec<u32> = Vec::with_capacity(self.nodes.capacity());
         let mut drawn_at: Vec<u32> = Vec::new();
-        let mut l = Local {
-            node: Vec::with_capacity(grown(self.nodes.len(), self.nodes.capacity())),
-            shanten: Vec::new(),
-            hand: Vec::new(),
-            imp_at: Vec::new(),
-            imp: Vec::with_capacity(grown(self.improve.len(), self.improve.capacity())),
-            next_at: Vec::with_capacity(grown(self.drawn_at.len(), self.drawn_at.capacity())),
-            next: Vec::with_capacity(grown(self.drawn_next.len(), self.drawn_next.capacity())),
+        let mut node = Vec::with_capacity(grown(self.nodes.len(), self.nodes.capacity()));
+        let mut f = Found {
+            keep: Vec::with_capacity(grown(self.improve.len(), self.improve.capacity())),
+            throw_at: Vec::with_capacity(grown(self.drawn_at.len(), self.drawn_at.capacity())),
+            throw: Vec::with_capacity(grown(self.drawn_next.len(), self.drawn_next.capacity())),
+            ..Found::default()
         };
-        l.node.push(root);
-        l.next_at.push(0);
+        node.push(root);
+        f.throw_at.push(0);
         let mut todo = Vec::with_capacity(64);
         todo.push(root);
         at.resize(self.nodes.len(), NONE);
@@ -318,23 +308,23 @@ impl<'a> Graph<'a> {
                 let (a, b) = (self.drawn_at[d as usize], self.drawn_at[d as usize + 1]);
                 for &j in &self.drawn_next[a as usize..b as usize] {
                     if at[j as usize] == NONE {
-                        at[j as usize] = l.node.len() as u32;
-                        l.node.push(j);
+                        at[j as usize] = node.len() as u32;
+                        node.push(j);
                         todo.push(j);
                     }
                 }
             }
         }
-        // The draws and discards in the start's own numbering.
+        // The keeps and throws in the start's own numbering.
         drawn_at.resize(self.drawn_at.len() - 1, NONE);
-        l.shanten.reserve_exact(l.node.len());
-        l.hand.reserve_exact(l.node.len());
-        l.imp_at.reserve_exact(l.node.len() + 1);
-        for &g in &l.node {
+        f.shanten.reserve_exact(node.len());
+        f.hand.reserve_exact(node.len());
+        f.keep_at.reserve_exact(node.len() + 1);
+        for &g in &node {
             let n = &self.nodes[g as usize];
-            l.shanten.push(n.shanten);
-            l.hand.push(n.hand);
-            l.imp_at.push(l.imp.len() as u32);
+            f.shanten.push(n.shanten);
+            f.hand.push(n.hand);
+            f.keep_at.push(f.keep.len() as u32);
             if n.shanten <= 0 {
                 continue;
             }
@@ -344,57 +334,63 @@ impl<'a> Graph<'a> {
                     continue;
                 }
                 if drawn_at[d as usize] == NONE {
-                    drawn_at[d as usize] = l.next_at.len() as u32 - 1;
+                    drawn_at[d as usize] = f.throw_at.len() as u32 - 1;
                     let (a, b) = (self.drawn_at[d as usize], self.drawn_at[d as usize + 1]);
-                    l.next.extend(
+                    f.throw.extend(
                         self.drawn_next[a as usize..b as usize]
                             .iter()
                             .map(|&j| at[j as usize]),
                     );
-                    l.next_at.push(l.next.len() as u32);
+                    f.throw_at.push(f.throw.len() as u32);
                 }
-                l.imp.push((y, drawn_at[d as usize]));
+                f.keep.push((y, drawn_at[d as usize]));
             }
         }
-        l.imp_at.push(l.imp.len() as u32);
-        l
+        f.keep_at.push(f.keep.len() as u32);
+        (f, node)
     }
 
     /// The chances of `start` (whose `unseen` and `melds` must be the
-    /// graph's, and whose hand holds no kind past `most`).
+    /// store's, and whose hand holds no kind past `most`) when the player
+    /// may make `changes`; `values` gives the wins of a ready hand (called
+    /// once per ready hand reached).
     pub fn chances(
         &mut self,
         start: Start<'_>,
+        changes: Changes,
         mut values: impl FnMut(&Counts) -> WinValues,
     ) -> Result<Chances, ChancesError> {
-        self.solve(start, &mut values, false).map(|(c, _, _)| c)
+        if changes.any() {
+            hand_changes::solve(self, start, changes, hand_changes::MAX_STATES, &mut values)
+        } else {
+            self.solve(start, &mut values, false).map(|(c, _, _)| c)
+        }
     }
 
-    /// The chances of `start`, its graph, and with `keep_after` the points
-    /// expected after each turn's discard (for [`Policy`]).
+    /// With hand changes off, the chances of `start`, with `keep_after`
+    /// its graph and the points expected after each turn's throw (for
+    /// [`Policy`]).
     fn solve(
         &mut self,
         start: Start<'_>,
         values: &mut impl FnMut(&Counts) -> WinValues,
         keep_after: bool,
-    ) -> Result<(Chances, Local, Vec<Vec<f64>>), ChancesError> {
+    ) -> Result<(Chances, Option<Found>, Vec<Vec<f64>>), ChancesError> {
         let s0 = shanten::shanten(start.hand, start.melds, start.forms).best;
         if s0 > MAX_SHANTEN {
             return Err(ChancesError::TooFar { shanten: s0 });
         }
-        let l = self.local(&start, s0, values);
-        let wins: Vec<&[Win]> = l
-            .node
-            .iter()
-            .map(|&g| self.nodes[g as usize].wins.as_slice())
-            .collect();
-        let (c, after) = passes(&start, s0, &l, &wins, keep_after);
-        Ok((c, l, after))
+        let (f, node) = self.local(&start, s0, values);
+        let kept = keep_after.then(|| f.clone());
+        let wins = node.iter().map(|&i| self.wins(i)).collect();
+        let g = Graph::lay(&start, f, wins, Wins::Apart);
+        let (c, after) = passes::<Scaled>(&start, s0, &g, keep_after);
+        Ok((c, kept, after))
     }
 }
 
-/// The chances of `start` under the model; `values` gives the wins of a
-/// ready hand (called once per ready hand reached).
+/// The chances of `start` under the model with hand changes off; `values`
+/// gives the wins of a ready hand (called once per ready hand reached).
 pub fn chances(
     start: Start<'_>,
     values: impl FnMut(&Counts) -> WinValues,
@@ -402,11 +398,11 @@ pub fn chances(
     solve(start, values).map(|(c, _)| c)
 }
 
-/// The discards the model's player makes (what [`solve`] chose): for a
+/// The throws the model's player makes (what [`solve`] chose): for a
 /// simulation of the same model to follow.
 pub struct Policy {
     index: HashMap<Counts, usize>,
-    local: Local,
+    graph: Found,
     after: Vec<Vec<f64>>,
 }
 
@@ -414,9 +410,12 @@ impl Policy {
     /// The hand the player keeps in turn `k` (0-based) after drawing kind
     /// `y` into `hand`, when the draw lowers shanten.
     pub fn keep(&self, k: usize, hand: &Counts, y: usize) -> Option<Counts> {
+        let g = &self.graph;
         let i = *self.index.get(hand)?;
-        let (_, next) = self.local.improve(i).find(|(kind, _)| *kind == y)?;
-        Some(self.local.hand[pick(next, &self.after[k])])
+        let keeps = &g.keep[g.keep_at[i] as usize..g.keep_at[i + 1] as usize];
+        let &(_, d) = keeps.iter().find(|(kind, _)| usize::from(*kind) == y)?;
+        let throws = &g.throw[g.throw_at[d as usize] as usize..g.throw_at[d as usize + 1] as usize];
+        Some(g.hand[pick(throws, &self.after[k])])
     }
 }
 
@@ -426,9 +425,10 @@ pub fn solve(
     mut values: impl FnMut(&Counts) -> WinValues,
 ) -> Result<(Chances, Policy), ChancesError> {
     let s0 = shanten::shanten(start.hand, start.melds, start.forms).best;
-    let mut g = Graph::new(start.melds, start.forms, start.unseen, start.hand, s0);
-    let (c, local, after) = g.solve(start, &mut values, true)?;
-    let index = local
+    let mut g = Hands::new(start.melds, start.forms, start.unseen, start.hand, s0);
+    let (c, graph, after) = g.solve(start, &mut values, true)?;
+    let graph = graph.expect("kept when asked");
+    let index = graph
         .hand
         .iter()
         .enumerate()
@@ -438,13 +438,13 @@ pub fn solve(
         c,
         Policy {
             index,
-            local,
+            graph,
             after,
         },
     ))
 }
 
-/// The node of `hand` in a graph's `index` and `nodes`, added (with its
+/// The node of `hand` in a store's `index` and `nodes`, added (with its
 /// `shanten`) when new; the hand is hashed once.
 fn node_in(
     index: &mut HashMap<u128, u32, foldhash::fast::FixedState>,

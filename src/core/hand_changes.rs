@@ -29,7 +29,8 @@
 //! mahjong-cpp.
 
 use super::chances::{
-    key, others_of, shares, survive_hits, Chances, ChancesError, Start, WinValues, MAX_SHANTEN,
+    key, passes, Chances, ChancesError, Found, Gain, Graph, Hands, Start, Win, WinValues, Wins,
+    MAX_SHANTEN,
 };
 use super::shanten;
 use super::tile::{Counts, KINDS};
@@ -56,8 +57,6 @@ impl Changes {
     }
 }
 
-type Win = (usize, Option<f64>, Option<f64>);
-
 fn beyond(c: &Counts, start: &Counts) -> i8 {
     c.iter()
         .zip(start)
@@ -66,7 +65,7 @@ fn beyond(c: &Counts, start: &Counts) -> i8 {
 }
 
 /// The states and their links as the search made them.
-struct Graph {
+struct States {
     /// 13-tile hands before their draw, with their shanten.
     hand: Vec<Counts>,
     shanten: Vec<i8>,
@@ -82,7 +81,7 @@ struct Builder<'a> {
     max_states: usize,
     changes: Changes,
     s0: i8,
-    g: Graph,
+    g: States,
     /// Kinds linked from each 13-tile state (bit a kind), so that none is
     /// linked twice.
     linked: Vec<u64>,
@@ -204,7 +203,7 @@ fn build(
     changes: Changes,
     s0: i8,
     max_states: usize,
-) -> Result<Graph, ChancesError> {
+) -> Result<States, ChancesError> {
     // Room for the states a hand this far from ready usually reaches, so
     // that the maps seldom grow (each growth hashes every key again).
     let room = (256usize << (2 * s0.max(0))).min(max_states);
@@ -213,7 +212,7 @@ fn build(
         max_states,
         changes,
         s0,
-        g: Graph {
+        g: States {
             hand: Vec::new(),
             shanten: Vec::new(),
             full: Vec::new(),
@@ -257,269 +256,73 @@ pub fn chances_within(
     max_states: usize,
     mut values: impl FnMut(&Counts) -> WinValues,
 ) -> Result<Chances, ChancesError> {
+    let mut hands = Hands::new(start.melds, start.forms, start.unseen, start.hand, 0);
+    solve(&mut hands, start, changes, max_states, &mut values)
+}
+
+/// The chances of `start`, its ready hands scored once in `hands`.
+pub(super) fn solve(
+    hands: &mut Hands<'_>,
+    start: Start<'_>,
+    changes: Changes,
+    max_states: usize,
+    values: &mut impl FnMut(&Counts) -> WinValues,
+) -> Result<Chances, ChancesError> {
     let s0 = shanten::shanten(start.hand, start.melds, start.forms).best;
     if s0 > MAX_SHANTEN {
         return Err(ChancesError::TooFar { shanten: s0 });
     }
     let g = build(start, changes, s0, max_states)?;
-    let wins: Vec<Vec<Win>> = g
+    const NONE: u32 = u32::MAX;
+    let ready: Vec<u32> = g
         .hand
         .iter()
         .zip(&g.shanten)
-        .map(|(h, &s)| if s == 0 { values(h).wins } else { Vec::new() })
+        .map(|(h, &s)| if s == 0 { hands.ready(h, values) } else { NONE })
         .collect();
-    let l = Laid::new(&g, &start, &wins);
-    drop(g.links);
-    Ok(passes(&g.shanten, &g.hand, &wins, &l, &start, s0))
-}
-
-/// One link as the passes read it.
-#[derive(Clone, Copy)]
-struct Edge {
-    /// The weight of its kind (`u₀ + H₀ − H`, 1 to 4).
-    w: u8,
-    /// The 14-tile state.
-    to: u32,
-    /// The points of the win it makes, where it is one that counts; else
-    /// minus infinity, which never beats going on.
-    win: f64,
-}
-
-/// The links by 13-tile state (`edge[edge_at[i]..edge_at[i + 1]]`, in the
-/// order linked) and by 14-tile state (`source`), laid out once.
-struct Laid {
-    edge_at: Vec<u32>,
-    edge: Vec<Edge>,
-    source_at: Vec<u32>,
-    source: Vec<u32>,
-}
-
-impl Laid {
-    fn new(g: &Graph, start: &Start<'_>, wins: &[Vec<Win>]) -> Laid {
-        let (n, nd) = (g.hand.len(), g.full.len());
-        // Counting sorts, stable, so that each state keeps its links' order.
-        let mut edge_at = vec![0u32; n + 1];
-        let mut source_at = vec![0u32; nd + 1];
-        for &(a, _, b) in &g.links {
-            edge_at[a as usize + 1] += 1;
-            source_at[b as usize + 1] += 1;
-        }
-        for i in 0..n {
-            edge_at[i + 1] += edge_at[i];
-        }
-        for b in 0..nd {
-            source_at[b + 1] += source_at[b];
-        }
-        let mut fill_e = edge_at.clone();
-        let mut fill_s = source_at.clone();
-        let none = Edge {
-            w: 0,
-            to: 0,
-            win: f64::NEG_INFINITY,
-        };
-        let mut edge = vec![none; g.links.len()];
-        let mut source = vec![0u32; g.links.len()];
-        for &(a, y, b) in &g.links {
-            let (ai, yi) = (a as usize, usize::from(y));
-            let h = &g.hand[ai];
-            let win = if g.complete[b as usize] {
-                wins[ai]
-                    .iter()
-                    .find(|w| w.0 == yi)
-                    .and_then(|w| w.1)
-                    .unwrap_or(f64::NEG_INFINITY)
-            } else {
-                f64::NEG_INFINITY
-            };
-            edge[fill_e[ai] as usize] = Edge {
-                w: (start.unseen[yi] + start.hand[yi])
-                    .saturating_sub(h[yi])
-                    .min(4),
-                to: b,
-                win,
-            };
-            fill_e[ai] += 1;
-            source[fill_s[b as usize] as usize] = a;
-            fill_s[b as usize] += 1;
-        }
-        Laid {
-            edge_at,
-            edge,
-            source_at,
-            source,
-        }
-    }
-
-    fn edges(&self, i: usize) -> &[Edge] {
-        &self.edge[self.edge_at[i] as usize..self.edge_at[i + 1] as usize]
-    }
-
-    fn sources(&self, b: usize) -> &[u32] {
-        &self.source[self.source_at[b] as usize..self.source_at[b + 1] as usize]
-    }
-}
-
-fn passes(
-    shanten: &[i8],
-    hand: &[Counts],
-    wins: &[Vec<Win>],
-    l: &Laid,
-    start: &Start<'_>,
-    s0: i8,
-) -> Chances {
-    let draws = start.draws as usize;
-    let (n, nd) = (hand.len(), l.source_at.len() - 1);
-    let pool: f64 = start.unseen.iter().map(|&u| f64::from(u)).sum();
-    let turn = if start.discards { 4.0 } else { 1.0 };
-    let weight = |h: &Counts, y: usize| -> f64 {
-        f64::from(start.unseen[y]) + f64::from(start.hand[y]) - f64::from(h[y])
-    };
-
-    // Backward: after_rev[draws - 1 - k][i], the points expected once the
-    // player has discarded in turn k into state i (without the others'
-    // discards, v[k + 1][i], moved, not copied); best_at[(draws - 1 - k)
-    // * nd + b], the linked 13-tile state with the most of those (the
-    // first in the order linked), best_v its points.
-    let mut v_next = vec![0.0f64; n];
-    let mut after_rev: Vec<Vec<f64>> = Vec::with_capacity(draws);
-    let mut best_at: Vec<u32> = Vec::with_capacity(nd * draws);
-    let mut best_v = vec![0.0f64; nd];
-    for k in (0..draws).rev() {
-        let left = pool - turn * k as f64;
-        let after_k = if start.discards {
-            (0..n)
-                .map(|i| others_of(&hand[i], &wins[i], left, true, &weight, v_next[i]))
-                .collect()
-        } else {
-            v_next
-        };
-        if left < 1.0 {
-            best_at.extend(std::iter::repeat_n(0, nd));
-            v_next = vec![0.0f64; n];
-            after_rev.push(after_k);
-            continue;
-        }
-        for (b, bv) in best_v.iter_mut().enumerate() {
-            let s = l.sources(b);
-            let mut at = s[0];
-            let mut v = after_k[at as usize];
-            for &a in &s[1..] {
-                if after_k[a as usize] > v {
-                    at = a;
-                    v = after_k[a as usize];
-                }
-            }
-            best_at.push(at);
-            *bv = v;
-        }
-        let q = shares(left);
-        let mut row = Vec::with_capacity(n);
-        for (i, &stay) in after_k.iter().enumerate() {
-            let mut e = stay;
-            for x in l.edges(i) {
-                let t = x.win.max(best_v[x.to as usize]);
-                e += q[usize::from(x.w & 7)] * (t - stay);
-            }
-            row.push(e);
-        }
-        v_next = row;
-        after_rev.push(after_k);
-    }
-    let expected_points = v_next[0];
-
-    // The weight of each ready hand's wins on a discard, for the chance
-    // that the others' discards do not win for it.
-    let hits: Vec<f64> = hand
+    let wins: Vec<&[Win]> = ready
         .iter()
-        .zip(wins)
-        .map(|(h, w)| {
-            w.iter()
-                .filter(|w| w.2.is_some())
-                .map(|&(y, _, _)| weight(h, y))
-                .sum()
-        })
+        .map(|&i| if i == NONE { &[][..] } else { hands.wins(i) })
         .collect();
-    let survive = |i: usize, left: f64| {
-        if !start.discards || wins[i].is_empty() {
-            1.0
-        } else {
-            survive_hits(hits[i], left)
-        }
-    };
+    let complete = g.complete;
+    let found = lay(g.hand, g.shanten, complete.len(), g.links);
+    let g = Graph::lay(&start, found, wins, Wins::OnKeeps(&complete));
+    Ok(passes::<Gain>(&start, s0, &g, false).0)
+}
 
-    // Forward, under the policy: `dist` over all states, `fresh` over the
-    // mass never yet ready (dropped once it reaches a ready hand).
-    let mut dist = vec![0.0f64; n];
-    let mut fresh = vec![0.0f64; n];
-    let mut next = vec![0.0f64; n];
-    let mut next_fresh = vec![0.0f64; n];
-    dist[0] = 1.0;
-    if shanten[0] > 0 {
-        fresh[0] = 1.0;
+/// The links by 13-tile state (in the order linked) as keeps, and by
+/// 14-tile state as throws: counting sorts, stable, so that each state
+/// keeps its links' order.
+fn lay(hand: Vec<Counts>, shanten: Vec<i8>, nd: usize, links: Vec<(u32, u8, u32)>) -> Found {
+    let n = hand.len();
+    let mut keep_at = vec![0u32; n + 1];
+    let mut throw_at = vec![0u32; nd + 1];
+    for &(a, _, b) in &links {
+        keep_at[a as usize + 1] += 1;
+        throw_at[b as usize + 1] += 1;
     }
-    let mut won = 0.0f64;
-    let (mut ready_by, mut win_by) = (Vec::with_capacity(draws), Vec::with_capacity(draws));
-    for k in 0..draws {
-        let left = pool - turn * k as f64;
-        let r = draws - 1 - k;
-        let after_k = &after_rev[r];
-        let best_k = &best_at[r * nd..(r + 1) * nd];
-        let q = shares(left);
-        next.fill(0.0);
-        next_fresh.fill(0.0);
-        for i in 0..n {
-            let (m, f) = (dist[i], fresh[i]);
-            if m == 0.0 && f == 0.0 {
-                continue;
-            }
-            if left < 1.0 {
-                next[i] += m;
-                next_fresh[i] += f;
-                continue;
-            }
-            let (mut stay, mut stay_fresh) = (m, f);
-            for x in l.edges(i) {
-                let p = q[usize::from(x.w & 7)];
-                let to = best_k[x.to as usize] as usize;
-                stay -= m * p;
-                stay_fresh -= f * p;
-                if x.win >= after_k[to] {
-                    won += m * p;
-                    continue;
-                }
-                if start.discards {
-                    let keep = survive(to, left);
-                    won += m * p * (1.0 - keep);
-                    next[to] += m * p * keep;
-                } else {
-                    next[to] += m * p;
-                }
-                if shanten[to] > 0 {
-                    next_fresh[to] += f * p;
-                }
-            }
-            if start.discards {
-                let keep = survive(i, left);
-                won += stay * (1.0 - keep);
-                next[i] += stay * keep;
-            } else {
-                next[i] += stay;
-            }
-            next_fresh[i] += stay_fresh;
-        }
-        std::mem::swap(&mut dist, &mut next);
-        std::mem::swap(&mut fresh, &mut next_fresh);
-        win_by.push(won.clamp(0.0, 1.0));
-        let never: f64 = fresh.iter().sum();
-        ready_by.push(if s0 <= 0 {
-            1.0
-        } else {
-            (1.0 - never).clamp(0.0, 1.0)
-        });
+    for i in 0..n {
+        keep_at[i + 1] += keep_at[i];
     }
-    Chances {
-        ready: ready_by,
-        win: win_by,
-        expected_points,
+    for b in 0..nd {
+        throw_at[b + 1] += throw_at[b];
+    }
+    let mut fill_k = keep_at.clone();
+    let mut fill_t = throw_at.clone();
+    let mut keep = vec![(0u8, 0u32); links.len()];
+    let mut throw = vec![0u32; links.len()];
+    for &(a, y, b) in &links {
+        keep[fill_k[a as usize] as usize] = (y, b);
+        fill_k[a as usize] += 1;
+        throw[fill_t[b as usize] as usize] = a;
+        fill_t[b as usize] += 1;
+    }
+    Found {
+        hand,
+        shanten,
+        keep_at,
+        keep,
+        throw_at,
+        throw,
     }
 }

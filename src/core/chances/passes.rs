@@ -1,73 +1,257 @@
-//! The passes over one start's graph ([`super::Local`]): the backward
-//! induction that chooses each discard and works the points expected, and
-//! the forward pass of the distribution over hands under that choice for
-//! the chances by draw.
+//! The passes over one start's graph ([`Graph`]), for either model: the
+//! backward induction that chooses each 14-tile state's throw and works
+//! the points expected, and the forward pass of the distribution over
+//! states under that choice for the chances by draw. The models differ
+//! only in a 13-tile state's turn ([`Model`]).
 
-use super::{Chances, Local, Start, Win};
+use super::graph::{Graph, Keep};
+use super::{Chances, Start, Win};
 use crate::core::tile::Counts;
 
-/// One start's draws with their weights (the pool's numerators
-/// `u₀ + H₀ − H`, the same in every turn) worked once and laid out in the
-/// order the passes read them. A weight is 0 to 4 (`u₀ + H₀` is at most
-/// the four copies, and a reachable hand holds no more of a kind than
-/// that), so each turn's chances `w / left` are five divisions, looked up.
-struct Weighted {
-    /// Hand `i`'s self-drawn wins that count and its kept draws: how many
-    /// of each (in `win` and `edge`, hand after hand).
-    len: Vec<(u32, u32)>,
-    /// (weight, points) of each win, in tile order.
-    win: Vec<(u8, f64)>,
-    /// (weight, local 14-tile hand) of each kept draw, in tile order.
-    edge: Vec<(u8, u32)>,
-    /// The weight of hand `i`'s wins on a discard that count.
-    hits: Vec<f64>,
+/// A model's turn of one 13-tile state.
+pub(in crate::core) trait Model {
+    /// What the forward pass needs of a state's turn.
+    type Turn: Copy;
+    const UNSET: Self::Turn;
+    /// Whether the forward pass reads each turn's points expected after
+    /// the throws.
+    const AFTER: bool;
+    /// Whether the forward pass follows the mass never yet ready.
+    const FRESH: bool;
+
+    /// The points expected from the start of a turn whose chances are
+    /// `q`, for a state with self-drawn wins `ws`, keeps `ks` (the points
+    /// expected after each 14-tile state's best throw in `best_v`), and
+    /// `after` if it keeps nothing.
+    fn value(
+        ws: &[(u8, f64)],
+        ks: &[Keep],
+        q: &[f64; 8],
+        best_v: &[f64],
+        after: f64,
+    ) -> (f64, Self::Turn);
+
+    /// Moves state `i`'s mass over its turn.
+    fn spread<S: Fn(usize) -> f64>(
+        f: &mut Flow,
+        i: usize,
+        ks: &[Keep],
+        turn: Self::Turn,
+        at: &Moves<'_, S>,
+    );
+
+    /// The chance of having been ready, once the turn is done.
+    fn ready(f: &Flow, g: &Graph<'_>) -> f64;
 }
 
-impl Weighted {
-    #[inline(never)]
-    fn new(start: &Start<'_>, l: &Local, wins: &[&[Win]]) -> Weighted {
-        let weight = |h: &Counts, y: usize| -> u8 {
-            (start.unseen[y] + start.hand[y])
-                .saturating_sub(h[y])
-                .min(4)
-        };
-        let n = l.len();
-        let mut w = Weighted {
-            len: Vec::with_capacity(n),
-            win: Vec::with_capacity(wins.iter().map(|w| w.len()).sum()),
-            edge: Vec::with_capacity(l.imp.len()),
-            hits: Vec::with_capacity(n),
-        };
-        for (i, h) in l.hand.iter().enumerate() {
-            let (w0, e0) = (w.win.len(), w.edge.len());
-            w.win.extend(
-                wins[i]
-                    .iter()
-                    .filter_map(|&(y, points, _)| points.map(|p| (weight(h, y), p))),
-            );
-            w.hits.push(
-                wins[i]
-                    .iter()
-                    .filter(|w| w.2.is_some())
-                    .map(|&(y, _, _)| f64::from(weight(h, y)))
-                    .sum(),
-            );
-            let (a, b) = (l.imp_at[i] as usize, l.imp_at[i + 1] as usize);
-            w.edge.extend(
-                l.imp[a..b]
-                    .iter()
-                    .map(|&(y, d)| (weight(h, usize::from(y)), d)),
-            );
-            w.len
-                .push(((w.win.len() - w0) as u32, (w.edge.len() - e0) as u32));
+/// With hand changes off: a state keeps only draws that lower shanten
+/// (and wins apart), and where the chances of a turn add up past one
+/// (near the end of the wall) they are scaled to one.
+pub(in crate::core) enum Scaled {}
+
+/// With hand changes on, mahjong-cpp's recursion: staying plus each keep's
+/// chance times what it gains over staying; the chances may add up past
+/// one, and the share of staying go below zero.
+pub(in crate::core) enum Gain {}
+
+/// The mass over states in the forward pass.
+pub(in crate::core) struct Flow {
+    dist: Vec<f64>,
+    next: Vec<f64>,
+    /// The mass never yet ready (where the model follows it).
+    fresh: Vec<f64>,
+    next_fresh: Vec<f64>,
+    won: f64,
+}
+
+/// What a turn's moves read: its chances, the throws chosen, the points
+/// expected after them, and the chance the others' discards leave a state.
+pub(in crate::core) struct Moves<'a, S> {
+    q: [f64; 8],
+    best: &'a [u32],
+    after: &'a [f64],
+    discards: bool,
+    survive: S,
+    shanten: &'a [i8],
+}
+
+impl Model for Scaled {
+    /// (scale, chance of a win, chance of neither a win nor a keep, scaled).
+    type Turn = (f64, f64, f64);
+    const UNSET: Self::Turn = (1.0, 0.0, 1.0);
+    const AFTER: bool = false;
+    const FRESH: bool = false;
+
+    #[inline(always)]
+    fn value(
+        ws: &[(u8, f64)],
+        ks: &[Keep],
+        q: &[f64; 8],
+        best_v: &[f64],
+        after: f64,
+    ) -> (f64, Self::Turn) {
+        // Worked first with a scale of one, which the chances nearly always
+        // have (a product by 1.0 is exact, so the sums are the same to the
+        // bit), and again scaled when they add up past one.
+        let (mut p_win, mut p_imp, mut e) = (-0.0, -0.0, 0.0);
+        for &(w, points) in ws {
+            let p = q[usize::from(w & 7)];
+            p_win += p;
+            e += p * points;
         }
-        w
+        for x in ks {
+            let p = q[usize::from(x.w & 7)];
+            p_imp += p;
+            e += p * best_v[x.to as usize];
+        }
+        let sum = p_win + p_imp;
+        let scale = if sum > 1.0 { 1.0 / sum } else { 1.0 };
+        if scale != 1.0 {
+            e = 0.0;
+            for &(w, points) in ws {
+                e += q[usize::from(w & 7)] * scale * points;
+            }
+            for x in ks {
+                e += q[usize::from(x.w & 7)] * scale * best_v[x.to as usize];
+            }
+        }
+        let stay = 1.0 - scale * (p_win + p_imp);
+        (e + stay * after, (scale, p_win, stay))
+    }
+
+    #[inline(always)]
+    fn spread<S: Fn(usize) -> f64>(
+        f: &mut Flow,
+        i: usize,
+        ks: &[Keep],
+        turn: Self::Turn,
+        at: &Moves<'_, S>,
+    ) {
+        let m = f.dist[i];
+        if m == 0.0 {
+            return;
+        }
+        let (scale, p_win, stay) = turn;
+        f.won += m * scale * p_win;
+        let stay = m * stay;
+        if at.discards {
+            for x in ks {
+                let to = at.best[x.to as usize] as usize;
+                let moved = m * at.q[usize::from(x.w & 7)] * scale;
+                let keep = (at.survive)(to);
+                f.won += moved * (1.0 - keep);
+                f.next[to] += moved * keep;
+            }
+            let keep = (at.survive)(i);
+            f.won += stay * (1.0 - keep);
+            f.next[i] += stay * keep;
+        } else {
+            // Nothing is won on a discard: each state keeps all that
+            // reaches it.
+            if scale == 1.0 {
+                for x in ks {
+                    f.next[at.best[x.to as usize] as usize] += m * at.q[usize::from(x.w & 7)];
+                }
+            } else {
+                for x in ks {
+                    f.next[at.best[x.to as usize] as usize] +=
+                        m * at.q[usize::from(x.w & 7)] * scale;
+                }
+            }
+            f.next[i] += stay;
+        }
+    }
+
+    /// A ready state stays ready until it wins: the mass on ready states
+    /// and the mass won.
+    fn ready(f: &Flow, g: &Graph<'_>) -> f64 {
+        let ready: f64 = f
+            .dist
+            .iter()
+            .zip(&g.shanten)
+            .filter(|(_, s)| **s <= 0)
+            .map(|(m, _)| m)
+            .sum();
+        (ready + f.won).min(1.0)
+    }
+}
+
+impl Model for Gain {
+    type Turn = ();
+    const UNSET: Self::Turn = ();
+    const AFTER: bool = true;
+    const FRESH: bool = true;
+
+    #[inline(always)]
+    fn value(
+        _: &[(u8, f64)],
+        ks: &[Keep],
+        q: &[f64; 8],
+        best_v: &[f64],
+        stay: f64,
+    ) -> (f64, Self::Turn) {
+        let mut e = stay;
+        for x in ks {
+            let t = x.win.max(best_v[x.to as usize]);
+            e += q[usize::from(x.w & 7)] * (t - stay);
+        }
+        (e, ())
+    }
+
+    #[inline(always)]
+    fn spread<S: Fn(usize) -> f64>(
+        f: &mut Flow,
+        i: usize,
+        ks: &[Keep],
+        _: Self::Turn,
+        at: &Moves<'_, S>,
+    ) {
+        let (m, fr) = (f.dist[i], f.fresh[i]);
+        if m == 0.0 && fr == 0.0 {
+            return;
+        }
+        let (mut stay, mut stay_fresh) = (m, fr);
+        for x in ks {
+            let p = at.q[usize::from(x.w & 7)];
+            let to = at.best[x.to as usize] as usize;
+            stay -= m * p;
+            stay_fresh -= fr * p;
+            // The win, where it beats the best throw.
+            if x.win >= at.after[to] {
+                f.won += m * p;
+                continue;
+            }
+            if at.discards {
+                let keep = (at.survive)(to);
+                f.won += m * p * (1.0 - keep);
+                f.next[to] += m * p * keep;
+            } else {
+                f.next[to] += m * p;
+            }
+            if at.shanten[to] > 0 {
+                f.next_fresh[to] += fr * p;
+            }
+        }
+        if at.discards {
+            let keep = (at.survive)(i);
+            f.won += stay * (1.0 - keep);
+            f.next[i] += stay * keep;
+        } else {
+            f.next[i] += stay;
+        }
+        f.next_fresh[i] += stay_fresh;
+    }
+
+    /// A state may leave ready again: one less the mass never ready.
+    fn ready(f: &Flow, _: &Graph<'_>) -> f64 {
+        let never: f64 = f.fresh.iter().sum();
+        (1.0 - never).clamp(0.0, 1.0)
     }
 }
 
 /// `w / left` for each weight `w` (read as `q[w & 7]`, which needs no
 /// bounds check; weights are at most 4).
-pub(crate) fn shares(left: f64) -> [f64; 8] {
+fn shares(left: f64) -> [f64; 8] {
     [
         0.0 / left,
         1.0 / left,
@@ -80,59 +264,59 @@ pub(crate) fn shares(left: f64) -> [f64; 8] {
     ]
 }
 
-/// The backward induction and the forward pass over one start's graph.
+/// The pool's numerator of kind `y` for hand `h`: `u₀ + H₀ − H`.
+fn weight(start: &Start<'_>, h: &Counts, y: usize) -> f64 {
+    f64::from(start.unseen[y]) + f64::from(start.hand[y]) - f64::from(h[y])
+}
+
+/// The backward induction and the forward pass over one start's graph
+/// under model `M`; with `keep_after`, the points expected after each
+/// turn's throw too (first turn first).
 #[inline(never)]
-pub(super) fn passes(
+pub(in crate::core) fn passes<M: Model>(
     start: &Start<'_>,
     s0: i8,
-    l: &Local,
-    wins: &[&[Win]],
+    g: &Graph<'_>,
     keep_after: bool,
 ) -> (Chances, Vec<Vec<f64>>) {
     let draws = start.draws as usize;
-
-    // The pool's numerator of kind y for hand h: u0 + H0 - H.
-    let weight = |h: &Counts, y: usize| -> f64 {
-        f64::from(start.unseen[y]) + f64::from(start.hand[y]) - f64::from(h[y])
-    };
-    let wt = Weighted::new(start, l, wins);
+    let weight = |h: &Counts, y: usize| weight(start, h, y);
     let pool: f64 = start.unseen.iter().map(|&u| f64::from(u)).sum();
     let turn = if start.discards { 4.0 } else { 1.0 };
 
     // Backward: v[k][i], the points expected from the start of turn k
     // (0-based) in state i; after[k][i], those expected once the player
-    // has discarded in turn k, the others' discards still to come (without
+    // has thrown in turn k, the others' discards still to come (without
     // them, v[k + 1][i]). Rows are built turn by turn, from the last, in
-    // two buffers; `kept` holds each turn's `after` only for a policy.
-    let n = l.len();
-    let nd = l.drawn();
+    // two buffers; `kept` holds each turn's `after` where asked for.
+    let (n, nd) = (g.len(), g.drawn());
+    let keep_rows = keep_after || M::AFTER;
     let mut v_next = vec![0.0f64; n];
     let mut row = vec![0.0f64; n];
     let mut after_row: Vec<f64> = Vec::with_capacity(if start.discards { n } else { 0 });
-    let mut kept: Vec<Vec<f64>> = Vec::with_capacity(if keep_after { draws } else { 0 });
-    // best[(draws - 1 - k) * nd + d]: the discard chosen from 14-tile hand
+    let mut kept: Vec<Vec<f64>> = Vec::with_capacity(if keep_rows { draws } else { 0 });
+    // best[(draws - 1 - k) * nd + d]: the throw chosen from 14-tile state
     // d in turn k; best_v its points expected after.
     let mut best = vec![0u32; nd * draws];
     let mut best_v = vec![0.0f64; nd];
-    // draw[(draws - 1 - k) * n + i]: hand i's (scale, chance of a win,
-    // chance of neither a win nor a kept draw, scaled) in turn k, for the
-    // forward pass.
-    let mut draw = vec![(1.0, 0.0, 1.0); n * draws];
+    // turns[(draws - 1 - k) * n + i]: state i's turn k, for the forward
+    // pass.
+    let mut turns = vec![M::UNSET; n * draws];
     for k in (0..draws).rev() {
         let left = pool - turn * k as f64;
         if start.discards {
             after_row.clear();
             after_row.extend(
-                (0..n).map(|i| others_of(&l.hand[i], wins[i], left, true, &weight, v_next[i])),
+                (0..n).map(|i| others_of(&g.hand[i], g.wins[i], left, true, &weight, v_next[i])),
             );
         }
         let after_k: &[f64] = if start.discards { &after_row } else { &v_next };
-        if keep_after {
+        if keep_rows {
             kept.push(after_k.to_vec());
         }
         let r = draws - 1 - k;
         if left < 1.0 {
-            // No draw: the rows' defaults (the first discard, nothing
+            // No draw: the rows' defaults (the first throw, nothing
             // drawn) stand, and nothing more is expected.
             row.fill(0.0);
             std::mem::swap(&mut v_next, &mut row);
@@ -142,178 +326,116 @@ pub(super) fn passes(
         for ((b, bv), ends) in best_k
             .iter_mut()
             .zip(best_v.iter_mut())
-            .zip(l.next_at.windows(2))
+            .zip(g.throw_at.windows(2))
         {
-            let (j, v) = pick_value(&l.next[ends[0] as usize..ends[1] as usize], after_k);
+            let (j, v) = pick_value(&g.throw[ends[0] as usize..ends[1] as usize], after_k);
             *b = j;
             *bv = v;
         }
         let q = shares(left);
-        let (mut win, mut edge) = (&wt.win[..], &wt.edge[..]);
-        let draw_k = &mut draw[r * n..(r + 1) * n];
-        for (((&(nw, ne), &a_i), out), dr) in wt
+        let (mut won, mut keep) = (&g.won[..], &g.keep[..]);
+        let turn_k = &mut turns[r * n..(r + 1) * n];
+        for (((&(nw, nk), &a_i), out), t) in g
             .len
             .iter()
             .zip(after_k)
             .zip(row.iter_mut())
-            .zip(draw_k.iter_mut())
+            .zip(turn_k.iter_mut())
         {
-            let (ws, rest) = win.split_at(nw as usize);
-            win = rest;
-            let (es, rest) = edge.split_at(ne as usize);
-            edge = rest;
-            (*out, *dr) = expected(ws, es, &q, &best_v, a_i);
+            let (ws, rest) = won.split_at(nw as usize);
+            won = rest;
+            let (ks, rest) = keep.split_at(nk as usize);
+            keep = rest;
+            (*out, *t) = M::value(ws, ks, &q, &best_v, a_i);
         }
         std::mem::swap(&mut v_next, &mut row);
     }
     let expected_points = v_next.first().copied().unwrap_or(0.0);
     // after[k], first turn first.
     kept.reverse();
-    let after = kept;
-    let (ready, win) = forward(start, s0, l, wins, &wt, &best, &draw);
+    let (ready, win) = forward::<M>(start, s0, g, &best, &turns, &kept);
     let chances = Chances {
         ready,
         win,
         expected_points,
     };
-    (chances, after)
+    (chances, if keep_after { kept } else { Vec::new() })
 }
 
 /// The forward pass: the distribution over states at the start of each
-/// turn under the policy the backward pass chose (`best`, with each
-/// hand's chances of the turn in `draw`), for the chances of having been
+/// turn under the throws the backward pass chose (`best`, with each
+/// state's turns in `turns` and the points expected after the throws in
+/// `after`, where the model reads them), for the chances of having been
 /// ready and of having won by each draw.
 #[inline(never)]
-fn forward(
+fn forward<M: Model>(
     start: &Start<'_>,
     s0: i8,
-    l: &Local,
-    wins: &[&[Win]],
-    wt: &Weighted,
+    g: &Graph<'_>,
     best: &[u32],
-    draw: &[(f64, f64, f64)],
+    turns: &[M::Turn],
+    after: &[Vec<f64>],
 ) -> (Vec<f64>, Vec<f64>) {
     let draws = start.draws as usize;
-    let (n, nd) = (l.len(), l.drawn());
+    let (n, nd) = (g.len(), g.drawn());
     let pool: f64 = start.unseen.iter().map(|&u| f64::from(u)).sum();
     let turn = if start.discards { 4.0 } else { 1.0 };
-    let mut dist = vec![0.0f64; n];
-    let mut next = vec![0.0f64; n];
-    dist[0] = 1.0;
-    let (mut won, mut ready_by) = (0.0f64, Vec::with_capacity(draws));
-    let mut win_by = Vec::with_capacity(draws);
+    let fresh = if M::FRESH { n } else { 0 };
+    let mut f = Flow {
+        dist: vec![0.0f64; n],
+        next: vec![0.0f64; n],
+        fresh: vec![0.0f64; fresh],
+        next_fresh: vec![0.0f64; fresh],
+        won: 0.0,
+    };
+    f.dist[0] = 1.0;
+    if M::FRESH && g.shanten[0] > 0 {
+        f.fresh[0] = 1.0;
+    }
+    let (mut ready_by, mut win_by) = (Vec::with_capacity(draws), Vec::with_capacity(draws));
     for k in 0..draws {
         let left = pool - turn * k as f64;
-        next.fill(0.0);
+        f.next.fill(0.0);
+        f.next_fresh.fill(0.0);
         if left < 1.0 {
-            next.copy_from_slice(&dist);
+            f.next.copy_from_slice(&f.dist);
+            f.next_fresh.copy_from_slice(&f.fresh);
         } else {
             let r = draws - 1 - k;
-            let best_k = &best[r * nd..(r + 1) * nd];
-            let draw_k = &draw[r * n..(r + 1) * n];
-            let q = shares(left);
-            let mut edge = &wt.edge[..];
-            for (i, (&m, (&(_, ne), &(scale, p_win, stay)))) in
-                dist.iter().zip(wt.len.iter().zip(draw_k)).enumerate()
-            {
-                let (es, rest) = edge.split_at(ne as usize);
-                edge = rest;
-                if m == 0.0 {
-                    continue;
-                }
-                won += m * scale * p_win;
-                let stay = m * stay;
-                if start.discards {
-                    let survive = |i: usize| {
-                        if wins[i].is_empty() {
-                            1.0
-                        } else {
-                            survive_hits(wt.hits[i], left)
-                        }
-                    };
-                    for &(w, d) in es {
-                        let to = best_k[d as usize] as usize;
-                        let moved = m * q[usize::from(w & 7)] * scale;
-                        let keep = survive(to);
-                        won += moved * (1.0 - keep);
-                        next[to] += moved * keep;
-                    }
-                    let keep = survive(i);
-                    won += stay * (1.0 - keep);
-                    next[i] += stay * keep;
+            let survive = |i: usize| {
+                if !start.discards || g.wins[i].is_empty() {
+                    1.0
                 } else {
-                    // Nothing is won on a discard: each hand keeps all
-                    // that reaches it.
-                    if scale == 1.0 {
-                        for &(w, d) in es {
-                            next[best_k[d as usize] as usize] += m * q[usize::from(w & 7)];
-                        }
-                    } else {
-                        for &(w, d) in es {
-                            next[best_k[d as usize] as usize] += m * q[usize::from(w & 7)] * scale;
-                        }
-                    }
-                    next[i] += stay;
+                    survive_hits(g.hits[i], left)
                 }
+            };
+            let at = Moves {
+                q: shares(left),
+                best: &best[r * nd..(r + 1) * nd],
+                after: if M::AFTER { &after[k] } else { &[] },
+                discards: start.discards,
+                survive,
+                shanten: &g.shanten,
+            };
+            let turn_k = &turns[r * n..(r + 1) * n];
+            let mut keep = &g.keep[..];
+            for (i, (&(_, nk), &t)) in g.len.iter().zip(turn_k).enumerate() {
+                let (ks, rest) = keep.split_at(nk as usize);
+                keep = rest;
+                M::spread(&mut f, i, ks, t, &at);
             }
         }
-        std::mem::swap(&mut dist, &mut next);
-        win_by.push(won.min(1.0));
-        let ready: f64 = dist
-            .iter()
-            .zip(&l.shanten)
-            .filter(|(_, s)| **s <= 0)
-            .map(|(m, _)| m)
-            .sum();
+        std::mem::swap(&mut f.dist, &mut f.next);
+        std::mem::swap(&mut f.fresh, &mut f.next_fresh);
+        win_by.push(f.won.clamp(0.0, 1.0));
         // A hand ready at the start has been ready all along (not a sum
         // that rounds below one).
-        ready_by.push(if s0 <= 0 { 1.0 } else { (ready + won).min(1.0) });
+        ready_by.push(if s0 <= 0 { 1.0 } else { M::ready(&f, g) });
     }
     (ready_by, win_by)
 }
 
-/// One hand's points expected from the start of a turn whose chances are
-/// `q`, with its wins `ws`, its kept draws `es` (the points expected after
-/// each in `best_v`) and `after` if it keeps nothing; and its (scale,
-/// chance of a win, chance of neither, scaled) for the forward pass.
-#[inline(always)]
-fn expected(
-    ws: &[(u8, f64)],
-    es: &[(u8, u32)],
-    q: &[f64; 8],
-    best_v: &[f64],
-    after: f64,
-) -> (f64, (f64, f64, f64)) {
-    // Worked first with a scale of one, which the chances nearly always
-    // have (a product by 1.0 is exact, so the sums are the same to the
-    // bit), and again scaled when they add up past one.
-    let (mut p_win, mut p_imp, mut e) = (-0.0, -0.0, 0.0);
-    for &(w, points) in ws {
-        let p = q[usize::from(w & 7)];
-        p_win += p;
-        e += p * points;
-    }
-    for &(w, d) in es {
-        let p = q[usize::from(w & 7)];
-        p_imp += p;
-        e += p * best_v[d as usize];
-    }
-    let sum = p_win + p_imp;
-    let scale = if sum > 1.0 { 1.0 / sum } else { 1.0 };
-    if scale != 1.0 {
-        e = 0.0;
-        for &(w, points) in ws {
-            e += q[usize::from(w & 7)] * scale * points;
-        }
-        for &(w, d) in es {
-            e += q[usize::from(w & 7)] * scale * best_v[d as usize];
-        }
-    }
-    let stay = 1.0 - scale * (p_win + p_imp);
-    (e + stay * after, (scale, p_win, stay))
-}
-
-/// [`pick`] and the points expected after the discard it picks.
+/// [`pick`] and the points expected after the throw it picks.
 #[inline(always)]
 fn pick_value(next: &[u32], after: &[f64]) -> (u32, f64) {
     let (mut best, mut v) = (next[0], after[next[0] as usize]);
@@ -326,17 +448,17 @@ fn pick_value(next: &[u32], after: &[f64]) -> (u32, f64) {
     (best, v)
 }
 
-/// The discard the policy makes: of the hands `next` a kept draw can
-/// leave, the one with the most points expected after it (ties to the
-/// first, in tile order of the discard).
-pub(super) fn pick(next: &[u32], after: &[f64]) -> usize {
+/// The throw the policy makes: of the states `next` a keep can leave, the
+/// one with the most points expected after it (ties to the first, in
+/// tile order of the throw).
+pub(in crate::core) fn pick(next: &[u32], after: &[f64]) -> usize {
     pick_value(next, after).0 as usize
 }
 
 /// The chance that none of the three others' discards wins for a hand
 /// whose wins on a discard weigh `hits`, in a turn whose player drew from
 /// `left` tiles.
-pub(crate) fn survive_hits(hits: f64, left: f64) -> f64 {
+fn survive_hits(hits: f64, left: f64) -> f64 {
     let mut keep = 1.0;
     for j in 1..=3 {
         let pool = left - j as f64;
@@ -348,11 +470,11 @@ pub(crate) fn survive_hits(hits: f64, left: f64) -> f64 {
     keep
 }
 
-/// Points expected once the player has discarded in a turn: the others'
+/// Points expected once the player has thrown in a turn: the others'
 /// discards may win for `hand`, then the next turn (`next`).
-pub(crate) fn others_of(
+fn others_of(
     hand: &Counts,
-    wins: &[(usize, Option<f64>, Option<f64>)],
+    wins: &[Win],
     left: f64,
     discards: bool,
     weight: &impl Fn(&Counts, usize) -> f64,
@@ -369,9 +491,9 @@ pub(crate) fn others_of(
             break;
         }
         let mut hit = 0.0;
-        for &(y, _, points) in wins {
-            if let Some(pts) = points {
-                let p = weight(hand, y) / pool;
+        for w in wins {
+            if let Some(pts) = w.discard {
+                let p = weight(hand, w.kind) / pool;
                 hit += p;
                 e += alive * p * pts;
             }
