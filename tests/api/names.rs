@@ -308,57 +308,57 @@ async fn every_built_in_ruleset_has_a_chinese_name_and_keeps_its_hash() {
         (
             "dragon-society",
             "龍社",
-            "2a60869cd30b67b6781fdc2fe86cb51c91fb63e66bbeef9c26b258dc5fc943c7",
+            "5cda278bf7997b1f7eb07b099fb265e55aec526877a8b57ee991e2cf92fc2d9a",
         ),
         (
             "hefen-new-style",
             "Hé Fēn 香港新派",
-            "818f9f3169805338ad303e681b4bf13a45706f5bca20ee14258542e1a63db7cb",
+            "480dfc59876ab3b710895caa3217c56191fe161a29ca9a5b2cef936eee728e0a",
         ),
         (
             "hkma",
             "香港麻雀協會",
-            "c5ead4369b67f265d284bc011d5e6f70b9dbc96723118b49a2446a5266ecac81",
+            "0ec566b0cec15cb54ecd2c105b0ebba20b2d64c730f0402918755f927b10f330",
         ),
         (
             "l2",
             "L2 番制（三番起糊、十三番滿糊）",
-            "9a7762e76ce2d059a67ec8b320f19413388471d6a47ad99980af7487f8983887",
+            "e93035ba694c3edc5a57ec16fe09479afaf903e8c49038eb73076d77b8426b85",
         ),
         (
             "liu",
             "LIU 番制（三番起糊、十三番滿糊、出銃者獨付）",
-            "d3e0f297b6584f2ab5c5fb6a0f937a61c915eebfa2b4dc144db2e2a456c6f93d",
+            "7685377fbebddab9cb6f0439ed96170c6009e14077fe063c8e90498367f47886",
         ),
         (
             "mjb",
             "MJB 番制（三番起糊、十番滿糊、每次找數加二十籌）",
-            "25ac6d13447000c193273969576428bc64113def49cc815090d3daee2e720209",
+            "1af159c8e240a085bebf65c8a27dc4b17ed7c2006001802ac1514399d441bbee",
         ),
         (
             "mjtime",
             "MJ Time 番制（三番起糊、十番滿糊、不計門前清）",
-            "4f494d90e638e66c945f85ec1617d46ab34807b2532b21d97d665a8a0ee47854",
+            "1e953b8591aef4628900ed38738346f1167c2288cb556c2a5f2e6a8de7f74be1",
         ),
         (
             "sc-hk13-half-laak",
             "SC HK13 半辣比較預設",
-            "1bcd86aff2a7980bde5d4deda0bbd5cf97e57ac6cf7c7b1d07e9e8f8fd1ad85f",
+            "e4b14b63c0738444a1446a31bbe6322e5aac487424873e2f84dd19a2c5378452",
         ),
         (
             "sc-hk13",
             "SC HK13 網頁遊戲（sc_hk13_v1_2）",
-            "940574028ce7f59608f94405ae0280cf37684bb508c44e160c378a96825858d7",
+            "2f48a38efc45bcfb63f0eb33a8325f121656326ea6d7f3bc244766a39d797e7f",
         ),
         (
             "wikipedia",
             "維基百科",
-            "cad9b5c79754e3d339903fefd068fd7184bc5cee96db9f83ec0c7ed3283fa1c0",
+            "3f99ccad6cb0e8809a1a7de7052618038127cbc4f7c04ce51e8a363b4266b661",
         ),
         (
             "wisteria-court",
             "紫藤苑麻雀",
-            "a6524c2adbc25f2ee78845a2f89a19a89756f4ebb2cc10716006c41967fdc08e",
+            "fd43f78c793df116d7c6d5d11bbaf2def60a033d8edfad14ad49d91d879da55a",
         ),
     ];
     let list = app.get("/v1/rulesets").await.json();
@@ -500,6 +500,12 @@ async fn every_built_in_ruleset_has_its_notes_in_chinese() {
     assert_eq!(
         renoted["ruleset_hash"], same["ruleset_hash"],
         "notes are not in ruleset_hash"
+    );
+    let resourced =
+        validate(json!({"extends": "hkma", "id": "mine", "source": ["Our own sheet"]})).await;
+    assert_eq!(
+        resourced["ruleset_hash"], same["ruleset_hash"],
+        "the guides cited are not in ruleset_hash"
     );
     let min_4 = validate(json!({"extends": "hkma", "id": "mine", "min_faan": 4})).await;
     assert_ne!(

@@ -1,6 +1,6 @@
 //! The canonical document of a ruleset (every key written, defaults too),
-//! its bytes and `ruleset_hash`; the translations and the notes, kept out
-//! of the hash.
+//! its bytes and `ruleset_hash`; the translations, the notes and the
+//! guides cited, kept out of the hash.
 
 use super::super::pattern::{members, Condition, PatternId};
 use super::model::{FalseWin, LimitsPay, PointsSpec, Rules, Ruleset, Value};
@@ -27,8 +27,9 @@ impl Ruleset {
 
 /// Keys of the canonical document that change no score and no payment,
 /// left out of `ruleset_hash` (so a client that pins a ruleset by its hash
-/// keeps it when its prose changes): the notes, beside the translations.
-pub const UNHASHED: &[&str] = &["notes"];
+/// keeps it when its prose changes): the notes and the guides cited,
+/// beside the translations.
+pub const UNHASHED: &[&str] = &["notes", "source"];
 
 /// `ruleset_hash` of rules: SHA-256 of the canonical bytes of their document
 /// less its [`TRANSLATIONS`] and [`UNHASHED`] keys.
