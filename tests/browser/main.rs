@@ -19,6 +19,7 @@ mod games;
 mod hand;
 mod house_rules;
 mod lang;
+mod live;
 mod load;
 mod night;
 mod page;

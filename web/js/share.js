@@ -93,7 +93,8 @@ export function commonPrefix(a, b) {
  */
 export function conflictOf(night, shared, table) {
   const server = handsOf(table);
-  const from = commonPrefix(server, night.hands);
+  // Both hold what the server had taken from this page; a hand of mine equal to theirs after it is still shown as mine.
+  const from = Math.min(commonPrefix(server, night.hands), shared && Number.isInteger(shared.acked) ? shared.acked : night.hands.length);
   const rows = (table.ledger && Array.isArray(table.ledger.hands)) ? table.ledger.hands : [];
   const mine = night.hands.slice(from);
   const theirHands = server.slice(from).map(canonical);

@@ -1,0 +1,322 @@
+//! Two scorers on one shared night, each phone at 390 px: each sees the
+//! other's hand live, with no reload; the same hand added on both counts
+//! once; hands added offline show in the table, marked unsent and
+//! numbered after the server's, and are then sent.
+//!
+//! Each flow's server keeps tables in a SQLite file of its own.
+
+use crate::page::{self, Page};
+use crate::tap;
+use serde_json::{json, Value};
+use std::time::{Duration, Instant};
+
+macro_rules! tables_flow {
+    ($name:ident, $body:path) => {
+        mod $name {
+            use super::*;
+
+            #[tokio::test]
+            #[ignore = "needs chromium and chromium-driver (apt-get install chromium chromium-driver)"]
+            async fn en() {
+                page::run_with_tables(stringify!($name), &crate::lang::EN, $body).await;
+            }
+
+            #[tokio::test]
+            #[ignore = "needs chromium and chromium-driver (apt-get install chromium chromium-driver)"]
+            async fn zh() {
+                page::run_with_tables(stringify!($name), &crate::lang::ZH, $body).await;
+            }
+        }
+    };
+}
+
+tables_flow!(live_scorers, live_scorers_flow);
+
+/// Brings a control to the middle of the screen, clear of the bottom bar at 390 px.
+async fn centre(p: &Page, id: &str) {
+    p.js(&format!(
+        "document.getElementById('{id}').scrollIntoView({{block: 'center'}}); return null"
+    ))
+    .await;
+}
+
+async fn win(p: &Page, winner: &str, discarder: &str, faan: &str) {
+    centre(p, "btn-quick-win").await;
+    p.click("#btn-quick-win").await;
+    tap(p, "data-quick-player", winner).await;
+    tap(p, "data-quick-how", discarder).await;
+    tap(p, "data-quick-faan", faan).await;
+}
+
+/// The hands the server holds, each as "result player faan" (or the offender).
+async fn server_hands(p: &Page, id: &str) -> Value {
+    p.js_async(
+        r#"var done = arguments[1];
+        window.fetch('/v1/tables/' + arguments[0]).then(function (r) { return r.json(); }).then(function (t) {
+          done(t.request.hands.map(function (h) {
+            if (h.result !== 'win') return h.result;
+            return h.winners.map(function (w) { return w.player + ' ' + w.declared.faan + ' ' + (w.context.discarder || 'self'); }).join(' + ');
+          }));
+        }, function (e) { done(String(e)); });"#,
+        vec![json!(id)],
+        "GET the table",
+    )
+    .await
+}
+
+/// The rows of the night on the page: [number, unsent?, result] each.
+async fn rows(p: &Page) -> Value {
+    p.js("return Array.from(document.querySelectorAll('#table-body tr')).map(function (r) { return [r.getAttribute('data-number'), r.classList.contains('unsent'), r.getAttribute('data-result')]; })")
+        .await
+}
+
+async fn version(p: &Page) -> Value {
+    p.js("return document.getElementById('share-box').getAttribute('data-version')")
+        .await
+}
+
+/// Waits until the page holds `v` and shows `n` rows; answers how long it took.
+async fn sees(p: &Page, v: &str, n: usize, what: &str) -> Duration {
+    let start = Instant::now();
+    p.wait_js(
+        "return [document.getElementById('share-box').getAttribute('data-version'), document.querySelectorAll('#table-body tr').length]",
+        json!([v, n]),
+        what,
+    )
+    .await;
+    start.elapsed()
+}
+
+/// HKMA (B = 8, 16 for 3, 4 faan). Ann's phone shares the night and shows
+/// its table; Ben's phone joins with the scorer's link.
+async fn live_scorers_flow(p: Page) {
+    let l = p.l();
+    let zh = l == "zh";
+    std::fs::create_dir_all(crate::page::target_dir().join("shots")).expect("target/shots");
+    p.open_in_language().await;
+    p.js("window.localStorage.removeItem('faan.night'); window.localStorage.removeItem('faan.shared'); return null")
+        .await;
+    p.open("/?rules=hkma&view=table").await;
+    p.viewport(390, 844).await;
+    for (i, name) in ["Ann", "Ben", "Cat", "Dan"].iter().enumerate() {
+        p.type_keys(&format!("#player-{i}"), name).await;
+    }
+    // The share button by script: at 390 px the page's bottom bar may lie over it.
+    p.js("document.getElementById('btn-share').click(); return null")
+        .await;
+    p.wait_js(
+        "return document.getElementById('share-box').getAttribute('data-version')",
+        json!("1"),
+        "the night shared",
+    )
+    .await;
+    let id = p
+        .js_str("return document.getElementById('share-box').getAttribute('data-shared')")
+        .await;
+    p.js("document.getElementById('btn-share-score').click(); return null")
+        .await;
+    let score_url = p
+        .js_str("return document.getElementById('share-url').value")
+        .await;
+
+    // The second scorer, in the same language, joins with the scorer's link.
+    let (driver2, q) = p.another_browser().await;
+    q.open_in_language().await;
+    q.viewport(390, 844).await;
+    q.goto(&score_url).await;
+    q.wait_loaded().await;
+    q.wait_js(
+        "var b = document.getElementById('share-box'); return b ? b.getAttribute('data-version') : null",
+        json!("1"),
+        "the second scorer on the shared night",
+    )
+    .await;
+
+    // Each sees the other's hand within 2 s, with no reload.
+    let start = Instant::now();
+    win(&p, "Ann", "Ben", "3").await;
+    sees(&q, "2", 1, "Ann's win on the second phone").await;
+    let took = start.elapsed();
+    assert!(
+        took < Duration::from_secs(2),
+        "[{l}] the second scorer saw the hand in {took:?}"
+    );
+    println!("live: the second scorer saw the hand {took:?} after the last tap");
+    let start = Instant::now();
+    win(&q, "Ben", "", "4").await;
+    sees(&p, "3", 2, "Ben's self-draw on the first phone").await;
+    let took = start.elapsed();
+    assert!(
+        took < Duration::from_secs(2),
+        "[{l}] the first scorer saw the hand in {took:?}"
+    );
+    assert_eq!(
+        p.js("return Array.from(document.querySelectorAll('#table-standings li')).map(function (li) { return li.getAttribute('data-player') + ' ' + li.getAttribute('data-balance'); })")
+            .await,
+        json!(["Ben 64", "Ann 0", "Cat -32", "Dan -32"]),
+        "[{l}] standings on the first phone after both hands: Ann +32 -32, Ben -32 +96, Cat and Dan -32"
+    );
+
+    // The same hand on both: the second phone is offline when it adds Cat's 3 on Dan's discard.
+    q.offline(true).await;
+    win(&q, "Cat", "Dan", "3").await;
+    q.wait_js(
+        "return document.getElementById('share-box').getAttribute('data-waiting')",
+        json!("1"),
+        "the hand waiting on the second phone",
+    )
+    .await;
+    assert_eq!(
+        rows(&q).await,
+        json!([["1", false, "win"], ["2", false, "win"], ["3", true, "win"]]),
+        "[{l}] the unsent hand is in the table, numbered after the server's, marked"
+    );
+    let marked = q.text("#table-body tr.unsent td.deal").await.unwrap();
+    assert_eq!(
+        marked,
+        if zh { "未送出" } else { "Not sent yet" },
+        "[{l}] the row says it is not sent"
+    );
+    win(&p, "Cat", "Dan", "3").await;
+    p.wait_js(
+        "return document.getElementById('share-box').getAttribute('data-version')",
+        json!("4"),
+        "the first phone's hand 3 on the server",
+    )
+    .await;
+    q.offline(false).await;
+    q.wait_js(
+        "return document.getElementById('share-box').getAttribute('data-conflict')",
+        json!("true"),
+        "the conflict on the second phone",
+    )
+    .await;
+    assert_eq!(
+        q.js("return Array.from(document.querySelectorAll('#share-conflict-mine-list li')).map(function (li) { return li.getAttribute('data-same'); })")
+            .await,
+        json!(["2"]),
+        "[{l}] mine is said to be the same as theirs (row 2, hand 3)"
+    );
+    let keep = q.text("#btn-conflict-keep").await.unwrap();
+    assert_eq!(
+        keep,
+        if zh {
+            "保留佢嘅：我嘅同佢一樣"
+        } else {
+            "Keep theirs: mine is the same"
+        },
+        "[{l}] the first choice never counts the hand twice"
+    );
+    let box_text = q.text("#share-conflict").await.unwrap();
+    for part in if zh {
+        ["佢嘅", "你嘅", "同佢嘅第 3 局一樣"]
+    } else {
+        ["Theirs", "Yours", "the same as their hand 3"]
+    } {
+        assert!(
+            box_text.contains(part),
+            "[{l}] the conflict box says {part:?}: {box_text:?}"
+        );
+    }
+    q.js("document.getElementById('share-conflict').scrollIntoView(); return null")
+        .await;
+    q.screenshot(&format!("shots/live-conflict-{l}-390.png"))
+        .await;
+    centre(&q, "btn-conflict-keep").await;
+    q.click("#btn-conflict-keep").await;
+    q.wait_js(
+        "return [document.getElementById('share-box').getAttribute('data-conflict'), document.getElementById('share-box').getAttribute('data-waiting'), document.getElementById('share-box').getAttribute('data-version'), document.getElementById('status').getAttribute('data-state')]",
+        json!(["false", "0", "4", "ok"]),
+        "the conflict settled, the red line gone",
+    )
+    .await;
+    assert_eq!(
+        server_hands(&p, &id).await,
+        json!(["Ann 3 Ben", "Ben 4 self", "Cat 3 Dan"]),
+        "[{l}] the same hand once"
+    );
+    assert_eq!(
+        rows(&q).await,
+        json!([
+            ["1", false, "win"],
+            ["2", false, "win"],
+            ["3", false, "win"]
+        ]),
+        "[{l}] the second phone's table: three hands, none unsent"
+    );
+
+    // Offline for two hands: shown at once, marked, then sent in order.
+    q.offline(true).await;
+    centre(&q, "btn-add-draw").await;
+    q.click("#btn-add-draw").await;
+    q.wait_js(
+        "return document.getElementById('share-box').getAttribute('data-offline')",
+        json!("true"),
+        "offline",
+    )
+    .await;
+    win(&q, "Dan", "", "3").await;
+    q.wait_js(
+        "return document.getElementById('share-box').getAttribute('data-waiting')",
+        json!("2"),
+        "two hands waiting",
+    )
+    .await;
+    assert_eq!(
+        rows(&q).await,
+        json!([
+            ["1", false, "win"],
+            ["2", false, "win"],
+            ["3", false, "win"],
+            ["4", true, "draw"],
+            ["5", true, "win"]
+        ]),
+        "[{l}] both offline hands in the table, numbered 4 and 5 after the server's 3"
+    );
+    let deal = q.text("#table-deal").await.unwrap();
+    assert!(
+        deal.contains(if zh { "第 6 局" } else { "Hand 6" }),
+        "[{l}] the card counts the same hands: {deal:?}"
+    );
+    assert_eq!(
+        q.js("return document.getElementById('table-unsent-note').hidden")
+            .await,
+        json!(false),
+        "[{l}] the standings say what is not counted yet"
+    );
+    q.js("document.getElementById('table-body').lastElementChild.scrollIntoView(); return null")
+        .await;
+    q.screenshot(&format!("shots/live-unsent-{l}-390.png"))
+        .await;
+    q.offline(false).await;
+    q.wait_js(
+        "return [document.getElementById('share-box').getAttribute('data-waiting'), document.getElementById('share-box').getAttribute('data-version')]",
+        json!(["0", "6"]),
+        "both sent",
+    )
+    .await;
+    sees(&p, "6", 5, "the offline hands on the first phone").await;
+    assert_eq!(
+        server_hands(&p, &id).await,
+        json!(["Ann 3 Ben", "Ben 4 self", "Cat 3 Dan", "draw", "Dan 3 self"]),
+        "[{l}] the offline hands on the server, in order"
+    );
+    assert_eq!(
+        rows(&p).await,
+        json!([
+            ["1", false, "win"],
+            ["2", false, "win"],
+            ["3", false, "win"],
+            ["4", false, "draw"],
+            ["5", false, "win"]
+        ]),
+        "[{l}] the first phone's table"
+    );
+    assert_eq!(
+        q.axe_serious().await,
+        json!([]),
+        "[{l}] axe-core on the second scorer's page"
+    );
+    q.close().await;
+    drop(driver2);
+}
