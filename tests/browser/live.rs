@@ -70,11 +70,6 @@ async fn rows(p: &Page) -> Value {
         .await
 }
 
-async fn version(p: &Page) -> Value {
-    p.js("return document.getElementById('share-box').getAttribute('data-version')")
-        .await
-}
-
 /// Waits until the page holds `v` and shows `n` rows; answers how long it took.
 async fn sees(p: &Page, v: &str, n: usize, what: &str) -> Duration {
     let start = Instant::now();
@@ -317,6 +312,75 @@ async fn live_scorers_flow(p: Page) {
         json!([]),
         "[{l}] axe-core on the second scorer's page"
     );
+
+    // The second phone on the link to watch: the settle-up (points, no
+    // stake: the server's `transfers`), the CSV for people, and the hand
+    // that comes in marked.
+    q.goto(&format!("{}/t/{id}", q.base)).await;
+    q.wait_js(
+        "return [document.getElementById('v-connection').getAttribute('data-state'), document.getElementById('v-last').getAttribute('data-hands')]",
+        json!(["live", "5"]),
+        "the viewer's page",
+    )
+    .await;
+    let server_transfers = p
+        .js_async(
+            r#"var done = arguments[1];
+            window.fetch('/v1/tables/' + arguments[0]).then(function (r) { return r.json(); }).then(function (t) {
+              done(t.ledger.transfers.map(function (x) { return [x.from, x.to, String(x.amount)]; }));
+            }, function (e) { done(String(e)); });"#,
+            vec![json!(id)],
+            "the server's transfers",
+        )
+        .await;
+    assert_eq!(
+        q.js("return Array.from(document.querySelectorAll('#v-transfers li')).map(function (li) { return [li.getAttribute('data-from'), li.getAttribute('data-to'), li.getAttribute('data-amount')]; })")
+            .await,
+        server_transfers,
+        "[{l}] the viewer's settle-up is the server's"
+    );
+    // The CSV button asks the server for the night in the page's language.
+    let csv = q
+        .js_async(
+            r#"var done = arguments[0];
+            var made = URL.createObjectURL;
+            URL.createObjectURL = function (b) { b.text().then(done); return made.call(URL, b); };
+            HTMLAnchorElement.prototype.click = function () {};
+            document.getElementById('v-csv').click();"#,
+            vec![],
+            "the CSV",
+        )
+        .await;
+    let csv = csv.as_str().unwrap_or_default().to_string();
+    let head = if zh {
+        "\u{feff}局,場,圈,莊家,結果"
+    } else {
+        "\u{feff}hand,game,round,dealer,result"
+    };
+    assert!(
+        csv.starts_with(head),
+        "[{l}] the server's CSV for people, in the page's language: {csv:?}"
+    );
+    win(&p, "Ben", "Ann", "3").await;
+    q.wait_js(
+        "var r = document.querySelector('#v-body tr.new-hand'); return r ? [r.getAttribute('data-hand'), r.getAttribute('data-number')] : null",
+        json!(["5", "6"]),
+        "the new hand marked on the viewer's page",
+    )
+    .await;
+    assert_eq!(
+        q.axe_serious().await,
+        json!([]),
+        "[{l}] axe-core on the viewer's page with its settle-up"
+    );
+    q.js("document.getElementById('v-transfers').scrollIntoView(); return null")
+        .await;
+    q.screenshot(&format!("shots/viewer-settle-{l}-390.png"))
+        .await;
+    q.js("document.querySelector('#v-body tr.new-hand').scrollIntoView({block: 'center'}); return null")
+        .await;
+    q.screenshot(&format!("shots/viewer-new-hand-{l}-390.png"))
+        .await;
     q.close().await;
     drop(driver2);
 }

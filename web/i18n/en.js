@@ -508,7 +508,6 @@ export default {
   "table.err_stake_decimals": "A stake has at most six decimal places.",
   "table.err_stake_range": "The stake must be above 0 and at most {max}.",
   "table.err_multiplier": "The dealer multiplier is from 1 to {max}, in eighths (1, 1.5, 2, …).",
-  "table.pays_money": "{from} pays {to} {amount} ({money})",
   "control./table/winner": "Winner",
   "control./table/pending": "Winners on this discard",
   "control./house_rules/stake": "Stake",

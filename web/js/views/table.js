@@ -112,7 +112,7 @@ export function pendingText(w, T) {
 export function newGameText(h, T) {
   let order = Array.isArray(h.players) ? h.players : null;
   if (!order && h.seats) order = ["east", "south", "west", "north"].map((w) => Object.keys(h.seats).find((p) => h.seats[p] === w)).filter(Boolean);
-  const seats = order && order.length === 4 ? order.map((p, i) => T("seat." + SEATS[i]) + " " + p).join(T("table.rules_sep")) : "";
+  const seats = order && order.length === 4 ? order.map((p, i) => T("seat." + SEATS[i]) + " " + p).join(T("list.sep")) : "";
   return seats ? T("table.result_new_game_seats", { seats, dealer: h.dealer || order[0] }) : T("table.result_new_game");
 }
 
