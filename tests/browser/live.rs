@@ -1,7 +1,8 @@
 //! Two scorers on one shared night, each phone at 390 px: each sees the
 //! other's hand live, with no reload; the same hand added on both counts
 //! once; hands added offline show in the table, marked unsent and
-//! numbered after the server's, and are then sent.
+//! numbered after the server's, and are then sent; a scorer who joins
+//! sees the rules in force.
 //!
 //! Each flow's server keeps tables in a SQLite file of its own.
 
@@ -31,6 +32,7 @@ macro_rules! tables_flow {
 }
 
 tables_flow!(live_scorers, live_scorers_flow);
+tables_flow!(joined_rules, joined_rules_flow);
 
 /// Brings a control to the middle of the screen, clear of the bottom bar at 390 px.
 async fn centre(p: &Page, id: &str) {
@@ -40,12 +42,15 @@ async fn centre(p: &Page, id: &str) {
     .await;
 }
 
-async fn win(p: &Page, winner: &str, discarder: &str, faan: &str) {
+/// A win by taps; answers when its last tap (the one that sends it) was made.
+async fn win(p: &Page, winner: &str, discarder: &str, faan: &str) -> Instant {
     centre(p, "btn-quick-win").await;
     p.click("#btn-quick-win").await;
     tap(p, "data-quick-player", winner).await;
     tap(p, "data-quick-how", discarder).await;
+    let sent = Instant::now();
     tap(p, "data-quick-faan", faan).await;
+    sent
 }
 
 /// The hands the server holds, each as "result player faan" (or the offender).
@@ -128,17 +133,15 @@ async fn live_scorers_flow(p: Page) {
     .await;
 
     // Each sees the other's hand within 2 s, with no reload.
-    let start = Instant::now();
-    win(&p, "Ann", "Ben", "3").await;
+    let start = win(&p, "Ann", "Ben", "3").await;
     sees(&q, "2", 1, "Ann's win on the second phone").await;
     let took = start.elapsed();
     assert!(
         took < Duration::from_secs(2),
         "[{l}] the second scorer saw the hand in {took:?}"
     );
-    println!("live: the second scorer saw the hand {took:?} after the last tap");
-    let start = Instant::now();
-    win(&q, "Ben", "", "4").await;
+    println!("live: the second scorer saw the hand {took:?} after the tap that sent it");
+    let start = win(&q, "Ben", "", "4").await;
     sees(&p, "3", 2, "Ben's self-draw on the first phone").await;
     let took = start.elapsed();
     assert!(
@@ -352,15 +355,31 @@ async fn live_scorers_flow(p: Page) {
         )
         .await;
     let csv = csv.as_str().unwrap_or_default().to_string();
-    let head = if zh {
-        "\u{feff}局,場,圈,莊家,結果"
+    // (Blob.text() reads the byte order mark as UTF-8's and drops it.)
+    let (head, settle) = if zh {
+        ("局,場,圈,莊家,結果", "\r\n找數,付,收,金額,")
     } else {
-        "\u{feff}hand,game,round,dealer,result"
+        (
+            "hand,game,round,dealer,result",
+            "\r\nsettle up,from,to,amount,",
+        )
     };
     assert!(
-        csv.starts_with(head),
+        csv.starts_with(head) && csv.contains(settle),
         "[{l}] the server's CSV for people, in the page's language: {csv:?}"
     );
+    for t in server_transfers.as_array().unwrap() {
+        let row = format!(
+            "\r\n,{},{},{},",
+            t[0].as_str().unwrap(),
+            t[1].as_str().unwrap(),
+            t[2].as_str().unwrap()
+        );
+        assert!(
+            csv.contains(&row),
+            "[{l}] the CSV settles up as the page does: {row:?} in {csv:?}"
+        );
+    }
     win(&p, "Ben", "Ann", "3").await;
     q.wait_js(
         "var r = document.querySelector('#v-body tr.new-hand'); return r ? [r.getAttribute('data-hand'), r.getAttribute('data-number')] : null",
@@ -381,6 +400,69 @@ async fn live_scorers_flow(p: Page) {
         .await;
     q.screenshot(&format!("shots/viewer-new-hand-{l}-390.png"))
         .await;
+    q.close().await;
+    drop(driver2);
+}
+
+/// A scorer who joins after a change of stake sees the stake in force, the
+/// ledger's `in_force` ($2.00), never the night's first ($1.00), and the
+/// card counts played hands (a draw, then the change: hand 2 comes).
+async fn joined_rules_flow(p: Page) {
+    let l = p.l();
+    p.open_in_language().await;
+    p.js("window.localStorage.removeItem('faan.night'); window.localStorage.removeItem('faan.shared'); return null")
+        .await;
+    p.open("/?rules=hkma&view=table").await;
+    for (i, name) in ["Ann", "Ben", "Cat", "Dan"].iter().enumerate() {
+        p.type_keys(&format!("#player-{i}"), name).await;
+    }
+    p.js("window.confirm = function () { return true; }; var c = document.getElementById('tr-stake'); c.value = '1'; c.dispatchEvent(new Event('change', {bubbles: true})); return null")
+        .await;
+    centre(&p, "btn-add-draw").await;
+    p.click("#btn-add-draw").await;
+    crate::table_row_count(&p, 1, "the draw").await;
+    p.js("var c = document.getElementById('tr-stake'); c.value = '2'; c.dispatchEvent(new Event('change', {bubbles: true})); return null")
+        .await;
+    crate::table_row_count(&p, 2, "the change of stake").await;
+    p.js("document.getElementById('btn-share').click(); return null")
+        .await;
+    p.wait_js(
+        "return document.getElementById('share-box').getAttribute('data-version')",
+        json!("1"),
+        "the night shared",
+    )
+    .await;
+    p.js("document.getElementById('btn-share-score').click(); return null")
+        .await;
+    let score_url = p
+        .js_str("return document.getElementById('share-url').value")
+        .await;
+    let (driver2, q) = p.another_browser().await;
+    q.open_in_language().await;
+    q.goto(&score_url).await;
+    q.wait_loaded().await;
+    crate::table_row_count(&q, 2, "the joined night").await;
+    let rules = q.text("#table-in-force").await.unwrap();
+    let (now, first) = if l == "zh" {
+        ("每分 $2.00", "每分 $1.00")
+    } else {
+        ("$2.00 a point", "$1.00 a point")
+    };
+    assert!(
+        rules.contains(now) && !rules.contains(first),
+        "[{l}] the joined scorer sees the stake in force: {rules:?}"
+    );
+    assert_eq!(
+        q.js("return document.getElementById('tr-stake-shown').getAttribute('data-stake')")
+            .await,
+        json!("2"),
+        "[{l}] the table rules show the stake in force"
+    );
+    let deal = q.text("#table-deal").await.unwrap();
+    assert!(
+        deal.starts_with(if l == "zh" { "第 2 局" } else { "Hand 2:" }),
+        "[{l}] one hand played: hand 2 comes: {deal:?}"
+    );
     q.close().await;
     drop(driver2);
 }

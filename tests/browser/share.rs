@@ -282,20 +282,20 @@ async fn share_flow(p: Page) {
         "this scorer's draw on the other phone",
     )
     .await;
-    // A conflict: both add from version 7, the other first, while this phone is offline.
+    // A conflict: both add from version 7: this phone offline, the other's hand first on the server.
     p.offline(true).await;
-    v.click("#btn-add-draw").await;
-    v.wait_js(
-        "return document.getElementById('share-box').getAttribute('data-version')",
-        json!("8"),
-        "the other scorer's draw",
-    )
-    .await;
     false_win(&p, "Dan").await;
     p.wait_js(
         "return document.getElementById('share-box').getAttribute('data-waiting')",
         json!("1"),
         "mine waiting offline",
+    )
+    .await;
+    v.click("#btn-add-draw").await;
+    v.wait_js(
+        "return document.getElementById('share-box').getAttribute('data-version')",
+        json!("8"),
+        "the other scorer's draw",
     )
     .await;
     p.offline(false).await;
