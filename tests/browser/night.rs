@@ -481,8 +481,8 @@ pub(crate) async fn double_win_flow(p: Page) {
 
     p.wait_js(
         "return Array.from(document.querySelectorAll('#table-transfers li')).map(function (li) { return li.getAttribute('data-money'); }).sort().join(' ')",
-        json!("+$12.00 +$40.00 +$8.00"),
-        "the transfers in money",
+        json!("$12.00 $40.00 $8.00"),
+        "the transfers in money (what the table pays, money only)",
     )
     .await;
     let transfers: Vec<String> = serde_json::from_value(
@@ -492,7 +492,7 @@ pub(crate) async fn double_win_flow(p: Page) {
     .expect("transfers");
     assert!(
         transfers.iter().any(|t| t == lang.table_cat_paid_money),
-        "[{l}] Dan pays Cat 80 points, $40.00: {transfers:?}"
+        "[{l}] Dan pays Cat $40.00: {transfers:?}"
     );
     assert_eq!(
         p.js("return Array.from(document.querySelectorAll('#table-standings li')).map(function (li) { return li.getAttribute('data-money'); })").await,

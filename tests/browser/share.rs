@@ -266,15 +266,39 @@ async fn share_flow(p: Page) {
         !v.js_str("return location.href").await.contains("key="),
         "[{l}] the key leaves the address bar"
     );
-    // A conflict: the second phone adds a draw first; this one's false win by Dan meets a 412.
+    // Both scorers follow the table live: the second phone's draw reaches
+    // this one with no reload, and a hand added here then follows it.
+    v.click("#btn-add-draw").await;
+    p.wait_js(
+        "return document.getElementById('share-box').getAttribute('data-version')",
+        json!("6"),
+        "the other scorer's draw, live",
+    )
+    .await;
+    p.click("#btn-add-draw").await;
+    v.wait_js(
+        "return document.getElementById('share-box').getAttribute('data-version')",
+        json!("7"),
+        "this scorer's draw on the other phone",
+    )
+    .await;
+    // A conflict: both add from version 7: this phone offline, the other's hand first on the server.
+    p.offline(true).await;
+    false_win(&p, "Dan").await;
+    p.wait_js(
+        "return document.getElementById('share-box').getAttribute('data-waiting')",
+        json!("1"),
+        "mine waiting offline",
+    )
+    .await;
     v.click("#btn-add-draw").await;
     v.wait_js(
         "return document.getElementById('share-box').getAttribute('data-version')",
-        json!("6"),
+        json!("8"),
         "the other scorer's draw",
     )
     .await;
-    false_win(&p, "Dan").await;
+    p.offline(false).await;
     p.wait_js(
         "return document.getElementById('share-box').getAttribute('data-conflict')",
         json!("true"),
@@ -283,8 +307,8 @@ async fn share_flow(p: Page) {
     .await;
     assert_eq!(
         p.js("return Array.from(document.querySelectorAll('#share-conflict-theirs li')).map(function (li) { return li.getAttribute('data-hand'); })").await,
-        json!(["4"]),
-        "[{l}] the other scorer's hand (hand 5) is shown"
+        json!(["6"]),
+        "[{l}] the other scorer's hand (hand 7) is shown"
     );
     let mine = p.text("#share-conflict-mine").await.unwrap();
     assert!(
@@ -293,7 +317,7 @@ async fn share_flow(p: Page) {
     );
     assert_eq!(
         results(&server_table(&p, &id).await).len(),
-        5,
+        7,
         "[{l}] nothing of mine was sent meanwhile"
     );
     p.js("document.getElementById('share-conflict').scrollIntoView(); return null")
@@ -302,7 +326,7 @@ async fn share_flow(p: Page) {
     p.click("#btn-conflict-keep").await;
     p.wait_js(
         "return [document.getElementById('share-box').getAttribute('data-conflict'), document.getElementById('share-box').getAttribute('data-waiting'), document.getElementById('share-box').getAttribute('data-version')]",
-        json!(["false", "0", "7"]),
+        json!(["false", "0", "9"]),
         "mine sent after theirs",
     )
     .await;
@@ -311,6 +335,8 @@ async fn share_flow(p: Page) {
         [
             "draw",
             "false_win Ben",
+            "draw",
+            "draw",
             "draw",
             "draw",
             "draw",

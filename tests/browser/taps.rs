@@ -184,26 +184,53 @@ pub(crate) async fn table_taps_flow(p: Page) {
     p.js("window.__csv = null; var make = URL.createObjectURL; URL.createObjectURL = function (b) { b.arrayBuffer().then(function (a) { var u = new Uint8Array(a); window.__csv = Array.from(u.slice(0, 3)).join(' ') + '|' + new TextDecoder('utf-8', {ignoreBOM: false}).decode(u); }); return make.call(URL, b); }; return null")
         .await;
     p.click("#btn-csv").await;
-    // The rows as tests/night.rs and docs/api.md describe them (money as the
-    // server writes it, 48.0): the byte
-    // order mark, a header, one row per hand (from 0), the totals; the
-    // deal passes to each non-dealer winner (Ben, Cat, Dan) and Dan keeps it
-    // by winning and by the draw (HKMA's dealer keeps the deal).
+    // The server's CSV for people in the page's language (docs/api.md, "A
+    // night as CSV"; money as the server writes it, 48.0): the byte order
+    // mark, a header, one row per hand numbered from 1 (a change of rules
+    // has none), the totals, then the settling up in money: Ann +$72,
+    // Ben +$24, Cat -$40, Dan -$56, so Dan pays Ann 56, Cat pays Ben 24
+    // and Ann 16. The deal passes to each non-dealer winner (Ben, Cat,
+    // Dan) and Dan keeps it by winning and by the draw (HKMA's dealer
+    // keeps the deal).
+    let want = if l == "zh" {
+        json!([
+            "239 187 191|局,場,圈,莊家,結果,食糊者,食糊方式,出銃者,番,Ann,Ben,Cat,Dan,Ann 銀碼,Ben 銀碼,Cat 銀碼,Dan 銀碼",
+            "1,1,東,Ann,食糊,Ben,出銃,Cat,3,0,32,-32,0,,,,",
+            "2,1,東,Ben,食糊,Ann,自摸,,5,144,-48,-48,-48,,,,",
+            "3,1,東,Cat,食糊,Dan,出銃,Ben,10,0,-512,0,512,,,,",
+            ",1,東,Dan,改規則：stake 0.5,,,,,,,,,,,,",
+            "4,1,東,Dan,食糊,Dan + Ann,出銃,Cat,3 + 5,96,0,-128,32,48.0,0.0,-64.0,16.0",
+            "5,1,東,Dan,流局,,,,,0,0,0,0,0.0,0.0,0.0,0.0",
+            "6,1,東,Dan,詐糊,Dan,,,,48,48,48,-144,24.0,24.0,24.0,-72.0",
+            "累計,,,,,,,,,288,-480,-160,352,72.0,24.0,-40.0,-56.0",
+            "找數,付,收,金額,,,,,,,,,,,,,",
+            ",Dan,Ann,56.0,,,,,,,,,,,,,",
+            ",Cat,Ben,24.0,,,,,,,,,,,,,",
+            ",Cat,Ann,16.0,,,,,,,,,,,,,",
+            ""
+        ])
+    } else {
+        json!([
+            "239 187 191|hand,game,round,dealer,result,winners,win_by,discarder,faan,Ann,Ben,Cat,Dan,Ann money,Ben money,Cat money,Dan money",
+            "1,1,east,Ann,win,Ben,discard,Cat,3,0,32,-32,0,,,,",
+            "2,1,east,Ben,win,Ann,self draw,,5,144,-48,-48,-48,,,,",
+            "3,1,east,Cat,win,Dan,discard,Ben,10,0,-512,0,512,,,,",
+            ",1,east,Dan,rules: stake 0.5,,,,,,,,,,,,",
+            "4,1,east,Dan,win,Dan + Ann,discard,Cat,3 + 5,96,0,-128,32,48.0,0.0,-64.0,16.0",
+            "5,1,east,Dan,draw,,,,,0,0,0,0,0.0,0.0,0.0,0.0",
+            "6,1,east,Dan,false win,Dan,,,,48,48,48,-144,24.0,24.0,24.0,-72.0",
+            "total,,,,,,,,,288,-480,-160,352,72.0,24.0,-40.0,-56.0",
+            "settle up,from,to,amount,,,,,,,,,,,,,",
+            ",Dan,Ann,56.0,,,,,,,,,,,,,",
+            ",Cat,Ben,24.0,,,,,,,,,,,,,",
+            ",Cat,Ann,16.0,,,,,,,,,,,,,",
+            ""
+        ])
+    };
     let csv = p
         .wait_js(
             "return window.__csv === null ? null : window.__csv.split('\\r\\n')",
-            json!([
-                "239 187 191|hand,round,dealer,result,winners,faan,Ann,Ben,Cat,Dan,Ann money,Ben money,Cat money,Dan money",
-                "0,east,Ann,win,Ben,3,0,32,-32,0,,,,",
-                "1,east,Ben,win,Ann,5,144,-48,-48,-48,,,,",
-                "2,east,Cat,win,Dan,10,0,-512,0,512,,,,",
-                "3,east,Dan,rules,\"{\"\"stake\"\":0.5}\",,,,,,,,,",
-                "4,east,Dan,win,Dan + Ann,3 + 5,96,0,-128,32,48.0,0.0,-64.0,16.0",
-                "5,east,Dan,draw,,,0,0,0,0,0.0,0.0,0.0,0.0",
-                "6,east,Dan,false_win,Dan,,48,48,48,-144,24.0,24.0,24.0,-72.0",
-                "total,,,,,,288,-480,-160,352,72.0,24.0,-40.0,-56.0",
-                ""
-            ]),
+            want,
             "the night's CSV",
         )
         .await;

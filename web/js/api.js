@@ -29,9 +29,9 @@ export class Latest {
   }
 }
 
-/** One call; answers `{status, ok, json}` (json null when the body is not JSON). */
-export async function call(method, path, body, signal) {
-  const init = { method, headers: { accept: "application/json, application/problem+json" }, signal };
+/** One call (`headers` added to the JSON ones); answers `{status, ok, json}` (json null when the body is not JSON). */
+export async function call(method, path, body, signal, headers) {
+  const init = { method, headers: { accept: "application/json, application/problem+json", ...headers }, signal };
   if (body !== undefined) {
     init.headers["content-type"] = "application/json";
     init.body = JSON.stringify(body);
@@ -46,4 +46,84 @@ export async function call(method, path, body, signal) {
 
 export function isAbort(e) {
   return e && (e.name === "AbortError" || e.code === 20);
+}
+
+/**
+ * The server's CSV of a night for people (docs/api.md, "A night as CSV"),
+ * in the page's language (`lang`), saved as a file; false when the server
+ * could not be reached or refused.
+ */
+export async function saveCsv(path, init, lang) {
+  let res;
+  const headers = { accept: "text/csv", "accept-language": lang === "zh" ? "zh-HK" : "en" };
+  if (init.body) headers["content-type"] = "application/json";
+  try { res = await window.fetch(path, { ...init, headers }); } catch (e) { return false; }
+  if (!res.ok) return false;
+  const blob = await res.blob();
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(blob);
+  a.download = "faan-night-" + new Date().toISOString().slice(0, 10) + (lang === "zh" ? ".zh" : "") + ".csv";
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 60000);
+  return true;
+}
+
+// How long to wait before opening a closed event stream again.
+const RETRY_MS = 2000;
+
+/**
+ * Follows a shared table's event stream (`GET /v1/tables/{id}/events`,
+ * docs/tables.md), for the viewer's page and a scorer's alike: `on.table`
+ * gets each TABLE, `on.change(kind, change)` each `hand` and `undo`,
+ * `on.connection` "live" or "offline", `on.gone` once the table is deleted
+ * or there is none. EventSource resumes with Last-Event-ID by itself; a
+ * stream the server closed is opened again after 2 s, unless the table is
+ * gone; coming back online opens it again. Answers `{close}`.
+ */
+export function followTable(id, on) {
+  let stream = null;
+  let timer = 0;
+  let closed = false;
+  const parsed = (e) => { try { return JSON.parse(e.data); } catch (err) { return null; } };
+
+  function open() {
+    clearTimeout(timer);
+    if (closed) return;
+    if (stream) stream.close();
+    const es = new EventSource("/v1/tables/" + id + "/events");
+    stream = es;
+    es.addEventListener("table", (e) => { const t = parsed(e); if (t) on.table(t); });
+    for (const kind of ["hand", "undo"]) es.addEventListener(kind, (e) => { const c = parsed(e); if (c) on.change(kind, c); });
+    es.addEventListener("deleted", () => { es.close(); closed = true; on.gone(); });
+    es.addEventListener("open", () => on.connection("live"));
+    es.addEventListener("error", () => {
+      if (closed) return;
+      on.connection("offline");
+      // Closed (the server answered other than a stream): is the table still there?
+      if (es.readyState === EventSource.CLOSED) timer = setTimeout(check, RETRY_MS);
+    });
+  }
+
+  async function check() {
+    try {
+      const r = await window.fetch("/v1/tables/" + id, { headers: { accept: "application/json" } });
+      if (r.status === 404) { closed = true; on.gone(); return; }
+    } catch (e) { /* still offline */ }
+    open();
+  }
+
+  // Back online: the stream opened again (one that outlived the outage may be stuck until its next keep-alive).
+  const online = () => open();
+  window.addEventListener("online", online);
+  open();
+  return {
+    close() {
+      closed = true;
+      clearTimeout(timer);
+      window.removeEventListener("online", online);
+      if (stream) stream.close();
+    }
+  };
 }

@@ -9,6 +9,7 @@
 // ruleset's own values from its chart (`GET /v1/rulesets/{id}`).
 
 import { LIMITS_PAY } from "./input.js";
+import { TABLE_RULES } from "./ledger.js";
 
 // The values a pattern's chooser offers (faan up to the highest limit of the built-in charts).
 export const PATTERN_VALUES = ["off", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "limit"];
@@ -347,7 +348,6 @@ export function compareWithCustom(body, ids, doc) {
 // ------------------------------------------------------------- import
 
 const DISCARD_RULES = ["discarder_pays_all", "discarder_pays_half", "discarder_pays_double"];
-const TABLE_KEYS = ["stake", "dealer_keeps_on_win", "dealer_keeps_on_draw", "multiple_winners", "co_winners_pay", "dealer_multiplier", "liable_discard"];
 
 /**
  * What the page refuses in a document before it asks the server: a pattern
@@ -405,7 +405,7 @@ export function houseFromDocument(doc, chart, cat) {
       if (pairs.length) house.exclusive = pairs;
     }
     else if (k === "table" && v && typeof v === "object") {
-      for (const [tk, tv] of Object.entries(v)) if (TABLE_KEYS.includes(tk)) table[tk] = tv; else skipped.push("table." + tk);
+      for (const [tk, tv] of Object.entries(v)) if (TABLE_RULES.includes(tk)) table[tk] = tv; else skipped.push("table." + tk);
     } else if (k === "patterns" && v && typeof v === "object") {
       for (const [id, p] of Object.entries(v)) {
         if (p === null) { patterns[id] = null; continue; }

@@ -4,12 +4,12 @@
 // when the hand is ready for the view; only the latest request's answer
 // counts (api.js `Latest`).
 
-import { call, isAbort, Latest } from "./api.js";
+import { call, isAbort, Latest, saveCsv } from "./api.js";
 import { $ } from "./dom.js";
 import { localErrors, mapProblem } from "./format.js";
 import { docPointer, houseFromDocument, importProblems } from "./custom.js";
-import { ledgerMessages, seated, isStarted, nightRules, tableRuleValue, rulesEntry, falseWinEntry, ledgerRequest } from "./ledger.js";
-import { handOf, compareDocument, catalogueOf, previewReady, winProblems, winOf, nightWith, quickEntry, houseChanges, tOf } from "./state.js";
+import { ledgerMessages, seated, isStarted, nightRules, tableRuleValue, rulesEntry, falseWinEntry, ledgerRequest, newGameEntry, seatingProblems } from "./ledger.js";
+import { handOf, compareDocument, catalogueOf, previewReady, winProblems, winOf, nightWith, quickEntry, houseChanges, tOf, tableDeal } from "./state.js";
 import { REQUESTS, requestKey, previewBody } from "./requests.js";
 
 const DEBOUNCE_MS = 250;
@@ -206,23 +206,26 @@ export function createFlows(store) {
     changeRules(houseChanges(get()));
   }
 
-  // The night as the server writes it in CSV (POST /v1/ledger, Accept: text/csv), saved as a file.
+  // The night as the server writes it in CSV for people, in the page's
+  // language: a shared night's table as the server holds it (GET), else
+  // the night sent whole (POST /v1/ledger, Accept: text/csv); saved as a file.
   async function downloadCsv() {
     const s = get();
     if (!seated(s.night) || !s.night.hands.length) return;
-    let res;
-    try {
-      res = await window.fetch(REQUESTS.table.path, { method: "POST", headers: { accept: "text/csv", "content-type": "application/json" }, body: JSON.stringify(ledgerRequest(s.night, s.input)) });
-    } catch (e) { dispatch({ type: "unreachable" }); return; }
-    if (!res.ok) { dispatch({ type: "unreachable" }); return; }
-    const blob = await res.blob();
-    const a = document.createElement("a");
-    a.href = URL.createObjectURL(blob);
-    a.download = "faan-night-" + new Date().toISOString().slice(0, 10) + ".csv";
-    document.body.appendChild(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(a.href), 60000);
+    const init = s.shared ? { method: "GET" } : { method: "POST", body: JSON.stringify(ledgerRequest(s.night, s.input)) };
+    const path = s.shared ? "/v1/tables/" + s.shared.id : REQUESTS.table.path;
+    if (!(await saveCsv(path, init, s.lang))) dispatch({ type: "unreachable" });
+  }
+
+  /** The next game once the north round is over: `players` in their new seats (or none: the seats stay), `dealer` first. */
+  function newGame(players, dealer) {
+    const deal = tableDeal(get());
+    const now = deal ? ["east", "south", "west", "north"].map((w) => deal.seats[w]) : [];
+    // Seats as they are: none sent (the ledger keeps them).
+    const seats = players && players.every(Boolean) && players.join("\n") !== now.join("\n") ? players : null;
+    const problems = seats ? seatingProblems(get().night, seats) : [];
+    if (problems.length) { dispatch({ type: "problems", messages: problems, focus: true }); return; }
+    addToNight(newGameEntry(seats, dealer));
   }
 
   // A table rule changed: the night retallied (the rules change the money and the coming deal).
@@ -230,7 +233,7 @@ export function createFlows(store) {
     if (isStarted(get().night)) {
       const v = tableRuleValue(key, raw);
       if (v.error) { dispatch({ type: "problems", messages: [v.error], focus: false }); return; }
-      const now = nightRules(get().night)[key];
+      const now = nightRules(get().night, get().tableAnswer)[key];
       if (v.value === now) return;
       changeRules({ [key]: v.value === undefined ? null : v.value });
       return;
@@ -336,5 +339,5 @@ export function createFlows(store) {
 
   const setShared = (sync) => { shared = sync; };
 
-  return { setShared, act, schedule, cancel, auto, run, runPreview, refreshTable, addToNight, addWin, undoHand, redoHand, quickFaan, quickFalseWin, houseToNight, downloadCsv, setTableRule, loadRulesets, loadDetail, loadPatterns, openHousePanel, showDocument, copyDocument, importDocument };
+  return { setShared, newGame, act, schedule, cancel, auto, run, runPreview, refreshTable, addToNight, addWin, undoHand, redoHand, quickFaan, quickFalseWin, houseToNight, downloadCsv, setTableRule, loadRulesets, loadDetail, loadPatterns, openHousePanel, showDocument, copyDocument, importDocument };
 }

@@ -45,26 +45,24 @@ export function isStarted(night) {
   return !!night.ruleset && night.hands.length > 0;
 }
 
-/** House rules `over` merged key by key onto `base` (a null restores the ruleset's own value). */
-export function mergeRules(base, over) {
-  const out = { ...(base || {}) };
-  for (const [k, v] of Object.entries(over || {})) {
-    if (v === null) delete out[k]; else out[k] = v;
-  }
-  return out;
+/**
+ * The house rules in force for the coming hand, as the server says them:
+ * the `in_force` of the last change of rules the ledger answered (`answer`,
+ * an answer to the night's first hands), else the night's own. The page
+ * never merges a change itself (the server merges the maps entry by entry).
+ * Null while a change of rules has no answer yet.
+ */
+export function inForce(night, answer) {
+  const rows = answer && Array.isArray(answer.hands) ? answer.hands : [];
+  for (let i = rows.length - 1; i >= 0; i--) if (rows[i].result === "rules") return rows[i].in_force || {};
+  if (!rows.length && night.hands.some((h) => h.result === "rules")) return null;
+  return night.house || {};
 }
 
-/** The house rules in force for the coming hand: the night's, then each change of rules in order. */
-export function inForce(night) {
-  let rules = night.house || {};
-  for (const h of night.hands) if (h.result === "rules") rules = mergeRules(rules, h.house_rules);
-  return rules;
-}
-
-/** The table rules the Table card shows: the night's own before it starts, those in force after. */
-export function nightRules(night) {
+/** The table rules the Table card shows: the night's own before it starts, those in force after (the ruleset's while unknown). */
+export function nightRules(night, answer) {
   if (!isStarted(night)) return night.rules || {};
-  const all = inForce(night);
+  const all = inForce(night, answer) || night.house || {};
   return cleanRules(Object.fromEntries(TABLE_RULES.filter((k) => k in all).map((k) => [k, all[k]])));
 }
 
@@ -212,19 +210,80 @@ export function seatsFor(players, dealer) {
   return out;
 }
 
+// What a played hand is: the ledger's `number` counts these (a change of rules or a new game is not one).
+const PLAYED = ["win", "draw", "false_win"];
+
+/** Whether a hand of the night was played (a win, a draw or a false win). */
+export function isPlayed(h) {
+  return !!h && PLAYED.includes(h.result);
+}
+
+/** How many of `hands` were played: the ledger's `number` of the last of them. */
+export function playedCount(hands) {
+  return hands.filter(isPlayed).length;
+}
+
+/** The game the coming hand belongs to: 1, and one more after each new game. */
+export function gameOf(hands) {
+  return 1 + hands.filter((h) => h.result === "new_game").length;
+}
+
 /**
- * The coming hand: its round, dealer and seats. Before any hand, the east
- * round with the first player dealing; after, the server's `next` from an
- * answer to exactly these hands (null while there is none: the rotation is
- * the ruleset's, known to the server).
+ * The seating of the coming game, its first dealer first, then on round
+ * the table: the last new game's `players` and `dealer` (east first when
+ * no dealer is named), else the night's four as entered.
+ */
+export function seatingOf(night) {
+  const players = night.players.map((p) => String(p || "").trim());
+  for (let i = night.hands.length - 1; i >= 0; i--) {
+    const h = night.hands[i];
+    if (h.result !== "new_game") continue;
+    const order = Array.isArray(h.players) && h.players.length === 4 ? h.players.slice() : seatingOf({ ...night, hands: night.hands.slice(0, i) });
+    const d = h.dealer && order.includes(h.dealer) ? order.indexOf(h.dealer) : 0;
+    return order.slice(d).concat(order.slice(0, d));
+  }
+  return players;
+}
+
+/**
+ * The coming hand: its number (played hands so far, plus one), game,
+ * round, dealer and seats. Before any hand, the east round with the first
+ * player dealing; after, the server's `next` from an answer to exactly
+ * these hands (null while there is none: the rotation is the ruleset's,
+ * known to the server).
  */
 export function currentDeal(night, answer) {
-  const players = night.players.map((p) => p.trim());
+  const order = seatingOf(night);
   let next;
-  if (!night.hands.length) next = { round_wind: "east", dealer: players[0], dealer_streak: 0, complete: false };
+  if (!night.hands.length) next = { round_wind: "east", dealer: order[0], dealer_streak: 0, complete: false };
   else if (answer && Array.isArray(answer.hands) && answer.hands.length === night.hands.length && answer.next) next = answer.next;
   else return null;
-  return { ...next, hand: night.hands.length + 1, seats: seatsFor(players, next.dealer) };
+  return { ...next, hand: playedCount(night.hands) + 1, game: gameOf(night.hands), seats: seatsFor(order, next.dealer) };
+}
+
+/**
+ * The next game (`{result: "new_game"}`) once the north round is over:
+ * `players` the four in their new seats, east first, and `dealer` who
+ * deals first; either left out keeps the seats, or the east seat dealing.
+ */
+export function newGameEntry(players, dealer) {
+  const entry = { result: "new_game" };
+  if (Array.isArray(players) && players.length === 4) entry.players = players.slice();
+  if (dealer) entry.dealer = dealer;
+  return entry;
+}
+
+/**
+ * Whether `players` (east, south, west, north) seat the night's four, each
+ * once: `[]`, or the problem at the seat that repeats or is missing.
+ */
+export function seatingProblems(night, players) {
+  const four = night.players.map((p) => String(p || "").trim());
+  const out = [];
+  players.forEach((p, i) => {
+    if (!four.includes(p) || players.indexOf(p) < i) out.push({ pointer: "/table/new_game/players/" + i, key: "table.err_seat_twice", params: { name: p } });
+  });
+  return out;
 }
 
 export function seatOf(seats, player) {
@@ -343,6 +402,7 @@ function cleanHand(h) {
   if (h.result === "draw") return { result: "draw" };
   if (h.result === "false_win" && typeof h.offender === "string") return { result: "false_win", offender: h.offender };
   if (h.result === "win" && Array.isArray(h.winners) && h.winners.length) return h;
+  if (h.result === "new_game") return newGameEntry(Array.isArray(h.players) && h.players.every((p) => typeof p === "string") ? h.players : null, typeof h.dealer === "string" ? h.dealer : "");
   if (h.result === "rules" && h.house_rules && typeof h.house_rules === "object" && !Array.isArray(h.house_rules)) return { result: "rules", house_rules: h.house_rules };
   return null;
 }

@@ -13,7 +13,7 @@ import { fromQuery, EXTRAS } from "./input.js";
 import { detectLang, storedLang, storeLang } from "./i18n.js";
 import { localErrors } from "./format.js";
 import { discardProblems } from "./discard.js";
-import { loadNight, saveNight, seated, drawEntry, falseWinEntry } from "./ledger.js";
+import { loadNight, saveNight, seated, drawEntry, falseWinEntry, TABLE_RULES } from "./ledger.js";
 import { createStore, initialState, handOf, tOf, urlFor } from "./state.js";
 import { REQUESTS } from "./requests.js";
 import { createFlows } from "./flows.js";
@@ -168,7 +168,7 @@ function wire() {
   on("btn-add-win", "click", flows.addWin);
   on("btn-add-cowinner", "click", () => dispatch({ type: "cowinnerStaged" }));
   on("table-pending", "click", (e) => { const k = attr(e, "data-unstage"); if (k) dispatch({ type: "unstaged", index: parseInt(k, 10) }); });
-  for (const key of ["stake", "dealer_keeps_on_win", "dealer_keeps_on_draw", "multiple_winners", "co_winners_pay", "dealer_multiplier", "liable_discard"]) {
+  for (const key of TABLE_RULES) {
     const control = $("tr-" + key.replace(/_/g, "-"));
     control.addEventListener("change", () => flows.setTableRule(key, control.value));
   }
@@ -195,6 +195,7 @@ function wire() {
     else if (b.hasAttribute("data-quick-confirm")) flows.quickFalseWin();
   });
   on("btn-house-to-night", "click", flows.houseToNight);
+  on("btn-next-game", "click", () => flows.newGame([0, 1, 2, 3].map((i) => $("ng-seat-" + i).value), $("ng-dealer").value));
   on("btn-csv", "click", flows.downloadCsv);
   on("btn-print", "click", () => window.print());
   on("btn-new-night", "click", () => {
@@ -234,7 +235,8 @@ function wireShare() {
     try { await navigator.clipboard.writeText($("share-url").value); } catch (e) { $("share-url").select(); document.execCommand("copy"); }
   });
   on("btn-share-native", "click", () => navigator.share({ title: document.title, url: $("share-url").value }).catch(() => {}));
-  on("btn-conflict-keep", "click", () => sync.resolve(true));
+  on("btn-conflict-keep", "click", () => sync.resolve("new"));
+  on("btn-conflict-all", "click", () => sync.resolve("all"));
   on("btn-conflict-drop", "click", () => sync.resolve(false));
 }
 

@@ -20,7 +20,7 @@ const TOKEN = /^[A-Za-z0-9_-]{22}$/;
  * server at `version`; `queue` are the hands after them, not yet taken.
  */
 export function sharedFrom(id, key, table) {
-  return { id, key, version: table.version, acked: handsOf(table).length, queue: [], conflict: null, offline: false, shown: "view", guesses: [] };
+  return { id, key, table, version: table.version, acked: handsOf(table).length, queue: [], conflict: null, offline: false, shown: "view", guesses: [] };
 }
 
 /** The hands of a TABLE's stored request. */
@@ -63,7 +63,10 @@ export function nightFromTable(table) {
   for (const [k, v] of Object.entries(house)) (TABLE_RULES.includes(k) ? rules : rest)[k] = v;
   const players = Array.isArray(req.players) ? req.players.slice(0, 4).map(String) : ["", "", "", ""];
   while (players.length < 4) players.push("");
-  return { ruleset: req.ruleset, house: rest, night: { players, hands: handsOf(table).slice(), pending: [], rules: cleanRules(rules) } };
+  const night = { players, hands: handsOf(table).slice(), pending: [], rules: cleanRules(rules) };
+  // Its rules fixed as the table started with them: the ledger says which are in force now.
+  if (night.hands.length && req.ruleset) { night.ruleset = req.ruleset; night.house = { ...house }; }
+  return { ruleset: req.ruleset, house: rest, night };
 }
 
 /** JSON with every object's keys in order: the server writes a stored hand's keys in its own order. */
@@ -84,13 +87,25 @@ export function commonPrefix(a, b) {
  * A 412's conflict: the server's TABLE against what this scorer had.
  * `from`: the hands both hold; the server's hands after it are the other
  * scorer's (`theirs`, with their ledger rows); `mine`: this scorer's hands
- * the server does not hold (taken back there, or waiting here).
+ * the server does not hold (taken back there, or waiting here); `same[i]`:
+ * the index in `theirs` of the hand equal to `mine[i]` (each of theirs
+ * matched once), or -1.
  */
 export function conflictOf(night, shared, table) {
   const server = handsOf(table);
-  const from = commonPrefix(server, night.hands);
+  // Both hold what the server had taken from this page; a hand of mine equal to theirs after it is still shown as mine.
+  const from = Math.min(commonPrefix(server, night.hands), shared && Number.isInteger(shared.acked) ? shared.acked : night.hands.length);
   const rows = (table.ledger && Array.isArray(table.ledger.hands)) ? table.ledger.hands : [];
-  return { table, from, theirs: rows.slice(from), mine: night.hands.slice(from) };
+  const mine = night.hands.slice(from);
+  const theirHands = server.slice(from).map(canonical);
+  const taken = new Set();
+  const same = mine.map((h) => {
+    const c = canonical(h);
+    const k = theirHands.findIndex((t, j) => t === c && !taken.has(j));
+    if (k >= 0) taken.add(k);
+    return k;
+  });
+  return { table, from, theirs: rows.slice(from), mine, same };
 }
 
 /**
@@ -102,6 +117,10 @@ export function conflictOf(night, shared, table) {
  */
 export function guessNext(deal, entry, players, keeps) {
   const dealer = deal.dealer;
+  if (entry.result === "new_game") {
+    const seating = Array.isArray(entry.players) && entry.players.length === 4 ? entry.players : players;
+    return { round_wind: "east", dealer: entry.dealer || seating[0], dealer_streak: 0, complete: false };
+  }
   let stays;
   if (entry.result === "false_win" || entry.result === "rules") stays = true;
   else if (entry.result === "draw") stays = !!keeps.on_draw;
@@ -130,7 +149,7 @@ export function loadShared(storage) {
   let v = null;
   try { v = JSON.parse((storage && storage.getItem(STORE_KEY)) || "null"); } catch (e) { v = null; }
   if (!v || typeof v !== "object" || !TOKEN.test(v.id) || !TOKEN.test(v.key) || !Number.isInteger(v.version) || !Number.isInteger(v.acked)) return null;
-  return { id: v.id, key: v.key, version: v.version, acked: v.acked, queue: cleanQueue(v.queue), conflict: null, offline: false, shown: "view", guesses: Array.isArray(v.guesses) ? v.guesses.filter((g) => g && Number.isInteger(g.hands) && g.next && typeof g.next.dealer === "string") : [] };
+  return { id: v.id, key: v.key, table: null, version: v.version, acked: v.acked, queue: cleanQueue(v.queue), conflict: null, offline: false, shown: "view", guesses: Array.isArray(v.guesses) ? v.guesses.filter((g) => g && Number.isInteger(g.hands) && g.next && typeof g.next.dealer === "string") : [] };
 }
 
 /** Keeps the shared night (its link, version and waiting hands); null forgets it. */
@@ -145,7 +164,7 @@ export function saveShared(storage, shared) {
 
 /** The viewer's page: a table or a group, what the server last said, and the connection. */
 export function emptyViewer(link) {
-  return { kind: link ? link.kind : "table", id: link ? link.id : "", table: null, group: null, connection: "connecting", gone: false, failed: 0 };
+  return { kind: link ? link.kind : "table", id: link ? link.id : "", table: null, group: null, connection: "connecting", gone: false, failed: 0, fresh: null };
 }
 
 /**
@@ -182,7 +201,9 @@ export const VIEWER_TRANSITIONS = {
   viewerChange(s, a) {
     const v = s.viewer;
     const table = applyChange(v.table, a.kind, a.change);
-    return table ? { ...s, viewer: { ...v, table, connection: "live", gone: false } } : s;
+    // A hand added live is the one to mark (`fresh`, its index); an undo marks none.
+    const fresh = a.kind === "hand" && a.change.hand ? a.change.hand.index : null;
+    return table ? { ...s, viewer: { ...v, table, fresh, connection: "live", gone: false } } : s;
   },
   viewerDeleted: (s) => ({ ...s, viewer: { ...s.viewer, gone: true, connection: "closed" } }),
   /** The stream's state: "connecting", "live" or "offline". */

@@ -13,9 +13,9 @@ import { seatBefore, SEATS } from "./tiles.js";
 import { makeT, translate } from "./i18n.js";
 import { meldKindLabel, localErrors } from "./format.js";
 import { catalogue, rulesetDocument, isCustom, withLimits, withPattern, withCondition, toggleContains, withContains, defaultContains, pruneContains, withExclusive, withoutExclusive, namedPatterns } from "./custom.js";
-import { emptyNight, seated, currentDeal, cleanRules, withRule, stageWinner, unstage, undo, parseStake, parseMultiplier, contextFor, winEntry, addHand, playerProblems, MAX_HANDS, startedNight, inForce, isStarted, declaredEntry, faanRange, handRules } from "./ledger.js";
-import { seatsFor } from "./ledger.js";
-import { sharedFrom, handsOf, nightFromTable, conflictOf, guessNext, VIEWER_TRANSITIONS } from "./share.js";
+import { emptyNight, seated, currentDeal, cleanRules, withRule, stageWinner, unstage, undo, parseStake, parseMultiplier, contextFor, winEntry, addHand, playerProblems, MAX_HANDS, startedNight, inForce, isStarted, declaredEntry, faanRange, handRules, seatsFor, seatingOf, playedCount, gameOf } from "./ledger.js";
+import { requestKey } from "./requests.js";
+import { sharedFrom, handsOf, nightFromTable, conflictOf, guessNext, applyChange, VIEWER_TRANSITIONS } from "./share.js";
 
 export function initialState(opts) {
   const o = opts || {};
@@ -166,9 +166,13 @@ export function nightRuleset(state) {
   return state.night.ruleset || state.input.ruleset;
 }
 
-/** The house rules in force for the coming hand: the night's (started), else the page's with the table rules. */
+/**
+ * The house rules in force for the coming hand: the ledger's `in_force`
+ * for a started night (the rules it started with until the server has
+ * answered), else the page's with the table rules.
+ */
 export function rulesInForce(state) {
-  if (isStarted(state.night)) return inForce(state.night);
+  if (isStarted(state.night)) return inForce(state.night, state.tableAnswer) || state.night.house || {};
   return { ...(state.input.house || {}), ...cleanRules(state.night.rules) };
 }
 
@@ -211,7 +215,7 @@ export function quickEntry(state) {
  */
 export function houseChanges(state) {
   if (!isStarted(state.night)) return {};
-  const now = handRules(inForce(state.night));
+  const now = handRules(rulesInForce(state));
   const want = handRules(state.input.house || {});
   const out = {};
   for (const k of new Set(Object.keys(now).concat(Object.keys(want)))) {
@@ -566,13 +570,14 @@ export const TRANSITIONS = {
 function guessedDeal(state) {
   const g = state.shared && (state.shared.guesses || []).find((x) => x.hands === state.night.hands.length);
   if (!g) return null;
-  return { ...g.next, hand: state.night.hands.length + 1, seats: seatsFor(state.night.players.map((p) => p.trim()), g.next.dealer) };
+  const hands = state.night.hands;
+  return { ...g.next, hand: playedCount(hands) + 1, game: gameOf(hands), seats: seatsFor(seatingOf(state.night), g.next.dealer) };
 }
 
 // Whether the dealer keeps the deal: the night's table rules, else the ruleset's (kept where unknown).
 function keepsOf(state) {
   const t = (chartOf(state) && chartOf(state).table) || {};
-  const r = state.night.rules || {};
+  const r = rulesInForce(state);
   const pick = (k) => (typeof r[k] === "boolean" ? r[k] : t[k] !== false);
   return { on_win: pick("dealer_keeps_on_win"), on_draw: pick("dealer_keeps_on_draw") };
 }
@@ -580,13 +585,28 @@ function keepsOf(state) {
 // The server's TABLE as the night's answer: the coming deal, and in the Table view the table on screen.
 function withTable(s, table, key, seq) {
   let next = { ...s, tableAnswer: table.ledger };
-  if (s.input.view === "table") next = { ...next, errors: null, shown: { view: "table", res: table.ledger, ctx: { ...s.input.context }, key, document: null, seq } };
+  const held = key || requestKey({ ...s, night: { ...s.night, hands: handsOf(table) } }, "table");
+  if (s.input.view === "table") next = { ...next, errors: null, shown: { view: "table", res: table.ledger, ctx: { ...s.input.context }, key: held, document: null, seq } };
   return next;
 }
 
 const withShared = (s, change) => ({ ...s, shared: { ...s.shared, ...change } });
 
-/** The shared night's transitions: created, a hand sent or waiting, a conflict and its choice. */
+// The server's table taken as the night's (nothing of this page's waits): its hands, version and answer.
+function adopted(s, table, key, seq) {
+  const hands = handsOf(table);
+  const next = withShared({ ...s, night: { ...s.night, hands: hands.slice(), pending: [] } }, { table, version: table.version, acked: hands.length, queue: [], guesses: [], conflict: null });
+  return withTable(next, table, key, seq);
+}
+
+// A change the server answered with (`Prefer: return=minimal`) or a TABLE, over the table this page holds.
+function tableAfter(held, kind, answer) {
+  if (held && answer && answer.version <= held.version) return held;
+  if (answer && answer.request && answer.ledger && Array.isArray(answer.ledger.hands)) return answer;
+  return applyChange(held, kind, answer);
+}
+
+/** The shared night's transitions: created, a hand sent or waiting, a change from the stream, a conflict and its choice. */
 const SHARED_TRANSITIONS = {
   /** The night made a shared table (`a.answer`: the 201 of POST /v1/tables). */
   sharedCreated: (s, a) => withStatus({ ...s, shared: sharedFrom(a.answer.id, a.answer.key, a.answer.table), tableAnswer: a.answer.table.ledger }, "ok", "share.created"),
@@ -594,24 +614,26 @@ const SHARED_TRANSITIONS = {
   sharedJoined(s, a) {
     const n = nightFromTable(a.table);
     const input = { ...s.input, ruleset: n.ruleset || s.input.ruleset, house: n.house, view: "table" };
-    return withTable({ ...s, input, night: n.night, tableWinner: "", preview: null, shared: sharedFrom(a.id, a.key, a.table) }, a.table, a.key2 || "", a.seq);
+    return withTable({ ...s, input, night: n.night, tableWinner: "", preview: null, quick: null, undone: [], shared: sharedFrom(a.id, a.key, a.table) }, a.table, a.key2 || "", a.seq);
   },
   /** Which link the share box shows: "view" or "score". */
   shareLinkShown: (s, a) => withShared(s, { shown: a.which }),
   /**
-   * The server took a hand (`a.table`, the new TABLE; `a.key` the request
-   * key of its hands). `a.night`: the night with the hand sent at once;
-   * without it, the first waiting hand was the one taken.
+   * The server took a hand (`a.answer`: the change, or the new TABLE; `a.key`
+   * the request key of its hands). `a.night`: the night with the hand sent
+   * at once; without it, the first waiting hand was the one taken.
    */
   sharedSent(s, a) {
     const sh = s.shared;
+    const table = tableAfter(sh.table, "hand", a.answer);
+    if (!table) return s;
     const queue = a.night ? sh.queue : sh.queue.slice(1);
-    const acked = handsOf(a.table).length;
-    let next = a.night ? { ...s, night: a.night } : s;
-    next = withShared(next, { version: a.table.version, acked, queue, offline: false, guesses: (sh.guesses || []).filter((g) => g.hands > acked) });
-    next = withTable(next, a.table, a.key, a.seq);
-    if (a.night) next = nextHand(next);
-    return queue.length ? withStatus(next, "loading", "share.sending", { n: queue.length }) : withStatus(next, "ok", "share.sent", { n: acked });
+    const acked = handsOf(table).length;
+    let next = { ...s, night: { ...(a.night || s.night), hands: handsOf(table).concat(queue) } };
+    next = withShared(next, { table, version: table.version, acked, queue, offline: false, guesses: (sh.guesses || []).filter((g) => g.hands > acked) });
+    next = withTable(next, table, a.key, a.seq);
+    if (a.night) next = { ...nextHand(next), quick: null, undone: [] };
+    return queue.length ? withStatus(next, "loading", "share.sending", { n: queue.length }) : withStatus(next, "ok", "share.sent", { n: playedCount(handsOf(table)) });
   },
   /**
    * A hand kept here until the server takes it (`a.night`: the night with
@@ -620,27 +642,59 @@ const SHARED_TRANSITIONS = {
   sharedQueued(s, a) {
     const sh = s.shared;
     const deal = tableDeal(s);
-    const guess = deal ? [{ hands: a.night.hands.length, next: guessNext(deal, a.entry, s.night.players.map((p) => p.trim()), keepsOf(s)) }] : [];
+    const guess = deal ? [{ hands: a.night.hands.length, next: guessNext(deal, a.entry, seatingOf(s.night), keepsOf(s)) }] : [];
     const queue = sh.queue.concat([a.entry]);
-    const next = nextHand(withShared({ ...s, night: a.night, errors: null }, { queue, guesses: (sh.guesses || []).concat(guess) }));
+    const next = nextHand(withShared({ ...s, night: a.night, errors: null, quick: null, undone: [] }, { queue, guesses: (sh.guesses || []).concat(guess) }));
     return withStatus(next, sh.offline ? "error" : "loading", sh.offline ? "share.offline" : "share.sending", { n: queue.length });
   },
   /** The server cannot be reached: the waiting hands stay. */
   sharedOffline: (s) => withStatus(withShared(s, { offline: true }), "error", "share.offline", { n: s.shared.queue.length }),
-  /** Another scorer changed the table first (`a.table`, the 412's TABLE): shown, nothing kept or dropped until chosen. */
-  sharedConflict: (s, a) => withStatus(withShared(s, { conflict: conflictOf(s.night, s.shared, a.table), offline: false }), "error", "share.conflict"),
   /**
-   * The player's choice on a conflict: `a.keep` this page's hands after the
-   * other scorer's (sent next, in order), else the server's night only.
+   * A change from the table's event stream (`a.kind` "hand" or "undo" with
+   * `a.change`, or "table" with `a.table`): taken as the night when nothing
+   * of this page's waits; else only remembered, and the waiting hands meet
+   * it when they are sent (a 412: both scorers added at one version).
+   */
+  sharedStream(s, a) {
+    const sh = s.shared;
+    if (!sh) return s;
+    const held = sh.table || null;
+    const table = a.kind === "table" ? (held && a.table.version <= held.version ? null : a.table) : applyChange(held, a.kind, a.change);
+    if (!table) return s;
+    if (sh.queue.length || sh.conflict || a.busy) return withShared(s, { table: sh.table && sh.table.version > table.version ? sh.table : table });
+    if (table.version === sh.version) return withShared(s, { table });
+    return adopted({ ...s, tableWinner: "", preview: null }, table, a.key, a.seq);
+  },
+  /**
+   * Another scorer changed the table first (`a.table`, the 412's TABLE):
+   * shown when both added hands from one version; with nothing of this
+   * page's left to send, the server's night is simply taken; when the other
+   * scorer only took hands back, this page's follow them.
+   */
+  sharedConflict(s, a) {
+    const c = conflictOf(s.night, s.shared, a.table);
+    if (!c.mine.length) return withStatus(adopted(s, a.table, a.key, a.seq), "ok", "share.in_sync", { v: a.table.version });
+    if (!c.theirs.length) {
+      const server = handsOf(a.table);
+      const night = { ...s.night, hands: server.concat(c.mine) };
+      return withShared({ ...s, night }, { table: a.table, version: a.table.version, acked: server.length, queue: c.mine, guesses: [], conflict: null });
+    }
+    return withStatus(withShared(s, { conflict: c, table: a.table, offline: false }), "error", "share.conflict");
+  },
+  /**
+   * The player's choice on a conflict: `a.keep` "new" this page's hands
+   * after the other scorer's, without those equal to one of theirs; "all"
+   * every one of them; else the server's night only. The red line goes.
    */
   conflictResolved(s, a) {
     const c = s.shared.conflict;
     if (!c) return s;
     const server = handsOf(c.table);
-    const mine = a.keep ? c.mine : [];
+    const mine = a.keep === "all" ? c.mine : a.keep === "new" ? c.mine.filter((h, i) => c.same[i] < 0) : [];
     const night = { ...s.night, hands: server.concat(mine), pending: [] };
-    const next = withShared({ ...s, night, tableAnswer: c.table.ledger, tableWinner: "", preview: null }, { version: c.table.version, acked: server.length, queue: mine, conflict: null, guesses: [] });
-    return withTable(next, c.table, a.key, a.seq);
+    let next = withShared({ ...s, night, tableAnswer: c.table.ledger, tableWinner: "", preview: null, errors: null }, { table: c.table, version: c.table.version, acked: server.length, queue: mine, conflict: null, guesses: [] });
+    next = withTable(next, c.table, a.key, a.seq);
+    return mine.length ? withStatus(next, "loading", "share.sending", { n: mine.length }) : withStatus(next, "ok", "share.in_sync", { v: c.table.version });
   },
   /** The first waiting hand refused by the server (`a.messages`): it goes, shown; the ones after it wait on. */
   sharedRefused(s, a) {
@@ -654,10 +708,10 @@ const SHARED_TRANSITIONS = {
     if (!sh.queue.length) return s;
     return withShared({ ...s, night: undo(s.night) }, { queue: sh.queue.slice(0, -1), guesses: (sh.guesses || []).filter((g) => g.hands < s.night.hands.length) });
   },
-  /** The server's night replaces this page's (`a.table`: newer, and nothing waits here). */
+  /** The server's night replaces this page's (`a.answer`: a TABLE, or the change of an undo; nothing waits here). */
   sharedReplaced(s, a) {
-    const next = withShared({ ...s, night: { ...s.night, hands: handsOf(a.table).slice(), pending: [] } }, { version: a.table.version, acked: handsOf(a.table).length, queue: [], guesses: [] });
-    return withTable(next, a.table, a.key, a.seq);
+    const table = tableAfter(s.shared.table, "undo", a.answer || a.table);
+    return table ? adopted(s, table, a.key, a.seq) : s;
   },
   /** The night is kept here only again. */
   sharedLeft: (s) => ({ ...s, shared: null })

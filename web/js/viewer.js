@@ -5,13 +5,14 @@
 // the views in views/viewer.js.
 
 import { $ } from "./dom.js";
+import { followTable, saveCsv } from "./api.js";
 import { detectLang, storedLang, storeLang } from "./i18n.js";
 import { createStore, initialState } from "./state.js";
 import { linkOf, emptyViewer } from "./share.js";
 import { pageViews } from "./views/page.js";
 import { viewerViews } from "./views/viewer.js";
 
-// How long to wait before opening a closed stream again, or reading a group again.
+// How long to wait before reading a group again.
 const RETRY_MS = 2000;
 
 const link = linkOf(location.pathname, location.hash);
@@ -41,44 +42,16 @@ const store = createStore(initialState({ lang, viewer: emptyViewer(link) }));
 store.subscribe(render);
 const { dispatch } = store;
 
-let stream = null;
-let timer = 0;
-
 function follow() {
-  clearTimeout(timer);
-  if (stream) stream.close();
-  const es = new EventSource("/v1/tables/" + link.id + "/events");
-  stream = es;
-  es.addEventListener("table", (e) => {
-    let table = null;
-    try { table = JSON.parse(e.data); } catch (err) { return; }
-    dispatch({ type: "viewerTable", table });
-  });
-  for (const kind of ["hand", "undo"]) {
-    es.addEventListener(kind, (e) => {
-      let change = null;
-      try { change = JSON.parse(e.data); } catch (err) { return; }
-      dispatch({ type: "viewerChange", kind, change });
-    });
-  }
-  es.addEventListener("deleted", () => { es.close(); dispatch({ type: "viewerDeleted" }); });
-  es.addEventListener("open", () => dispatch({ type: "viewerConnection", connection: "live" }));
-  es.addEventListener("error", () => {
-    if (store.get().viewer.gone) return;
-    dispatch({ type: "viewerConnection", connection: "offline" });
-    // Closed (the server answered other than a stream): is the table still there?
-    if (es.readyState === EventSource.CLOSED) timer = setTimeout(check, RETRY_MS);
+  followTable(link.id, {
+    table: (table) => dispatch({ type: "viewerTable", table }),
+    change: (kind, change) => dispatch({ type: "viewerChange", kind, change }),
+    gone: () => dispatch({ type: "viewerDeleted" }),
+    connection: (connection) => { if (!store.get().viewer.gone) dispatch({ type: "viewerConnection", connection }); }
   });
 }
 
-// After a closed stream: a 404 means the table is gone; otherwise follow it again.
-async function check() {
-  try {
-    const r = await window.fetch("/v1/tables/" + link.id, { headers: { accept: "application/json" } });
-    if (r.status === 404) { dispatch({ type: "viewerFailed", status: 404 }); return; }
-  } catch (e) { /* still offline */ }
-  follow();
-}
+let timer = 0;
 
 async function loadGroup() {
   clearTimeout(timer);
@@ -94,12 +67,12 @@ async function loadGroup() {
 }
 
 render(store.get());
+$("v-csv").addEventListener("click", () => saveCsv("/v1/tables/" + link.id, { method: "GET" }, store.get().lang));
 for (const b of document.querySelectorAll("button[data-lang]")) {
   b.addEventListener("click", () => { storeLang(b.getAttribute("data-lang")); dispatch({ type: "langChosen", lang: b.getAttribute("data-lang") }); });
 }
 window.addEventListener("offline", () => dispatch({ type: "viewerConnection", connection: "offline" }));
 if (!link) dispatch({ type: "viewerFailed", status: 404 });
 else if (link.kind === "group") { loadGroup(); window.addEventListener("online", loadGroup); }
-// Back online: the stream opened again (a stream that outlived the outage may be stuck until its next keep-alive).
-else if (!link.key) { follow(); window.addEventListener("online", follow); }
+else if (!link.key) follow();
 $("viewer").setAttribute("data-kind", link ? link.kind : "");

@@ -93,11 +93,14 @@ test("the night's rules are fixed by its first hand; a change is a hand of its o
   assert.deepEqual(ledgerRequest(first, later), { ruleset: "hkma", house_rules: { points: "full_spicy", stake: 0.5 }, players: PLAYERS, hands: [{ result: "draw" }] });
   // A change of rules: from the next hand on (the hands before it as they were sent).
   const night = { ...first, hands: first.hands.concat([{ result: "rules", house_rules: { stake: 1, points: null } }]) };
-  assert.deepEqual(inForce(night), { stake: 1 }, "points: null back to the ruleset's own");
-  assert.deepEqual(nightRules(night), { stake: 1 });
+  // What is in force is the server's word (it merges the change): the row's `in_force`.
+  assert.equal(inForce(night, null), null, "a change of rules not answered yet: unknown");
+  const answer = { hands: [{ index: 0, result: "draw" }, { index: 1, result: "rules", in_force: { stake: 1 } }] };
+  assert.deepEqual(inForce(night, answer), { stake: 1 }, "points: null back to the ruleset's own");
+  assert.deepEqual(nightRules(night, answer), { stake: 1 });
   assert.deepEqual(ledgerRequest(night, later).hands[0], { result: "draw" });
   // The House rules panel's rules against those in force: what a change of rules would send.
-  const started = { ...s, night, input: { ...s.input, house: { min_faan: 5 } } };
+  const started = { ...s, night, tableAnswer: answer, input: { ...s.input, house: { min_faan: 5 } } };
   assert.deepEqual(houseChanges(started), { min_faan: 5 });
   assert.deepEqual(rulesInForce(started), { stake: 1 });
   // A change to the minimum moves the faan pad.

@@ -72,13 +72,13 @@ test("offline: two hands wait in order, the deal is guessed, then each is sent i
   assert.equal(deal.dealer, "Ben");
   assert.equal(deal.seats.east, "Ben");
   // Back online: the first is taken (version 2), then the second (version 3).
-  s = reduce(s, { type: "sharedSent", table: table(2, [DRAW]), key: "k2", seq: 1 });
+  s = reduce(s, { type: "sharedSent", answer: table(2, [DRAW]), key: "k2", seq: 1 });
   assert.deepEqual(s.shared.queue, [WIN_CAT]);
   assert.equal(s.shared.version, 2);
   assert.equal(s.shared.acked, 1);
   assert.equal(s.shared.offline, false);
   assert.equal(tableDeal(s).dealer, "Ben", "the guess for hand 3 stands while hand 2 waits");
-  s = reduce(s, { type: "sharedSent", table: table(3, [DRAW, WIN_CAT], { round_wind: "east", dealer: "Ben", dealer_streak: 0, complete: false }), key: "k3", seq: 2 });
+  s = reduce(s, { type: "sharedSent", answer: table(3, [DRAW, WIN_CAT], { round_wind: "east", dealer: "Ben", dealer_streak: 0, complete: false }), key: "k3", seq: 2 });
   assert.deepEqual(s.shared.queue, []);
   assert.equal(s.shared.version, 3);
   assert.equal(s.shared.acked, 2);
@@ -90,7 +90,7 @@ test("offline: two hands wait in order, the deal is guessed, then each is sent i
 test("a hand sent at once: the night takes it when the server does", () => {
   const s0 = sharedState();
   const night = { ...s0.night, hands: [FALSE_BEN] };
-  const s = reduce(s0, { type: "sharedSent", table: table(2, [FALSE_BEN]), night, key: "k", seq: 3 });
+  const s = reduce(s0, { type: "sharedSent", answer: table(2, [FALSE_BEN]), night, key: "k", seq: 3 });
   assert.deepEqual(s.night.hands, [FALSE_BEN]);
   assert.deepEqual(s.shared.queue, []);
   assert.equal(s.shared.version, 2);
@@ -117,7 +117,7 @@ test("a conflict: the other scorer's hand shown, mine kept waiting; nothing chan
   // Both at version 2 with [DRAW]. The other adds a false win by Ben (version 3);
   // mine, Cat's win, gets a 412 whose table is theirs.
   let s = sharedState();
-  s = reduce(s, { type: "sharedSent", table: table(2, [DRAW]), night: { ...s.night, hands: [DRAW] }, key: "k", seq: 1 });
+  s = reduce(s, { type: "sharedSent", answer: table(2, [DRAW]), night: { ...s.night, hands: [DRAW] }, key: "k", seq: 1 });
   s = queued(s, WIN_CAT);
   const theirs = table(3, [DRAW, FALSE_BEN]);
   s = reduce(s, { type: "sharedConflict", table: theirs });
@@ -129,7 +129,7 @@ test("a conflict: the other scorer's hand shown, mine kept waiting; nothing chan
   assert.deepEqual(s.shared.queue, [WIN_CAT]);
   assert.equal(s.status.key, "share.conflict");
   // Mine after theirs: the night is theirs then mine, mine waits to be sent at version 3.
-  const kept = reduce(s, { type: "conflictResolved", keep: true, key: "k", seq: 2 });
+  const kept = reduce(s, { type: "conflictResolved", keep: "new", key: "k", seq: 2 });
   assert.deepEqual(kept.night.hands, [DRAW, FALSE_BEN, WIN_CAT]);
   assert.deepEqual(kept.shared.queue, [WIN_CAT]);
   assert.equal(kept.shared.version, 3);
@@ -144,7 +144,7 @@ test("a conflict: the other scorer's hand shown, mine kept waiting; nothing chan
 test("a conflict after the other scorer took back a hand: my hand they removed is mine again", () => {
   // Both had [DRAW, FALSE_BEN] at version 3; the other took FALSE_BEN back (version 4) and added WIN_CAT (5).
   const s0 = sharedState();
-  let s = reduce(s0, { type: "sharedSent", table: table(3, [DRAW, FALSE_BEN]), night: { ...s0.night, hands: [DRAW, FALSE_BEN] }, key: "k", seq: 1 });
+  let s = reduce(s0, { type: "sharedSent", answer: table(3, [DRAW, FALSE_BEN]), night: { ...s0.night, hands: [DRAW, FALSE_BEN] }, key: "k", seq: 1 });
   s = queued(s, DRAW);
   const c = conflictOf(s.night, s.shared, table(5, [DRAW, WIN_CAT]));
   assert.equal(c.from, 1);

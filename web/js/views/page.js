@@ -75,7 +75,9 @@ function renderStrip(state) {
 // The answer on screen dimmed with a note once the inputs have moved on.
 function renderStale(state) {
   const shown = state.shown;
-  const stale = !!shown && (shown.view !== state.input.view || shown.key !== requestKey(state, shown.view));
+  // A shared night's table is the server's, followed live; hands waiting here show as unsent rows.
+  const live = !!shown && shown.view === "table" && !!state.shared;
+  const stale = !!shown && !live && (shown.view !== state.input.view || shown.key !== requestKey(state, shown.view));
   $("output").setAttribute("data-stale", String(stale));
   const note = $("stale-note");
   note.hidden = !stale;
@@ -114,6 +116,6 @@ export const pageViews = {
   marks: { deps: (s) => [s.shown, s.preview], render: renderMarks },
   status: { deps: (s) => [s.lang, s.status], render: renderStatus },
   strip: { deps: (s) => [s.lang, s.status, s.shown, s.preview, s.input.view, s.night, s.tableAnswer], render: renderStrip },
-  stale: { deps: (s) => [s.lang, s.shown, s.input, s.errors, s.night, s.server, s.tableWinner], render: renderStale },
+  stale: { deps: (s) => [s.lang, s.shown, s.input, s.errors, s.night, s.server, s.tableWinner, s.shared], render: renderStale },
   document: { deps: (s) => [s.lang, s.doc], render: renderDocument }
 };

@@ -6,7 +6,7 @@
 import { $, el, fill } from "../dom.js";
 import { links } from "../share.js";
 import { tOf } from "../state.js";
-import { resultText } from "./table.js";
+import { resultText, entryText } from "./table.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -79,12 +79,24 @@ function renderShare(state) {
   $("share-conflict").hidden = !c;
   if (!c) return;
   const players = state.night.players.map((p) => p.trim());
+  // Theirs, as the server answered them; mine, as entered here, each said to be equal to one of theirs where it is.
   $("share-conflict-text").textContent = T("share.conflict_theirs", { n: c.theirs.length });
   fill($("share-conflict-theirs"), c.theirs.map((h) => el("li", { "data-hand": String(h.index) }, [
-    T("share.hand_no", { n: h.index + 1 }) + " " + resultText(h, T) + " · " + players.map((p) => p + " " + (h.deltas && h.deltas[p] > 0 ? "+" : "") + (h.deltas ? h.deltas[p] : "")).join(", ")
+    (h.number != null ? T("share.hand_no", { n: h.number }) + " " : "") + resultText(h, T) + (h.deltas ? " · " + players.map((p) => p + " " + (h.deltas[p] > 0 ? "+" : "") + h.deltas[p]).join(", ") : "")
   ])));
   $("share-conflict-mine").textContent = T("share.conflict_mine", { n: c.mine.length });
-  $("btn-conflict-keep").disabled = !c.mine.length;
+  fill($("share-conflict-mine-list"), c.mine.map((h, i) => {
+    const twin = c.same[i] >= 0 ? c.theirs[c.same[i]] : null;
+    return el("li", { "data-mine": String(i), "data-same": twin ? String(twin.index) : null }, [
+      entryText(h, T) + (twin ? " — " + T("share.same_as", { n: twin.number != null ? twin.number : twin.index + 1 }) : "")
+    ]);
+  }));
+  const fresh = c.same.filter((k) => k < 0).length;
+  const twins = c.mine.length - fresh;
+  // Never twice by default: the first choice leaves out my hands equal to theirs.
+  $("btn-conflict-keep").textContent = twins ? (fresh ? T("share.keep_new", { n: fresh, same: twins }) : T("share.keep_theirs_same", { n: twins })) : T("share.keep_mine");
+  $("btn-conflict-all").hidden = !twins;
+  $("btn-conflict-all").textContent = T("share.keep_all", { n: c.mine.length });
 }
 
 export const shareView = { deps: (s) => [s.lang, s.shared, s.night.players], render: renderShare };

@@ -10,7 +10,7 @@
 import { $, el, fill } from "../dom.js";
 import { SEATS } from "../tiles.js";
 import { rulesetLabel, rulesetName, lineName } from "../format.js";
-import { currentDeal, seated, formatMoney, formatStake, cleanRules, MULTIPLE_WINNERS, LIABLE_DISCARD, MAX_WINNERS, nightRules, isStarted, handRules, TABLE_RULES } from "../ledger.js";
+import { currentDeal, seated, formatMoney, formatStake, cleanRules, MULTIPLE_WINNERS, LIABLE_DISCARD, MAX_WINNERS, nightRules, isStarted, handRules, TABLE_RULES, isPlayed, playedCount, seatingOf } from "../ledger.js";
 import { tOf, chartOf, nightRuleset, rulesInForce, houseChanges, tableDeal, quickCandidates, padRange } from "../state.js";
 
 function signed(n) { return n > 0 ? "+" + n : String(n); }
@@ -25,7 +25,39 @@ export function dealLine(deal, T) {
   if (!deal) return T("table.deal_unknown");
   if (deal.complete) return T("table.complete");
   const streak = deal.dealer_streak ? T("table.streak", { n: deal.dealer_streak }) : "";
-  return T("table.deal", { n: deal.hand, round: T("seat." + deal.round_wind), dealer: deal.dealer }) + streak;
+  const game = deal.game > 1 ? T("table.game", { n: deal.game }) : "";
+  return game + T("table.deal", { n: deal.hand, round: T("seat." + deal.round_wind), dealer: deal.dealer }) + streak;
+}
+
+/**
+ * The settling up as the table pays it: with money, the server's
+ * `money.transfers` (points and money are not in proportion once the
+ * stake changed, so the two are never paired); else `transfers` in points.
+ * Each `{from, to, amount, money}` (`money` the amount's words, or "").
+ */
+export function settleUp(res) {
+  const money = res && res.money && Array.isArray(res.money.transfers) ? res.money.transfers : null;
+  if (money) return money.map((t) => ({ from: t.from, to: t.to, amount: t.amount, money: formatMoney(t.amount).replace(/^\+/, "") }));
+  return ((res && res.transfers) || []).map((t) => ({ from: t.from, to: t.to, amount: t.amount, money: "" }));
+}
+
+/** One transfer in words: "Ann pays Ben $12.50" or "Ann pays Ben 64" (points). */
+export function transferText(t, T) {
+  return T("table.pays", { from: t.from, to: t.to, amount: t.money || t.amount });
+}
+
+/** A hand of the night as sent (not answered yet) in words: who won and the faan counted, a draw, a false win... */
+export function entryText(e, T) {
+  if (e.result === "win") {
+    return (e.winners || []).map((w) => {
+      const d = w.declared;
+      if (!d) return T("table.result_win_tiles", { player: w.player });
+      if (d.limit) return T("table.result_win_limit", { player: w.player });
+      if (d.patterns) return T("table.result_win_patterns", { player: w.player, n: d.patterns.length });
+      return T("table.result_win", { player: w.player, faan: d.faan });
+    }).join(T("table.result_sep"));
+  }
+  return resultText(e, T);
 }
 
 // The words of a house rule's name, for a change of rules and the rules in force.
@@ -58,6 +90,7 @@ export function rulesText(rules, T) {
 /** What a hand of the answer came to, in words. */
 export function resultText(h, T) {
   if (h.result === "rules") return T("table.result_rules", { rules: rulesText(h.house_rules, T) });
+  if (h.result === "new_game") return newGameText(h, T);
   if (h.result === "draw") return T("table.result_draw");
   if (h.result === "false_win") {
     // Why the row moves: the offender pays each other player (詐糊), in one line.
@@ -75,6 +108,14 @@ export function pendingText(w, T) {
   return T("table.pending", { player: w.player, from, tiles });
 }
 
+/** A new game in words: its seats, east first, and who deals (a row's `seats`, or a hand's `players`). */
+export function newGameText(h, T) {
+  let order = Array.isArray(h.players) ? h.players : null;
+  if (!order && h.seats) order = ["east", "south", "west", "north"].map((w) => Object.keys(h.seats).find((p) => h.seats[p] === w)).filter(Boolean);
+  const seats = order && order.length === 4 ? order.map((p, i) => T("seat." + SEATS[i]) + " " + p).join(T("list.sep")) : "";
+  return seats ? T("table.result_new_game_seats", { seats, dealer: h.dealer || order[0] }) : T("table.result_new_game");
+}
+
 function yesNo(v, T) { return T(v ? "table.yes" : "table.no"); }
 
 // The words of each choice (literal keys: the i18n test finds them).
@@ -89,7 +130,7 @@ const LD_WORDS = { as_usual: "table.ld_as_usual", pays_all: "table.ld_pays_all",
 function renderTableRules(state) {
   const T = tOf(state);
   // Once the night has started, the rules in force (a change is a hand of its own).
-  const rules = nightRules(state.night);
+  const rules = nightRules(state.night, state.tableAnswer);
   const detail = state.server.details[nightRuleset(state)] || chartOf(state);
   const dflt = detail && detail.table ? detail.table : null;
   const first = (text) => ["", dflt ? T("table.rule_default", { value: text }) : T("house.ruleset_default")];
@@ -160,27 +201,50 @@ function renderTableInputs(state) {
   $("btn-redo").textContent = state.undone.length ? T("table.redo_n", { n: state.undone.length }) : T("table.redo");
   $("house-to-night-box").hidden = !Object.keys(houseChanges(state)).length;
   $("btn-new-night").disabled = !locked && !players.some(Boolean);
-  $("table-count").textContent = T("table.count", { n: night.hands.length });
+  $("table-count").textContent = T("table.count", { n: playedCount(night.hands) });
+  renderNextGame(state, deal, T);
+}
+
+// When the north round is over: the next game, with the seats as they are
+// unless the players move (east first), and who deals first.
+function renderNextGame(state, deal, T) {
+  const box = $("next-game");
+  const over = !!deal && deal.complete;
+  box.hidden = !over;
+  $("btn-next-game").disabled = !over;
+  if (!over) return;
+  const order = seatingOf(state.night);
+  const east = ["east", "south", "west", "north"].map((w) => deal.seats[w]);
+  const players = state.night.players.map((p) => p.trim());
+  $("next-game-text").textContent = T("table.next_game_text", { n: deal.game + 1 });
+  for (let i = 0; i < 4; i++) {
+    const sel = $("ng-seat-" + i);
+    const keep = players.includes(sel.value) ? sel.value : east[i] || order[i];
+    options(sel, players.map((p) => [p, p]), keep);
+  }
+  const dealerSel = $("ng-dealer");
+  options(dealerSel, [["", T("table.first_dealer_east")]].concat(players.map((p) => [p, p])), dealerSel.value);
 }
 
 export const tableInputsView = {
-  deps: (s) => [s.lang, s.night, s.tableAnswer, s.tableWinner, s.input.context, s.undone, s.input.house],
+  deps: (s) => [s.lang, s.night, s.tableAnswer, s.tableWinner, s.input.context, s.undone, s.input.house, s.shared],
   render: renderTableInputs
 };
 
 export const tableRulesView = {
-  deps: (s) => [s.lang, s.night.rules, s.night.hands, s.ruleAsk, chartOf(s), s.server.details[nightRuleset(s)]],
+  deps: (s) => [s.lang, s.night.rules, s.night.hands, s.tableAnswer, s.ruleAsk, chartOf(s), s.server.details[nightRuleset(s)]],
   render: renderTableRules
 };
 
 export const tableView = {
-  deps: (s) => [s.lang, s.shown],
+  deps: (s) => [s.lang, s.shown, s.shared && s.shared.queue],
   render(state) {
     if (!state.shown || state.shown.view !== "table") return;
     const res = state.shown.res;
     const T = tOf(state);
     const players = state.night.players.map((p) => p.trim());
-    $("table-now").textContent = dealLine(currentDeal(state.night, res), T);
+    const unsent = state.shared ? state.shared.queue : [];
+    $("table-now").textContent = dealLine(unsent.length ? tableDeal(state) : currentDeal({ ...state.night, hands: state.night.hands.slice(0, (res.hands || []).length) }, res), T);
     const id = nightRuleset(state);
     const ruleset = rulesetName(state.server.info[id], T, id);
     // "+ house rules" only for house rules that score (the table's customs are listed below it).
@@ -212,8 +276,8 @@ export const tableView = {
     $("table-stake").textContent = money && money.stake ? T("table.stake_shown", { money: formatStake(money.stake) }) : "";
     // The running money in whole cents (the answer gives each hand's).
     const runningCents = Object.fromEntries(players.map((p) => [p, 0]));
-    fill($("table-body"), (res.hands || []).map((h) => el("tr", { "data-hand": String(h.index), "data-result": h.result }, [
-      el("td", { className: "num hand-no", text: String(h.index + 1) }),
+    const rows = (res.hands || []).map((h) => el("tr", { "data-hand": String(h.index), "data-result": h.result, "data-number": h.number == null ? "" : String(h.number), "data-game": String(h.game || 1) }, [
+      el("td", { className: "num hand-no", text: h.number == null ? "" : String(h.number) }),
       el("td", { className: "deal", text: T("table.deal_cell", { round: T("seat." + h.round_wind), dealer: h.dealer }) }),
       el("td", { className: "result", text: resultText(h, T) })
     ].concat(...players.map((p, k) => {
@@ -231,7 +295,16 @@ export const tableView = {
         el("span", { className: "delta " + (m > 0 ? "gain" : m < 0 ? "loss" : ""), text: hand }),
         el("span", { className: "balance", text: total })
       ])];
-    })))));
+    }))));
+    // Hands kept here that the server has not taken yet: shown, numbered after its own, marked, no points.
+    let n = playedCount(state.night.hands.slice(0, (res.hands || []).length));
+    const waiting = unsent.map((e, k) => el("tr", { className: "unsent", "data-unsent": String(k), "data-result": e.result, "data-number": isPlayed(e) ? String(++n) : "" }, [
+      el("td", { className: "num hand-no", text: isPlayed(e) ? String(n) : "" }),
+      el("td", { className: "deal", text: T("table.unsent") }),
+      el("td", { className: "result", text: entryText(e, T) }),
+      el("td", { className: "unsent-cells", colspan: String(players.length * (withMoney ? 2 : 1)), text: T("table.unsent_points") })
+    ]));
+    fill($("table-body"), rows.concat(waiting));
     // One number a cell (this hand's); the running totals in a row of their own, below.
     const lastHand = (res.hands || [])[(res.hands || []).length - 1];
     const totals = res.balances || (lastHand ? lastHand.balances : {}) || {};
@@ -245,6 +318,8 @@ export const tableView = {
       const total = formatMoney(runningCents[p] / 100);
       return [points, el("td", { className: "num money-col col-" + (k + 1), "data-total-money-player": p, "data-money-total": total }, [el("b", { text: total })])];
     })))] : []);
+    $("table-unsent-note").hidden = !unsent.length;
+    $("table-unsent-note").textContent = unsent.length ? T("table.unsent_note", { n: unsent.filter(isPlayed).length || unsent.length }) : "";
     fill($("table-standings"), (res.standings || []).map((s) => {
       const m = money && money.balances ? money.balances[s.player] : null;
       return el("li", { "data-player": s.player, "data-rank": String(s.rank), "data-balance": String(s.balance), "data-money": m == null ? "" : formatMoney(m) }, [
@@ -253,15 +328,9 @@ export const tableView = {
         m == null ? null : el("span", { className: "money", text: " " + formatMoney(m) })
       ]);
     }));
-    const transfers = res.transfers || [];
-    const inMoney = money && Array.isArray(money.transfers) ? money.transfers : [];
+    const transfers = settleUp(res);
     $("table-settled").hidden = transfers.length > 0;
-    fill($("table-transfers"), transfers.map((t) => {
-      const m = inMoney.find((x) => x.from === t.from && x.to === t.to);
-      return el("li", { "data-from": t.from, "data-to": t.to, "data-amount": String(t.amount), "data-money": m ? formatMoney(m.amount) : "" }, [
-        m ? T("table.pays_money", { from: t.from, to: t.to, amount: t.amount, money: formatMoney(m.amount).replace(/^\+/, "") }) : T("table.pays", { from: t.from, to: t.to, amount: t.amount })
-      ]);
-    }));
+    fill($("table-transfers"), transfers.map((t) => el("li", { "data-from": t.from, "data-to": t.to, "data-amount": String(t.amount), "data-money": t.money }, [transferText(t, T)])));
   }
 };
 

@@ -6,7 +6,7 @@
 import { $, el, fill } from "../dom.js";
 import { formatMoney, currentDeal } from "../ledger.js";
 import { tOf } from "../state.js";
-import { dealLine, resultText } from "./table.js";
+import { dealLine, resultText, settleUp, transferText } from "./table.js";
 
 const signed = (n) => (n > 0 ? "+" + n : String(n));
 const tone = (n) => (n > 0 ? "gain" : n < 0 ? "loss" : "");
@@ -66,7 +66,7 @@ function renderTable(state) {
   $("v-deal").textContent = players.length === 4 ? dealLine(currentDeal(night, res), T) : "";
   const hands = res.hands || [];
   const last = hands[hands.length - 1];
-  $("v-last").textContent = last ? T("viewer.last", { n: last.index + 1, what: resultText(last, T) }) : T("viewer.no_hands");
+  $("v-last").textContent = !last ? T("viewer.no_hands") : last.number != null ? T("viewer.last", { n: last.number, what: resultText(last, T) }) : resultText(last, T);
   $("v-last").setAttribute("data-hands", String(hands.length));
   const money = res.money && res.money.balances ? res.money.balances : null;
   fill($("v-standings"), (res.standings || []).map((s) => el("li", { "data-player": s.player, "data-rank": String(s.rank), "data-balance": String(s.balance) }, [
@@ -78,8 +78,12 @@ function renderTable(state) {
     el("th", { scope: "col", className: "num", text: "#" }),
     el("th", { scope: "col", text: T("table.col_result") })
   ].concat(players.map((p) => el("th", { scope: "col", className: "num player-name", text: p }))))]);
-  fill($("v-body"), hands.map((h) => el("tr", { "data-hand": String(h.index), "data-result": h.result }, [
-    el("td", { className: "num", text: String(h.index + 1) }),
+  const transfers = settleUp(res);
+  $("v-settled").hidden = transfers.length > 0 || !hands.length;
+  fill($("v-transfers"), transfers.map((x) => el("li", { "data-from": x.from, "data-to": x.to, "data-amount": String(x.amount), "data-money": x.money }, [transferText(x, T)])));
+  // The hand that just came in, marked until the next one.
+  fill($("v-body"), hands.map((h) => el("tr", { "data-hand": String(h.index), "data-result": h.result, "data-number": h.number == null ? "" : String(h.number), className: v.fresh === h.index ? "new-hand" : "" }, [
+    el("td", { className: "num", text: h.number == null ? "" : String(h.number) }),
     el("td", { className: "result", text: resultText(h, T) })
   ].concat(players.map((p) => {
     const d = h.deltas ? h.deltas[p] : null;
