@@ -347,7 +347,7 @@ async fn every_built_in_ruleset_has_a_chinese_name_and_keeps_its_hash() {
         ),
         (
             "sc-hk13",
-            "SC HK13 網頁遊戲（sc_hk13_v1_2）",
+            "SC HK13 網頁遊戲",
             "14ce06fb81cddff900e6d2f7c2845a3e0c0a29252d9a9a56a1ed078f52119176",
         ),
         (

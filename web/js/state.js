@@ -523,6 +523,8 @@ export const TRANSITIONS = {
   },
   /** "Tick the patterns" in place of the faan pad, and each pattern ticked (`a.id`; a pattern that repeats counts up to `a.max`). */
   quickPatterns: (s) => (s.quick && s.quick.step === "faan" ? { ...s, quick: { ...s.quick, step: "patterns", ticked: [] } } : s),
+  /** The server's total of the patterns ticked (`a.key`: which ticks it is for; ticks.js). */
+  quickTotal: (s, a) => (s.quick && s.quick.step === "patterns" ? { ...s, quick: { ...s.quick, total: { key: a.key, faan: a.faan, limit: a.limit, below: !!a.below } } } : s),
   quickTicked(s, a) {
     const q = s.quick;
     if (!q || q.step !== "patterns") return s;

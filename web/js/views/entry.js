@@ -12,7 +12,7 @@ function renderPalette(state) {
   const T = tOf(state);
   fill($("palette"), SUIT_LETTERS.map((s) => el("div", { className: "palette-row", "data-suit": s }, [
     el("span", { className: "palette-label", text: T("suit." + s) }),
-    el("div", { className: "tile-row" }, ALL_TILES.filter((t) => suitOf(t) === s).map((t) => tileFace(t, T, { tag: "button", attrs: { "data-count": "0" } })))
+    el("div", { className: "tile-row" }, ALL_TILES.filter((t) => suitOf(t) === s).map((t) => tileFace(t, T, { tag: "button", attrs: { "data-count": "0", "aria-label": T("tile.in_label", { code: t, name: tileName(t, T) }) } })))
   ])));
 }
 
@@ -132,15 +132,16 @@ function renderHand(state) {
   const sel = $("winning-tile");
   const last = d.tiles.length ? d.tiles[d.tiles.length - 1] : "";
   const uniq = [...new Set(d.tiles)].sort(compareTiles);
-  fill(sel, [el("option", { value: "", text: last ? T("win.auto", { tile: last }) : T("win.none") })]
-    .concat(uniq.map((t) => el("option", { value: t, text: t + " · " + tileInMessage(t, T) }))));
+  // The Chinese page names a tile; the English one gives its code first, as typed.
+  fill(sel, [el("option", { value: "", text: last ? T("win.auto", { tile: T.lang === "zh" ? tileName(last, T) : last }) : T("win.none") })]
+    .concat(uniq.map((t) => el("option", { value: t, text: T.lang === "zh" ? tileName(t, T) : t + " · " + tileInMessage(t, T) }))));
   sel.value = d.winningFrom === "picked" ? d.winning : "";
 
   // Declared melds.
   fill($("melds"), d.melds.map((m, i) => el("li", { className: "meld", "data-pointer": "/hand/melds/" + i, "data-meld-index": String(i) }, [
     tileGroup(m.tiles, T, "declared"),
     el("span", { className: "meld-kind", text: meldKindLabel(m, T) }),
-    el("button", { type: "button", className: "link", "data-remove-meld": String(i), "aria-label": T("melds.remove_aria", { tiles: m.tiles.join("") }), text: T("melds.remove") }),
+    el("button", { type: "button", className: "link", "data-remove-meld": String(i), "aria-label": T("melds.remove_aria", { tiles: T.lang === "zh" ? m.tiles.map((t) => tileName(t, T)).join("") : m.tiles.join("") }), text: T("melds.remove") }),
     el("p", { className: "field-error", "data-error-for": "/hand/melds/" + i, hidden: true })
   ])));
   $("melds-empty").hidden = d.melds.length > 0;
