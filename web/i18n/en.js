@@ -127,7 +127,7 @@ export default {
   "suit.s": "Bamboo",
   "suit.z": "Honours",
   "flowers.title": "Flowers and seasons",
-  "said.declared": "Declared: {meld}.",
+  "said.declared": "Declared: {meld} {tiles}.",
   "said.added": "Added {tile}.",
   "refused.fifth_copy": "There are only four {tile}: this hand already holds all four.",
   "refused.chow_start": "A chow starts at a suited tile from 1 to 7: tap its lowest tile.",

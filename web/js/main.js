@@ -210,7 +210,7 @@ function wire() {
     dispatch({ type: "tableEmpty" });
   });
   on("btn-table", "click", () => {
-    if (store.get().night.hands.length) { flows.run("table", true); return; }
+    if (store.get().night.hands.length) { flows.run("table", false); return; }
     dispatch({ type: "viewChosen", view: "table" });
     dispatch({ type: "tableEmpty" });
   });
@@ -243,7 +243,7 @@ function wire() {
 const MODE_KEY = "faan.mode";
 
 function showNight() {
-  if (store.get().night.hands.length) { flows.run("table", true); return; }
+  if (store.get().night.hands.length) { flows.run("table", false); return; }
   dispatch({ type: "viewChosen", view: "table" });
   dispatch({ type: "tableEmpty" });
 }

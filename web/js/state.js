@@ -294,7 +294,7 @@ export const TRANSITIONS = {
     const kind = tg.startsWith("kong") ? "kong" : tg;
     const r = tg === "hand" ? addTile(s.input, a.tile) : addMeld(s.input, kind, a.tile, { concealed: tg === "kong-concealed", added: tg === "kong-added" });
     if (r.refused) return { ...s, said: { key: "refused." + r.refused.code, params: { tile: r.refused.tile } } };
-    if (r.meld) return { ...s, input: r.state, target: "hand", said: { key: "said.declared", params: { meld: meldKindLabel(r.meld, tOf(s)) + " " + r.meld.tiles.join("") } } };
+    if (r.meld) return { ...s, input: r.state, target: "hand", said: { key: "said.declared", params: { meld: meldKindLabel(r.meld, tOf(s)), tiles: r.meld.tiles } } };
     return { ...s, input: { ...r.state, winPick: sharedTile(s) }, said: { key: "said.added", params: { tile: a.tile } } };
   },
   tileRemoved: (s, a) => ({ ...s, said: null, input: removeTile(s.input, a.index) }),

@@ -306,3 +306,9 @@ test("a ruleset's minimum settings in words, and lists joined as each language j
   assert.doesNotMatch(describe(m, makeT("zh"), {}), /[A-Za-z,]/);
   assert.equal(makeT("zh")("list.sep"), "、");
 });
+
+test("a declared meld's tiles: codes in English, named in Chinese", () => {
+  const msg = { key: "said.declared", params: { meld: "Pung", tiles: ["7z", "7z", "7z"] } };
+  assert.equal(describe(msg, makeT("en")), "Declared: Pung 7z7z7z.");
+  assert.equal(describe({ key: "said.declared", params: { meld: "暗槓", tiles: ["5p", "5p", "5p", "5p"] } }, makeT("zh")), "已加入副露：暗槓 五筒五筒五筒五筒。");
+});
