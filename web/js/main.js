@@ -18,20 +18,42 @@ import { createStore, initialState, handOf, tOf, urlFor } from "./state.js";
 import { REQUESTS } from "./requests.js";
 import { createFlows } from "./flows.js";
 import { pageViews } from "./views/page.js";
-import { entryViews } from "./views/entry.js";
+import { entryViews, discardInputsView } from "./views/entry.js";
 import { tableInputsView, tableRulesView, tableView } from "./views/table.js";
 import { quickView } from "./views/quick.js";
 import { previewTicked } from "./ticks.js";
-import { discardInputsView, discardView } from "./views/discard.js";
-import { housePanelView } from "./views/house.js";
 import { scoreView } from "./views/score.js";
-import { compareView } from "./views/compare.js";
-import { waitsView } from "./views/waits.js";
-import { rulesView } from "./views/rules.js";
 import { errorsView } from "./views/errors.js";
 import { shareView } from "./views/share.js";
 import { loadShared, saveShared, joinOf } from "./share.js";
 import { createSync } from "./sync.js";
+
+/**
+ * A view whose module is loaded the first time it has something to draw
+ * (`wanted`): a first load carries only the views a table uses at once.
+ * Until then it draws nothing; once loaded it draws at once, as new.
+ */
+function lazyView(load, wanted) {
+  let view = null;
+  let loading = false;
+  return {
+    deps: (s) => (view ? view.deps(s) : [wanted(s)]),
+    render(state, prev) {
+      if (view) { view.render(state, prev); return; }
+      if (loading || !wanted(state)) return;
+      loading = true;
+      // Once loaded the page is drawn afresh: this view with no `prev`, and
+      // the views that fill what it draws (the problems in its slots).
+      load().then((v) => { view = v; drawn.clear(); render(store.get()); });
+    }
+  };
+}
+const shownAs = (view) => (s) => !!s.shown && s.shown.view === view;
+const compareView = lazyView(() => import("./views/compare.js").then((m) => m.compareView), shownAs("compare"));
+const waitsView = lazyView(() => import("./views/waits.js").then((m) => m.waitsView), shownAs("waits"));
+const rulesView = lazyView(() => import("./views/rules.js").then((m) => m.rulesView), shownAs("rules"));
+const discardView = lazyView(() => import("./views/discard.js").then((m) => m.discardView), shownAs("discard"));
+const housePanelView = lazyView(() => import("./views/house.js").then((m) => m.housePanelView), (s) => s.panel.open);
 
 /**
  * The views, in drawing order: each `{deps(state), render(state, prev)}`,

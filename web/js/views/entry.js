@@ -6,6 +6,7 @@ import { ALL_TILES, FLOWERS, SEATS, SUIT_LETTERS, compareTiles, suitOf } from ".
 import { WIN_BY, REPLACEMENT, EXTRAS } from "../input.js";
 import { countMessage, describe, meldKindLabel, tileInMessage, rulesetSummary, houseCount, describeNested, rulesetName, tileName } from "../format.js";
 import { limitsAdd } from "../custom.js";
+import { parseDraws } from "../discard.js";
 import { tOf, handOf, urlFor, chartOf } from "../state.js";
 
 function renderPalette(state) {
@@ -175,6 +176,26 @@ function renderSaid(state) {
   node.textContent = msg ? describe(msg, tOf(state), state.input.context) : "";
   node.setAttribute("data-key", msg ? msg.key : "");
 }
+
+/** The discard card's inputs from the state (not the box being typed in). */
+export const discardInputsView = {
+  deps: (s) => [s.input.seen, s.input.draws, s.input.selfDrawOnly, s.input.handChanges, s.input.shantenDown],
+  render(state) {
+    const s = state.input;
+    const seen = $("seen-text");
+    if (document.activeElement !== seen) seen.value = s.seen || "";
+    const draws = $("draws");
+    if (document.activeElement !== draws) draws.value = s.draws == null ? "" : s.draws;
+    // Each choice of the chances model means something only with chances asked; stepping back a shanten only with hand changes.
+    const noChances = parseDraws(s.draws).value == null;
+    $("self-draw-only").checked = !!s.selfDrawOnly;
+    $("self-draw-only").disabled = noChances;
+    $("hand-changes").checked = !!s.handChanges;
+    $("hand-changes").disabled = noChances;
+    $("shanten-down").checked = !!(s.handChanges && s.shantenDown);
+    $("shanten-down").disabled = noChances || !s.handChanges;
+  }
+};
 
 // In this order: the options before the values chosen among them, the
 // palette before its counts.
