@@ -351,6 +351,18 @@ async fn table_page_flow(p: Page) {
         .js_str("return document.getElementById('share-url').value")
         .await;
     p.js("window.scrollTo(0, 0); return null").await;
+    // The signs said once; each column's caption once, under the first player.
+    let signs = if zh {
+        "正數係收，負數係俾，分同錢都係咁。中途轉過注碼，分同錢就分開計，所以可以分係正、錢係負。"
+    } else {
+        "Signs: + is what a player takes in, − what they pay out, in points and in money alike. After a change of stake the two are counted apart, so a player can be up in points and down in money."
+    };
+    assert_eq!(
+        p.js("var seen = function (e) { return e.checkVisibility({checkVisibilityCSS: true}); }; return [Array.from(document.querySelectorAll('#table-head .caption-row th')).filter(function (th) { return th.textContent && seen(th); }).map(function (th) { return th.textContent; }).length, seen(document.getElementById('table-signs')), document.getElementById('table-signs').textContent]")
+            .await,
+        json!([2, true, signs]),
+        "[{l}] the night says its signs once and captions this hand's points and money once"
+    );
     assert_targets(&p, "the night at 390 px").await;
     assert_chinese_only(&p, "the night").await;
     assert_axe(&p, "the night").await;
