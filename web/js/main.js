@@ -53,7 +53,8 @@ const compareView = lazyView(() => import("./views/compare.js").then((m) => m.co
 const waitsView = lazyView(() => import("./views/waits.js").then((m) => m.waitsView), shownAs("waits"));
 const rulesView = lazyView(() => import("./views/rules.js").then((m) => m.rulesView), shownAs("rules"));
 const discardView = lazyView(() => import("./views/discard.js").then((m) => m.discardView), shownAs("discard"));
-const housePanelView = lazyView(() => import("./views/house.js").then((m) => m.housePanelView), (s) => s.panel.open);
+// The panel writes ruleset documents named in both languages: both tables come with it.
+const housePanelView = lazyView(() => Promise.all([import("./views/house.js"), loadLang("en"), loadLang("zh")]).then(([m]) => m.housePanelView), (s) => s.panel.open);
 
 /**
  * The views, in drawing order: each `{deps(state), render(state, prev)}`,
