@@ -6,6 +6,7 @@
 
 use super::document::PatternIdSchema;
 use crate::core::pattern::{members, Condition, PatternSet, OPTIONAL, PATTERNS};
+use crate::core::WinBy;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -38,6 +39,13 @@ pub struct PatternInfoDto {
     /// pattern once): above 1, it may repeat.
     #[schema(example = 1)]
     pub max_count: u8,
+    /// The one `win_by` a hand holding it is won by (a replacement draw is
+    /// self-drawn, the earthly hand on a discard), or null for any win; a
+    /// client offers it for a declared win only on that one.
+    #[schema(example = "self_draw")]
+    pub only_on: Option<WinBy>,
+    /// It counts bonus tiles (or their absence): it holds only where they are in play.
+    pub bonus_tiles: bool,
 }
 
 /// One per-ruleset switch (`rulesets/README.md`, "Conditions").
@@ -79,6 +87,8 @@ impl PatternTable {
                 contains_when_added: ids(p.house_contains),
                 optional: OPTIONAL & p.id.bit() != 0,
                 max_count: p.id.max_declared(),
+                only_on: p.id.only_on(),
+                bonus_tiles: p.id.needs_bonus_tiles(),
             })
             .collect();
         let conditions = Condition::ALL

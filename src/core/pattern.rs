@@ -176,6 +176,46 @@ impl PatternId {
         }
     }
 
+    /// The one way of winning a hand holding it is won by, where there is
+    /// one (as the context's checks and the recogniser read it): a
+    /// replacement draw, double kong and the heavenly hand are self-drawn,
+    /// the earthly and human hands on a discard. `None`: any win.
+    pub const fn only_on(self) -> Option<WinBy> {
+        use PatternId as P;
+        match self {
+            P::SelfDraw
+            | P::FullyConcealed
+            | P::ReplacementTile
+            | P::DoubleKong
+            | P::HeavenlyHand
+            | P::MoonFromTheBottom
+            | P::PlumBlossomOnTheRoof
+            | P::DoubleFlowerReplacement
+            | P::KongFlowerReplacement
+            | P::CommonHand => Some(WinBy::SelfDraw),
+            P::RobbingKong => Some(WinBy::RobbingKong),
+            P::EarthlyHand | P::HumanHand => Some(WinBy::Discard),
+            _ => None,
+        }
+    }
+
+    /// Whether it counts bonus tiles (or their absence), so holds only where
+    /// they are in play.
+    pub const fn needs_bonus_tiles(self) -> bool {
+        use PatternId as P;
+        matches!(
+            self,
+            P::NoFlowers
+                | P::SeatFlower
+                | P::FlowerSet
+                | P::SevenFlowers
+                | P::EightFlowers
+                | P::PrevailingFlower
+                | P::DoubleFlowerReplacement
+                | P::KongFlowerReplacement
+        )
+    }
+
     /// The Traditional Chinese name.
     pub const fn name_zh(self) -> &'static str {
         self.info().name_zh

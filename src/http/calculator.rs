@@ -54,6 +54,7 @@ pub const ASSETS: &[(&str, &str)] = &[
     ("/js/custom.js", include_str!("../../web/js/custom.js")),
     ("/js/discard.js", include_str!("../../web/js/discard.js")),
     ("/js/share.js", include_str!("../../web/js/share.js")),
+    ("/js/ticks.js", include_str!("../../web/js/ticks.js")),
     ("/js/sync.js", include_str!("../../web/js/sync.js")),
     (
         "/js/vendor/qrcode.js",
@@ -90,6 +91,10 @@ pub const ASSETS: &[(&str, &str)] = &[
     (
         "/js/views/table.js",
         include_str!("../../web/js/views/table.js"),
+    ),
+    (
+        "/js/views/quick.js",
+        include_str!("../../web/js/views/quick.js"),
     ),
     (
         "/js/views/house.js",

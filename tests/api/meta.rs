@@ -1,7 +1,7 @@
 //! Rulesets, OpenAPI, docs, health, metrics and request ids.
 
 use crate::helpers::spawn_app;
-use serde_json::json;
+use serde_json::{json, Value};
 
 #[tokio::test]
 async fn rulesets_list_and_detail() {
@@ -430,4 +430,70 @@ async fn page_files_compress_and_revalidate() {
     assert_eq!(icon.status, 200);
     assert_eq!(icon.header("content-type").as_deref(), Some("image/x-icon"));
     assert_eq!(&icon.bytes[..4], &[0, 0, 1, 0], "an ICO header");
+}
+
+/// `GET /v1/patterns` says which win a pattern needs and whether it counts
+/// bonus tiles, as the context's checks and the recognisers read them: a
+/// replacement draw, double kong and the heavenly hand are self-drawn
+/// (`replacement_not_self_draw`, `heavenly_not_self_draw`), the earthly
+/// and human hands on a discard (`earthly_not_discard`,
+/// `first_go_around_not_discard`).
+#[tokio::test]
+async fn patterns_say_which_win_they_fit() {
+    let app = spawn_app().await;
+    let v = app.get("/v1/patterns").await.json();
+    let patterns = v["patterns"].as_array().unwrap();
+    let with = |key: &str, value: Value| -> Vec<String> {
+        patterns
+            .iter()
+            .filter(|p| p[key] == value)
+            .map(|p| p["id"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(
+        with("only_on", json!("self_draw")),
+        [
+            "self_draw",
+            "replacement_tile",
+            "double_kong",
+            "heavenly_hand",
+            "fully_concealed",
+            "moon_from_the_bottom",
+            "plum_blossom_on_the_roof",
+            "double_flower_replacement",
+            "kong_flower_replacement",
+            "common_hand"
+        ],
+        "self-drawn only, in contract order"
+    );
+    assert_eq!(
+        with("only_on", json!("discard")),
+        ["earthly_hand", "human_hand"],
+        "on a discard only"
+    );
+    assert_eq!(
+        with("only_on", json!("robbing_kong")),
+        ["robbing_kong"],
+        "robbing a kong"
+    );
+    assert_eq!(
+        with("bonus_tiles", json!(true)),
+        [
+            "no_flowers",
+            "seat_flower",
+            "flower_set",
+            "seven_flowers",
+            "eight_flowers",
+            "prevailing_flower",
+            "double_flower_replacement",
+            "kong_flower_replacement"
+        ],
+        "the patterns that count bonus tiles"
+    );
+    let all_pungs = patterns.iter().find(|p| p["id"] == "all_pungs").unwrap();
+    assert_eq!(all_pungs["only_on"], Value::Null, "all pungs: any win");
+    assert_eq!(
+        all_pungs["bonus_tiles"], false,
+        "all pungs: no flowers counted"
+    );
 }

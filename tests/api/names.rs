@@ -347,7 +347,7 @@ async fn every_built_in_ruleset_has_a_chinese_name_and_keeps_its_hash() {
         ),
         (
             "sc-hk13",
-            "SC HK13 網頁遊戲（sc_hk13_v1_2）",
+            "SC HK13 網頁遊戲",
             "2f48a38efc45bcfb63f0eb33a8325f121656326ea6d7f3bc244766a39d797e7f",
         ),
         (

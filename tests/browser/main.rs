@@ -24,6 +24,7 @@ mod load;
 mod night;
 mod page;
 mod share;
+mod table_page;
 mod taps;
 mod whole_page;
 

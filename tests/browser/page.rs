@@ -468,6 +468,15 @@ impl Page {
     }
 
     pub async fn click(&self, css: &str) {
+        // In the middle of the screen first, as a player scrolls to what they
+        // tap: at the bottom edge the phone's sticky bar would take the click.
+        let _ = self
+            .c
+            .execute(
+                "var e = document.querySelector(arguments[0]); if (e) e.scrollIntoView({block: 'center', inline: 'nearest'}); return null",
+                vec![json!(css)],
+            )
+            .await;
         let mut tries = 0;
         loop {
             let e = self

@@ -42,12 +42,13 @@ pub(crate) async fn language_flow(p: Page) {
         summary.starts_with(lang.summary),
         "[{l}] the ruleset summary: {summary:?}"
     );
-    // Tiles: the Unicode glyph with the MPSZ code underneath; Winter is "Wint".
+    // Tiles: the Unicode glyph with the MPSZ code underneath in English;
+    // the Chinese page names the tile and shows no code.
     assert_eq!(
-        p.js("var t = document.querySelector('#palette [data-tile=\"1m\"]'); return [t.querySelector('.glyph').textContent, t.querySelector('.code').textContent]")
+        p.js("var t = document.querySelector('#palette [data-tile=\"1m\"]'); return [t.querySelector('.glyph').textContent, t.querySelector('.code').textContent, t.querySelector('.code').checkVisibility(), t.getAttribute('aria-label')]")
             .await,
-        json!(["\u{1F007}", "1m"]),
-        "[{l}] the 1m button's glyph and code"
+        json!(["\u{1F007}", "1m", l == "en", if l == "en" { "1m" } else { "一萬" }]),
+        "[{l}] the 1m button's glyph, its code (shown in English only) and its name"
     );
     assert_eq!(
         p.js("var t = document.querySelector('#flowers [data-flower=\"S4\"]'); return [t.querySelector('.glyph').textContent, t.querySelector('.face-main').textContent, t.querySelector('.code').textContent]")
@@ -218,6 +219,8 @@ pub(crate) async fn links_flow(p: Page) {
         json!(["#after-palette", true, "after", 42]),
         "[{l}] the skip link and its target after the palette"
     );
+    // The page in use (a tap on it gives the document the focus a keyboard user's page has).
+    p.click("#hand-section h2").await;
     p.js("document.getElementById('skip-palette').focus(); return null")
         .await;
     assert!(

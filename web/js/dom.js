@@ -28,7 +28,8 @@ export function fill(node, children) {
 
 /**
  * A tile: its Unicode glyph (a drawn face where the font lacks one) with
- * the MPSZ code underneath.
+ * the MPSZ code underneath in English; the Chinese page names its tiles
+ * and shows no code (style.css), the code being what a box takes typed.
  */
 export function tileFace(t, T, opts) {
   const o = opts || {};
@@ -37,7 +38,7 @@ export function tileFace(t, T, opts) {
   const attrs = {
     className: "tile suit-" + s + (s === "z" ? " z" + n : "") + (o.mini ? " mini" : "") + (o.className ? " " + o.className : ""),
     "data-tile": t,
-    title: name + " (" + t + ")",
+    title: T.lang === "zh" ? name : name + " (" + t + ")",
     ...(o.attrs || {})
   };
   if (o.tag === "button") attrs.type = "button";
@@ -56,7 +57,7 @@ export function tileFace(t, T, opts) {
 export function flowerFace(id, T, pressed) {
   return el("button", {
     type: "button", className: "flower" + (id.charAt(0) === "S" ? " season" : ""), "data-flower": id,
-    "aria-pressed": pressed ? "true" : "false", title: T("flower." + id), "aria-label": id + " " + T("flower." + id)
+    "aria-pressed": pressed ? "true" : "false", title: T("flower." + id), "aria-label": T.lang === "zh" ? T("flower." + id) : id + " " + T("flower." + id)
   }, [
     el("span", { className: "glyph", "aria-hidden": "true", text: flowerGlyph(id) }),
     el("span", { className: "face", "aria-hidden": "true" }, [el("span", { className: "face-main", text: T("flower_short." + id) })]),

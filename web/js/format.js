@@ -65,6 +65,8 @@ export function describe(msg, t, ctx) {
   const p = { ...(msg.params || {}) };
   if (p.tile != null) p.tile = tileInMessage(p.tile, t);
   if (p.shared != null) p.shared = tileInMessage(p.shared, t);
+  // A meld's tiles: codes run together in English (7z7z7z), named in Chinese (紅中紅中紅中).
+  if (Array.isArray(p.tiles)) p.tiles = p.tiles.map((x) => (t.lang === "zh" ? tileName(x, t) : x)).join("");
   if (p.round != null) p.round = t("seat." + p.round);
   // A wind as a word of its own (東, West), where the wording adds 位 or "round".
   for (const k of ["wind", "other_wind"]) if (p[k] != null) p[k] = t("seat." + p[k]);

@@ -10,7 +10,7 @@
 
 import { $, glyphsSupported } from "./dom.js";
 import { fromQuery, EXTRAS } from "./input.js";
-import { detectLang, storedLang, storeLang } from "./i18n.js";
+import { detectLang, storedLang, storeLang, loadLang } from "./i18n.js";
 import { localErrors } from "./format.js";
 import { discardProblems } from "./discard.js";
 import { loadNight, saveNight, seated, drawEntry, falseWinEntry, TABLE_RULES } from "./ledger.js";
@@ -18,18 +18,43 @@ import { createStore, initialState, handOf, tOf, urlFor } from "./state.js";
 import { REQUESTS } from "./requests.js";
 import { createFlows } from "./flows.js";
 import { pageViews } from "./views/page.js";
-import { entryViews } from "./views/entry.js";
-import { tableInputsView, tableRulesView, tableView, quickView } from "./views/table.js";
-import { discardInputsView, discardView } from "./views/discard.js";
-import { housePanelView } from "./views/house.js";
+import { entryViews, discardInputsView } from "./views/entry.js";
+import { tableInputsView, tableRulesView, tableView } from "./views/table.js";
+import { quickView } from "./views/quick.js";
+import { previewTicked } from "./ticks.js";
 import { scoreView } from "./views/score.js";
-import { compareView } from "./views/compare.js";
-import { waitsView } from "./views/waits.js";
-import { rulesView } from "./views/rules.js";
 import { errorsView } from "./views/errors.js";
 import { shareView } from "./views/share.js";
 import { loadShared, saveShared, joinOf } from "./share.js";
 import { createSync } from "./sync.js";
+
+/**
+ * A view whose module is loaded the first time it has something to draw
+ * (`wanted`): a first load carries only the views a table uses at once.
+ * Until then it draws nothing; once loaded it draws at once, as new.
+ */
+function lazyView(load, wanted) {
+  let view = null;
+  let loading = false;
+  return {
+    deps: (s) => (view ? view.deps(s) : [wanted(s)]),
+    render(state, prev) {
+      if (view) { view.render(state, prev); return; }
+      if (loading || !wanted(state)) return;
+      loading = true;
+      // Once loaded the page is drawn afresh: this view with no `prev`, and
+      // the views that fill what it draws (the problems in its slots).
+      load().then((v) => { view = v; drawn.clear(); render(store.get()); });
+    }
+  };
+}
+const shownAs = (view) => (s) => !!s.shown && s.shown.view === view;
+const compareView = lazyView(() => import("./views/compare.js").then((m) => m.compareView), shownAs("compare"));
+const waitsView = lazyView(() => import("./views/waits.js").then((m) => m.waitsView), shownAs("waits"));
+const rulesView = lazyView(() => import("./views/rules.js").then((m) => m.rulesView), shownAs("rules"));
+const discardView = lazyView(() => import("./views/discard.js").then((m) => m.discardView), shownAs("discard"));
+// The panel writes ruleset documents named in both languages: both tables come with it.
+const housePanelView = lazyView(() => Promise.all([import("./views/house.js"), loadLang("en"), loadLang("zh")]).then(([m]) => m.housePanelView), (s) => s.panel.open);
 
 /**
  * The views, in drawing order: each `{deps(state), render(state, prev)}`,
@@ -59,6 +84,7 @@ function render(state) {
 }
 
 const lang = detectLang(storedLang(), navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language]);
+await loadLang(lang);
 const store = createStore(initialState({ input: fromQuery(location.search), night: loadNight(window.localStorage), shared: loadShared(window.localStorage), lang }));
 store.subscribe(render);
 // What is kept: the night in local storage, the inputs in the URL.
@@ -191,7 +217,10 @@ function wire() {
     else if (b.hasAttribute("data-quick-also")) dispatch({ type: "quickAlso", player: b.getAttribute("data-quick-also") });
     else if (b.hasAttribute("data-quick-faan")) flows.quickFaan({ faan: parseInt(b.getAttribute("data-quick-faan"), 10) });
     else if (b.hasAttribute("data-quick-limit")) flows.quickFaan({ limit: true });
-    else if (b.hasAttribute("data-quick-tick")) dispatch({ type: "quickTicked", id: b.getAttribute("data-quick-tick"), max: parseInt(b.getAttribute("data-max"), 10) });
+    else if (b.hasAttribute("data-quick-tick")) {
+      dispatch({ type: "quickTicked", id: b.getAttribute("data-quick-tick"), max: parseInt(b.getAttribute("data-max"), 10) });
+      previewTicked(store);
+    }
     else if (b.hasAttribute("data-quick-confirm")) flows.quickFalseWin();
   });
   on("btn-house-to-night", "click", flows.houseToNight);
@@ -205,13 +234,20 @@ function wire() {
     dispatch({ type: "tableEmpty" });
   });
   on("btn-table", "click", () => {
-    if (store.get().night.hands.length) { flows.run("table", true); return; }
+    if (store.get().night.hands.length) { flows.run("table", false); return; }
     dispatch({ type: "viewChosen", view: "table" });
     dispatch({ type: "tableEmpty" });
   });
   wireShare();
+  wireMode();
+  on("calc", "keydown", enterPressed);
   for (const b of document.querySelectorAll("button[data-lang]")) {
-    b.addEventListener("click", () => { storeLang(b.getAttribute("data-lang")); dispatch({ type: "langChosen", lang: b.getAttribute("data-lang") }); });
+    b.addEventListener("click", async () => {
+      const l = b.getAttribute("data-lang");
+      storeLang(l);
+      await loadLang(l);
+      dispatch({ type: "langChosen", lang: l });
+    });
   }
   // In-page links to a view (the ruleset's notes, back to the score, a compared ruleset).
   document.addEventListener("click", (e) => {
@@ -226,13 +262,65 @@ function wire() {
   });
 }
 
+// The night or the calculator: which cards lead the page (style.css hides
+// the hand's own sections at night). Kept, so a reload stays where it was.
+const MODE_KEY = "faan.mode";
+
+function showNight() {
+  if (store.get().night.hands.length) { flows.run("table", false); return; }
+  dispatch({ type: "viewChosen", view: "table" });
+  dispatch({ type: "tableEmpty" });
+}
+
+function setMode(mode) {
+  document.body.setAttribute("data-mode", mode);
+  for (const b of document.querySelectorAll("#mode-switch [data-mode]")) b.setAttribute("aria-pressed", String(b.getAttribute("data-mode") === mode));
+  try { window.localStorage.setItem(MODE_KEY, mode); } catch (e) { /* private mode: not remembered */ }
+}
+
+function storedMode() {
+  try { return window.localStorage.getItem(MODE_KEY) === "night" ? "night" : "calc"; } catch (e) { return "calc"; }
+}
+
+function wireMode() {
+  for (const b of document.querySelectorAll("#mode-switch [data-mode]")) {
+    b.addEventListener("click", () => {
+      const mode = b.getAttribute("data-mode");
+      setMode(mode);
+      if (mode === "night") showNight();
+      window.scrollTo(0, 0);
+    });
+  }
+}
+
+// Enter in a field does that field's own action, never the form's: in the
+// Table card it commits the field (a name, the stake, the multiplier) where
+// it stands, in the discard card it asks which tile to discard. Only the
+// hand's own fields score.
+function enterPressed(e) {
+  if (e.key !== "Enter" || e.isComposing) return;
+  const t = e.target;
+  if (!(t instanceof HTMLInputElement)) return;
+  if (t.closest("#table-section")) {
+    e.preventDefault();
+    t.dispatchEvent(new Event("change", { bubbles: true }));
+  } else if (t.closest("#discard-section")) {
+    e.preventDefault();
+    if (discardChecked(true)) flows.run("discard", true);
+  }
+}
+
 // The share box: make the table, pick the link, copy or share it, settle a conflict.
 function wireShare() {
   on("btn-share", "click", sync.share);
   on("btn-share-view", "click", () => dispatch({ type: "shareLinkShown", which: "view" }));
   on("btn-share-score", "click", () => dispatch({ type: "shareLinkShown", which: "score" }));
+  // What the copy did, said where the button is (a status line).
   on("btn-share-copy", "click", async () => {
-    try { await navigator.clipboard.writeText($("share-url").value); } catch (e) { $("share-url").select(); document.execCommand("copy"); }
+    const T = tOf(store.get());
+    let copied;
+    try { await navigator.clipboard.writeText($("share-url").value); copied = true; } catch (e) { $("share-url").select(); copied = document.execCommand("copy"); }
+    $("share-copied").textContent = T(copied ? "share.copied" : "share.copy_failed");
   });
   on("btn-share-native", "click", () => navigator.share({ title: document.title, url: $("share-url").value }).catch(() => {}));
   on("btn-conflict-keep", "click", () => sync.resolve("new"));
@@ -242,6 +330,8 @@ function wireShare() {
 
 async function init() {
   if (!glyphsSupported()) document.body.classList.add("no-glyphs");
+  // A scorer's link opens on the night.
+  setMode(joinOf(location.hash) ? "night" : storedMode());
   render(store.get());
   wire();
   await flows.loadRulesets();
@@ -261,6 +351,8 @@ async function init() {
   if (view === "table" && !ready) dispatch({ type: "tableEmpty" });
   // A night kept from before: the coming deal is the server's to say.
   if (view !== "table" && seated(s.night) && s.night.hands.length) flows.refreshTable();
+  // A scorer's first screen is the night: its table, not the calculator's answer.
+  if (join) showNight();
 }
 
 init();

@@ -298,7 +298,7 @@ export const TRANSITIONS = {
     const kind = tg.startsWith("kong") ? "kong" : tg;
     const r = tg === "hand" ? addTile(s.input, a.tile) : addMeld(s.input, kind, a.tile, { concealed: tg === "kong-concealed", added: tg === "kong-added" });
     if (r.refused) return { ...s, said: { key: "refused." + r.refused.code, params: { tile: r.refused.tile } } };
-    if (r.meld) return { ...s, input: r.state, target: "hand", said: { key: "said.declared", params: { meld: meldKindLabel(r.meld, tOf(s)) + " " + r.meld.tiles.join("") } } };
+    if (r.meld) return { ...s, input: r.state, target: "hand", said: { key: "said.declared", params: { meld: meldKindLabel(r.meld, tOf(s)), tiles: r.meld.tiles } } };
     return { ...s, input: { ...r.state, winPick: sharedTile(s) }, said: { key: "said.added", params: { tile: a.tile } } };
   },
   tileRemoved: (s, a) => ({ ...s, said: null, input: removeTile(s.input, a.index) }),
@@ -527,6 +527,8 @@ export const TRANSITIONS = {
   },
   /** "Tick the patterns" in place of the faan pad, and each pattern ticked (`a.id`; a pattern that repeats counts up to `a.max`). */
   quickPatterns: (s) => (s.quick && s.quick.step === "faan" ? { ...s, quick: { ...s.quick, step: "patterns", ticked: [] } } : s),
+  /** The server's total of the patterns ticked (`a.key`: which ticks it is for; ticks.js). */
+  quickTotal: (s, a) => (s.quick && s.quick.step === "patterns" ? { ...s, quick: { ...s.quick, total: { key: a.key, faan: a.faan, limit: a.limit, below: !!a.below } } } : s),
   quickTicked(s, a) {
     const q = s.quick;
     if (!q || q.step !== "patterns") return s;

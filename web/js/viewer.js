@@ -6,7 +6,7 @@
 
 import { $ } from "./dom.js";
 import { followTable, saveCsv } from "./api.js";
-import { detectLang, storedLang, storeLang } from "./i18n.js";
+import { detectLang, storedLang, storeLang, loadLang } from "./i18n.js";
 import { createStore, initialState } from "./state.js";
 import { linkOf, emptyViewer } from "./share.js";
 import { pageViews } from "./views/page.js";
@@ -38,6 +38,7 @@ function render(state) {
 }
 
 const lang = detectLang(storedLang(), navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language]);
+await loadLang(lang);
 const store = createStore(initialState({ lang, viewer: emptyViewer(link) }));
 store.subscribe(render);
 const { dispatch } = store;
@@ -69,7 +70,7 @@ async function loadGroup() {
 render(store.get());
 $("v-csv").addEventListener("click", () => saveCsv("/v1/tables/" + link.id, { method: "GET" }, store.get().lang));
 for (const b of document.querySelectorAll("button[data-lang]")) {
-  b.addEventListener("click", () => { storeLang(b.getAttribute("data-lang")); dispatch({ type: "langChosen", lang: b.getAttribute("data-lang") }); });
+  b.addEventListener("click", async () => { storeLang(b.getAttribute("data-lang")); await loadLang(b.getAttribute("data-lang")); dispatch({ type: "langChosen", lang: b.getAttribute("data-lang") }); });
 }
 window.addEventListener("offline", () => dispatch({ type: "viewerConnection", connection: "offline" }));
 if (!link) dispatch({ type: "viewerFailed", status: 404 });

@@ -41,13 +41,13 @@ test("the API's rule codes (src/core/hand/rules.rs) in the player's words, with 
   // Each error as the server sends it (tests/api/codes.rs asserts the codes and params).
   const cases = [
     [{ pointer: "/hand/tiles", code: "tile_over_four", params: { tile: "1m", count: 5 } },
-      "South's hand has five 1m; a set has only four of each tile.", "南家手牌有五張一萬（1m）；每種牌只有四張。"],
+      "South's hand has five 1m; a set has only four of each tile.", "南家手牌有五張一萬；每種牌只有四張。"],
     [{ pointer: "/context/discarder", code: "discarder_is_winner", params: { seat: "south" } },
       "The discarder cannot be the winner (South).", "出銃者不能是食糊者（南家）。"],
     [{ pointer: "/hand/tiles", code: "tile_count", params: { expected: 14, melds: 0, got: 13 } },
       "South's hand has 13 concealed tiles; beside the declared melds (0) a win needs 14.", "南家手牌門前有 13 張；有 0 組副露時，食糊要 14 張。"],
     [{ pointer: "/hand/winning_tile", code: "winning_tile_not_in_hand", params: { tile: "9p" } },
-      "The winning tile 9p is not among the concealed tiles.", "食糊張 九筒（9p） 不在門前牌之中。"],
+      "The winning tile 9p is not among the concealed tiles.", "食糊張 九筒 不在門前牌之中。"],
     [{ pointer: "/hand/flowers", code: "bonus_off", params: { ruleset: "hkma" } },
       "Bonus tiles are not in play under this ruleset; set House rules → Bonus tiles to in play to score them.", "這個規則組不計花牌；要計的話，請在自訂規則把花牌設為有計。"],
     [{ pointer: "/context/flower_win", code: "flower_win_count", params: { count: 3 } },
@@ -114,7 +114,7 @@ test("the page's own checks, in the same words as the server's", () => {
 });
 
 test("names: tiles in a sentence, pattern names by language", () => {
-  assert.equal(tileInMessage("5z", zh), "白板（5z）");
+  assert.equal(tileInMessage("5z", zh), "白板");
   assert.equal(tileInMessage("5z", en), "5z");
   const line = { pattern: "self_draw", name: "Self-draw", name_zh: "自摸" };
   assert.equal(lineName(line, zh), "自摸");
@@ -139,11 +139,11 @@ function placeholders(s) {
 test("one table per language: the same keys and placeholders; every key the page uses exists", () => {
   const keysEn = Object.keys(TABLES.en).sort();
   assert.deepEqual(Object.keys(TABLES.zh).sort(), keysEn);
-  // A tile in a Chinese sentence also gives its name (一萬（1m）); English writes just 1m.
+  // A tile in a Chinese sentence is named (一萬), never coded; English writes just 1m.
   // English says "once" where Chinese keeps the count.
   // A server's message the page has no wording for is shown in English only:
   // the Chinese page says in Chinese that something is wrong, never the English text.
-  const differ = { "tile.in_message": ["code", "code,name"], "tile.in_label": ["code", "code,name"], "table.streak.one": ["", "n"], "err.house_rule": ["detail", ""], "err.other": ["detail", ""], "err.server": ["detail", ""] };
+  const differ = { "tile.in_message": ["code", "name"], "tile.in_label": ["code", "name"], "table.streak.one": ["", "n"], "err.house_rule": ["detail", ""], "err.other": ["detail", ""], "err.server": ["detail", ""] };
   for (const k of keysEn) {
     const [e, z] = differ[k] || [placeholders(TABLES.en[k]), placeholders(TABLES.en[k])];
     assert.equal(placeholders(TABLES.en[k]), e, k);
@@ -305,4 +305,10 @@ test("a ruleset's minimum settings in words, and lists joined as each language j
   assert.equal(describe(m, en, {}), "This ruleset offers a minimum of 3 / 0 faan only, not 1.");
   assert.doesNotMatch(describe(m, makeT("zh"), {}), /[A-Za-z,]/);
   assert.equal(makeT("zh")("list.sep"), "、");
+});
+
+test("a declared meld's tiles: codes in English, named in Chinese", () => {
+  const msg = { key: "said.declared", params: { meld: "Pung", tiles: ["7z", "7z", "7z"] } };
+  assert.equal(describe(msg, makeT("en")), "Declared: Pung 7z7z7z.");
+  assert.equal(describe({ key: "said.declared", params: { meld: "暗槓", tiles: ["5p", "5p", "5p", "5p"] } }, makeT("zh")), "已加入副露：暗槓 五筒五筒五筒五筒。");
 });

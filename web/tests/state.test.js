@@ -41,11 +41,12 @@ test("palette taps: a tile to the hand, a meld declared (the palette back to the
   // The meld goes first in the box, the concealed tile after it.
   assert.equal(s.input.text, "[777z] 1m");
   assert.equal(s.target, "hand", "after a meld the next tap goes to the hand");
-  assert.deepEqual(s.said, { key: "said.declared", params: { meld: "Pung 7z7z7z" } });
+  assert.deepEqual(s.said, { key: "said.declared", params: { meld: "Pung", tiles: ["7z", "7z", "7z"] } });
   // In Chinese the meld is named in Chinese: a concealed kong is 暗槓, in round brackets.
   const zh = run({ ...s, lang: "zh" }, { type: "targetChosen", target: "kong-concealed" }, { type: "tileTapped", tile: "5p" });
   assert.equal(zh.input.text, "[777z] (5555p) 1m");
-  assert.equal(zh.said.params.meld, "暗槓 5p5p5p5p");
+  assert.equal(zh.said.params.meld, "暗槓");
+  assert.deepEqual(zh.said.params.tiles, ["5p", "5p", "5p", "5p"]);
   // A fifth 7z: three in the pung and one more tapped make four; the fifth is refused.
   const four = run(s, { type: "tileTapped", tile: "7z" });
   const five = run(four, { type: "tileTapped", tile: "7z" });

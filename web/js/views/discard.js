@@ -6,7 +6,7 @@
 
 import { $, el, fill, tileFace } from "../dom.js";
 import { rulesetName } from "../format.js";
-import { parseDraws, summarize, percent, chartGeometry, assumptionLine, assumptionKeys } from "../discard.js";
+import { summarize, percent, chartGeometry, assumptionLine, assumptionKeys } from "../discard.js";
 import { tOf } from "../state.js";
 
 // The SVG namespace as the HTML parser gives it (the page names no URL).
@@ -25,26 +25,6 @@ function svg(tag, attrs, children) {
   for (const c of children || []) if (c) e.appendChild(c);
   return e;
 }
-
-/** The card's inputs from the state (not the box being typed in). */
-export const discardInputsView = {
-  deps: (s) => [s.input.seen, s.input.draws, s.input.selfDrawOnly, s.input.handChanges, s.input.shantenDown],
-  render(state) {
-    const s = state.input;
-    const seen = $("seen-text");
-    if (document.activeElement !== seen) seen.value = s.seen || "";
-    const draws = $("draws");
-    if (document.activeElement !== draws) draws.value = s.draws == null ? "" : s.draws;
-    // Each choice of the chances model means something only with chances asked; stepping back a shanten only with hand changes.
-    const noChances = parseDraws(s.draws).value == null;
-    $("self-draw-only").checked = !!s.selfDrawOnly;
-    $("self-draw-only").disabled = noChances;
-    $("hand-changes").checked = !!s.handChanges;
-    $("hand-changes").disabled = noChances;
-    $("shanten-down").checked = !!(s.handChanges && s.shantenDown);
-    $("shanten-down").disabled = noChances || !s.handChanges;
-  }
-};
 
 function waitsCell(waits, T) {
   if (!waits.length) return el("td", { className: "hint", text: "—" });

@@ -6,13 +6,14 @@ import { ALL_TILES, FLOWERS, SEATS, SUIT_LETTERS, compareTiles, suitOf } from ".
 import { WIN_BY, REPLACEMENT, EXTRAS } from "../input.js";
 import { countMessage, describe, meldKindLabel, tileInMessage, rulesetSummary, houseCount, describeNested, rulesetName, tileName } from "../format.js";
 import { limitsAdd } from "../custom.js";
+import { parseDraws } from "../discard.js";
 import { tOf, handOf, urlFor, chartOf } from "../state.js";
 
 function renderPalette(state) {
   const T = tOf(state);
   fill($("palette"), SUIT_LETTERS.map((s) => el("div", { className: "palette-row", "data-suit": s }, [
     el("span", { className: "palette-label", text: T("suit." + s) }),
-    el("div", { className: "tile-row" }, ALL_TILES.filter((t) => suitOf(t) === s).map((t) => tileFace(t, T, { tag: "button", attrs: { "data-count": "0" } })))
+    el("div", { className: "tile-row" }, ALL_TILES.filter((t) => suitOf(t) === s).map((t) => tileFace(t, T, { tag: "button", attrs: { "data-count": "0", "aria-label": T("tile.in_label", { code: t, name: tileName(t, T) }) } })))
   ])));
 }
 
@@ -132,15 +133,16 @@ function renderHand(state) {
   const sel = $("winning-tile");
   const last = d.tiles.length ? d.tiles[d.tiles.length - 1] : "";
   const uniq = [...new Set(d.tiles)].sort(compareTiles);
-  fill(sel, [el("option", { value: "", text: last ? T("win.auto", { tile: last }) : T("win.none") })]
-    .concat(uniq.map((t) => el("option", { value: t, text: t + " · " + tileInMessage(t, T) }))));
+  // The Chinese page names a tile; the English one gives its code first, as typed.
+  fill(sel, [el("option", { value: "", text: last ? T("win.auto", { tile: T.lang === "zh" ? tileName(last, T) : last }) : T("win.none") })]
+    .concat(uniq.map((t) => el("option", { value: t, text: T.lang === "zh" ? tileName(t, T) : t + " · " + tileInMessage(t, T) }))));
   sel.value = d.winningFrom === "picked" ? d.winning : "";
 
   // Declared melds.
   fill($("melds"), d.melds.map((m, i) => el("li", { className: "meld", "data-pointer": "/hand/melds/" + i, "data-meld-index": String(i) }, [
     tileGroup(m.tiles, T, "declared"),
     el("span", { className: "meld-kind", text: meldKindLabel(m, T) }),
-    el("button", { type: "button", className: "link", "data-remove-meld": String(i), "aria-label": T("melds.remove_aria", { tiles: m.tiles.join("") }), text: T("melds.remove") }),
+    el("button", { type: "button", className: "link", "data-remove-meld": String(i), "aria-label": T("melds.remove_aria", { tiles: T.lang === "zh" ? m.tiles.map((t) => tileName(t, T)).join("") : m.tiles.join("") }), text: T("melds.remove") }),
     el("p", { className: "field-error", "data-error-for": "/hand/melds/" + i, hidden: true })
   ])));
   $("melds-empty").hidden = d.melds.length > 0;
@@ -174,6 +176,26 @@ function renderSaid(state) {
   node.textContent = msg ? describe(msg, tOf(state), state.input.context) : "";
   node.setAttribute("data-key", msg ? msg.key : "");
 }
+
+/** The discard card's inputs from the state (not the box being typed in). */
+export const discardInputsView = {
+  deps: (s) => [s.input.seen, s.input.draws, s.input.selfDrawOnly, s.input.handChanges, s.input.shantenDown],
+  render(state) {
+    const s = state.input;
+    const seen = $("seen-text");
+    if (document.activeElement !== seen) seen.value = s.seen || "";
+    const draws = $("draws");
+    if (document.activeElement !== draws) draws.value = s.draws == null ? "" : s.draws;
+    // Each choice of the chances model means something only with chances asked; stepping back a shanten only with hand changes.
+    const noChances = parseDraws(s.draws).value == null;
+    $("self-draw-only").checked = !!s.selfDrawOnly;
+    $("self-draw-only").disabled = noChances;
+    $("hand-changes").checked = !!s.handChanges;
+    $("hand-changes").disabled = noChances;
+    $("shanten-down").checked = !!(s.handChanges && s.shantenDown);
+    $("shanten-down").disabled = noChances || !s.handChanges;
+  }
+};
 
 // In this order: the options before the values chosen among them, the
 // palette before its counts.

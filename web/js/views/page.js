@@ -26,6 +26,9 @@ function renderLanguage(state) {
     }
   }
   for (const b of document.querySelectorAll("button[data-lang]")) b.setAttribute("aria-pressed", String(b.getAttribute("data-lang") === lang));
+  // How to type a hand is in tile codes: shown in English, on request in Chinese.
+  const notation = document.getElementById("notation");
+  if (notation) notation.open = lang !== "zh";
 }
 
 // The answer's section; in the Table view the score section shows the next hand, once scored.
