@@ -7,7 +7,7 @@
 //! entries and bytes and honour the TTL.
 
 use super::key::KeyBy;
-use crate::api::KeyHash;
+use super::key::KeyHash;
 use crate::core::ruleset::DocError;
 use crate::core::Ruleset;
 use bytes::Bytes;

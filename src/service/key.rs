@@ -5,12 +5,14 @@
 //! SHA-256 is the response's `hand_hash` and the cache key: stable across
 //! restarts and builds.
 
-use crate::api::KeyHash;
 use crate::core::hand::{Context, Hand};
 use crate::core::tile::{Wind, KINDS};
 use crate::core::{HouseRuleFields, HouseRules, PatternOverride, PointsSpec, Ruleset};
 use sha2::{Digest, Sha256};
 use std::fmt::Write;
+
+/// SHA-256 of a canonical key: a `hand_hash`.
+pub type KeyHash = [u8; 32];
 
 /// How the key names the ruleset.
 ///

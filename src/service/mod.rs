@@ -30,10 +30,12 @@
 //! No HTTP here.
 
 pub mod cache;
+pub mod error;
 pub mod key;
 pub mod pipeline;
 pub mod wire;
 
+pub use error::ServiceError;
 pub(crate) use pipeline::check_hand_size;
 pub use pipeline::{Analyzed, Checked, Played, Resolved, Scored, Settled};
 pub use wire::to_json;

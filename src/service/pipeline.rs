@@ -12,9 +12,9 @@
 //! score ─► Scored      settle ─► Settled      play ─► Played      analyze ─► Analyzed
 //! ```
 
-use super::key::{self, KeyBy};
+use super::error::ServiceError;
+use super::key::{self, KeyBy, KeyHash};
 use super::{Service, MAX_MELDS, MAX_TILE_DIGITS};
-use crate::api::{self, ApiError};
 use crate::core::analysis::{self, Analysis, Ask};
 use crate::core::hand::{Claim, Context, FieldError, Hand, HandRule, HandSpec};
 use crate::core::ledger::{self, LedgerHandSpec, LedgerSpec};
@@ -66,7 +66,7 @@ impl Resolved {
 pub struct Checked {
     pub hand: Hand,
     pub context: Context,
-    pub hand_hash: api::KeyHash,
+    pub hand_hash: KeyHash,
 }
 
 /// A scored hand with everything its result is made from.
@@ -75,7 +75,7 @@ pub struct Scored {
     pub hand: Hand,
     pub context: Context,
     pub score: Score,
-    pub hand_hash: api::KeyHash,
+    pub hand_hash: KeyHash,
 }
 
 /// An analysed hand with the ruleset it was analysed under.
@@ -90,7 +90,7 @@ pub struct Settled {
     pub resolved: Resolved,
     pub settlement: winners::Settlement,
     /// Each winner's `hand_hash`, in request order (none for a declared winner).
-    pub hashes: Vec<Option<api::KeyHash>>,
+    pub hashes: Vec<Option<KeyHash>>,
 }
 
 /// A played match (`'r`: the request the names borrow from).
@@ -112,7 +112,7 @@ pub struct Step {
 }
 
 /// Rejects hands of impossible size before the core sees them.
-pub(crate) fn check_hand_size<S: AsRef<str>>(hand: &HandSpec<S>) -> Result<(), ApiError> {
+pub(crate) fn check_hand_size<S: AsRef<str>>(hand: &HandSpec<S>) -> Result<(), ServiceError> {
     check_hand_size_at(hand, &"")
 }
 
@@ -121,7 +121,7 @@ pub(crate) fn check_hand_size<S: AsRef<str>>(hand: &HandSpec<S>) -> Result<(), A
 fn check_hand_size_at<S: AsRef<str>>(
     hand: &HandSpec<S>,
     at: &dyn std::fmt::Display,
-) -> Result<(), ApiError> {
+) -> Result<(), ServiceError> {
     let digits = hand
         .tiles
         .as_ref()
@@ -159,7 +159,7 @@ impl Service {
         resolved: &Resolved,
         hand: &HandSpec<&str>,
         context: &ContextSpec,
-    ) -> Result<Checked, ApiError> {
+    ) -> Result<Checked, ServiceError> {
         let (hand, context) = {
             let _span = tracing::debug_span!("validate").entered();
             check_hand_size(hand)?;
@@ -191,7 +191,7 @@ impl Service {
         resolved: Resolved,
         ruleset_at: &str,
         checked: Checked,
-    ) -> Result<Scored, ApiError> {
+    ) -> Result<Scored, ServiceError> {
         let score = {
             let _span = tracing::debug_span!("score").entered();
             match evaluate::score_hand(resolved.ruleset(), &checked.hand, &checked.context) {
@@ -218,7 +218,7 @@ impl Service {
         &self,
         resolved: Resolved,
         winners: &[WinnerSpec<&str>],
-    ) -> Result<Settled, ApiError> {
+    ) -> Result<Settled, ServiceError> {
         for (i, w) in winners.iter().enumerate() {
             if let Some(hand) = w.claim.hand() {
                 check_hand_size_at(hand, &format_args!("/winners/{i}"))?;
@@ -252,7 +252,7 @@ impl Service {
         &self,
         resolved: Resolved,
         spec: &LedgerSpec<&'r str>,
-    ) -> Result<Played<'r>, ApiError> {
+    ) -> Result<Played<'r>, ServiceError> {
         if spec.hands.len() <= self.limits.ledger_hands {
             for (h, hand) in spec.hands.iter().enumerate() {
                 if let LedgerHandSpec::Win { winners } = hand {
@@ -281,54 +281,6 @@ impl Service {
         })
     }
 
-    /// A hand before the win: shanten, acceptance, each discard, and the
-    /// chances where `ask` asks for them.
-    pub(crate) fn analyze_hand(
-        &self,
-        resolved: Resolved,
-        hand: &HandSpec<&str>,
-        context: &WaitContext,
-        seen: Option<&str>,
-        ask: Option<Ask>,
-    ) -> Result<Analyzed, ApiError> {
-        check_hand_size(hand)?;
-        let analysis = analysis::analyze(resolved.ruleset(), hand, context, seen, ask)?;
-        Ok(Analyzed { resolved, analysis })
-    }
-}
-
-/// The 422 of a total or an amount too large to answer exactly, at what
-/// set it: money at the stake (`/house_rules/stake` when the request sets
-/// one or names a built-in ruleset; else the document's own stake or chip
-/// rate under `ruleset_at`), a total at the pattern of its largest line (the
-/// house rule that set its value, else the document's pattern; else the
-/// house rules, which alone can push a built-in that far).
-#[cold]
-pub(super) fn overflow(resolved: &Resolved, ruleset_at: &str, what: Overflow) -> ApiError {
-    let house = resolved.house.fields();
-    let document = resolved.key_by == KeyBy::Hash;
-    let pointer = match what {
-        Overflow::Money if house.stake.is_some() || !document => "/house_rules/stake".to_string(),
-        Overflow::Money if resolved.ruleset().table().stake.is_some() => {
-            format!("{ruleset_at}/table/stake")
-        }
-        Overflow::Money => format!("{ruleset_at}/money/usd_per_100_chips"),
-        Overflow::Faan(p) | Overflow::BasePoints(p) => {
-            if house.patterns.iter().any(|(k, _)| k == p.as_str()) {
-                format!("/house_rules/patterns/{p}")
-            } else if document {
-                format!("{ruleset_at}/patterns/{p}")
-            } else if house.limits_add.is_some() {
-                "/house_rules/limits_add".to_string()
-            } else {
-                "/house_rules".to_string()
-            }
-        }
-    };
-    ApiError::overflow(what, pointer)
-}
-
-impl Service {
     /// Plays `hand` as the next hand of a night at `state` under `current`,
     /// the rules in force (a change of rules applies over `resolved.base`),
     /// with the checks [`Service::play`] makes of each hand: what a whole
@@ -340,10 +292,10 @@ impl Service {
         players: &[&str; ledger::PLAYERS],
         state: &ledger::LedgerState,
         hand: &LedgerHandSpec<&str>,
-    ) -> Result<Step, ApiError> {
+    ) -> Result<Step, ServiceError> {
         let h = state.hands;
         if h >= self.limits.ledger_hands {
-            return Err(ApiError::from(FieldError::rule(
+            return Err(ServiceError::from(FieldError::rule(
                 "/hands",
                 HandRule::LedgerTooManyHands {
                     max: self.limits.ledger_hands,
@@ -367,11 +319,57 @@ impl Service {
             changed,
         })
     }
+
+    /// A hand before the win: shanten, acceptance, each discard, and the
+    /// chances where `ask` asks for them.
+    pub(crate) fn analyze_hand(
+        &self,
+        resolved: Resolved,
+        hand: &HandSpec<&str>,
+        context: &WaitContext,
+        seen: Option<&str>,
+        ask: Option<Ask>,
+    ) -> Result<Analyzed, ServiceError> {
+        check_hand_size(hand)?;
+        let analysis = analysis::analyze(resolved.ruleset(), hand, context, seen, ask)?;
+        Ok(Analyzed { resolved, analysis })
+    }
+}
+
+/// The 422 of a total or an amount too large to answer exactly, at what
+/// set it: money at the stake (`/house_rules/stake` when the request sets
+/// one or names a built-in ruleset; else the document's own stake or chip
+/// rate under `ruleset_at`), a total at the pattern of its largest line (the
+/// house rule that set its value, else the document's pattern; else the
+/// house rules, which alone can push a built-in that far).
+#[cold]
+pub(super) fn overflow(resolved: &Resolved, ruleset_at: &str, what: Overflow) -> ServiceError {
+    let house = resolved.house.fields();
+    let document = resolved.key_by == KeyBy::Hash;
+    let pointer = match what {
+        Overflow::Money if house.stake.is_some() || !document => "/house_rules/stake".to_string(),
+        Overflow::Money if resolved.ruleset().table().stake.is_some() => {
+            format!("{ruleset_at}/table/stake")
+        }
+        Overflow::Money => format!("{ruleset_at}/money/usd_per_100_chips"),
+        Overflow::Faan(p) | Overflow::BasePoints(p) => {
+            if house.patterns.iter().any(|(k, _)| k == p.as_str()) {
+                format!("/house_rules/patterns/{p}")
+            } else if document {
+                format!("{ruleset_at}/patterns/{p}")
+            } else if house.limits_add.is_some() {
+                "/house_rules/limits_add".to_string()
+            } else {
+                "/house_rules".to_string()
+            }
+        }
+    };
+    ServiceError::Overflow { what, pointer }
 }
 
 /// A settlement's or a ledger's error; an overflow the core did not place
 /// (at a ledger hand) placed by [`overflow`].
-fn table_error(resolved: &Resolved, ruleset_at: &str, e: TableError) -> ApiError {
+fn table_error(resolved: &Resolved, ruleset_at: &str, e: TableError) -> ServiceError {
     match e {
         TableError::Overflow {
             what,
@@ -384,9 +382,7 @@ fn table_error(resolved: &Resolved, ruleset_at: &str, e: TableError) -> ApiError
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::RulesetRef;
     use crate::core::{Registry, WinBy, Wind};
-    use std::borrow::Cow;
 
     /// One winner settled is the hand score checks: the same validated
     /// hand and context (validated once, by the settlement) and so the
@@ -401,14 +397,19 @@ mod tests {
             flowers: vec![],
         };
         let context = ContextSpec::new(WinBy::Discard, Wind::South, Wind::East, Some(Wind::West));
-        let hkma = RulesetRef::Id(Cow::Borrowed("hkma"));
+        let resolved = || {
+            let hkma = service.registry().get("hkma").expect("hkma is built in");
+            Resolved::new((Arc::clone(hkma), KeyBy::Id), HouseRules::default()).unwrap()
+        };
+        let checked = service
+            .check(&resolved(), &hand, &context)
+            .expect("the hand is valid");
         let scored = service
-            .score_hand(&hkma, &None, &hand, &context)
+            .score_checked(resolved(), "/ruleset", checked)
             .expect("hkma scores the hand");
-        let resolved = service.resolve(&hkma, "/ruleset", &None).unwrap();
         let settled = service
             .settle_winners(
-                resolved,
+                resolved(),
                 &[WinnerSpec {
                     claim: hand.into(),
                     context,

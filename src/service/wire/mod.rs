@@ -7,6 +7,7 @@
 
 pub mod night;
 mod patterns;
+mod problem;
 pub mod render;
 mod resolve;
 mod sink;
@@ -15,140 +16,22 @@ use super::pipeline::{overflow, Analyzed, Played, Scored, Settled};
 use super::{CacheStatus, Service};
 use crate::api::json::{check_depth, parse_checked};
 use crate::api::{
-    self, AnalyzeRequest, ApiError, BatchRequest, CompareRequest, DeclaredResult, FalseWinRequest,
-    FalseWinResponse, HouseRulesDto, LedgerRequest, LedgerResponse, RulesetDetail, RulesetRef,
-    RulesetsDto, ScoreRequest, ScoreResponse, SettleRequest, SettleResponse, SettledOut,
-    SettledResult, ValidateRequest, WaitsRequest, WaitsResponse, MAX_COMPARE,
+    AnalyzeRequest, ApiError, BatchRequest, CompareRequest, FalseWinRequest, FalseWinResponse,
+    HouseRulesDto, LedgerHandDto, LedgerRequest, RulesetDetail, RulesetRef, RulesetsDto,
+    ScoreRequest, SettleRequest, ValidateRequest, WaitsRequest, WaitsResponse, MAX_COMPARE,
 };
 use crate::core::hand::HandSpec;
+use crate::core::ledger::LedgerState;
 use crate::core::winners::WinnerSpec;
+use crate::core::RuleChange;
 use crate::core::{settle, ContextSpec, Ruleset};
 use bytes::Bytes;
+use night::{NightState, NightStep};
+use render::NightWriter;
 use resolve::with_house_rules;
 use std::borrow::Cow;
 use std::collections::HashSet;
 use std::sync::Arc;
-
-impl Scored {
-    /// The result as its wire view.
-    pub fn response(&self) -> ScoreResponse<'_> {
-        let r = self.resolved.ruleset();
-        ScoreResponse::new(r.id(), r, &self.context, &self.score, self.hand_hash)
-    }
-
-    /// The JSON body of the result: the one production serializer of a
-    /// score result (`render::score_json`, byte for byte what serde makes of
-    /// [`Scored::response`]; bench/load.md has the A/B that keeps it).
-    pub fn body(&self) -> Bytes {
-        let _span = tracing::debug_span!("render").entered();
-        let ruleset = self.resolved.ruleset();
-        Bytes::from(render::score_json(
-            ruleset.id(),
-            ruleset,
-            &self.context,
-            &self.score,
-            &self.hand_hash,
-        ))
-    }
-}
-
-impl Analyzed {
-    /// The answer as its wire view: what `POST /v1/analyze` answers.
-    pub fn response(&self) -> api::AnalyzeResponse<'_> {
-        api::AnalyzeResponse::new(self.resolved.ruleset().id(), &self.analysis)
-    }
-}
-
-impl Settled {
-    /// The answer as its wire view: the schema, and the oracle of
-    /// `render::settle_json`.
-    pub fn response(&self) -> SettleResponse<'_> {
-        let ruleset = self.resolved.ruleset();
-        SettleResponse {
-            ruleset: ruleset.id(),
-            results: self
-                .settlement
-                .results
-                .iter()
-                .zip(&self.hashes)
-                .map(|(w, hash)| match hash {
-                    Some(hash) => SettledOut::Tiles(SettledResult {
-                        score: ScoreResponse::new(
-                            ruleset.id(),
-                            ruleset,
-                            &w.context,
-                            &w.score,
-                            *hash,
-                        ),
-                        paid: w.paid,
-                        source: w.source.name(),
-                    }),
-                    None => SettledOut::Declared(DeclaredResult::new(ruleset.id(), ruleset, w)),
-                })
-                .collect(),
-            payments: self.settlement.payments.into(),
-            money: api::money_of(ruleset, self.settlement.money_cents),
-        }
-    }
-
-    /// The body of `POST /v1/settle`, written by `render::settle_json`
-    /// (each result the score writer's fields).
-    pub fn body(&self) -> Vec<u8> {
-        let results: Vec<render::SettledParts> = self
-            .settlement
-            .results
-            .iter()
-            .zip(&self.hashes)
-            .map(|(w, hash)| render::SettledParts {
-                context: &w.context,
-                score: &w.score,
-                hand_hash: hash.as_ref(),
-                declared_faan: w.source.declared_faan(),
-                paid: w.paid,
-            })
-            .collect();
-        let ruleset = self.resolved.ruleset();
-        render::settle_json(
-            ruleset.id(),
-            ruleset,
-            &results,
-            self.settlement.payments,
-            self.settlement.money_cents,
-        )
-    }
-}
-
-impl Played<'_> {
-    /// The answer as its wire view: the schema, and the oracle of
-    /// `render::ledger_json`.
-    pub fn response(&self) -> LedgerResponse<'_> {
-        let ruleset = self.resolved.ruleset();
-        LedgerResponse::new(
-            ruleset.id(),
-            ruleset,
-            &self.names,
-            &self.ledger,
-            &self.changes,
-        )
-    }
-
-    /// The body of `POST /v1/ledger`, written by `render::ledger_json`.
-    pub fn body(&self) -> Vec<u8> {
-        let ruleset = self.resolved.ruleset();
-        render::ledger_json(
-            ruleset.id(),
-            ruleset,
-            &self.names,
-            &self.ledger,
-            &self.changes,
-        )
-    }
-
-    /// The night as CSV (`Accept: text/csv`) in `lang`, written by `render::ledger_csv`.
-    pub fn csv(&self, lang: render::Lang) -> Vec<u8> {
-        render::ledger_csv(&self.names, &self.ledger, &self.changes, lang)
-    }
-}
 
 impl Service {
     /// One `POST /v1/score` body (or batch item): the result body.
@@ -176,6 +59,20 @@ impl Service {
             &r.hand.to_core(),
             &r.context.to_core(),
         )
+    }
+
+    /// One hand resolved, checked and scored, without the cache: the CLI's
+    /// way in (its table is made from the typed result).
+    pub fn score_hand(
+        &self,
+        ruleset: &RulesetRef<'_>,
+        house: &Option<HouseRulesDto>,
+        hand: &HandSpec<&str>,
+        context: &ContextSpec,
+    ) -> Result<Scored, ApiError> {
+        let resolved = self.resolve(ruleset, "/ruleset", house)?;
+        let checked = self.check(&resolved, hand, context)?;
+        Ok(self.score_checked(resolved, "/ruleset", checked)?)
     }
 
     /// Checks and keys, looks up the cache, and scores on a miss.
@@ -361,13 +258,13 @@ impl Service {
             None => None,
         };
         let resolved = self.resolve(&r.ruleset, "/ruleset", &r.house_rules)?;
-        self.analyze_hand(
+        Ok(self.analyze_hand(
             resolved,
             &r.hand.to_core(),
             &r.context.to_core(),
             r.seen.as_deref(),
             ask,
-        )
+        )?)
     }
 
     /// `POST /v1/settle`: several winners on one discard.
@@ -391,7 +288,7 @@ impl Service {
         if !errs.is_empty() {
             return Err(errs.into());
         }
-        self.settle_winners(resolved, &winners)
+        Ok(self.settle_winners(resolved, &winners)?)
     }
 
     /// `POST /v1/ledger`: a whole match. A bad hand fails it all.
@@ -431,6 +328,90 @@ impl Service {
             payments,
             cents,
         )))
+    }
+
+    /// The night `r` names, resolved, before any of its hands.
+    fn night<'n>(&self, r: &'n LedgerRequest<'_>) -> Result<night::Night<'n>, ApiError> {
+        Ok(night::Night {
+            resolved: self.resolve(&r.ruleset, "/ruleset", &r.house_rules)?,
+            names: r.players.iter().map(|p| &**p).collect(),
+            start: r.start.as_ref().map(|s| crate::core::ledger::StartSpec {
+                round_wind: s.round_wind,
+                dealer: s.dealer.as_deref(),
+            }),
+        })
+    }
+
+    /// The night `r` (its `hands` not read) before its first hand: its
+    /// state and summary, or the problem `POST /v1/ledger` answers.
+    pub fn night_start(&self, r: &LedgerRequest<'_>) -> Result<(NightState, Vec<u8>), ApiError> {
+        let night = self.night(r)?;
+        let ruleset = night.resolved.ruleset();
+        let (players, ledger) = LedgerState::start(ruleset, &night.names, night.start.as_ref())?;
+        let summary = NightWriter::new(ruleset, &players)
+            .summary(ruleset.id(), &ledger.ledger(Vec::new(), ruleset));
+        Ok((
+            NightState {
+                ledger,
+                in_force: None,
+            },
+            summary,
+        ))
+    }
+
+    /// The summary of the night `r` at `state` (after an undo).
+    pub fn night_summary(
+        &self,
+        r: &LedgerRequest<'_>,
+        state: &NightState,
+    ) -> Result<Vec<u8>, ApiError> {
+        let night = self.night(r)?;
+        let players = night.players()?;
+        let current = night.current(state)?;
+        let ruleset = night.resolved.ruleset();
+        Ok(NightWriter::new(ruleset, &players)
+            .summary(ruleset.id(), &state.ledger.ledger(Vec::new(), &current)))
+    }
+
+    /// Plays `hand` as the next hand of the night `r` (its `hands` not
+    /// read) at `state`. A problem points at `/hands/{n}` as a ledger of
+    /// the night's hands and this one would.
+    pub fn night_play(
+        &self,
+        r: &LedgerRequest<'_>,
+        state: &NightState,
+        hand: &LedgerHandDto<'_>,
+    ) -> Result<NightStep, ApiError> {
+        let night = self.night(r)?;
+        let players = night.players()?;
+        let current = night.current(state)?;
+        let mut in_force = state.in_force.clone();
+        let mut errs = Vec::new();
+        let built = hand.to_core(
+            state.ledger.hands,
+            r.house_rules.as_ref(),
+            &mut in_force,
+            &mut errs,
+        );
+        let (spec, change) = match built {
+            Some(b) if errs.is_empty() => b,
+            _ => return Err(ApiError::invalid(errs)),
+        };
+        let step = self.play_next(&night.resolved, &current, &players, &state.ledger, &spec)?;
+        let after = step.changed.as_ref().unwrap_or(&current);
+        let ruleset = night.resolved.ruleset();
+        let w = NightWriter::new(ruleset, &players);
+        let changes: Vec<RuleChange> = change.into_iter().collect();
+        let row = w.row(&step.row, &changes);
+        let summary = w.summary(ruleset.id(), &step.state.ledger(Vec::new(), after));
+        Ok(NightStep {
+            row,
+            state: NightState {
+                ledger: step.state,
+                in_force,
+            },
+            summary,
+        })
     }
 }
 

@@ -14,6 +14,7 @@
 
 mod csv;
 mod ledger;
+mod results;
 
 pub use csv::{ledger_csv, Lang};
 pub use ledger::{ledger_json, NightWriter};

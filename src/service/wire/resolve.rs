@@ -6,13 +6,12 @@
 
 use super::super::cache::Resolution;
 use super::super::key::KeyBy;
-use super::super::pipeline::{Resolved, Scored};
+use super::super::pipeline::Resolved;
 use super::super::Service;
 use crate::api::json::check_depth;
 use crate::api::{self, ApiError, HouseRulesDto, RulesetRef};
-use crate::core::hand::HandSpec;
 use crate::core::ruleset::DocError;
-use crate::core::{ContextSpec, Ruleset};
+use crate::core::Ruleset;
 use std::sync::Arc;
 
 impl Service {
@@ -106,20 +105,6 @@ impl Service {
     ) -> Result<Resolved, ApiError> {
         let base = self.ruleset(r, pointer)?;
         with_house_rules(base, house)
-    }
-
-    /// One hand resolved, checked and scored, without the cache (what the
-    /// CLI's table is made from).
-    pub fn score_hand(
-        &self,
-        ruleset: &RulesetRef<'_>,
-        house: &Option<HouseRulesDto>,
-        hand: &HandSpec<&str>,
-        context: &ContextSpec,
-    ) -> Result<Scored, ApiError> {
-        let resolved = self.resolve(ruleset, "/ruleset", house)?;
-        let checked = self.check(&resolved, hand, context)?;
-        self.score_checked(resolved, "/ruleset", checked)
     }
 }
 
