@@ -31,6 +31,10 @@ use super::tile::Counts;
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 
+/// A start's chances, its graph where kept, and the points expected after
+/// each turn's throw.
+type Solved = (Chances, Option<Found>, Vec<Vec<f64>>);
+
 mod graph;
 mod passes;
 
@@ -375,7 +379,7 @@ impl<'a> Hands<'a> {
         start: Start<'_>,
         values: &mut impl FnMut(&Counts) -> WinValues,
         keep_after: bool,
-    ) -> Result<(Chances, Option<Found>, Vec<Vec<f64>>), ChancesError> {
+    ) -> Result<Solved, ChancesError> {
         let s0 = shanten::shanten(start.hand, start.melds, start.forms).best;
         if s0 > MAX_SHANTEN {
             return Err(ChancesError::TooFar { shanten: s0 });

@@ -367,6 +367,9 @@ pub(in crate::core) fn passes<M: Model>(
 /// state's turns in `turns` and the points expected after the throws in
 /// `after`, where the model reads them), for the chances of having been
 /// ready and of having won by each draw.
+// `k` is the turn: it sets the tiles left and the draws remaining as
+// well as indexing `after`.
+#[allow(clippy::needless_range_loop)]
 #[inline(never)]
 fn forward<M: Model>(
     start: &Start<'_>,
