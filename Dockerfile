@@ -8,20 +8,23 @@ FROM rust:1-slim-bookworm AS builder
 WORKDIR /src
 ENV CARGO_PROFILE_RELEASE_STRIP=true
 # Dependencies first, so that a source change does not rebuild them.
-COPY Cargo.toml Cargo.lock build.rs ./
+COPY Cargo.toml Cargo.lock ./
+COPY engine/Cargo.toml engine/build.rs engine/
 COPY rulesets rulesets
 COPY benches benches
-RUN mkdir src \
+RUN mkdir -p src engine/src \
     && echo 'fn main() {}' > src/main.rs \
     && echo '' > src/lib.rs \
+    && echo '' > engine/src/lib.rs \
     && cargo build --release --locked --bin faan \
-    && rm -rf src
+    && rm -rf src engine/src
+COPY engine/src engine/src
 COPY src src
 COPY web web
 # The API document's examples are compiled in (src/http/scoring.rs).
 COPY openapi openapi
 # Make sure the real sources are newer than the stub build.
-RUN touch src/main.rs src/lib.rs \
+RUN touch src/main.rs src/lib.rs engine/src/lib.rs \
     && cargo build --release --locked --bin faan
 
 # ---- run

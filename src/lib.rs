@@ -1,7 +1,8 @@
 //! `faan`: Hong Kong mahjong scoring as a service.
 //!
 //! The crate is one binary's library, layered so that each layer imports
-//! only downward (ARCHITECTURE.md):
+//! only downward (ARCHITECTURE.md). The engine is the crate `faan-engine`
+//! (`engine/`), re-exported here under its module names:
 //!
 //! - [`core`](crate::core): tiles, hands, rulesets and the arithmetic of a score, with no
 //!   IO and no panics on input;
@@ -18,13 +19,12 @@
 //! Every module is public because the integration tests, the benches and
 //! the fuzz targets drive it directly.
 
-pub mod api;
+pub use faan_engine::{api, core, service};
+
 pub mod cli;
 pub mod config;
-pub mod core;
 pub mod http;
 pub mod logging;
-pub mod service;
 pub mod startup;
 pub mod store;
 pub mod tables;

@@ -34,7 +34,7 @@ PER_CONNECTION = 160 * 2**10
 # FAAN_BLOCKING_THREADS defaults to one fewer than the workers, at least 1.
 PER_BLOCKING_THREAD = 26 * 2**20
 # The shanten tables, once per process after the first analysis: 25 MB kept,
-# and a 19.5 MB pass while they are built (src/core/shanten.rs; the worst
+# and a 19.5 MB pass while they are built (engine/src/core/shanten.rs; the worst
 # analyze request peaked 44 MiB over the process, bench/hostile.md).
 SHANTEN_TABLES = 45 * 2**20
 # The probes' listener (FAAN_ADMIN_ADDR): one worker of its own and at most

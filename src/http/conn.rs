@@ -19,6 +19,7 @@
 use super::streams;
 use super::{AppState, Limits};
 use crate::api::ApiError;
+use crate::http::problem::Refusal;
 use actix_web::http::header;
 use actix_web::rt::time::{sleep, Instant, Sleep};
 use actix_web::HttpMessage;
@@ -289,7 +290,7 @@ impl actix_web::dev::Service<actix_http::Request> for Expect {
             .and_then(|v| v.parse::<u64>().ok());
         if declared.is_some_and(|n| n > limit as u64) {
             super::observe::refused(&self.state, &req, 413);
-            return std::future::ready(Err(ApiError::PayloadTooLarge { limit }.into()));
+            return std::future::ready(Err(Refusal(ApiError::PayloadTooLarge { limit }).into()));
         }
         std::future::ready(Ok(req))
     }

@@ -10,6 +10,7 @@ use crate::api::{
     ApiError, Health, PatternTable, Problem, RulesetDetail, RulesetList, RulesetSummary,
     ValidateRequest,
 };
+use crate::http::problem::Refusal;
 use crate::service::to_json;
 use actix_web::{web, HttpRequest, HttpResponse};
 
@@ -51,7 +52,7 @@ pub async fn list_rulesets(state: web::Data<AppState>) -> HttpResponse {
 pub async fn get_ruleset(
     state: web::Data<AppState>,
     req: HttpRequest,
-) -> Result<HttpResponse, ApiError> {
+) -> Result<HttpResponse, Refusal> {
     let id = req.match_info().get("id").unwrap_or("");
     let r = state
         .service
@@ -142,7 +143,7 @@ pub async fn validate_ruleset(
     state: web::Data<AppState>,
     req: HttpRequest,
     payload: web::Payload,
-) -> Result<HttpResponse, ApiError> {
+) -> Result<HttpResponse, Refusal> {
     let body = read_json_body(&req, &state, payload).await?;
     let out = state.service.validate(&body)?;
     drop(body);
@@ -229,8 +230,8 @@ pub async fn metrics(state: web::Data<AppState>, req: actix_web::HttpRequest) ->
 }
 
 /// Any path that is not an endpoint.
-pub async fn not_found(req: HttpRequest) -> Result<HttpResponse, ApiError> {
-    Err(ApiError::NotFound {
+pub async fn not_found(req: HttpRequest) -> Result<HttpResponse, Refusal> {
+    Err(Refusal(ApiError::NotFound {
         path: req.path().chars().take(200).collect(),
-    })
+    }))
 }

@@ -64,10 +64,10 @@ fn resource(
         .app_data(metrics::RouteLabel::new(path))
         .route(route)
         .default_service(web::to(move |req: actix_web::HttpRequest| async move {
-            Err::<actix_web::HttpResponse, _>(ApiError::MethodNotAllowed {
+            Err::<actix_web::HttpResponse, _>(problem::Refusal(ApiError::MethodNotAllowed {
                 method: req.method().to_string(),
                 allowed,
-            })
+            }))
         }))
 }
 

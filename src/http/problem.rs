@@ -6,15 +6,33 @@ use crate::api::{ApiError, Problem, PROBLEM_JSON};
 use actix_web::http::{header, StatusCode};
 use actix_web::{HttpResponse, ResponseError};
 
-impl ResponseError for ApiError {
+/// An [`ApiError`] as an HTTP answer. The error is the engine's and the
+/// trait actix's, so the answer is a type of this crate; `?` on an
+/// `ApiError` makes one.
+#[derive(Debug)]
+pub struct Refusal(pub ApiError);
+
+impl From<ApiError> for Refusal {
+    fn from(e: ApiError) -> Self {
+        Refusal(e)
+    }
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl ResponseError for Refusal {
     fn status_code(&self) -> StatusCode {
-        StatusCode::from_u16(self.status()).unwrap_or(StatusCode::UNPROCESSABLE_ENTITY)
+        StatusCode::from_u16(self.0.status()).unwrap_or(StatusCode::UNPROCESSABLE_ENTITY)
     }
 
     fn error_response(&self) -> HttpResponse {
         let mut res = HttpResponse::build(self.status_code());
         res.insert_header((header::CONTENT_TYPE, PROBLEM_JSON));
-        match self {
+        match &self.0 {
             ApiError::MethodNotAllowed { allowed, .. } => {
                 res.insert_header((header::ALLOW, *allowed));
             }
@@ -27,7 +45,7 @@ impl ResponseError for ApiError {
             }
             _ => {}
         }
-        res.body(self.to_json())
+        res.body(self.0.to_json())
     }
 }
 

@@ -11,6 +11,7 @@ use crate::api::{
     CompareResponse, FalseWinRequest, FalseWinResponse, LedgerRequest, LedgerResponse, Problem,
     ScoreRequest, ScoreResponse, SettleRequest, SettleResponse, WaitsRequest, WaitsResponse,
 };
+use crate::http::problem::Refusal;
 use crate::service::wire::render::Lang;
 use crate::service::Service;
 use actix_web::http::header::{self, HeaderName, HeaderValue};
@@ -23,7 +24,7 @@ async fn on_pool(
     state: &web::Data<AppState>,
     body: super::body::Body,
     work: fn(&Service, &[u8]) -> Result<Vec<u8>, ApiError>,
-) -> Result<HttpResponse, ApiError> {
+) -> Result<HttpResponse, Refusal> {
     let s = state.clone();
     let out = state.pool.run(move || work(&s.service, &body)).await?;
     answer(state, out)
@@ -34,7 +35,7 @@ pub const X_CACHE: &str = "x-cache";
 
 /// A `200 application/json` answer whose bytes are held against the shared
 /// budget until they are written out (a 503 when it is full).
-pub fn answer(state: &AppState, body: impl Into<Bytes>) -> Result<HttpResponse, ApiError> {
+pub fn answer(state: &AppState, body: impl Into<Bytes>) -> Result<HttpResponse, Refusal> {
     let body = body.into();
     let mut held = Held::none();
     state.budget.take(&mut held, body.len())?;
@@ -128,7 +129,7 @@ pub async fn score(
     state: web::Data<AppState>,
     req: HttpRequest,
     payload: web::Payload,
-) -> Result<HttpResponse, ApiError> {
+) -> Result<HttpResponse, Refusal> {
     let request = read_json_body(&req, &state, payload).await?;
     let (body, status) = state.service.score_body(&request)?;
     drop(request);
@@ -172,7 +173,7 @@ pub async fn score_batch(
     state: web::Data<AppState>,
     req: HttpRequest,
     payload: web::Payload,
-) -> Result<HttpResponse, ApiError> {
+) -> Result<HttpResponse, Refusal> {
     let body = read_json_body(&req, &state, payload).await?;
     on_pool(&state, body, Service::batch).await
 }
@@ -203,7 +204,7 @@ pub async fn compare(
     state: web::Data<AppState>,
     req: HttpRequest,
     payload: web::Payload,
-) -> Result<HttpResponse, ApiError> {
+) -> Result<HttpResponse, Refusal> {
     let body = read_json_body(&req, &state, payload).await?;
     on_pool(&state, body, Service::compare).await
 }
@@ -242,7 +243,7 @@ pub async fn settle(
     state: web::Data<AppState>,
     req: HttpRequest,
     payload: web::Payload,
-) -> Result<HttpResponse, ApiError> {
+) -> Result<HttpResponse, Refusal> {
     let body = read_json_body(&req, &state, payload).await?;
     let out = state.service.settle(&body)?;
     drop(body);
@@ -284,7 +285,7 @@ pub async fn ledger(
     state: web::Data<AppState>,
     req: HttpRequest,
     payload: web::Payload,
-) -> Result<HttpResponse, ApiError> {
+) -> Result<HttpResponse, Refusal> {
     let body = read_json_body(&req, &state, payload).await?;
     if !wants_csv(&req) {
         return on_pool(&state, body, Service::ledger).await;
@@ -351,7 +352,7 @@ pub async fn waits(
     state: web::Data<AppState>,
     req: HttpRequest,
     payload: web::Payload,
-) -> Result<HttpResponse, ApiError> {
+) -> Result<HttpResponse, Refusal> {
     let body = read_json_body(&req, &state, payload).await?;
     let out = state.service.waits(&body)?;
     drop(body);
@@ -398,7 +399,7 @@ pub async fn analyze(
     state: web::Data<AppState>,
     req: HttpRequest,
     payload: web::Payload,
-) -> Result<HttpResponse, ApiError> {
+) -> Result<HttpResponse, Refusal> {
     let body = read_json_body(&req, &state, payload).await?;
     on_pool(&state, body, Service::analyze).await
 }
@@ -427,7 +428,7 @@ pub async fn false_win(
     state: web::Data<AppState>,
     req: HttpRequest,
     payload: web::Payload,
-) -> Result<HttpResponse, ApiError> {
+) -> Result<HttpResponse, Refusal> {
     let body = read_json_body(&req, &state, payload).await?;
     let out = state.service.false_win(&body)?;
     drop(body);

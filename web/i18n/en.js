@@ -616,7 +616,7 @@ export default {
   "err.co_discarder": "{player}'s discarder is not {first_player}'s: winners on one discard share its discarder.",
   "err.co_round_wind": "{player} plays in the {round} round and {first_player} in the {first} round: the winners play one hand.",
   "err.co_seat": "Another winner already sits {seat}: each winner sits at a different seat.",
-  // Every settle and ledger problem coded (src/core/hand/rules.rs, the table's rules).
+  // Every settle and ledger problem coded (engine/src/core/hand/rules.rs, the table's rules).
   "table.err_winner_count": "One to {max} players win on one discard; this hand has {got}.",
   "table.err_match_complete": "The night is complete: the north round ended with hand {n}, and no hand may follow.",
   "table.err_balance_overflow": "The running points grow too large to count exactly: lower the points or the dealer multiplier.",

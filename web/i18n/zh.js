@@ -616,7 +616,7 @@ export default {
   "err.co_discarder": "{player} 的出銃者同 {first_player} 的不同：一炮多響只有一個出銃者。",
   "err.co_round_wind": "{player} 在{round}圈，{first_player} 在{first}圈：一炮多響是同一鋪牌。",
   "err.co_seat": "{seat}已經有一位贏家：每個贏家要坐不同的位。",
-  // Every settle and ledger problem coded (src/core/hand/rules.rs, the table's rules).
+  // Every settle and ledger problem coded (engine/src/core/hand/rules.rs, the table's rules).
   "table.err_winner_count": "一隻牌由一至 {max} 家食糊，這鋪有 {got} 家。",
   "table.err_match_complete": "今晚的牌局已經打完：北圈在第 {n} 局完結，之後不能再加局。",
   "table.err_balance_overflow": "累計分數大到不能準確計算：請減低分數或莊家倍數。",

@@ -225,7 +225,7 @@ export function localErrors(d, kind, submit) {
   return out;
 }
 
-// The API's rule codes (an error's `code`: src/core/hand/rules.rs, HandRule) and
+// The API's rule codes (an error's `code`: engine/src/core/hand/rules.rs, HandRule) and
 // the page's wording of each: its key, and its params where the server's
 // names differ from the wording's (else the server's `params` as they are),
 // and the control it belongs to where that is not the one the pointer names.

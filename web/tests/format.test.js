@@ -37,7 +37,7 @@ test("discard money: the discarder apart, the others grouped", () => {
   assert.deepEqual(say(explainPayments({ ...res, meets_minimum: false }, ctx), en, ctx), ["Below the minimum: nobody pays."]);
 });
 
-test("the API's rule codes (src/core/hand/rules.rs) in the player's words, with no field names", () => {
+test("the API's rule codes (engine/src/core/hand/rules.rs) in the player's words, with no field names", () => {
   // Each error as the server sends it (tests/api/codes.rs asserts the codes and params).
   const cases = [
     [{ pointer: "/hand/tiles", code: "tile_over_four", params: { tile: "1m", count: 5 } },

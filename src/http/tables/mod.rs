@@ -649,10 +649,10 @@ fn resource(
         r = r.route(route);
     }
     r.default_service(web::to(move |req: HttpRequest| async move {
-        Err::<HttpResponse, _>(ApiError::MethodNotAllowed {
+        Err::<HttpResponse, _>(crate::http::problem::Refusal(ApiError::MethodNotAllowed {
             method: req.method().to_string(),
             allowed,
-        })
+        }))
     }))
 }
 

@@ -101,7 +101,7 @@ impl ResponseError for TableProblem {
 
     fn error_response(&self) -> HttpResponse {
         if let TableProblem::Api(e) = self {
-            return e.error_response();
+            return super::super::problem::Refusal(e.clone()).error_response();
         }
         let (status, slug, title, detail) = self.parts();
         let problem = Problem {

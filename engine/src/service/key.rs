@@ -635,7 +635,7 @@ mod tests {
         assert_eq!(keys.len(), distinct.len(), "one key per context");
         assert!(distinct.len() >= 20, "{} contexts", distinct.len());
 
-        let corpus = include_str!("../../bench/corpus.jsonl");
+        let corpus = include_str!("../../../bench/corpus.jsonl");
         let mut checked = 0;
         let mut seen = std::collections::HashMap::new();
         for line in corpus.lines().filter(|l| !l.is_empty()) {

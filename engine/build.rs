@@ -2,8 +2,8 @@
 use std::{env, fs, path::Path};
 
 fn main() {
-    println!("cargo:rerun-if-changed=rulesets");
-    let mut files: Vec<String> = fs::read_dir("rulesets")
+    println!("cargo:rerun-if-changed=../rulesets");
+    let mut files: Vec<String> = fs::read_dir("../rulesets")
         .expect("rulesets/ directory")
         .filter_map(|e| e.ok())
         .map(|e| e.file_name().to_string_lossy().into_owned())
@@ -13,7 +13,7 @@ fn main() {
     let mut out = String::from("&[\n");
     for f in &files {
         let path = Path::new(&env::var("CARGO_MANIFEST_DIR").unwrap())
-            .join("rulesets")
+            .join("../rulesets")
             .join(f);
         println!("cargo:rerun-if-changed={}", path.display());
         out.push_str(&format!(

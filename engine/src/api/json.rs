@@ -329,7 +329,7 @@ mod tests {
             prop_assert_eq!(check_depth(&bytes, max).is_ok(), reference(&bytes, max), "{:?}", String::from_utf8_lossy(&bytes));
         });
         // Corpus requests at every limit up to past their depth.
-        let corpus = include_str!("../../bench/corpus.jsonl");
+        let corpus = include_str!("../../../bench/corpus.jsonl");
         for line in corpus.lines().take(300) {
             for max in 0..6 {
                 assert_eq!(
