@@ -506,6 +506,16 @@ fn cases() -> Vec<Case> {
             "/hands/0/winners/0/declared/patterns/2",
             json!({"pattern": "seat_flower", "max": 2}),
         ),
+        // Self-draw ticked on a discard win: a pattern only a self-drawn
+        // hand holds (`GET /v1/patterns` only_on).
+        ledger_case(
+            "pattern_not_on_win",
+            json!([{"result": "win", "winners": [{"player": "Ben", "declared": {"patterns": ["all_pungs", "self_draw"]},
+                "context": {"win_by": "discard", "discarder": "Ann"}}]}]),
+            json!({}),
+            "/hands/0/winners/0/declared/patterns/1",
+            json!({"pattern": "self_draw", "only_on": "self_draw", "win_by": "discard"}),
+        ),
         ledger_case(
             "declared_context_field",
             json!([{"result": "win", "winners": [{"player": "Ben", "declared": {"faan": 3},

@@ -76,6 +76,15 @@ fn bad_declared_wins_and_changes_each_at_its_pointer() {
             "pattern_repeated",
         ),
         (
+            "self-draw ticked on a discard win",
+            one(declared(
+                json!({"patterns": ["all_pungs", "self_draw"]}),
+                ctx.clone(),
+            )),
+            "/winners/0/declared/patterns/1",
+            "pattern_not_on_win",
+        ),
+        (
             "an extra context field",
             one(declared(
                 json!({"faan": 5}),

@@ -757,6 +757,7 @@ export default {
   "err.declared_one_of": "Give the winner's faan, a limit hand, or the patterns: one of them.",
   "err.declared_context_field": "A win entered without tiles takes only how it was won and who discarded.",
   "err.pattern_not_scored": "This ruleset does not score {pattern}: untick it.",
+  "err.pattern_not_on_win": "{pattern} is only won by {only_on} (this win: {win_by}): untick it, or change how the hand was won.",
   "err.pattern_repeated": "{pattern} counts at most {max} times in one hand.",
   "err.house_rules_not_rules": "Only a change of rules carries house rules.",
   "discard.chance_assumes": "These chances assume nobody else wins, claims a tile or declares a kong first.",

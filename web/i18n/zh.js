@@ -757,6 +757,7 @@ export default {
   "err.declared_one_of": "請輸入番數、滿糊或者番種，三者揀一。",
   "err.declared_context_field": "唔輸入手牌的食糊，只需要講點樣食糊同邊個出銃。",
   "err.pattern_not_scored": "這個規則組不計{pattern}：請取消剔選。",
+  "err.pattern_not_on_win": "{pattern}只計{only_on}嘅糊，呢鋪係{win_by}：請取消剔選，或者改食糊方式。",
   "err.pattern_repeated": "{pattern}一副牌最多計 {max} 次。",
   "err.house_rules_not_rules": "只有改規則的一局才可以附自訂規則。",
   "discard.chance_assumes": "以上機會假設期間無人食糊、上牌、碰牌或開槓。",

@@ -73,6 +73,8 @@ export function describe(msg, t, ctx) {
   if (p.seat != null) p.seat = seatName(p.seat, t);
   if (Array.isArray(p.seats)) p.seats = p.seats.map((s) => seatName(s, t)).join(t("money.and"));
   if (p.role != null) p.role = t("role." + p.role);
+  // How a hand was won, as the page's own words (自摸, Discard).
+  for (const k of ["only_on", "win_by"]) if (typeof p[k] === "string") p[k] = t("win_by." + p[k]);
   if (p.count != null) p.count = countWord(p.count, t);
   if (p.bonus != null) p.bonus = t(p.bonus ? "rules.bonus_on" : "rules.bonus_off");
   if (p.curve != null) p.curve = t("curve." + p.curve);
@@ -308,6 +310,7 @@ export const CODES = {
   declared_context_field: ["err.declared_context_field"],
   pattern_not_scored: ["err.pattern_not_scored"],
   pattern_repeated: ["err.pattern_repeated"],
+  pattern_not_on_win: ["err.pattern_not_on_win"],
   house_rules_not_rules: ["err.house_rules_not_rules"],
   // POST /v1/analyze (Which tile to discard)
   analysis_tile_count: ["err.count_analysis"],

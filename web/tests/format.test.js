@@ -283,6 +283,10 @@ test("a server message the page has no wording for: never English in the Chinese
   }
   // The codes of wins without tiles, in Chinese with the pattern named in Chinese where the page knows it.
   assert.equal(describe(mapApiError({ pointer: "/hands/0/winners/0/declared/patterns/1", code: "pattern_repeated", params: { pattern: "大三元", max: 1 } }), zhT, {}), "大三元一副牌最多計 1 次。");
+  // 自摸 ticked on a discard win: the ways of winning in words, no codes.
+  assert.equal(
+    describe(mapApiError({ pointer: "/hands/0/winners/0/declared/patterns/1", code: "pattern_not_on_win", params: { pattern: "自摸", only_on: "self_draw", win_by: "discard" } }), zhT, {}),
+    "自摸只計自摸嘅糊，呢鋪係出銃：請取消剔選，或者改食糊方式。");
 });
 
 test("the summary and the count of house rules follow what was changed", () => {

@@ -81,9 +81,16 @@ const MAX_ECHO: usize = 40;
 
 impl<S: AsRef<str>> DeclaredSpec<S> {
     /// The declared win checked under `ruleset`: each pattern one it scores,
-    /// repeated at most as a hand could hold it. Errors point under
+    /// repeated at most as a hand could hold it, and won the way the win
+    /// was (self-draw is not ticked on a discard). Errors point under
     /// `{at}/declared/patterns/{i}`.
-    fn check(&self, ruleset: &Ruleset, at: &str, errs: &mut Vec<FieldError>) -> Option<Declared> {
+    fn check(
+        &self,
+        ruleset: &Ruleset,
+        win_by: WinBy,
+        at: &str,
+        errs: &mut Vec<FieldError>,
+    ) -> Option<Declared> {
         let list = match self {
             DeclaredSpec::Faan(n) => return Some(Declared::Faan(*n)),
             DeclaredSpec::Limit => return Some(Declared::Limit),
@@ -112,6 +119,16 @@ impl<S: AsRef<str>> DeclaredSpec<S> {
                     continue;
                 }
             };
+            if let Some(only_on) = id.only_on().filter(|&w| w != win_by) {
+                errs.push(FieldError::rule(
+                    here.clone(),
+                    HandRule::PatternNotOnWin {
+                        pattern: id.as_str(),
+                        only_on: only_on.name(),
+                        win_by: win_by.name(),
+                    },
+                ));
+            }
             let n = &mut counts[id.index()];
             *n = n.saturating_add(1);
             if *n == id.max_declared() + 1 {
@@ -310,7 +327,7 @@ pub(crate) fn settle_at<S: AsRef<str>>(
                 Err(es) => errs.extend(under(es)),
             },
             ClaimSpec::Declared(d) => {
-                let declared = d.check(ruleset, &format!("{at}/{i}"), &mut errs);
+                let declared = d.check(ruleset, ctx.win_by, &format!("{at}/{i}"), &mut errs);
                 match (validate_declared(ctx), declared) {
                     (Ok(c), Some(d)) => valid.push((Source::Declared(d), c)),
                     (Err(es), _) => errs.extend(under(es)),

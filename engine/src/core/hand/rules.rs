@@ -270,6 +270,12 @@ pub enum HandRule {
     PatternNotScored { pattern: String, ruleset: String },
     #[error("{pattern} may be declared at most {max} time(s)")]
     PatternRepeated { pattern: &'static str, max: u8 },
+    #[error("{pattern} is only won by {only_on}, and this win is by {win_by}")]
+    PatternNotOnWin {
+        pattern: &'static str,
+        only_on: &'static str,
+        win_by: &'static str,
+    },
     #[error(
         "a declared win takes win_by, discarder and liable only: {field} would change nothing"
     )]
