@@ -439,9 +439,24 @@ async fn joined_rules_flow(p: Page) {
         .await;
     let (driver2, q) = p.another_browser().await;
     q.open_in_language().await;
+    // Her page had its own ruleset chosen before she opened the link.
+    q.open("/?rules=wisteria-court").await;
     q.goto(&score_url).await;
     q.wait_loaded().await;
     crate::table_row_count(&q, 2, "the joined night").await;
+    for visit in ["joined", "the score link opened again"] {
+        if visit != "joined" {
+            q.goto(&score_url).await;
+            q.wait_loaded().await;
+            crate::table_row_count(&q, 2, "the night again").await;
+        }
+        q.wait_js(
+            "return document.getElementById('ruleset').value",
+            json!("hkma"),
+            &format!("[{l}] {visit}: the table's ruleset, not the one her page had"),
+        )
+        .await;
+    }
     let rules = q.text("#table-in-force").await.unwrap();
     let (now, first) = if l == "zh" {
         ("每分 $2.00", "每分 $1.00")

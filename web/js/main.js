@@ -340,7 +340,11 @@ async function init() {
   if (join) {
     history.replaceState(null, "", urlFor(store.get(), {}));
     const mine = store.get().shared;
-    if (!(mine && mine.id === join.id) && (!store.get().night.hands.length || window.confirm(tOf(store.get())("share.confirm_join")))) await sync.join(join.id, join.key);
+    const again = !!mine && mine.id === join.id;
+    // The same table opened again is read afresh, so its ruleset and rules are
+    // the table's, not this page's; unless hands of this page wait to be sent.
+    if (again && mine.queue.length) sync.resume();
+    else if (again || !store.get().night.hands.length || window.confirm(tOf(store.get())("share.confirm_join"))) await sync.join(join.id, join.key);
   } else sync.resume();
   // A shared link: its view answers at once where the hand is ready.
   const s = store.get();
