@@ -171,7 +171,7 @@ async fn share_flow(p: Page) {
     let want = if l == "en" {
         "Offline: 2 hands wait here"
     } else {
-        "離線：2 鋪留喺呢度"
+        "離線：2 局留喺呢度"
     };
     assert!(
         state.starts_with(want),

@@ -211,7 +211,7 @@ test("every settle and ledger problem in both languages, the players by name", (
   // Each as the server sends it (tests/api/codes.rs asserts the codes, pointers and params).
   const cases = [
     [{ code: "winner_count", params: { max: 3, got: 0 } },
-      "One to 3 players win on one discard; this hand has 0.", "一隻牌由一至 3 家食糊，這鋪有 0 家。"],
+      "One to 3 players win on one discard; this hand has 0.", "一隻牌由一至 3 家食糊，這局有 0 家。"],
     [{ code: "ledger_too_many_hands", params: { max: 2000, got: 2001 } },
       "A night holds at most 2000 hands.", "一晚最多記 2000 局。"],
     [{ code: "match_complete", params: { last: 15 } },
@@ -229,18 +229,18 @@ test("every settle and ledger problem in both languages, the players by name", (
     [{ code: "unknown_player_long", params: { chars: 40, max: 32 } },
       "A name of 40 characters is not one of the four players (a name has at most 32).", "40 個字的名字不是枱上四位玩家之一（名字最多 32 個字）。"],
     [{ code: "winner_repeated", params: { player: "Ben" } },
-      "Ben already wins this hand: choose another winner.", "Ben 已經食了這鋪糊：請揀另一家。"],
+      "Ben already wins this hand: choose another winner.", "Ben 已經食了這局：請揀另一家。"],
     [{ code: "seat_wind_mismatch", params: { player: "Ben", seat: "south", seat_wind: "west" } },
-      "Ben sits South in this hand, not West: the seats follow from the night's seating.", "Ben 這鋪坐南位，不是西位：座位跟今晚的坐法。"],
+      "Ben sits South in this hand, not West: the seats follow from the night's seating.", "Ben 這局坐南位，不是西位：座位跟今晚的坐法。"],
     [{ code: "round_wind_mismatch", params: { player: "Ben", round: "east", round_wind: "south" } },
-      "This hand is in the East round, not the South round: the round follows from the night.", "這鋪是東圈，不是南圈：圈風跟今晚的牌局。"],
+      "This hand is in the East round, not the South round: the round follows from the night.", "這局是東圈，不是南圈：圈風跟今晚的牌局。"],
     [{ code: "ledger_discarder_is_winner", params: { player: "Ben" } },
-      "Ben won this hand and cannot be its discarder.", "Ben 食了這鋪糊，不能同時是出銃者。"],
+      "Ben won this hand and cannot be its discarder.", "Ben 食了這局，不能同時是出銃者。"],
     [{ code: "below_minimum", params: { player: "Ben", faan: 2, min: 3 } },
       "Ben's hand scores 2 faan, below the minimum of 3: it cannot be declared (record a false win if it was).",
       "Ben 的手牌得 2 番，未夠 3 番起糊：不能食糊（如果已經食了，請記作詐糊）。"],
-    [{ code: "winners_not_win", params: { result: "draw" } }, "Only a win has winners.", "只有食糊的一鋪才有食糊者。"],
-    [{ code: "offender_not_false_win", params: { result: "draw" } }, "Only a false win has an offender.", "只有詐糊的一鋪才有詐糊者。"],
+    [{ code: "winners_not_win", params: { result: "draw" } }, "Only a win has winners.", "只有食糊的一局才有食糊者。"],
+    [{ code: "offender_not_false_win", params: { result: "draw" } }, "Only a false win has an offender.", "只有詐糊的一局才有詐糊者。"],
     [{ code: "offender_required", params: {} }, "Choose who declared the false win.", "請揀邊個詐糊。"],
     [{ code: "game_not_complete", params: { game: 1, round: "east", dealer: "Ben" } },
       "Game 1 is not over (the East round, Ben dealing): a new game starts after the north round.",
@@ -286,7 +286,7 @@ test("a server message the page has no wording for: never English in the Chinese
   // 自摸 ticked on a discard win: the ways of winning in words, no codes.
   assert.equal(
     describe(mapApiError({ pointer: "/hands/0/winners/0/declared/patterns/1", code: "pattern_not_on_win", params: { pattern: "自摸", only_on: "self_draw", win_by: "discard" } }), zhT, {}),
-    "自摸只計自摸嘅糊，呢鋪係出銃：請取消剔選，或者改食糊方式。");
+    "自摸只計自摸嘅糊，呢局係出銃：請取消剔選，或者改食糊方式。");
 });
 
 test("the summary and the count of house rules follow what was changed", () => {
