@@ -74,13 +74,10 @@ pub(crate) async fn two_games_flow(p: Page) {
     let zh = l == "zh";
     std::fs::create_dir_all(crate::page::target_dir().join("shots")).expect("target/shots");
     p.open_in_language().await;
-    p.js("window.localStorage.removeItem('faan.night'); window.localStorage.removeItem('faan.shared'); return null")
-        .await;
+    p.forget_night().await;
     p.open("/?rules=hkma").await;
     p.viewport(390, 844).await;
-    for (i, name) in ["Ann", "Ben", "Cat", "Dan"].iter().enumerate() {
-        p.type_keys(&format!("#player-{i}"), name).await;
-    }
+    p.seat_players().await;
     p.js("window.confirm = function () { return true; }; return null")
         .await;
     // The table's rules before the first hand: $1 a point, the deal passes after every hand.

@@ -6,33 +6,10 @@
 //!
 //! Each flow's server keeps tables in a SQLite file of its own.
 
-use crate::page::{self, Page};
+use crate::page::Page;
 use crate::tap;
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
-
-macro_rules! tables_flow {
-    ($name:ident, $body:path) => {
-        mod $name {
-            use super::*;
-
-            #[tokio::test]
-            #[ignore = "needs chromium and chromium-driver (apt-get install chromium chromium-driver)"]
-            async fn en() {
-                page::run_with_tables(stringify!($name), &crate::lang::EN, $body).await;
-            }
-
-            #[tokio::test]
-            #[ignore = "needs chromium and chromium-driver (apt-get install chromium chromium-driver)"]
-            async fn zh() {
-                page::run_with_tables(stringify!($name), &crate::lang::ZH, $body).await;
-            }
-        }
-    };
-}
-
-tables_flow!(live_scorers, live_scorers_flow);
-tables_flow!(joined_rules, joined_rules_flow);
 
 /// Brings a control to the middle of the screen, clear of the bottom bar at 390 px.
 async fn centre(p: &Page, id: &str) {
@@ -89,18 +66,15 @@ async fn sees(p: &Page, v: &str, n: usize, what: &str) -> Duration {
 
 /// HKMA (B = 8, 16 for 3, 4 faan). Ann's phone shares the night and shows
 /// its table; Ben's phone joins with the scorer's link.
-async fn live_scorers_flow(p: Page) {
+pub(crate) async fn live_scorers_flow(p: Page) {
     let l = p.l();
     let zh = l == "zh";
     std::fs::create_dir_all(crate::page::target_dir().join("shots")).expect("target/shots");
     p.open_in_language().await;
-    p.js("window.localStorage.removeItem('faan.night'); window.localStorage.removeItem('faan.shared'); return null")
-        .await;
+    p.forget_night().await;
     p.open("/?rules=hkma&view=table").await;
     p.viewport(390, 844).await;
-    for (i, name) in ["Ann", "Ben", "Cat", "Dan"].iter().enumerate() {
-        p.type_keys(&format!("#player-{i}"), name).await;
-    }
+    p.seat_players().await;
     // The share button by script: at 390 px the page's bottom bar may lie over it.
     p.js("document.getElementById('btn-share').click(); return null")
         .await;
@@ -407,15 +381,12 @@ async fn live_scorers_flow(p: Page) {
 /// A scorer who joins after a change of stake sees the stake in force, the
 /// ledger's `in_force` ($2.00), never the night's first ($1.00), and the
 /// card counts played hands (a draw, then the change: hand 2 comes).
-async fn joined_rules_flow(p: Page) {
+pub(crate) async fn joined_rules_flow(p: Page) {
     let l = p.l();
     p.open_in_language().await;
-    p.js("window.localStorage.removeItem('faan.night'); window.localStorage.removeItem('faan.shared'); return null")
-        .await;
+    p.forget_night().await;
     p.open("/?rules=hkma&view=table").await;
-    for (i, name) in ["Ann", "Ben", "Cat", "Dan"].iter().enumerate() {
-        p.type_keys(&format!("#player-{i}"), name).await;
-    }
+    p.seat_players().await;
     p.js("window.confirm = function () { return true; }; var c = document.getElementById('tr-stake'); c.value = '1'; c.dispatchEvent(new Event('change', {bubbles: true})); return null")
         .await;
     centre(&p, "btn-add-draw").await;

@@ -32,28 +32,43 @@ use lang::{EN, ZH};
 use page::Page;
 use serde_json::{json, Value};
 
-/// One flow's tests, one per language.
+/// One flow's tests, one per language; `tables`: on a server that keeps
+/// shared tables (`page::run_with_tables`).
 macro_rules! flow {
     ($name:ident, $body:path) => {
+        flow!($name, $body, run);
+    };
+    ($name:ident, $body:path, tables) => {
+        flow!($name, $body, run_with_tables);
+    };
+    ($name:ident, $body:path, $runner:ident) => {
         mod $name {
             use super::*;
 
             #[tokio::test]
             #[ignore = "needs chromium and chromium-driver (apt-get install chromium chromium-driver)"]
             async fn en() {
-                page::run(stringify!($name), &EN, $body).await;
+                page::$runner(stringify!($name), &EN, $body).await;
             }
 
             #[tokio::test]
             #[ignore = "needs chromium and chromium-driver (apt-get install chromium chromium-driver)"]
             async fn zh() {
-                page::run(stringify!($name), &ZH, $body).await;
+                page::$runner(stringify!($name), &ZH, $body).await;
             }
         }
     };
 }
 
 flow!(language, whole_page::language_flow);
+flow!(share_night, share::share_flow, tables);
+flow!(
+    shared_pages_accessibility,
+    share::shared_pages_axe_flow,
+    tables
+);
+flow!(live_scorers, live::live_scorers_flow, tables);
+flow!(joined_rules, live::joined_rules_flow, tables);
 flow!(score, hand::score_flow);
 flow!(compare, hand::compare_flow);
 flow!(waits, hand::waits_flow);

@@ -12,12 +12,9 @@ pub(crate) async fn table_night_flow(p: Page) {
     let lang = p.lang;
     let l = p.l();
     p.open_in_language().await;
-    p.js("window.localStorage.removeItem('faan.night'); return null")
-        .await;
+    p.forget_night().await;
     p.open("/").await;
-    for (i, name) in ["Ann", "Ben", "Cat", "Dan"].iter().enumerate() {
-        p.type_keys(&format!("#player-{i}"), name).await;
-    }
+    p.seat_players().await;
     let deal = p.text("#table-deal").await.unwrap();
     assert!(
         deal.contains("Ann") && !deal.contains("Ben"),
@@ -274,8 +271,7 @@ pub(crate) async fn table_night_flow(p: Page) {
         .await;
     p.shot("table-phone").await;
     p.viewport(1280, 1000).await;
-    p.js("window.localStorage.removeItem('faan.night'); return null")
-        .await;
+    p.forget_night().await;
 }
 
 /// A ledger problem in the page's words, naming the player (every
@@ -287,8 +283,7 @@ pub(crate) async fn table_problem_flow(p: Page) {
     let lang = p.lang;
     let l = p.l();
     p.open_in_language().await;
-    p.js("window.localStorage.removeItem('faan.night'); return null")
-        .await;
+    p.forget_night().await;
     p.open("/").await;
     // The false win's chooser, empty before the players are
     // named, is as wide as a name (9rem), not a sliver.
@@ -298,9 +293,7 @@ pub(crate) async fn table_problem_flow(p: Page) {
         json!([true, true]),
         "[{l}] the empty 詐糊者 chooser keeps its width"
     );
-    for (i, name) in ["Ann", "Ben", "Cat", "Dan"].iter().enumerate() {
-        p.type_keys(&format!("#player-{i}"), name).await;
-    }
+    p.seat_players().await;
     p.click("#ruleset option[value=\"hkma\"]").await;
     p.type_keys("#hand-text", "123456m789p23455s").await;
     p.click("#table-winner option[value=\"Ben\"]").await;
@@ -325,8 +318,7 @@ pub(crate) async fn table_problem_flow(p: Page) {
         "[{l}] the refused hand is not added to the night"
     );
     p.shot("table-below-minimum").await;
-    p.js("window.localStorage.removeItem('faan.night'); return null")
-        .await;
+    p.forget_night().await;
 }
 
 /// A double win (一炮雙響) and the table rules, under Wisteria Court.
@@ -347,12 +339,9 @@ pub(crate) async fn double_win_flow(p: Page) {
     let lang = p.lang;
     let l = p.l();
     p.open_in_language().await;
-    p.js("window.localStorage.removeItem('faan.night'); return null")
-        .await;
+    p.forget_night().await;
     p.open("/").await;
-    for (i, name) in ["Ann", "Ben", "Cat", "Dan"].iter().enumerate() {
-        p.type_keys(&format!("#player-{i}"), name).await;
-    }
+    p.seat_players().await;
     p.click("#table-rules summary").await;
     p.wait_js(
         "var o = document.querySelector('#tr-dealer-keeps-on-win option'); return o ? o.textContent : ''",
@@ -593,6 +582,5 @@ pub(crate) async fn double_win_flow(p: Page) {
         ]),
         "[{l}] head bump: only Ben is paid"
     );
-    p.js("window.localStorage.removeItem('faan.night'); return null")
-        .await;
+    p.forget_night().await;
 }

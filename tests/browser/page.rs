@@ -586,17 +586,30 @@ impl Page {
         }
     }
 
-    /// Types `text` into the element, one key per WebDriver command (as a player types).
+    /// Forgets the night this browser kept, shared or not, as a new table would.
+    pub async fn forget_night(&self) {
+        self.js("window.localStorage.removeItem('faan.night'); window.localStorage.removeItem('faan.shared'); return null")
+            .await;
+    }
+
+    /// Types the four players' names (Ann, Ben, Cat, Dan) into the night's seats.
+    pub async fn seat_players(&self) {
+        for (i, name) in ["Ann", "Ben", "Cat", "Dan"].iter().enumerate() {
+            self.type_keys(&format!("#player-{i}"), name).await;
+        }
+    }
+
+    /// Types `text` into the element as a player types: the browser gets each
+    /// key's events in turn, in one WebDriver command (a command a key cost
+    /// a round trip each and changed nothing the page sees).
     pub async fn type_keys(&self, css: &str, text: &str) {
         let e = self
             .find(css)
             .await
             .unwrap_or_else(|e| panic!("find {css}: {e}"));
-        for c in text.chars() {
-            e.send_keys(&c.to_string())
-                .await
-                .unwrap_or_else(|e| panic!("type {c:?} into {css}: {e}"));
-        }
+        e.send_keys(text)
+            .await
+            .unwrap_or_else(|e| panic!("type {text:?} into {css}: {e}"));
     }
 
     /// Taps the palette's tiles in order.

@@ -5,32 +5,9 @@
 //!
 //! Each flow's server keeps tables in a SQLite file of its own.
 
-use crate::page::{self, Page};
+use crate::page::Page;
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
-
-macro_rules! tables_flow {
-    ($name:ident, $body:path) => {
-        mod $name {
-            use super::*;
-
-            #[tokio::test]
-            #[ignore = "needs chromium and chromium-driver (apt-get install chromium chromium-driver)"]
-            async fn en() {
-                page::run_with_tables(stringify!($name), &crate::lang::EN, $body).await;
-            }
-
-            #[tokio::test]
-            #[ignore = "needs chromium and chromium-driver (apt-get install chromium chromium-driver)"]
-            async fn zh() {
-                page::run_with_tables(stringify!($name), &crate::lang::ZH, $body).await;
-            }
-        }
-    };
-}
-
-tables_flow!(share, share_flow);
-tables_flow!(shared_pages_accessibility, shared_pages_axe_flow);
 
 /// The server's table, read by the page itself.
 async fn server_table(p: &Page, id: &str) -> Value {
@@ -70,15 +47,12 @@ async fn false_win(p: &Page, who: &str) {
 /// Share, follow, offline, conflict. The hands are draws and false wins
 /// (whose rows need no scoring) so the flow is about the sharing; the
 /// ledger's own arithmetic is tested elsewhere.
-async fn share_flow(p: Page) {
+pub(crate) async fn share_flow(p: Page) {
     let l = p.l();
     p.open_in_language().await;
-    p.js("window.localStorage.removeItem('faan.night'); window.localStorage.removeItem('faan.shared'); return null")
-        .await;
+    p.forget_night().await;
     p.open("/").await;
-    for (i, name) in ["Ann", "Ben", "Cat", "Dan"].iter().enumerate() {
-        p.type_keys(&format!("#player-{i}"), name).await;
-    }
+    p.seat_players().await;
     // Share: the table is made from the local night (no hands yet, version 1).
     p.click("#btn-share").await;
     p.wait_js(
@@ -346,13 +320,12 @@ async fn share_flow(p: Page) {
     );
     v.close().await;
     drop(driver2);
-    p.js("window.localStorage.removeItem('faan.night'); window.localStorage.removeItem('faan.shared'); return null")
-        .await;
+    p.forget_night().await;
 }
 
 /// The viewer's page of a night and a group's page: axe-core finds no
 /// serious or critical violation at 390 and 1366 px.
-async fn shared_pages_axe_flow(p: Page) {
+pub(crate) async fn shared_pages_axe_flow(p: Page) {
     let l = p.l();
     p.open_in_language().await;
     let made = p

@@ -22,13 +22,10 @@ async fn night_rows(p: &Page) -> Value {
 pub(crate) async fn table_taps_flow(p: Page) {
     let l = p.l();
     p.open_in_language().await;
-    p.js("window.localStorage.removeItem('faan.night'); return null")
-        .await;
+    p.forget_night().await;
     p.open("/?rules=hkma").await;
     p.viewport(390, 844).await;
-    for (i, name) in ["Ann", "Ben", "Cat", "Dan"].iter().enumerate() {
-        p.type_keys(&format!("#player-{i}"), name).await;
-    }
+    p.seat_players().await;
     // The page asks before a change of rules and an undo: the player says yes.
     p.js("window.confirm = function () { return true; }; return null")
         .await;

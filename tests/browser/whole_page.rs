@@ -530,6 +530,5 @@ pub(crate) async fn axe_flow(p: Page) {
             p.click("#quick-choices button").await;
         }
     }
-    p.js("window.localStorage.removeItem('faan.night'); return null")
-        .await;
+    p.forget_night().await;
 }
