@@ -242,8 +242,8 @@ async fn serde_recursion_limit_still_answers_400() {
 
 /// Pipelined requests (sent in one write, answered in turn) are read whole,
 /// and a pipelined body that stalls still gets its 408: it is read after the
-/// request before it, not when its head arrives, and the handler waiting for
-/// it is woken by its worker's ticker (`http::body_wait`).
+/// request before it, not when its head arrives, and the body timer
+/// (`http::body::read_json_body`) runs from when its handler first waits.
 #[tokio::test]
 async fn pipelined_bodies_are_read_and_a_stalled_one_times_out() {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
