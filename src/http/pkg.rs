@@ -38,7 +38,10 @@ fn file(req: &HttpRequest, path: &str) -> Result<HttpResponse, Refusal> {
             .map(|(_, _, b)| super::calculator::etag_of(b.unwrap_or_default()))
             .collect()
     });
-    let found = files().into_iter().zip(tags).find(|((p, _, _), _)| *p == path);
+    let found = files()
+        .into_iter()
+        .zip(tags)
+        .find(|((p, _, _), _)| *p == path);
     let Some(((_, kind, Some(bytes)), etag)) = found else {
         return Err(Refusal(ApiError::NotFound {
             path: req.path().chars().take(200).collect(),

@@ -119,8 +119,14 @@ impl Op {
 /// Answers a whole request, `METHOD SP PATH LF BODY`, as the server
 /// answers it: the route by the percent-decoded path (actix's: `%2F`,
 /// `%25` and `%2B` kept), a 405 naming the allowed methods, a 404 naming
-/// the path as sent; HEAD as GET without the body.
+/// the path as sent; HEAD as GET, and without a body whatever the status.
 pub fn respond(s: &Service, input: &[u8]) -> (u16, Vec<u8>) {
+    let (status, body) = route(s, input);
+    let head = input.starts_with(b"HEAD ");
+    (status, if head { Vec::new() } else { body })
+}
+
+fn route(s: &Service, input: &[u8]) -> (u16, Vec<u8>) {
     let line_end = input
         .iter()
         .position(|&b| b == b'\n')
@@ -140,7 +146,6 @@ pub fn respond(s: &Service, input: &[u8]) -> (u16, Vec<u8>) {
             path: raw.chars().take(200).collect(),
         }));
     };
-    let head = method == "HEAD";
     let allowed_here = allowed.split(", ").any(|m| m == method);
     if !allowed_here {
         return answer(Err(ApiError::MethodNotAllowed {
@@ -148,8 +153,7 @@ pub fn respond(s: &Service, input: &[u8]) -> (u16, Vec<u8>) {
             allowed,
         }));
     }
-    let (status, out) = answer(op.run(s, id.map_or(body, str::as_bytes)));
-    (status, if head { Vec::new() } else { out })
+    answer(op.run(s, id.map_or(body, str::as_bytes)))
 }
 
 /// `Some(None)` when `path` is `pattern`, `Some(Some(id))` when it fills
