@@ -273,7 +273,7 @@ fn random_request(rng: &mut Rng, corpus: &[Value]) -> Req {
             post("/v1/compare", &v)
         }
         88..=93 => Req {
-            method: *rng.pick(&["GET", "GET", "HEAD", "POST", "DELETE"]),
+            method: ["GET", "GET", "HEAD", "POST", "DELETE"][rng.below(5)],
             path: rng
                 .pick(&[
                     "/v1/rulesets",
@@ -292,7 +292,7 @@ fn random_request(rng: &mut Rng, corpus: &[Value]) -> Req {
             body: String::new(),
         },
         94..=96 => Req {
-            method: *rng.pick(&["GET", "POST"]),
+            method: ["GET", "POST"][rng.below(2)],
             path: rng
                 .pick(&[
                     "/v1/scores",
