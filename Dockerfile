@@ -8,7 +8,7 @@ FROM rust:1-slim-bookworm AS builder
 WORKDIR /src
 ENV CARGO_PROFILE_RELEASE_STRIP=true
 # Dependencies first, so that a source change does not rebuild them.
-COPY Cargo.toml Cargo.lock ./
+COPY Cargo.toml Cargo.lock build.rs ./
 COPY engine/Cargo.toml engine/build.rs engine/
 COPY rulesets rulesets
 COPY benches benches

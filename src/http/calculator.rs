@@ -143,7 +143,7 @@ fn content_type(path: &str) -> &'static str {
 
 /// A file's validator: weak, since it is served gzip, brotli or plain,
 /// each the same content.
-fn etag_of(body: &[u8]) -> String {
+pub(super) fn etag_of(body: &[u8]) -> String {
     let digest = Sha256::digest(body);
     format!("W/\"{}\"", hex::encode(&digest[..8]))
 }
@@ -346,7 +346,7 @@ pub fn page_html(path: &str) -> Option<Bytes> {
 }
 
 /// Whether `If-None-Match` lists `tag` (or `*`); weak comparison, as for a GET.
-fn not_modified(req: &HttpRequest, tag: &str) -> bool {
+pub(super) fn not_modified(req: &HttpRequest, tag: &str) -> bool {
     let strip = |t: &str| t.trim().trim_start_matches("W/").to_string();
     req.headers()
         .get_all(header::IF_NONE_MATCH)

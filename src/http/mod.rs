@@ -18,6 +18,8 @@ pub mod tables;
 pub mod calculator;
 pub mod compress;
 pub mod conn;
+// The engine's package (`web/pkg/`): faan.js, its types and the module.
+pub mod pkg;
 pub mod streams;
 
 use crate::api::ApiError;
@@ -164,6 +166,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     }
     tables::configure(cfg);
     calculator::configure(cfg);
+    pkg::configure(cfg);
 }
 
 /// Registers the probes only (the admin listener).

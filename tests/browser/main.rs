@@ -23,6 +23,7 @@ mod live;
 mod load;
 mod night;
 mod page;
+mod pkg;
 mod share;
 mod table_page;
 mod taps;
@@ -88,6 +89,14 @@ flow!(house_rules_limits, house_rules::house_limits_flow);
 flow!(copy_and_labels, whole_page::copy_labels_flow);
 flow!(docs, whole_page::docs_flow);
 flow!(accessibility, whole_page::axe_flow);
+
+/// The package's example page, with no faan server behind it (one
+/// language: the page is the package's, not the calculator's).
+#[tokio::test]
+#[ignore = "needs chromium, chromium-driver and the module (web/pkg/build.sh)"]
+async fn package_example() {
+    page::run("package_example", &EN, pkg::example_flow).await;
+}
 
 /// No API words in what a player reads: no JSON pointers, field names or status codes.
 fn assert_player_words(text: &str, what: &str) {
