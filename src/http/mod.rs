@@ -16,8 +16,10 @@ pub mod scoring;
 pub mod tables;
 // The calculator page (`web/`).
 pub mod calculator;
+// The page with no signal: its service worker and manifest.
 pub mod compress;
 pub mod conn;
+pub mod offline;
 pub mod streams;
 
 use crate::api::ApiError;
@@ -164,6 +166,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     }
     tables::configure(cfg);
     calculator::configure(cfg);
+    offline::configure(cfg);
 }
 
 /// Registers the probes only (the admin listener).
@@ -177,6 +180,7 @@ pub fn configure_probes(cfg: &mut web::ServiceConfig) {
 /// `/openapi.json`), once per process: at start-up, so no request pays it.
 pub fn warm() {
     calculator::warm();
+    offline::warm();
     docs::variants();
     openapi::variants();
 }

@@ -16,6 +16,7 @@ import { catalogue, rulesetDocument, isCustom, withLimits, withPattern, withCond
 import { emptyNight, seated, currentDeal, cleanRules, withRule, stageWinner, unstage, undo, parseStake, parseMultiplier, contextFor, winEntry, addHand, playerProblems, MAX_HANDS, startedNight, inForce, isStarted, declaredEntry, faanRange, handRules, seatsFor, seatingOf, playedCount, gameOf } from "./ledger.js";
 import { requestKey } from "./requests.js";
 import { sharedFrom, handsOf, nightFromTable, conflictOf, guessNext, applyChange, VIEWER_TRANSITIONS } from "./share.js";
+import { OFFLINE_TRANSITIONS, connectionNow } from "./offline.js";
 
 export function initialState(opts) {
   const o = opts || {};
@@ -44,7 +45,8 @@ export function initialState(opts) {
     ruleAsk: 0,                       // a change of rules declined: the controls show the rules again
     // The night shared through the server (share.js; null: kept here only), and the viewer's page.
     shared: o.shared || null,
-    viewer: o.viewer || null
+    viewer: o.viewer || null,
+    connection: o.connection || connectionNow()  // offline.js: the network, and who answered last
   };
 }
 
@@ -719,7 +721,7 @@ const SHARED_TRANSITIONS = {
   sharedLeft: (s) => ({ ...s, shared: null })
 };
 
-Object.assign(TRANSITIONS, SHARED_TRANSITIONS, VIEWER_TRANSITIONS);
+Object.assign(TRANSITIONS, SHARED_TRANSITIONS, VIEWER_TRANSITIONS, OFFLINE_TRANSITIONS);
 
 /** The state after `action` (`{type, ...}`, `type` a transition's name). */
 export function reduce(state, action) {
