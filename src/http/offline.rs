@@ -240,9 +240,13 @@ mod tests {
     }
 
     #[test]
-    fn the_page_links_the_manifest_and_the_theme_colour() {
-        assert!(calculator::INDEX_HTML
-            .contains("<link rel=\"manifest\" href=\"/manifest.webmanifest\">"));
+    fn the_page_links_the_manifest_once_usable_and_has_the_theme_colour() {
         assert!(calculator::INDEX_HTML.contains("<meta name=\"theme-color\" content=\"#0f6e4f\">"));
+        let (_, offline) = calculator::ASSETS
+            .iter()
+            .find(|(p, _)| *p == "/js/offline.js")
+            .expect("the page's offline module");
+        assert!(offline.contains("link.href = \"/manifest.webmanifest\""));
+        assert!(offline.contains("register(\"/sw.js\", { type: \"module\""));
     }
 }

@@ -182,8 +182,20 @@ async fn offline_flow(p: Page, server: Server) {
         night_rows(&p).await,
         json!([
             ["win", "Ann 0 0", "Ben 32 32", "Cat -32 -32", "Dan 0 0"],
-            ["win", "Ann 144 144", "Ben -48 -16", "Cat -48 -80", "Dan -48 -48"],
-            ["win", "Ann 0 144", "Ben -512 -528", "Cat 0 -80", "Dan 512 464"]
+            [
+                "win",
+                "Ann 144 144",
+                "Ben -48 -16",
+                "Cat -48 -80",
+                "Dan -48 -48"
+            ],
+            [
+                "win",
+                "Ann 0 144",
+                "Ben -512 -528",
+                "Cat 0 -80",
+                "Dan 512 464"
+            ]
         ]),
         "[{l}] the night of three hands, offline, as worked"
     );

@@ -28,7 +28,6 @@ import { shareView } from "./views/share.js";
 import { loadShared, saveShared, joinOf } from "./share.js";
 import { createSync } from "./sync.js";
 import { onAnswer } from "./api.js";
-import { watchConnection } from "./offline.js";
 
 /**
  * A view whose module is loaded the first time it has something to draw
@@ -338,8 +337,8 @@ async function init() {
   render(store.get());
   wire();
   await flows.loadRulesets();
-  // Usable: now the worker may fetch what it keeps.
-  watchConnection(store);
+  // Usable: now the worker may fetch what it keeps (none of it is in the first load).
+  import("./offline.js").then((m) => m.watchConnection(store));
   // A scorer's link (/t/{id}#key=..., sent here as #join=): the table's night is this page's.
   const join = joinOf(location.hash);
   if (join) {

@@ -16,7 +16,6 @@ import { catalogue, rulesetDocument, isCustom, withLimits, withPattern, withCond
 import { emptyNight, seated, currentDeal, cleanRules, withRule, stageWinner, unstage, undo, parseStake, parseMultiplier, contextFor, winEntry, addHand, playerProblems, MAX_HANDS, startedNight, inForce, isStarted, declaredEntry, faanRange, handRules, seatsFor, seatingOf, playedCount, gameOf } from "./ledger.js";
 import { requestKey } from "./requests.js";
 import { sharedFrom, handsOf, nightFromTable, conflictOf, guessNext, applyChange, VIEWER_TRANSITIONS } from "./share.js";
-import { OFFLINE_TRANSITIONS, connectionNow } from "./offline.js";
 
 export function initialState(opts) {
   const o = opts || {};
@@ -46,11 +45,18 @@ export function initialState(opts) {
     // The night shared through the server (share.js; null: kept here only), and the viewer's page.
     shared: o.shared || null,
     viewer: o.viewer || null,
-    connection: o.connection || connectionNow()  // offline.js: the network, and who answered last
+    // The network as the browser says, whether the module on this device answered last, whether a worker serves the page.
+    connection: o.connection || { online: typeof navigator === "undefined" || navigator.onLine !== false, local: false, worker: false }
   };
 }
 
 // --------------------------------------------------------------- selectors
+
+/** The offline note's key: none while the server answers; else whether this device still scores (sw.js). */
+export function offlineNote(c) {
+  if (c.local || (!c.online && c.worker)) return "offline.local";
+  return c.online ? null : "offline.none";
+}
 
 const translators = new Map();
 /** The translator of the state's language. */
@@ -719,6 +725,15 @@ const SHARED_TRANSITIONS = {
   },
   /** The night is kept here only again. */
   sharedLeft: (s) => ({ ...s, shared: null })
+};
+
+// The connection (offline.js follows it): unchanged when nothing changed, so nothing redraws.
+const withConnection = (s, c) => (Object.keys(c).every((k) => s.connection[k] === c[k]) ? s : { ...s, connection: { ...s.connection, ...c } });
+const OFFLINE_TRANSITIONS = {
+  connectionChanged: (s, a) => withConnection(s, { online: a.online }),
+  /** An answer came: from the module on this device (`a.local`), or from the server. */
+  engineAnswered: (s, a) => withConnection(s, { local: a.local }),
+  workerReady: (s) => withConnection(s, { worker: true })
 };
 
 Object.assign(TRANSITIONS, SHARED_TRANSITIONS, VIEWER_TRANSITIONS, OFFLINE_TRANSITIONS);

@@ -3,8 +3,7 @@
 // device through the service worker). Values worked out by hand.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { initialState, reduce } from "../js/state.js";
-import { offlineNote } from "../js/offline.js";
+import { initialState, reduce, offlineNote } from "../js/state.js";
 import { translate } from "../js/i18n.js";
 
 const run = (s, ...actions) => actions.reduce(reduce, s);

@@ -6,9 +6,8 @@ import { $, richText } from "../dom.js";
 import { SEATS } from "../tiles.js";
 import { describe, countMessage } from "../format.js";
 import { documentFileName } from "../custom.js";
-import { tOf, handOf, seatName } from "../state.js";
+import { tOf, handOf, seatName, offlineNote } from "../state.js";
 import { REQUESTS, requestKey, sectionOf } from "../requests.js";
-import { offlineNote } from "../offline.js";
 
 const SECTIONS = ["result", "compare", "waits", "rules", "table", "discard"];
 
