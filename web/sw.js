@@ -105,7 +105,8 @@ function started() {
     engine = (async () => {
       const wasm = await caches.match("/pkg/faan.wasm", { cacheName: CACHE });
       if (!wasm) return false;
-      await init(wasm);
+      // The module's bytes: init takes them as well as a URL.
+      await init(await wasm.arrayBuffer());
       return true;
     })().catch(() => false);
     // A failure is not kept: the next request tries again.

@@ -5,9 +5,9 @@
 //! scoring module in a cache named by the build's hash, and answers the
 //! scoring endpoints with the module when the network fails
 //! (docs/calculator.md, "Offline"). The server writes two things into it
-//! at start-up: that hash and the list of files to keep. A new binary
-//! changes the hash, so the browser sees a new worker, which fills a new
-//! cache and deletes the old one.
+//! at start-up: that hash and the list of files to keep. A change to what
+//! it keeps changes the hash, so the browser sees a new worker, which fills
+//! a new cache and deletes the old one.
 //!
 //! All of these keep their plain names and are revalidated (`no-cache`):
 //! a worker's script must stay at one URL, and the manifest is what a
@@ -40,11 +40,9 @@ pub const ICONS: &[(&str, &[u8])] = &[
 const CONFIG_OPEN: &str = "/*config*/";
 const CONFIG_CLOSE: &str = "/*end config*/";
 
-/// The scoring module's package as this server serves it, path and bytes
-/// (the `.wasm` only once it is built).
-fn module_files() -> Vec<(&'static str, Bytes)> {
-    Vec::new()
-}
+/// The scoring module as the server serves it: the worker imports the
+/// script, and keeps the `.wasm` when there is one (served once built).
+pub const MODULE: [&str; 2] = ["/pkg/faan.js", "/pkg/faan.wasm"];
 
 /// The paths the worker keeps on install: the page, every asset under its
 /// hashed name, the manifest and icons, and the module.
@@ -63,13 +61,14 @@ pub fn precache() -> Vec<String> {
     }
     out.push("/manifest.webmanifest".into());
     out.extend(ICONS.iter().map(|(p, _)| (*p).to_string()));
-    out.extend(module_files().into_iter().map(|(p, _)| p.to_string()));
+    out.extend(MODULE.iter().map(|p| (*p).to_string()));
     out
 }
 
-/// The build's hash: SHA-256 of every file the worker keeps, path and
-/// bytes, and of the worker itself (16 hex digits). Any change to what a
-/// phone keeps makes a new cache.
+/// The build's hash: SHA-256 of the files the worker keeps, path and
+/// bytes, and of the worker itself (16 hex digits), so a change to them
+/// makes a new cache. The module's own files are not in it yet: they are
+/// served by the package's own routes.
 pub fn build_hash() -> String {
     let mut h = Sha256::new();
     let page = calculator::page_html("/").expect("the calculator page");
@@ -88,9 +87,6 @@ pub fn build_hash() -> String {
     add("/manifest.webmanifest", MANIFEST.as_bytes());
     for (p, b) in ICONS {
         add(p, b);
-    }
-    for (p, b) in module_files() {
-        add(p, &b);
     }
     hex::encode(&h.finalize()[..8])
 }
@@ -206,6 +202,7 @@ mod tests {
         }
         assert!(kept.contains(&"/manifest.webmanifest"));
         assert!(kept.contains(&"/icons/icon-192.png"));
+        assert!(kept.contains(&"/pkg/faan.js") && kept.contains(&"/pkg/faan.wasm"));
     }
 
     #[test]
