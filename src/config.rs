@@ -74,10 +74,10 @@ pub struct ServeArgs {
     #[arg(long, env = "FAAN_WORKERS")]
     pub workers: Option<usize>,
     /// Largest body accepted by POST /v1/score, /v1/waits and /v1/penalties/false-win, in bytes.
-    #[arg(long, env = "FAAN_BODY_LIMIT", default_value_t = 64 * 1024)]
+    #[arg(long, env = "FAAN_BODY_LIMIT", default_value_t = crate::service::BODY_LIMIT)]
     pub body_limit: usize,
     /// Largest body accepted by POST /v1/score/batch and /v1/compare, in bytes.
-    #[arg(long, env = "FAAN_BATCH_BODY_LIMIT", default_value_t = 1024 * 1024)]
+    #[arg(long, env = "FAAN_BATCH_BODY_LIMIT", default_value_t = crate::service::BATCH_BODY_LIMIT)]
     pub batch_body_limit: usize,
     /// Most score requests in one POST /v1/score/batch.
     #[arg(long, env = "FAAN_BATCH_LIMIT", default_value_t = 1000)]
@@ -89,7 +89,7 @@ pub struct ServeArgs {
     #[arg(long, env = "FAAN_RULESET_BYTES", default_value_t = 32 * 1024)]
     pub ruleset_bytes: usize,
     /// Largest body accepted by POST /v1/ledger, in bytes.
-    #[arg(long, env = "FAAN_LEDGER_BODY_LIMIT", default_value_t = 4 * 1024 * 1024)]
+    #[arg(long, env = "FAAN_LEDGER_BODY_LIMIT", default_value_t = crate::service::LEDGER_BODY_LIMIT)]
     pub ledger_body_limit: usize,
     /// Most cached score responses (0 disables the cache).
     #[arg(long, env = "FAAN_CACHE_SIZE", default_value_t = 100_000)]
@@ -168,11 +168,11 @@ impl Default for ServeArgs {
             addr: "0.0.0.0:8080".into(),
             admin_addr: DEFAULT_ADMIN_ADDR.into(),
             workers: None,
-            body_limit: 64 * 1024,
-            batch_body_limit: 1024 * 1024,
+            body_limit: crate::service::BODY_LIMIT,
+            batch_body_limit: crate::service::BATCH_BODY_LIMIT,
             batch_limit: 1000,
             ledger_hands: 2000,
-            ledger_body_limit: 4 * 1024 * 1024,
+            ledger_body_limit: crate::service::LEDGER_BODY_LIMIT,
             ruleset_bytes: 32 * 1024,
             cache_size: 100_000,
             cache_max_bytes: 64 * 1024 * 1024,

@@ -7,8 +7,7 @@ use super::problem::{BodyProblems, RulesetProblem};
 use super::scoring::json;
 use super::AppState;
 use crate::api::{
-    ApiError, Health, PatternTable, Problem, RulesetDetail, RulesetList, RulesetSummary,
-    ValidateRequest,
+    ApiError, Health, PatternTable, Problem, RulesetDetail, RulesetList, ValidateRequest,
 };
 use crate::http::problem::Refusal;
 use crate::service::to_json;
@@ -22,16 +21,7 @@ use actix_web::{web, HttpRequest, HttpResponse};
     responses((status = 200, description = "Every ruleset, in a stable order", body = RulesetList))
 )]
 pub async fn list_rulesets(state: web::Data<AppState>) -> HttpResponse {
-    let list = RulesetList {
-        rulesets: state
-            .service
-            .registry()
-            .all()
-            .iter()
-            .map(|r| RulesetSummary::from(r.as_ref()))
-            .collect(),
-    };
-    json(to_json(&list))
+    json(state.service.rulesets())
 }
 
 /// One ruleset's whole chart.
@@ -54,15 +44,7 @@ pub async fn get_ruleset(
     req: HttpRequest,
 ) -> Result<HttpResponse, Refusal> {
     let id = req.match_info().get("id").unwrap_or("");
-    let r = state
-        .service
-        .registry()
-        .get(id)
-        .ok_or_else(|| ApiError::UnknownRuleset {
-            id: id.to_string(),
-            pointer: String::new(),
-        })?;
-    Ok(json(to_json(&RulesetDetail::from(r.as_ref()))))
+    Ok(json(state.service.ruleset_chart(id)?))
 }
 
 /// Every pattern and condition the engine knows.
@@ -96,13 +78,8 @@ pub async fn list_patterns(state: web::Data<AppState>) -> HttpResponse {
     tag = "rulesets",
     responses((status = 200, description = "JSON Schema (2020-12) of a ruleset document", content_type = "application/json", body = serde_json::Value))
 )]
-pub async fn ruleset_schema() -> HttpResponse {
-    static SCHEMA: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
-    json(
-        SCHEMA
-            .get_or_init(|| to_json(&crate::api::document::standalone_schema()))
-            .as_slice(),
-    )
+pub async fn ruleset_schema(state: web::Data<AppState>) -> HttpResponse {
+    json(state.service.ruleset_schema())
 }
 
 /// Check a ruleset document (and house rules).

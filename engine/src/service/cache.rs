@@ -11,7 +11,10 @@ use super::key::KeyHash;
 use crate::core::ruleset::DocError;
 use crate::core::Ruleset;
 use bytes::Bytes;
+#[cfg(feature = "cache")]
 use moka::sync::Cache;
+#[cfg(not(feature = "cache"))]
+use off::Cache;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -21,6 +24,7 @@ pub const ENTRY_OVERHEAD: u64 = 96;
 /// request is a few hundred).
 pub const FRONT_MAX_REQUEST: usize = 1024;
 /// The share of the byte bound the front may use: one part in this many.
+#[cfg_attr(not(feature = "cache"), allow(dead_code))]
 const FRONT_SHARE: u64 = 4;
 
 #[derive(Clone)]
@@ -40,6 +44,7 @@ impl ScoreCache {
     /// but at least `max_bytes / max_entries`: its total weight stays within
     /// `max_bytes`, and no more than `max_entries` bodies fit in it. The
     /// front weighs request and body and holds a quarter of that.
+    #[cfg(feature = "cache")]
     pub fn new(max_entries: u64, max_bytes: u64, ttl: Duration) -> Self {
         let on = max_entries > 0 && max_bytes > 0;
         let floor = (max_bytes / max_entries.max(1)).min(u64::from(u32::MAX));
@@ -61,6 +66,15 @@ impl ScoreCache {
                 .build_with_hasher(foldhash::fast::RandomState::default())
         });
         ScoreCache { inner, front }
+    }
+
+    /// Without the `cache` feature every cache is off.
+    #[cfg(not(feature = "cache"))]
+    pub fn new(_max_entries: u64, _max_bytes: u64, _ttl: Duration) -> Self {
+        ScoreCache {
+            inner: None,
+            front: None,
+        }
     }
 
     pub fn get(&self, k: &KeyHash) -> Option<Bytes> {
@@ -124,17 +138,20 @@ pub type Resolution = Result<(Arc<Ruleset>, KeyBy), Arc<Vec<DocError>>>;
 /// hundred full documents, thousands of small `extends` ones.
 pub const RULESETS_MAX_BYTES: u64 = 8 << 20;
 /// What a resolved ruleset costs beside its document's bytes.
+#[cfg_attr(not(feature = "cache"), allow(dead_code))]
 const RULESET_OVERHEAD: u64 = 4096;
 
 /// Ruleset documents sent with requests, resolved: moka keyed by the
 /// document's exact bytes, so a document repeated across requests (a batch,
 /// a ledger, a client sending its house ruleset each time) is parsed and
-/// validated once. Problems are remembered too. Bounded in bytes.
+/// validated once. Problems are remembered too. Bounded in bytes. Off
+/// ([`RulesetCache::off`]) it resolves every document it is given, and
+/// never touches moka (whose clock panics in the WebAssembly module).
 #[derive(Clone)]
 pub struct RulesetCache {
     // foldhash (seeded per process): SipHash over a whole document was a
     // measurable share of the request (bench/inline.md).
-    inner: Cache<Bytes, Resolution, foldhash::fast::RandomState>,
+    inner: Option<Cache<Bytes, Resolution, foldhash::fast::RandomState>>,
 }
 
 impl Default for RulesetCache {
@@ -144,35 +161,83 @@ impl Default for RulesetCache {
 }
 
 impl RulesetCache {
+    #[cfg(feature = "cache")]
     pub fn new() -> Self {
         RulesetCache {
-            inner: Cache::builder()
-                .max_capacity(RULESETS_MAX_BYTES)
-                .weigher(|k: &Bytes, _v: &Resolution| {
-                    u32::try_from(k.len() as u64 + RULESET_OVERHEAD).unwrap_or(u32::MAX)
-                })
-                .build_with_hasher(foldhash::fast::RandomState::default()),
+            inner: Some(
+                Cache::builder()
+                    .max_capacity(RULESETS_MAX_BYTES)
+                    .weigher(|k: &Bytes, _v: &Resolution| {
+                        u32::try_from(k.len() as u64 + RULESET_OVERHEAD).unwrap_or(u32::MAX)
+                    })
+                    .build_with_hasher(foldhash::fast::RandomState::default()),
+            ),
         }
+    }
+
+    /// Without the `cache` feature the cache is off.
+    #[cfg(not(feature = "cache"))]
+    pub fn new() -> Self {
+        Self::off()
+    }
+
+    /// No cache: each document is resolved where it is read.
+    pub fn off() -> Self {
+        RulesetCache { inner: None }
     }
 
     /// The resolution of `doc`, remembered or made by `resolve` now.
     pub fn get_or_resolve(&self, doc: &[u8], resolve: impl FnOnce() -> Resolution) -> Resolution {
-        if let Some(r) = self.inner.get(doc) {
+        let Some(inner) = &self.inner else {
+            return resolve();
+        };
+        if let Some(r) = inner.get(doc) {
             return r;
         }
         let r = resolve();
-        self.inner.insert(Bytes::copy_from_slice(doc), r.clone());
+        inner.insert(Bytes::copy_from_slice(doc), r.clone());
         r
     }
 
     /// Documents remembered now (after pending maintenance).
     pub fn entries(&self) -> u64 {
-        self.inner.run_pending_tasks();
-        self.inner.entry_count()
+        self.inner.as_ref().map_or(0, |c| {
+            c.run_pending_tasks();
+            c.entry_count()
+        })
     }
 }
 
-#[cfg(test)]
+/// moka's `Cache` as far as this file uses it, for a build without the
+/// `cache` feature: a type with no values, so every cache is `None`.
+#[cfg(not(feature = "cache"))]
+mod off {
+    use std::convert::Infallible;
+    use std::marker::PhantomData;
+
+    #[derive(Clone)]
+    pub struct Cache<K, V, S = ()>(Infallible, PhantomData<(K, V, S)>);
+
+    impl<K, V, S> Cache<K, V, S> {
+        pub fn get<Q: ?Sized>(&self, _k: &Q) -> Option<V> {
+            match self.0 {}
+        }
+        pub fn insert(&self, _k: K, _v: V) {
+            match self.0 {}
+        }
+        pub fn run_pending_tasks(&self) {
+            match self.0 {}
+        }
+        pub fn weighted_size(&self) -> u64 {
+            match self.0 {}
+        }
+        pub fn entry_count(&self) -> u64 {
+            match self.0 {}
+        }
+    }
+}
+
+#[cfg(all(test, feature = "cache"))]
 mod tests {
     use super::*;
 

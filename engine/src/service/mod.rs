@@ -45,6 +45,15 @@ use cache::{RulesetCache, ScoreCache};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
+/// The default body limits, in bytes: the server's (`--body-limit` and
+/// the others) and the WebAssembly module's, which answers a longer body
+/// with the server's 413.
+pub const BODY_LIMIT: usize = 64 * 1024;
+/// `POST /v1/score/batch` and `/v1/compare`.
+pub const BATCH_BODY_LIMIT: usize = 1024 * 1024;
+/// `POST /v1/ledger` (and a table created with its night).
+pub const LEDGER_BODY_LIMIT: usize = 4 * 1024 * 1024;
+
 /// Limits the pipeline enforces on what it reads (the body limits are the
 /// transport's).
 #[derive(Clone, Copy, Debug)]
@@ -103,21 +112,33 @@ pub struct Service {
 
 impl Service {
     pub fn new(registry: Arc<Registry>, cache: ScoreCache, limits: Limits) -> Self {
+        Service::with_caches(registry, cache, RulesetCache::new(), limits)
+    }
+
+    fn with_caches(
+        registry: Arc<Registry>,
+        cache: ScoreCache,
+        documents: RulesetCache,
+        limits: Limits,
+    ) -> Self {
         Service {
             registry,
             cache,
-            documents: RulesetCache::new(),
+            documents,
             limits,
             hits: AtomicU64::new(0),
             misses: AtomicU64::new(0),
         }
     }
 
-    /// The built-in rulesets, no cache: what the CLI uses.
+    /// The built-in rulesets, no cache of scores or of ruleset documents:
+    /// what the CLI and the WebAssembly module use (moka is never built, so
+    /// its clock, which panics on `wasm32-unknown-unknown`, is never read).
     pub fn uncached(registry: Registry) -> Self {
-        Service::new(
+        Service::with_caches(
             Arc::new(registry),
             ScoreCache::new(0, 0, std::time::Duration::ZERO),
+            RulesetCache::off(),
             Limits::default(),
         )
     }

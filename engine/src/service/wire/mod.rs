@@ -5,8 +5,8 @@
 //! in front. What a body asks is done by the typed pipeline
 //! (`service::pipeline`); this layer only reads, resolves and writes.
 
+mod meta;
 pub mod night;
-mod patterns;
 mod problem;
 pub mod render;
 mod resolve;
