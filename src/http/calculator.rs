@@ -56,6 +56,7 @@ pub const ASSETS: &[(&str, &str)] = &[
     ("/js/share.js", include_str!("../../web/js/share.js")),
     ("/js/ticks.js", include_str!("../../web/js/ticks.js")),
     ("/js/sync.js", include_str!("../../web/js/sync.js")),
+    ("/js/offline.js", include_str!("../../web/js/offline.js")),
     (
         "/js/vendor/qrcode.js",
         include_str!("../../web/js/vendor/qrcode.js"),
@@ -214,15 +215,15 @@ pub fn module_closure(entry: &str) -> Vec<&'static str> {
 }
 
 /// A served file: its path, codings, ETag and caching.
-struct File {
-    path: String,
+pub(super) struct File {
+    pub(super) path: String,
     variants: Variants,
     etag: HeaderValue,
     cache: &'static str,
     kind: &'static str,
 }
 
-fn file(path: String, body: Bytes, cache: &'static str, kind: &'static str) -> File {
+pub(super) fn file(path: String, body: Bytes, cache: &'static str, kind: &'static str) -> File {
     File {
         etag: HeaderValue::from_str(&etag_of(&body)).expect("hex is a header value"),
         variants: Variants::new(body),
@@ -356,9 +357,14 @@ pub(super) fn not_modified(req: &HttpRequest, tag: &str) -> bool {
 }
 
 fn asset(req: &HttpRequest, path: &str) -> HttpResponse {
-    let Some(file) = files().iter().find(|f| f.path == path) else {
-        return HttpResponse::NotFound().finish();
-    };
+    match files().iter().find(|f| f.path == path) {
+        Some(file) => serve(req, file),
+        None => HttpResponse::NotFound().finish(),
+    }
+}
+
+/// One file, compressed as asked, or a 304 when the browser holds it.
+pub(super) fn serve(req: &HttpRequest, file: &File) -> HttpResponse {
     // A plain name or a page: revalidated each time (a new binary shows at
     // once), a file unchanged answering 304 with no body. A hashed name
     // never changes: kept for a year.

@@ -18,6 +18,8 @@ pub mod tables;
 pub mod calculator;
 pub mod compress;
 pub mod conn;
+// The page with no signal: its service worker and manifest.
+pub mod offline;
 // The engine's package (`web/pkg/`): faan.js, its types and the module.
 pub mod pkg;
 pub mod streams;
@@ -167,6 +169,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     tables::configure(cfg);
     calculator::configure(cfg);
     pkg::configure(cfg);
+    offline::configure(cfg);
 }
 
 /// Registers the probes only (the admin listener).
@@ -180,6 +183,7 @@ pub fn configure_probes(cfg: &mut web::ServiceConfig) {
 /// `/openapi.json`), once per process: at start-up, so no request pays it.
 pub fn warm() {
     calculator::warm();
+    offline::warm();
     docs::variants();
     openapi::variants();
 }

@@ -12,7 +12,7 @@ use actix_web::{web, HttpRequest, HttpResponse};
 pub const FAAN_WASM: Option<&[u8]> = include!(concat!(env!("OUT_DIR"), "/pkg_wasm.rs"));
 
 /// The package's files: path, content type, bytes.
-fn files() -> [(&'static str, &'static str, Option<&'static [u8]>); 3] {
+pub fn files() -> [(&'static str, &'static str, Option<&'static [u8]>); 3] {
     [
         (
             "/pkg/faan.js",

@@ -22,6 +22,7 @@ mod lang;
 mod live;
 mod load;
 mod night;
+mod offline;
 mod page;
 mod pkg;
 mod share;

@@ -215,13 +215,83 @@ where
     F: FnOnce(Page) -> Fut,
     Fut: Future<Output = ()> + Send + 'static,
 {
+    run_server(flow, lang, config, move |p, _| body(p)).await;
+}
+
+/// The flow's server, which the flow may stop (the network gone, as a
+/// phone sees it) and start again on the same port with the same store.
+#[derive(Clone)]
+pub struct Server {
+    config: ServeArgs,
+    running: std::sync::Arc<tokio::sync::Mutex<Option<Running>>>,
+}
+
+struct Running {
+    handle: actix_web::dev::ServerHandle,
+    task: tokio::task::JoinHandle<std::io::Result<()>>,
+}
+
+impl Server {
+    fn start_on(config: &ServeArgs) -> (u16, Running) {
+        let app = Application::build(config).expect("the server builds");
+        let port = app.port();
+        let handle = app.handle();
+        let task = tokio::spawn(app.run_until_stopped());
+        (port, Running { handle, task })
+    }
+
+    /// Stops the server: every request fails at the network until [`Server::start`].
+    pub async fn stop(&self) {
+        if let Some(r) = self.running.lock().await.take() {
+            r.handle.stop(false).await;
+            let _ = r.task.await;
+        }
+    }
+
+    /// Starts it again on its port, with its store.
+    pub async fn start(&self) {
+        let mut running = self.running.lock().await;
+        if running.is_none() {
+            *running = Some(Self::start_on(&self.config).1);
+        }
+    }
+}
+
+/// Runs one flow with a server it may stop and start again (shared tables
+/// in a fresh SQLite file of its own under `target/browser/`).
+pub async fn run_restartable<F, Fut>(flow: &'static str, lang: &'static Lang, body: F)
+where
+    F: FnOnce(Page, Server) -> Fut,
+    Fut: Future<Output = ()> + Send + 'static,
+{
+    std::fs::create_dir_all(target_dir().join("browser")).expect("target/browser");
+    let db = target_dir()
+        .join("browser")
+        .join(format!("{flow}-{}.db", lang.code));
+    for ext in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{ext}", db.display()));
+    }
+    let mut config = ServeArgs::for_tests();
+    config.tables.store = format!("sqlite:{}", db.display());
+    run_server(flow, lang, config, body).await;
+}
+
+async fn run_server<F, Fut>(flow: &'static str, lang: &'static Lang, mut config: ServeArgs, body: F)
+where
+    F: FnOnce(Page, Server) -> Fut,
+    Fut: Future<Output = ()> + Send + 'static,
+{
     let _permit = SESSIONS.acquire().await.expect("the sessions' semaphore");
     std::fs::create_dir_all(target_dir().join("browser")).expect("target/browser");
 
-    let app = Application::build(&config).expect("the server builds");
-    let base = format!("http://127.0.0.1:{}", app.port());
-    let handle = app.handle();
-    tokio::spawn(app.run_until_stopped());
+    let (port, running) = Server::start_on(&config);
+    let base = format!("http://127.0.0.1:{port}");
+    // Started again, it listens where the page knows it.
+    config.addr = format!("127.0.0.1:{port}");
+    let server = Server {
+        config,
+        running: std::sync::Arc::new(tokio::sync::Mutex::new(Some(running))),
+    };
 
     let (driver, client) = start_browser(flow, lang.code).await;
     let page = Page {
@@ -233,7 +303,7 @@ where
     };
     page.viewport(1280, 1000).await;
 
-    let mut task = tokio::spawn(body(page.clone()));
+    let mut task = tokio::spawn(body(page.clone(), server.clone()));
     let failure = match tokio::time::timeout(HUNG, &mut task).await {
         Ok(Ok(())) => None,
         Ok(Err(e)) if e.is_panic() => Some(e.into_panic()),
@@ -251,12 +321,12 @@ where
         );
         let _ = client.close().await;
         drop(driver);
-        handle.stop(false).await;
+        server.stop().await;
         std::panic::resume_unwind(panic);
     }
     client.close().await.expect("close the browser session");
     drop(driver);
-    handle.stop(false).await;
+    server.stop().await;
 }
 
 /// The calculator page in one browser, in one language: what a player does

@@ -14,6 +14,8 @@ export default {
   "quick.running": "Ticked so far: {faan} faan.",
   "quick.running_limit": "Ticked so far: the limit ({faan} faan).",
   "quick.running_none": "Nothing ticked yet.",
+  "offline.local": "Offline: scoring on this device. Hands, the night and analysis still work; a shared night sends its hands when you are back online.",
+  "offline.none": "Offline: this page cannot score until the connection is back.",
   // A night shared through the server, and the viewer's pages.
   "share.share": "Share this night",
   "share.title": "This night is shared",

@@ -14,6 +14,8 @@ export default {
   "quick.running": "已剔：{faan} 番。",
   "quick.running_limit": "已剔：爆棚（{faan} 番）。",
   "quick.running_none": "未剔番種。",
+  "offline.local": "離線中：喺呢部機度計番。計番、記低今晚牌局同分析都照用得；分享咗嘅牌局會等返到線上先自動同步。",
+  "offline.none": "離線中：要等返有網絡先可以計番。",
   // A night shared through the server, and the viewer's pages.
   "share.share": "分享今晚牌局",
   "share.title": "今晚牌局已分享",

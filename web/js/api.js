@@ -29,6 +29,10 @@ export class Latest {
   }
 }
 
+// Told of each answer: whether the module on this device gave it (offline.js).
+let answered = () => {};
+export function onAnswer(fn) { answered = fn; }
+
 /** One call (`headers` added to the JSON ones); answers `{status, ok, json}` (json null when the body is not JSON). */
 export async function call(method, path, body, signal, headers) {
   const init = { method, headers: { accept: "application/json, application/problem+json", ...headers }, signal };
@@ -38,6 +42,7 @@ export async function call(method, path, body, signal, headers) {
   }
   // window.fetch looked up at each call (a test may wrap it).
   const res = await window.fetch(path, init);
+  answered(!!res.headers && res.headers.get("x-faan-engine") === "local");
   const text = await res.text();
   let json = null;
   try { json = text ? JSON.parse(text) : null; } catch (e) { json = null; }

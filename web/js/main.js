@@ -27,6 +27,7 @@ import { errorsView } from "./views/errors.js";
 import { shareView } from "./views/share.js";
 import { loadShared, saveShared, joinOf } from "./share.js";
 import { createSync } from "./sync.js";
+import { onAnswer } from "./api.js";
 
 /**
  * A view whose module is loaded the first time it has something to draw
@@ -67,7 +68,7 @@ const VIEWS = [
   ...entryViews,
   tableInputsView, tableRulesView, quickView, discardInputsView, housePanelView, pageViews.document,
   scoreView, compareView, waitsView, rulesView, tableView, discardView, shareView,
-  pageViews.sections, pageViews.marks, pageViews.status, pageViews.strip, pageViews.stale,
+  pageViews.sections, pageViews.marks, pageViews.status, pageViews.strip, pageViews.stale, pageViews.offline,
   errorsView
 ];
 
@@ -96,6 +97,7 @@ const sync = createSync(store);
 flows.setShared(sync);
 const { dispatch } = store;
 const { act } = flows;
+onAnswer((local) => dispatch({ type: "engineAnswered", local }));
 
 // ------------------------------------------------------------ the controls
 
@@ -335,6 +337,8 @@ async function init() {
   render(store.get());
   wire();
   await flows.loadRulesets();
+  // Usable: now the worker may fetch what it keeps (none of it is in the first load).
+  import("./offline.js").then((m) => m.watchConnection(store));
   // A scorer's link (/t/{id}#key=..., sent here as #join=): the table's night is this page's.
   const join = joinOf(location.hash);
   if (join) {

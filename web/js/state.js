@@ -44,11 +44,19 @@ export function initialState(opts) {
     ruleAsk: 0,                       // a change of rules declined: the controls show the rules again
     // The night shared through the server (share.js; null: kept here only), and the viewer's page.
     shared: o.shared || null,
-    viewer: o.viewer || null
+    viewer: o.viewer || null,
+    // The network as the browser says, whether the module on this device answered last, whether a worker serves the page.
+    connection: o.connection || { online: typeof navigator === "undefined" || navigator.onLine !== false, local: false, worker: false }
   };
 }
 
 // --------------------------------------------------------------- selectors
+
+/** The offline note's key: none while the server answers; else whether this device still scores (sw.js). */
+export function offlineNote(c) {
+  if (c.local || (!c.online && c.worker)) return "offline.local";
+  return c.online ? null : "offline.none";
+}
 
 const translators = new Map();
 /** The translator of the state's language. */
@@ -719,7 +727,16 @@ const SHARED_TRANSITIONS = {
   sharedLeft: (s) => ({ ...s, shared: null })
 };
 
-Object.assign(TRANSITIONS, SHARED_TRANSITIONS, VIEWER_TRANSITIONS);
+// The connection (offline.js follows it): unchanged when nothing changed, so nothing redraws.
+const withConnection = (s, c) => (Object.keys(c).every((k) => s.connection[k] === c[k]) ? s : { ...s, connection: { ...s.connection, ...c } });
+const OFFLINE_TRANSITIONS = {
+  connectionChanged: (s, a) => withConnection(s, { online: a.online }),
+  /** An answer came: from the module on this device (`a.local`), or from the server. */
+  engineAnswered: (s, a) => withConnection(s, { local: a.local }),
+  workerReady: (s) => withConnection(s, { worker: true })
+};
+
+Object.assign(TRANSITIONS, SHARED_TRANSITIONS, VIEWER_TRANSITIONS, OFFLINE_TRANSITIONS);
 
 /** The state after `action` (`{type, ...}`, `type` a transition's name). */
 export function reduce(state, action) {

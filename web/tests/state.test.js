@@ -13,7 +13,7 @@ const CHART = { id: "hkma", name: "HKMA", name_zh: "港麻", patterns: [{ id: "a
 
 test("every field is declared at the start, and a transition never changes the state it is given", () => {
   const s = initialState();
-  assert.deepEqual(Object.keys(s).sort(), ["doc", "errors", "input", "lang", "night", "panel", "preview", "quick", "ruleAsk", "said", "server", "shared", "shown", "status", "tableAnswer", "tableWinner", "target", "undone", "viewer"]);
+  assert.deepEqual(Object.keys(s).sort(), ["connection", "doc", "errors", "input", "lang", "night", "panel", "preview", "quick", "ruleAsk", "said", "server", "shared", "shown", "status", "tableAnswer", "tableWinner", "target", "undone", "viewer"]);
   const frozen = JSON.stringify(s);
   const t = reduce(s, { type: "typed", text: "123m" });
   assert.equal(JSON.stringify(s), frozen, "the state given is unchanged");

@@ -6,7 +6,7 @@ import { $, richText } from "../dom.js";
 import { SEATS } from "../tiles.js";
 import { describe, countMessage } from "../format.js";
 import { documentFileName } from "../custom.js";
-import { tOf, handOf, seatName } from "../state.js";
+import { tOf, handOf, seatName, offlineNote } from "../state.js";
 import { REQUESTS, requestKey, sectionOf } from "../requests.js";
 
 const SECTIONS = ["result", "compare", "waits", "rules", "table", "discard"];
@@ -97,6 +97,14 @@ function renderStale(state) {
   note.textContent = T("stale.note") + " " + tail;
 }
 
+// Offline: what still works, said while the server is out of reach (empty, and so not shown, while it answers).
+function renderOffline(state) {
+  const key = offlineNote(state.connection);
+  const note = $("offline-note");
+  note.textContent = key ? tOf(state)(key) : "";
+  note.setAttribute("data-engine", state.connection.local ? "local" : "server");
+}
+
 /** The ruleset document: its text, download and copy while shown, and its status line. */
 function renderDocument(state) {
   const doc = state.doc;
@@ -120,5 +128,6 @@ export const pageViews = {
   status: { deps: (s) => [s.lang, s.status], render: renderStatus },
   strip: { deps: (s) => [s.lang, s.status, s.shown, s.preview, s.input.view, s.night, s.tableAnswer], render: renderStrip },
   stale: { deps: (s) => [s.lang, s.shown, s.input, s.errors, s.night, s.server, s.tableWinner, s.shared], render: renderStale },
-  document: { deps: (s) => [s.lang, s.doc], render: renderDocument }
+  document: { deps: (s) => [s.lang, s.doc], render: renderDocument },
+  offline: { deps: (s) => [s.lang, s.connection], render: renderOffline }
 };
