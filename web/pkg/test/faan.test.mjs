@@ -1,4 +1,4 @@
-// faan.js on the module in Node: node --test web/pkg/test/
+// faan.js on the module in Node: node --test web/pkg/test/*.test.mjs
 // The module's tests skip when web/pkg/faan.wasm is not built (build.sh).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
