@@ -409,13 +409,14 @@ mod tests {
     #[test]
     fn codes_are_listed_in_declaration_order() {
         // A hand's and its win's, then the table's (settle, ledger).
-        assert_eq!(HandRule::CODES.len(), 89, "rules");
+        assert_eq!(HandRule::CODES.len(), 90, "rules");
         assert_eq!(HandRule::CODES[0], "tile_notation");
         let at = |code: &str| HandRule::CODES.iter().position(|c| *c == code).unwrap();
         // The hand's codes all come before the table's first.
         assert!(at("first_go_around_melds") < at("winner_count"));
         assert!(at("chances_too_large") < at("winner_count"));
         assert!(at("winner_count") < at("offender_required"));
+        assert_eq!(at("pattern_not_on_win"), at("pattern_repeated") + 1);
         assert!(HandRule::CODES.contains(&"concealed_kong_robbed_not_orphan"));
         assert!(HandRule::CODES.contains(&"last_of_its_kind_flower_win"));
     }
