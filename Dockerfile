@@ -3,6 +3,21 @@
 #   docker run --rm -p 8080:8080 faan
 # Configuration is by FAAN_* environment variables (README.md, "Configuration").
 
+# ---- the engine as WebAssembly (web/pkg/build.sh's build): Debian's
+# rustc-web builds wasm32's standard library from rust-web-src, lld-19 links.
+FROM debian:bookworm-slim AS wasm
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends ca-certificates rustc-web cargo-web rust-web-src lld-19 \
+    && rm -rf /var/lib/apt/lists/*
+WORKDIR /src
+COPY rulesets rulesets
+COPY engine engine
+COPY wasm wasm
+RUN RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1 \
+    CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER=wasm-ld-19 \
+    /usr/bin/cargo build --release --locked --manifest-path wasm/Cargo.toml \
+    --target-dir target/wasm --target wasm32-unknown-unknown -Zbuild-std=std,panic_abort
+
 # ---- build
 FROM rust:1-slim-bookworm AS builder
 WORKDIR /src
@@ -21,6 +36,8 @@ RUN mkdir -p src engine/src \
 COPY engine/src engine/src
 COPY src src
 COPY web web
+# The module the page scores with offline, embedded by build.rs.
+COPY --from=wasm /src/target/wasm/wasm32-unknown-unknown/release/faan_wasm.wasm web/pkg/faan.wasm
 # The API document's examples are compiled in (src/http/scoring.rs).
 COPY openapi openapi
 # Make sure the real sources are newer than the stub build.
