@@ -315,8 +315,14 @@ where
     };
     if let Some(panic) = failure {
         let shot = page.failure_shot().await;
+        // A hang resumes no panic of its own, so its words are printed here.
+        let why = panic
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| panic.downcast_ref::<&str>().copied())
+            .unwrap_or("(see the panic above)");
         eprintln!(
-            "browser flow `{flow}` [{}] failed; its screenshot: {shot}",
+            "browser flow `{flow}` [{}] failed: {why}; its screenshot: {shot}",
             lang.code
         );
         let _ = client.close().await;
