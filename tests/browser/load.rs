@@ -68,6 +68,26 @@ async fn measure(p: Page) {
     .await;
     p.viewport(390, 844).await;
     let first = load(&p, false).await;
+    // The offline worker installs once the page is usable, fetching the
+    // module on the same slow link; the reload is measured once the worker
+    // has taken the page, as a phone's next visit finds it, not racing its
+    // install.
+    let start = std::time::Instant::now();
+    while p
+        .js("return !!(navigator.serviceWorker && navigator.serviceWorker.controller)")
+        .await
+        != json!(true)
+    {
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(90),
+            "the offline worker did not take the page within 90 s of the first load"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+    println!(
+        "page_load: the offline worker took the page {} ms after the first load was measured",
+        start.elapsed().as_millis()
+    );
     let again = load(&p, true).await;
     for (what, v) in [("first load", &first), ("reload", &again)] {
         println!(
