@@ -675,17 +675,19 @@ impl Page {
         }
     }
 
-    /// Types `text` into the element as a player types: the browser gets each
-    /// key's events in turn, in one WebDriver command (a command a key cost
-    /// a round trip each and changed nothing the page sees).
+    /// Types `text` into the element, one key per WebDriver command (as a
+    /// player types: the page's answers to the keys before can arrive
+    /// between them; in one command they could not, and a flow raced).
     pub async fn type_keys(&self, css: &str, text: &str) {
         let e = self
             .find(css)
             .await
             .unwrap_or_else(|e| panic!("find {css}: {e}"));
-        e.send_keys(text)
-            .await
-            .unwrap_or_else(|e| panic!("type {text:?} into {css}: {e}"));
+        for c in text.chars() {
+            e.send_keys(&c.to_string())
+                .await
+                .unwrap_or_else(|e| panic!("type {c:?} into {css}: {e}"));
+        }
     }
 
     /// Taps the palette's tiles in order.
