@@ -156,6 +156,9 @@ export function createFlows(store) {
   }
 
   function addWin() {
+    // A rescore still waiting for the typing to pause would answer after
+    // this hand is added, over the table's refusal of it.
+    clearTimeout(timer);
     const problems = winProblems(get());
     if (!problems) return;
     if (problems.length) { dispatch({ type: "problems", messages: problems, focus: true }); return; }
