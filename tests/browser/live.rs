@@ -87,11 +87,7 @@ pub(crate) async fn live_scorers_flow(p: Page) {
     let id = p
         .js_str("return document.getElementById('share-box').getAttribute('data-shared')")
         .await;
-    p.js("document.getElementById('btn-share-score').click(); return null")
-        .await;
-    let score_url = p
-        .js_str("return document.getElementById('share-url').value")
-        .await;
+    let score_url = score_link(&p).await;
 
     // The second scorer, in the same language, joins with the scorer's link.
     let (driver2, q) = p.another_browser().await;
@@ -403,11 +399,7 @@ pub(crate) async fn joined_rules_flow(p: Page) {
         "the night shared",
     )
     .await;
-    p.js("document.getElementById('btn-share-score').click(); return null")
-        .await;
-    let score_url = p
-        .js_str("return document.getElementById('share-url').value")
-        .await;
+    let score_url = score_link(&p).await;
     let (driver2, q) = p.another_browser().await;
     q.open_in_language().await;
     // Her page had its own ruleset chosen before she opened the link.
@@ -451,4 +443,12 @@ pub(crate) async fn joined_rules_flow(p: Page) {
     );
     q.close().await;
     drop(driver2);
+}
+
+/// The shared night's scorer link, as the share box shows it.
+async fn score_link(p: &Page) -> String {
+    p.js("document.getElementById('btn-share-score').click(); return null")
+        .await;
+    p.js_str("return document.getElementById('share-url').value")
+        .await
 }
