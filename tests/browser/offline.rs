@@ -56,27 +56,40 @@ fn offline_note(lang: &str) -> &'static str {
 }
 
 /// Waits until a service worker controls the page and its cache holds the module.
+///
+/// A navigation that starts while the worker installs (the flows open the
+/// page twice) can stay uncontrolled after the worker claims the open pages;
+/// the next load is the worker's, so then the page is opened once more, as a
+/// player's next visit would.
 async fn kept_for_offline(p: &Page) {
     let start = Instant::now();
+    let mut reopened = false;
     loop {
         let v = p
             .js_async(
-                "var done = arguments[0];
-                 caches.keys().then(function (ks) {
+                "var done = arguments[0], sw = navigator.serviceWorker;
+                 Promise.all([caches.keys().then(function (ks) {
                    return Promise.all(ks.map(function (k) { return caches.open(k).then(function (c) { return Promise.all([c.match('/pkg/faan.wasm'), c.match('/')]); }); }));
-                 }).then(function (rs) {
-                   done([!!navigator.serviceWorker.controller, rs.some(function (r) { return !!r[0] && !!r[1]; })]);
+                 }), sw.getRegistration('/')]).then(function (r) {
+                   var active = r[1] && r[1].active ? r[1].active.state : null;
+                   done([!!sw.controller, r[0].some(function (m) { return !!m[0] && !!m[1]; }), active]);
                  }, function (e) { done(String(e)); });",
                 vec![],
                 "the worker's cache",
             )
             .await;
-        if v == json!([true, true]) {
+        if v == json!([true, true, "activated"]) {
             return;
+        }
+        if !reopened && v == json!([false, true, "activated"]) {
+            reopened = true;
+            let here = p.js_str("return location.pathname + location.search").await;
+            p.open(&here).await;
+            continue;
         }
         assert!(
             start.elapsed() < Duration::from_secs(60),
-            "[{}] the worker did not take the page and keep the module: {v}",
+            "[{}] the worker did not take the page and keep the module (controls, keeps, state): {v}",
             p.l()
         );
         tokio::time::sleep(Duration::from_millis(200)).await;
