@@ -19,7 +19,8 @@
 //! (revalidated) for a browser without import maps.
 //!
 //! Each file is compressed once, gzip and brotli, and served in the coding
-//! the browser asks for (`compress::Variants`).
+//! the browser asks for (`compress::Variants`); the assets' brotli is made
+//! at build time, at a quality start-up could not afford (build.rs).
 
 use super::compress::Variants;
 use actix_web::http::header::{self, HeaderValue};
@@ -224,9 +225,22 @@ pub(super) struct File {
 }
 
 pub(super) fn file(path: String, body: Bytes, cache: &'static str, kind: &'static str) -> File {
+    coded(path, body, None, cache, kind)
+}
+
+/// Brotli's bytes of each asset, made at build time (build.rs), by URL path.
+const ASSETS_BR: &[(&str, &[u8])] = include!(concat!(env!("OUT_DIR"), "/assets_br.rs"));
+
+fn coded(
+    path: String,
+    body: Bytes,
+    brotli: Option<&'static [u8]>,
+    cache: &'static str,
+    kind: &'static str,
+) -> File {
     File {
         etag: HeaderValue::from_str(&etag_of(&body)).expect("hex is a header value"),
-        variants: Variants::new(body),
+        variants: Variants::with_brotli(body, brotli),
         path,
         cache,
         kind,
@@ -295,15 +309,18 @@ fn files() -> &'static [File] {
         let mut out = Vec::new();
         for &(path, body) in &assets {
             let kind = content_type(path);
-            out.push(file(
+            let br = ASSETS_BR.iter().find(|(p, _)| *p == path).map(|&(_, b)| b);
+            out.push(coded(
                 path.into(),
                 Bytes::from_static(body),
+                br,
                 "no-cache",
                 kind,
             ));
-            out.push(file(
+            out.push(coded(
                 hashed(path),
                 Bytes::from_static(body),
+                br,
                 IMMUTABLE,
                 kind,
             ));
@@ -475,6 +492,25 @@ mod tests {
             !qr.1.contains("fetch(") && !qr.1.contains("XMLHttpRequest"),
             "the QR module asks nothing of the network"
         );
+    }
+
+    /// Every asset has its build-time brotli, and it decodes to the asset.
+    #[test]
+    fn every_asset_is_compressed_at_build_time_to_itself() {
+        for (path, text) in ASSETS {
+            let (_, br) = ASSETS_BR
+                .iter()
+                .find(|(p, _)| p == path)
+                .unwrap_or_else(|| panic!("{path} has no build-time brotli"));
+            let mut back = Vec::new();
+            brotli::BrotliDecompress(&mut &br[..], &mut back).expect("brotli decodes");
+            assert_eq!(
+                back,
+                text.as_bytes(),
+                "{path}: the brotli bytes are its own"
+            );
+            assert!(br.len() < text.len(), "{path}: brotli is smaller");
+        }
     }
 
     /// Every module file is served, and every relative import names a served path.

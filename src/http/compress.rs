@@ -103,6 +103,12 @@ pub struct Variants {
 impl Variants {
     /// Compresses `identity` both ways; a coding that saves nothing is left out.
     pub fn new(identity: Bytes) -> Self {
+        Self::with_brotli(identity, None)
+    }
+
+    /// As [`Variants::new`], with brotli's bytes given when they were made
+    /// at build time (`&'static`, at a better quality than start-up affords).
+    pub fn with_brotli(identity: Bytes, built: Option<&'static [u8]>) -> Self {
         let smaller = |b: Vec<u8>| (b.len() < identity.len()).then(|| Bytes::from(b));
         let mut gz =
             flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::new(STATIC_GZIP));
@@ -111,14 +117,18 @@ impl Variants {
             .and_then(|()| gz.finish())
             .ok()
             .and_then(smaller);
-        let (q, w) = STATIC_BROTLI;
-        let mut br = brotli::CompressorWriter::new(Vec::new(), 4096, q, w);
-        let brotli = br
-            .write_all(&identity)
-            .and_then(|()| br.flush())
-            .ok()
-            .map(|()| br.into_inner())
-            .and_then(smaller);
+        let brotli = match built {
+            Some(b) => (b.len() < identity.len()).then(|| Bytes::from_static(b)),
+            None => {
+                let (q, w) = STATIC_BROTLI;
+                let mut br = brotli::CompressorWriter::new(Vec::new(), 4096, q, w);
+                br.write_all(&identity)
+                    .and_then(|()| br.flush())
+                    .ok()
+                    .map(|()| br.into_inner())
+                    .and_then(smaller)
+            }
+        };
         Variants {
             identity,
             gzip,

@@ -90,7 +90,7 @@ pub(crate) async fn live_scorers_flow(p: Page) {
     let score_url = score_link(&p).await;
 
     // The second scorer, in the same language, joins with the scorer's link.
-    let (driver2, q) = p.another_browser().await;
+    let (driver2, q) = p.another_browser("-2").await;
     q.open_in_language().await;
     q.viewport(390, 844).await;
     q.goto(&score_url).await;
@@ -400,7 +400,7 @@ pub(crate) async fn joined_rules_flow(p: Page) {
     )
     .await;
     let score_url = score_link(&p).await;
-    let (driver2, q) = p.another_browser().await;
+    let (driver2, q) = p.another_browser("-2").await;
     q.open_in_language().await;
     // Her page had its own ruleset chosen before she opened the link.
     q.open("/?rules=wisteria-court").await;

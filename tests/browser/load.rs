@@ -4,7 +4,7 @@
 //! starts after that, such as the offline worker's files, is not the
 //! load's), at
 //! 150 ms round trip and 1.6 Mbps down (DevTools' network emulation). The
-//! figures go to bench/page.md; the test holds the first load to 125 KB
+//! figures go to bench/page.md; the test holds the first load to 120 KB
 //! on the wire and the reload to the page request and the API calls, every
 //! asset coming from the browser's cache.
 //!
@@ -101,11 +101,11 @@ async fn measure(p: Page) {
     if std::env::var_os("FAAN_PAGE_BASE").is_some() {
         return;
     }
-    // The first load within 125 KB on the wire (brotli), the API's answer included.
+    // The first load within 120 KB on the wire (brotli), the API's answer included.
     let bytes = first[1].as_u64().expect("bytes");
     assert!(
-        bytes <= 125_000,
-        "the first load is {bytes} bytes on the wire, over 125 KB"
+        bytes <= 120_000,
+        "the first load is {bytes} bytes on the wire, over 120 KB"
     );
     // A reload: the page (a 304) and the two API calls; no asset.
     let paths: Vec<String> = again[3]

@@ -82,7 +82,7 @@ flow!(table_night, night::table_night_flow);
 flow!(table_double_win, night::double_win_flow);
 flow!(table_problem, night::table_problem_flow);
 flow!(table_taps, taps::table_taps_flow);
-flow!(night_two_games, games::two_games_flow);
+flow!(night_two_games, games::two_games_flow, tables);
 flow!(house_rules_patterns, house_rules::house_patterns_flow);
 flow!(house_rules_contains, house_rules::house_contains_flow);
 flow!(house_rules_exclusive, house_rules::house_exclusive_flow);

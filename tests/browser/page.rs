@@ -348,11 +348,11 @@ pub struct Page {
 }
 
 impl Page {
-    /// A second browser on the same server (another phone at the table), in
-    /// English until it switches; keep the [`Driver`] while it is used, and
-    /// [`Page::close`] it at the end.
-    pub async fn another_browser(&self) -> (Driver, Page) {
-        let (driver, client) = start_browser_named(self.flow, self.lang.code, "-2").await;
+    /// Another browser on the same server (another phone at the table), in
+    /// English until it switches; `suffix` names its logs (`-2`, `-3`...).
+    /// Keep the [`Driver`] while it is used, and [`Page::close`] it at the end.
+    pub async fn another_browser(&self, suffix: &str) -> (Driver, Page) {
+        let (driver, client) = start_browser_named(self.flow, self.lang.code, suffix).await;
         let page = Page {
             c: client,
             base: self.base.clone(),

@@ -95,7 +95,7 @@ pub(crate) async fn share_flow(p: Page) {
     p.shot("share-qr").await;
 
     // A second phone on the view link sees the night live.
-    let (driver2, v) = p.another_browser().await;
+    let (driver2, v) = p.another_browser("-2").await;
     v.goto(&view_url).await;
     v.wait_js(
         "return [document.getElementById('v-connection').getAttribute('data-state'), document.getElementById('v-last').getAttribute('data-hands')]",

@@ -369,7 +369,7 @@ async fn table_page_flow(p: Page) {
     shot(&p, "night-390").await;
 
     // The score link's first screen, on another phone and on a desktop: the night.
-    let (driver2, s) = p.another_browser().await;
+    let (driver2, s) = p.another_browser("-2").await;
     s.open("/").await;
     s.switch_language().await;
     for (width, height) in [(390, 844), (1366, 768)] {

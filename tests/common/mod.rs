@@ -115,24 +115,9 @@ pub fn bad_ledgers() -> Vec<(Value, Value)> {
         .collect()
 }
 
-/// A tiny deterministic generator (xorshift64) for seeded test sets.
-pub struct Rng(pub u64);
-
-impl Rng {
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    /// Uniform below `n` (n > 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    /// Uniform in [0, 1).
-    pub fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
+// The engine's tests' generator, one definition; not every test binary
+// that includes these helpers draws random hands.
+#[path = "../../engine/tests/common/mod.rs"]
+mod rng;
+#[allow(unused_imports)]
+pub use rng::Rng;

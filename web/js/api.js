@@ -33,8 +33,13 @@ export class Latest {
 let answered = () => {};
 export function onAnswer(fn) { answered = fn; }
 
-/** One call (`headers` added to the JSON ones); answers `{status, ok, json}` (json null when the body is not JSON). */
-export async function call(method, path, body, signal, headers) {
+/**
+ * The page's one way to the server: `method path`, a JSON `body` when
+ * given, `headers` added to the JSON ones; answers `{status, ok, json}`
+ * (json null when the body is not JSON), or `{status, ok, blob}` when
+ * `as` is "blob". A network failure rejects.
+ */
+export async function call(method, path, body, signal, headers, as) {
   const init = { method, headers: { accept: "application/json, application/problem+json", ...headers }, signal };
   if (body !== undefined) {
     init.headers["content-type"] = "application/json";
@@ -43,6 +48,7 @@ export async function call(method, path, body, signal, headers) {
   // window.fetch looked up at each call (a test may wrap it).
   const res = await window.fetch(path, init);
   answered(!!res.headers && res.headers.get("x-faan-engine") === "local");
+  if (as === "blob") return { status: res.status, ok: res.ok, blob: res.ok ? await res.blob() : null };
   const text = await res.text();
   let json = null;
   try { json = text ? JSON.parse(text) : null; } catch (e) { json = null; }
@@ -55,18 +61,16 @@ export function isAbort(e) {
 
 /**
  * The server's CSV of a night for people (docs/api.md, "A night as CSV"),
- * in the page's language (`lang`), saved as a file; false when the server
- * could not be reached or refused.
+ * in the page's language (`lang`): `GET path`, or `POST path` with `body`;
+ * saved as a file; false when the server could not be reached or refused.
  */
-export async function saveCsv(path, init, lang) {
+export async function saveCsv(method, path, body, lang) {
   let res;
   const headers = { accept: "text/csv", "accept-language": lang === "zh" ? "zh-HK" : "en" };
-  if (init.body) headers["content-type"] = "application/json";
-  try { res = await window.fetch(path, { ...init, headers }); } catch (e) { return false; }
+  try { res = await call(method, path, body, undefined, headers, "blob"); } catch (e) { return false; }
   if (!res.ok) return false;
-  const blob = await res.blob();
   const a = document.createElement("a");
-  a.href = URL.createObjectURL(blob);
+  a.href = URL.createObjectURL(res.blob);
   a.download = "faan-night-" + new Date().toISOString().slice(0, 10) + (lang === "zh" ? ".zh" : "") + ".csv";
   document.body.appendChild(a);
   a.click();
@@ -113,7 +117,7 @@ export function followTable(id, on) {
 
   async function check() {
     try {
-      const r = await window.fetch("/v1/tables/" + id, { headers: { accept: "application/json" } });
+      const r = await call("GET", "/v1/tables/" + id);
       if (r.status === 404) { closed = true; on.gone(); return; }
     } catch (e) { /* still offline */ }
     open();

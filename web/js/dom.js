@@ -19,6 +19,27 @@ export function el(tag, attrs, children) {
   return e;
 }
 
+/**
+ * The page's drawing: `views` in order, each `{deps(state), render(state,
+ * prev)}` drawn when one of its `deps` changed (`prev`: the state it last
+ * drew). `render` draws a state; `forget` has every view drawn afresh next.
+ */
+export function renderer(views) {
+  const drawn = new Map();
+  return {
+    render(state) {
+      for (const v of views) {
+        const deps = v.deps(state);
+        const last = drawn.get(v);
+        if (last && deps.every((x, i) => x === last.deps[i])) continue;
+        v.render(state, last && last.state);
+        drawn.set(v, { deps, state });
+      }
+    },
+    forget() { drawn.clear(); }
+  };
+}
+
 /** Replaces an element's children. */
 export function fill(node, children) {
   node.textContent = "";

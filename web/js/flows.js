@@ -68,9 +68,10 @@ export function createFlows(store) {
   /**
    * Sends the view's request; `submit` (a button): the page's checks first,
    * focus to the first error. `pending` (the table): a night to send in place
-   * of the stored one, kept only when the server answers it.
+   * of the stored one, kept only when the server answers it; `redo`: that
+   * night is the last hand undone, added again.
    */
-  async function run(view, submit, pending) {
+  async function run(view, submit, pending, redo) {
     clearTimeout(timer);
     const r = REQUESTS[view];
     let s = get();
@@ -110,7 +111,7 @@ export function createFlows(store) {
       return;
     }
     const now = pending ? { ...get(), night: pending } : get();
-    dispatch({ type: "answered", view, res: res.json, ctx, key: requestKey(now, view), status: r.done(now, res.json), night: pending || null, document: sentDocument, chances: body && body.chances, seq, redo: !!(pending && redoing) });
+    dispatch({ type: "answered", view, res: res.json, ctx, key: requestKey(now, view), status: r.done(now, res.json), night: pending || null, document: sentDocument, chances: body && body.chances, seq, redo: !!(pending && redo) });
     if (view === "table") runPreview();
     if (submit && window.matchMedia && window.matchMedia("(max-width: 899px)").matches) $("output").scrollIntoView({ block: "start" });
   }
@@ -174,14 +175,12 @@ export function createFlows(store) {
   }
 
   // The hand undone last, added again.
-  let redoing = false;
   async function redoHand() {
     const undone = get().undone;
     if (!undone.length) return;
     const r = nightWith(get(), undone[undone.length - 1]);
     if (r.problems) { dispatch({ type: "problems", messages: r.problems, focus: true }); return; }
-    redoing = true;
-    try { await run("table", true, r.night); } finally { redoing = false; }
+    await run("table", true, r.night, true);
   }
 
   /** A faan tapped (`{faan}`, `{limit: true}` or `{patterns}`): the win sent once its last winner is counted. */
@@ -215,9 +214,10 @@ export function createFlows(store) {
   async function downloadCsv() {
     const s = get();
     if (!seated(s.night) || !s.night.hands.length) return;
-    const init = s.shared ? { method: "GET" } : { method: "POST", body: JSON.stringify(ledgerRequest(s.night, s.input)) };
-    const path = s.shared ? "/v1/tables/" + s.shared.id : REQUESTS.table.path;
-    if (!(await saveCsv(path, init, s.lang))) dispatch({ type: "unreachable" });
+    const ok = s.shared
+      ? await saveCsv("GET", "/v1/tables/" + s.shared.id, undefined, s.lang)
+      : await saveCsv("POST", REQUESTS.table.path, ledgerRequest(s.night, s.input), s.lang);
+    if (!ok) dispatch({ type: "unreachable" });
   }
 
   /** The next game once the north round is over: `players` in their new seats (or none: the seats stay), `dealer` first. */

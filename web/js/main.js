@@ -8,7 +8,7 @@
 // URL, the night in local storage), and rescored after a short pause when
 // the inputs moved (flows.js). A view only draws: it never writes the state.
 
-import { $, glyphsSupported } from "./dom.js";
+import { $, glyphsSupported, renderer } from "./dom.js";
 import { fromQuery, EXTRAS } from "./input.js";
 import { detectLang, storedLang, storeLang, loadLang } from "./i18n.js";
 import { localErrors } from "./format.js";
@@ -45,7 +45,7 @@ function lazyView(load, wanted) {
       loading = true;
       // Once loaded the page is drawn afresh: this view with no `prev`, and
       // the views that fill what it draws (the problems in its slots).
-      load().then((v) => { view = v; drawn.clear(); render(store.get()); });
+      load().then((v) => { view = v; page.forget(); render(store.get()); });
     }
   };
 }
@@ -58,9 +58,7 @@ const discardView = lazyView(() => import("./views/discard.js").then((m) => m.di
 const housePanelView = lazyView(() => Promise.all([import("./views/house.js"), loadLang("en"), loadLang("zh")]).then(([m]) => m.housePanelView), (s) => s.panel.open);
 
 /**
- * The views, in drawing order: each `{deps(state), render(state, prev)}`,
- * drawn when one of its `deps` changed (`prev`: the state it last drew).
- * The words first, the inputs, the answers, then the status and the
+ * The views, in drawing order (dom.js `renderer`). The words first, the inputs, the answers, then the status and the
  * errors (whose slots the others draw).
  */
 const VIEWS = [
@@ -72,17 +70,8 @@ const VIEWS = [
   errorsView
 ];
 
-const drawn = new Map();
-
-function render(state) {
-  for (const v of VIEWS) {
-    const deps = v.deps(state);
-    const last = drawn.get(v);
-    if (last && deps.every((x, i) => x === last.deps[i])) continue;
-    v.render(state, last && last.state);
-    drawn.set(v, { deps, state });
-  }
-}
+const page = renderer(VIEWS);
+const render = (state) => page.render(state);
 
 const lang = detectLang(storedLang(), navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language]);
 await loadLang(lang);

@@ -4,8 +4,8 @@
 // it), a group read once. The same store as the calculator (state.js);
 // the views in views/viewer.js.
 
-import { $ } from "./dom.js";
-import { followTable, saveCsv } from "./api.js";
+import { $, renderer } from "./dom.js";
+import { call, followTable, saveCsv } from "./api.js";
 import { detectLang, storedLang, storeLang, loadLang } from "./i18n.js";
 import { createStore, initialState } from "./state.js";
 import { linkOf, emptyViewer } from "./share.js";
@@ -26,16 +26,7 @@ toScorer();
 window.addEventListener("hashchange", toScorer);
 
 const VIEWS = [pageViews.language].concat(viewerViews);
-const drawn = new Map();
-function render(state) {
-  for (const v of VIEWS) {
-    const deps = v.deps(state);
-    const last = drawn.get(v);
-    if (last && deps.every((x, i) => x === last.deps[i])) continue;
-    v.render(state, last && last.state);
-    drawn.set(v, { deps, state });
-  }
-}
+const render = renderer(VIEWS).render;
 
 const lang = detectLang(storedLang(), navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language]);
 await loadLang(lang);
@@ -57,8 +48,8 @@ let timer = 0;
 async function loadGroup() {
   clearTimeout(timer);
   try {
-    const r = await window.fetch("/v1/groups/" + link.id, { headers: { accept: "application/json" } });
-    if (r.ok) { dispatch({ type: "groupLoaded", group: await r.json() }); return; }
+    const r = await call("GET", "/v1/groups/" + link.id);
+    if (r.ok && r.json) { dispatch({ type: "groupLoaded", group: r.json }); return; }
     dispatch({ type: "viewerFailed", status: r.status });
     if (r.status === 404) return;
   } catch (e) {
@@ -68,7 +59,7 @@ async function loadGroup() {
 }
 
 render(store.get());
-$("v-csv").addEventListener("click", () => saveCsv("/v1/tables/" + link.id, { method: "GET" }, store.get().lang));
+$("v-csv").addEventListener("click", () => saveCsv("GET", "/v1/tables/" + link.id, undefined, store.get().lang));
 for (const b of document.querySelectorAll("button[data-lang]")) {
   b.addEventListener("click", async () => { storeLang(b.getAttribute("data-lang")); await loadLang(b.getAttribute("data-lang")); dispatch({ type: "langChosen", lang: b.getAttribute("data-lang") }); });
 }

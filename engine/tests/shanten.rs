@@ -9,8 +9,8 @@
 mod common;
 
 use common::Rng;
-use faan::core::shanten::{self, Forms};
-use faan::core::tile::{Counts, KINDS};
+use faan_engine::core::shanten::{self, Forms};
+use faan_engine::core::tile::{Counts, KINDS};
 use std::collections::HashMap;
 
 /// Every target of one suit of `n` positions, with its sets and pairs.
@@ -249,7 +249,8 @@ fn ten_thousand_hands_match_the_brute_force_and_xiangting_acceptance_too() {
                 let seen = (rng.below(3) as u8).min(4 - c[k]);
                 unseen[k] = 4 - c[k] - seen;
             }
-            let got = faan::core::analysis::acceptance(&c, melds, Forms::default(), want, &unseen);
+            let got =
+                faan_engine::core::analysis::acceptance(&c, melds, Forms::default(), want, &unseen);
             let mut count = 0u32;
             let mut tiles = Vec::new();
             for y in 0..KINDS {
@@ -257,7 +258,7 @@ fn ten_thousand_hands_match_the_brute_force_and_xiangting_acceptance_too() {
                     let mut d = c;
                     d[y] += 1;
                     if brute.standard(&d, melds) < want {
-                        tiles.push((faan::core::Tile::from_index(y).unwrap(), unseen[y]));
+                        tiles.push((faan_engine::core::Tile::from_index(y).unwrap(), unseen[y]));
                         count += u32::from(unseen[y]);
                     }
                 }

@@ -2,11 +2,11 @@
 //! (against a brute-force enumerator), every reading a partition of the
 //! hand, payments summing to zero, and tile order never mattering.
 
-use faan::core::decompose::{readings, Form, Reading, SetKind, Special, WinPlace};
-use faan::core::evaluate::score;
-use faan::core::hand::{validate, Allowances, FlowerWins};
-use faan::core::tile::{counts_of, format_tiles, Counts, Tile, KINDS};
-use faan::core::{ContextSpec, HandSpec, MeldKind, MeldSpec, Registry, WinBy, Wind};
+use faan_engine::core::decompose::{readings, Form, Reading, SetKind, Special, WinPlace};
+use faan_engine::core::evaluate::score;
+use faan_engine::core::hand::{validate, Allowances, FlowerWins};
+use faan_engine::core::tile::{counts_of, format_tiles, Counts, Tile, KINDS};
+use faan_engine::core::{ContextSpec, HandSpec, MeldKind, MeldSpec, Registry, WinBy, Wind};
 use proptest::prelude::*;
 use std::collections::BTreeSet;
 
@@ -330,7 +330,7 @@ proptest! {
             _ => ContextSpec { liable: Some(other), ..ContextSpec::new(WinBy::SelfDraw, seat, Wind::South, None) },
         };
         let mut shuffled = spec.clone();
-        let mut tiles = faan::core::tile::parse_tiles(&spec.tiles).unwrap();
+        let mut tiles = faan_engine::core::tile::parse_tiles(&spec.tiles).unwrap();
         tiles.reverse();
         // Write the tiles one by one with their suit letter: another notation of the same hand.
         shuffled.tiles = tiles.iter().map(|t| t.to_string()).collect::<Vec<_>>().join(" ");
@@ -389,10 +389,10 @@ proptest! {
     fn unicode_and_mixed_tiles_read_as_mpsz(kinds in proptest::collection::vec(0usize..KINDS, 0..20), picks in proptest::collection::vec(any::<bool>(), 1..20)) {
         let tiles: Vec<Tile> = kinds.iter().map(|&k| Tile::from_index(k).unwrap()).collect();
         let mpsz = format_tiles(&tiles);
-        let want = faan::core::tile::parse_tiles(&mpsz).unwrap();
+        let want = faan_engine::core::tile::parse_tiles(&mpsz).unwrap();
         prop_assert_eq!(&want, &tiles);
         for text in [mixed(&tiles, &picks), mixed(&tiles, &[true])] {
-            prop_assert_eq!(faan::core::tile::parse_tiles(&text), Ok(want.clone()), "{:?} vs {}", text, mpsz);
+            prop_assert_eq!(faan_engine::core::tile::parse_tiles(&text), Ok(want.clone()), "{:?} vs {}", text, mpsz);
         }
     }
 
@@ -402,7 +402,7 @@ proptest! {
         let registry = Registry::builtin().unwrap();
         let mut rng = Rng::new(choices);
         let (spec, _) = random_hand(&mut rng, &ALL_KINDS, melds).ok_or_else(no_hand)?;
-        let unicode = |text: &str| mixed(&faan::core::tile::parse_tiles(text).unwrap(), &picks);
+        let unicode = |text: &str| mixed(&faan_engine::core::tile::parse_tiles(text).unwrap(), &picks);
         let written = HandSpec {
             tiles: unicode(&spec.tiles),
             melds: spec.melds.iter().map(|m| MeldSpec { tiles: unicode(&m.tiles), ..m.clone() }).collect(),
@@ -434,7 +434,7 @@ fn known_reading_counts() {
             winning_tile: Some(win.into()),
             flowers: vec![],
         };
-        let counts = counts_of(&faan::core::tile::parse_tiles(tiles).unwrap());
+        let counts = counts_of(&faan_engine::core::tile::parse_tiles(tiles).unwrap());
         let ctx = ContextSpec::new(WinBy::SelfDraw, Wind::East, Wind::East, None);
         let (hand, _) = validate(&spec, &ctx, allow()).unwrap();
         let found = readings(&hand, WinBy::SelfDraw, false, Special::default());
@@ -455,10 +455,10 @@ fn known_reading_counts() {
 /// bound, and no line is dropped (the raw total is the number of lines).
 #[test]
 fn no_reading_outgrows_its_lines() {
-    use faan::api::ScoreRequest;
-    use faan::core::evaluate::{score, MAX_LINES};
-    use faan::core::pattern::PatternId;
-    use faan::core::{HouseRuleFields, HouseRules, PatternOverride, Ruleset};
+    use faan_engine::api::ScoreRequest;
+    use faan_engine::core::evaluate::{score, MAX_LINES};
+    use faan_engine::core::pattern::PatternId;
+    use faan_engine::core::{HouseRuleFields, HouseRules, PatternOverride, Ruleset};
 
     let every_pattern_one_faan = HouseRules::try_from(HouseRuleFields {
         flowers: Some(true),
@@ -473,7 +473,7 @@ fn no_reading_outgrows_its_lines() {
     let scored = |r: &Ruleset, hand: &HandSpec, ctx: &ContextSpec| {
         let r = r
             .with_house_rules(&every_pattern_one_faan)
-            .map_err(faan::core::ScoreError::Invalid)?;
+            .map_err(faan_engine::core::ScoreError::Invalid)?;
         score(&r, hand, ctx)
     };
     let full = |tiles: &str, melds: &[(MeldKind, &str, bool)], win: &str, flowers: &[&str]| {
@@ -495,7 +495,7 @@ fn no_reading_outgrows_its_lines() {
         if melds.is_empty() {
             ctx.heavenly = true;
         } else {
-            ctx.replacement = faan::core::hand::Replacement::Kong;
+            ctx.replacement = faan_engine::core::hand::Replacement::Kong;
             ctx.last_tile = true;
             ctx.double_kong = true;
         }
@@ -531,7 +531,7 @@ fn no_reading_outgrows_its_lines() {
         // Terminals and dragons in one suit, concealed, heavenly.
         full("111999m55566677z", &[], "9m", &eight),
     ];
-    let text = include_str!("../bench/corpus.jsonl");
+    let text = include_str!("../../bench/corpus.jsonl");
     for line in text.lines() {
         let r: ScoreRequest = serde_json::from_str(line).expect("corpus line");
         cases.push((r.hand.to_core().to_owned_spec(), r.context.to_core()));
@@ -571,15 +571,17 @@ fn no_reading_outgrows_its_lines() {
 
 mod matches {
     use super::{draws, random_hand, Rng, ALL_KINDS};
-    use faan::core::evaluate::score;
-    use faan::core::ledger::{
+    use faan_engine::core::evaluate::score;
+    use faan_engine::core::ledger::{
         ledger, ledger_over, transfers, LedgerContext, LedgerHandSpec, LedgerSpec,
         LedgerWinnerSpec, Outcome, StartSpec,
     };
-    use faan::core::ruleset::{FalseWin, LiableDiscard, MultipleWinners, Number, PointsSpec};
-    use faan::core::tile::{parse_tiles, Counts, Tile, KINDS};
-    use faan::core::winners::{settle_winners, WinnerSpec};
-    use faan::core::{
+    use faan_engine::core::ruleset::{
+        FalseWin, LiableDiscard, MultipleWinners, Number, PointsSpec,
+    };
+    use faan_engine::core::tile::{parse_tiles, Counts, Tile, KINDS};
+    use faan_engine::core::winners::{settle_winners, WinnerSpec};
+    use faan_engine::core::{
         ContextSpec, HandSpec, HouseRuleFields, HouseRules, Registry, Ruleset, WinBy, Wind,
     };
     use proptest::prelude::*;
@@ -597,7 +599,7 @@ mod matches {
     fn apply(
         base: &Ruleset,
         fields: &HouseRuleFields,
-    ) -> Result<Ruleset, Vec<faan::core::FieldError>> {
+    ) -> Result<Ruleset, Vec<faan_engine::core::FieldError>> {
         HouseRules::try_from(fields.clone()).and_then(|h| base.with_house_rules(&h))
     }
 
