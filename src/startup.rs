@@ -164,6 +164,7 @@ impl Application {
             budget: http::bounds::ByteBudget::new(config.max_buffered_bytes),
             pool: http::bounds::Pool::new(config.blocking_threads(), config.blocking_queue),
             shutting_down: shutting_down.clone(),
+            health: std::sync::OnceLock::new(),
         });
         // Tables an older faan stored whole are split before the first request.
         tables.split_whole(&state.service)?;

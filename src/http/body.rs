@@ -10,7 +10,7 @@ use actix_web::web::{self, Bytes, BytesMut};
 use actix_web::HttpRequest;
 use futures_util::StreamExt;
 use std::future::Future;
-use std::task::Poll;
+use std::task::{Context, Poll, Waker};
 
 /// A request body and the budget it holds until it is dropped.
 pub struct Body {
@@ -38,28 +38,34 @@ pub async fn read_json_body(
     check_identity_encoding(req)?;
     let mut read = std::pin::pin!(read_body(req, state, payload, limit));
     // actix polls the handler once before it feeds a body that came with the
-    // headers: yield once (waking ourselves) and arm the timer only if the
-    // body is still not complete, so the usual request sets no timer entry
-    // (bench/load.md, "The body's timer and the front's hasher").
-    let mut yielded = false;
-    let early = std::future::poll_fn(|cx| match read.as_mut().poll(cx) {
-        Poll::Ready(body) => Poll::Ready(Some(body)),
-        Poll::Pending if !yielded => {
-            yielded = true;
-            cx.waker().wake_by_ref();
-            Poll::Pending
+    // headers, and again in the same pass once it has fed it. So the first
+    // poll reads with a waker that never wakes: the body's arrival would
+    // wake the connection for one more pass with nothing to do
+    // (bench/instructions.md). The timer, armed only when that first poll
+    // finds the body incomplete, holds the real waker, so a body that never
+    // completes still ends in 408 where actix polls no more by itself (a
+    // pipelined request taken from its queue).
+    let mut timer = std::pin::pin!(None::<actix_web::rt::time::Sleep>);
+    let mut first = true;
+    let limit_ms = state.limits.body_timeout.as_millis() as u64;
+    std::future::poll_fn(|cx| {
+        let polled = if std::mem::take(&mut first) {
+            read.as_mut().poll(&mut Context::from_waker(Waker::noop()))
+        } else {
+            read.as_mut().poll(cx)
+        };
+        if let Poll::Ready(body) = polled {
+            return Poll::Ready(body);
         }
-        Poll::Pending => Poll::Ready(None),
+        if timer.is_none() {
+            timer.set(Some(actix_web::rt::time::sleep(state.limits.body_timeout)));
+        }
+        match timer.as_mut().as_pin_mut().map(|t| t.poll(cx)) {
+            Some(Poll::Ready(())) => Poll::Ready(Err(ApiError::RequestTimeout { limit_ms })),
+            _ => Poll::Pending,
+        }
     })
-    .await;
-    if let Some(body) = early {
-        return body;
-    }
-    actix_web::rt::time::timeout(state.limits.body_timeout, read)
-        .await
-        .map_err(|_| ApiError::RequestTimeout {
-            limit_ms: state.limits.body_timeout.as_millis() as u64,
-        })?
+    .await
 }
 
 /// No `Content-Encoding`, or only `identity`: a compressed body is not

@@ -141,10 +141,14 @@ pub async fn docs(req: HttpRequest) -> HttpResponse {
 /// Liveness: the process answers.
 #[utoipa::path(get, path = "/healthz", tag = "meta", responses((status = 200, description = "Alive", body = Health)))]
 pub async fn healthz(state: web::Data<AppState>) -> HttpResponse {
-    json(to_json(&Health {
-        status: "ok".into(),
-        rulesets: state.service.registry().all().len(),
-    }))
+    let body = state.health.get_or_init(|| {
+        to_json(&Health {
+            status: "ok".into(),
+            rulesets: state.service.registry().all().len(),
+        })
+        .into()
+    });
+    json(body.clone())
 }
 
 /// Readiness: the rulesets are loaded and requests are served; 503 once shutdown has begun.

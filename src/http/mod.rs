@@ -55,6 +55,9 @@ pub struct AppState {
     pub pool: bounds::Pool,
     /// Set when shutdown has begun: /readyz answers 503 from then on.
     pub shutting_down: Arc<std::sync::atomic::AtomicBool>,
+    /// `/healthz`'s answer, written at its first request: the rulesets do not
+    /// change while the process runs, and a probe's path stays short.
+    pub health: std::sync::OnceLock<actix_web::web::Bytes>,
 }
 
 /// A resource whose other methods answer 405 with a problem document; its
