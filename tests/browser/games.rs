@@ -5,8 +5,8 @@
 //! every phone, the north round played out, the next game with new seats,
 //! and hands labelled by the played hands they are.
 
+use crate::live::{centre, score_link, win};
 use crate::page::Page;
-use crate::tap;
 use serde_json::{json, Value};
 
 /// What the page shows to settle up: each transfer's from, to and money.
@@ -48,23 +48,6 @@ fn money_transfers(ledger: &Value) -> Value {
             })
             .collect(),
     )
-}
-
-/// A win by taps on a scorer's phone.
-async fn win(p: &Page, winner: &str, discarder: &str, faan: &str) {
-    centre(p, "btn-quick-win").await;
-    p.click("#btn-quick-win").await;
-    tap(p, "data-quick-player", winner).await;
-    tap(p, "data-quick-how", discarder).await;
-    tap(p, "data-quick-faan", faan).await;
-}
-
-/// Brings a control to the middle of the screen, clear of the bottom bar at 390 px.
-async fn centre(p: &Page, id: &str) {
-    p.js(&format!(
-        "document.getElementById('{id}').scrollIntoView({{block: 'center'}}); return null"
-    ))
-    .await;
 }
 
 /// Sets one of the table's rules on a scorer's phone, as a player changes it.
@@ -156,23 +139,8 @@ pub(crate) async fn two_games_flow(p: Page) {
     table_rule(&p, "tr-stake", "1").await;
     table_rule(&p, "tr-dealer-keeps-on-win", "false").await;
     table_rule(&p, "tr-dealer-keeps-on-draw", "false").await;
-    // The share button by script: at 390 px the page's bottom bar may lie over it.
-    p.js("document.getElementById('btn-share').click(); return null")
-        .await;
-    p.wait_js(
-        "return document.getElementById('share-box').getAttribute('data-version')",
-        json!("1"),
-        "the night shared",
-    )
-    .await;
-    let id = p
-        .js_str("return document.getElementById('share-box').getAttribute('data-shared')")
-        .await;
-    p.js("document.getElementById('btn-share-score').click(); return null")
-        .await;
-    let score_url = p
-        .js_str("return document.getElementById('share-url').value")
-        .await;
+    let id = p.share_night().await;
+    let score_url = score_link(&p).await;
 
     let (d2, q) = p.another_browser("-2").await;
     q.open_in_language().await;

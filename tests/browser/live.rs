@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 
 /// Brings a control to the middle of the screen, clear of the bottom bar at 390 px.
-async fn centre(p: &Page, id: &str) {
+pub(crate) async fn centre(p: &Page, id: &str) {
     p.js(&format!(
         "document.getElementById('{id}').scrollIntoView({{block: 'center'}}); return null"
     ))
@@ -20,7 +20,7 @@ async fn centre(p: &Page, id: &str) {
 }
 
 /// A win by taps; answers when its last tap (the one that sends it) was made.
-async fn win(p: &Page, winner: &str, discarder: &str, faan: &str) -> Instant {
+pub(crate) async fn win(p: &Page, winner: &str, discarder: &str, faan: &str) -> Instant {
     centre(p, "btn-quick-win").await;
     p.click("#btn-quick-win").await;
     tap(p, "data-quick-player", winner).await;
@@ -75,18 +75,7 @@ pub(crate) async fn live_scorers_flow(p: Page) {
     p.open("/?rules=hkma&view=table").await;
     p.viewport(390, 844).await;
     p.seat_players().await;
-    // The share button by script: at 390 px the page's bottom bar may lie over it.
-    p.js("document.getElementById('btn-share').click(); return null")
-        .await;
-    p.wait_js(
-        "return document.getElementById('share-box').getAttribute('data-version')",
-        json!("1"),
-        "the night shared",
-    )
-    .await;
-    let id = p
-        .js_str("return document.getElementById('share-box').getAttribute('data-shared')")
-        .await;
+    let id = p.share_night().await;
     let score_url = score_link(&p).await;
 
     // The second scorer, in the same language, joins with the scorer's link.
@@ -391,14 +380,7 @@ pub(crate) async fn joined_rules_flow(p: Page) {
     p.js("var c = document.getElementById('tr-stake'); c.value = '2'; c.dispatchEvent(new Event('change', {bubbles: true})); return null")
         .await;
     crate::table_row_count(&p, 2, "the change of stake").await;
-    p.js("document.getElementById('btn-share').click(); return null")
-        .await;
-    p.wait_js(
-        "return document.getElementById('share-box').getAttribute('data-version')",
-        json!("1"),
-        "the night shared",
-    )
-    .await;
+    p.share_night().await;
     let score_url = score_link(&p).await;
     let (driver2, q) = p.another_browser("-2").await;
     q.open_in_language().await;
@@ -446,7 +428,7 @@ pub(crate) async fn joined_rules_flow(p: Page) {
 }
 
 /// The shared night's scorer link, as the share box shows it.
-async fn score_link(p: &Page) -> String {
+pub(crate) async fn score_link(p: &Page) -> String {
     p.js("document.getElementById('btn-share-score').click(); return null")
         .await;
     p.js_str("return document.getElementById('share-url').value")

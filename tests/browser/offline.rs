@@ -271,16 +271,7 @@ async fn shared_sync_flow(p: Page, server: Server) {
         .await;
     p.open("/?rules=hkma").await;
     seat_players(&p).await;
-    p.click("#btn-share").await;
-    p.wait_js(
-        "return document.getElementById('share-box').getAttribute('data-version')",
-        json!("1"),
-        "the night shared",
-    )
-    .await;
-    let id = p
-        .js_str("return document.getElementById('share-box').getAttribute('data-shared')")
-        .await;
+    let id = p.share_night().await;
     kept_for_offline(&p).await;
 
     reload_offline(&p, &server).await;

@@ -668,6 +668,22 @@ impl Page {
             .await;
     }
 
+    /// Shares the night on the page (the share button, pressed by script: at
+    /// 390 px the bottom bar may lie over it); answers the table's id once
+    /// the server holds it at version 1.
+    pub async fn share_night(&self) -> String {
+        self.js("document.getElementById('btn-share').click(); return null")
+            .await;
+        self.wait_js(
+            "return document.getElementById('share-box').getAttribute('data-version')",
+            json!("1"),
+            "the night shared",
+        )
+        .await;
+        self.js_str("return document.getElementById('share-box').getAttribute('data-shared')")
+            .await
+    }
+
     /// Types the four players' names (Ann, Ben, Cat, Dan) into the night's seats.
     pub async fn seat_players(&self) {
         for (i, name) in ["Ann", "Ben", "Cat", "Dan"].iter().enumerate() {
